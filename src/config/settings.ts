@@ -1,0 +1,201 @@
+// Where syncpod connects and how long it waits, resolved the way crictl does it:
+// flag > environment variable > config file (crictl.yaml) > defaults.
+import { SyncpodError } from '../errors';
+
+export const DEFAULT_RUNTIME_ENDPOINTS = [
+  'unix:///run/containerd/containerd.sock',
+  'unix:///run/crio/crio.sock',
+  'unix:///var/run/cri-dockerd.sock',
+];
+export const DEFAULT_CONFIG_FILE = '/etc/crictl.yaml';
+export const DEFAULT_TIMEOUT_MS = 2000;
+
+export type ApiVersion = 'v1' | 'v1alpha2';
+export type Source = 'flag' | 'env' | 'config' | 'default';
+
+/** Global options as given on the command line (undefined = not given). */
+export interface GlobalFlags {
+  runtimeEndpoint?: string;
+  imageEndpoint?: string;
+  timeout?: string;
+  config?: string;
+  debug?: boolean;
+  api?: string;
+}
+
+/** The keys of crictl's config file that syncpod understands. */
+export interface ConfigFile {
+  path: string;
+  runtimeEndpoint?: string;
+  imageEndpoint?: string;
+  timeoutSeconds?: number;
+  debug?: boolean;
+  pullImageOnCreate?: boolean;
+  disablePullOnRun?: boolean;
+}
+
+export interface Settings {
+  /** Endpoints to try in order; one element unless nothing was configured. */
+  runtimeEndpoints: string[];
+  runtimeEndpointSource: Source;
+  /** undefined: same as the runtime endpoint that answers. */
+  imageEndpoint?: string;
+  imageEndpointSource: Source;
+  timeoutMs: number;
+  debug: boolean;
+  /** undefined: negotiate (v1, falling back to v1alpha2 on Unimplemented). */
+  api?: ApiVersion;
+  configFile?: ConfigFile;
+}
+
+export interface SettingsInputs {
+  flags: GlobalFlags;
+  env: Record<string, string | undefined>;
+  /** Returns the file's text, or undefined when it does not exist; throws on other errors. */
+  readFile: (path: string) => string | undefined;
+  /** Parses YAML text (injected so the yaml package loads only when a config file exists). */
+  parseYaml: (text: string) => unknown;
+}
+
+/** Parses a timeout: a Go-style duration ("2s", "500ms", "1m30s") or plain seconds ("2"). */
+export function parseTimeout(text: string, what = '--timeout'): number {
+  const t = text.trim();
+  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/gy;
+  let total = 0;
+  let matched = 0;
+  for (let m = re.exec(t); m; m = re.exec(t)) {
+    const n = Number(m[1]);
+    const unit = m[2];
+    total += unit === 'h' ? n * 3600_000 : unit === 'm' ? n * 60_000 : unit === 's' ? n * 1000 : unit === 'ms' ? n : unit === 'ns' ? n / 1e6 : n / 1000;
+    matched = re.lastIndex;
+  }
+  if (matched === 0 || matched !== t.length) {
+    throw new SyncpodError(`${what}: invalid duration "${text}" (use e.g. 2s, 500ms, 1m)`);
+  }
+  if (total <= 0) throw new SyncpodError(`${what}: must be greater than zero, got "${text}"`);
+  return Math.round(total);
+}
+
+function parseBool(path: string, key: string, value: unknown): boolean {
+  if (typeof value === 'boolean') return value;
+  const s = String(value).toLowerCase();
+  if (['1', 't', 'true'].includes(s)) return true;
+  if (['0', 'f', 'false'].includes(s)) return false;
+  throw new SyncpodError(`${path}: ${key}: not a boolean: "${String(value)}"`);
+}
+
+/** Reads crictl's config file format: a flat YAML mapping of known keys. */
+export function parseConfigFile(path: string, text: string, parseYaml: (t: string) => unknown): ConfigFile {
+  let doc: unknown;
+  try {
+    doc = parseYaml(text);
+  } catch (err) {
+    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
+    throw new SyncpodError(`${path}: ${msg}`);
+  }
+  const cfg: ConfigFile = { path };
+  if (doc === null || doc === undefined) return cfg;
+  if (typeof doc !== 'object' || Array.isArray(doc)) {
+    throw new SyncpodError(`${path}: expected a mapping of options such as "runtime-endpoint: unix:///run/containerd/containerd.sock"`);
+  }
+  for (const [key, value] of Object.entries(doc as Record<string, unknown>)) {
+    switch (key) {
+      case 'runtime-endpoint':
+        cfg.runtimeEndpoint = value == null ? '' : String(value);
+        break;
+      case 'image-endpoint':
+        cfg.imageEndpoint = value == null ? '' : String(value);
+        break;
+      case 'timeout': {
+        const n = typeof value === 'number' ? value : Number(String(value));
+        if (!Number.isInteger(n)) throw new SyncpodError(`${path}: timeout: not a whole number of seconds: "${String(value)}"`);
+        cfg.timeoutSeconds = n;
+        break;
+      }
+      case 'debug':
+        cfg.debug = parseBool(path, key, value);
+        break;
+      case 'pull-image-on-create':
+        cfg.pullImageOnCreate = parseBool(path, key, value);
+        break;
+      case 'disable-pull-on-run':
+        cfg.disablePullOnRun = parseBool(path, key, value);
+        break;
+      case 'max-retries':
+        break; // accepted for crictl compatibility; syncpod does not retry connections
+      default:
+        throw new SyncpodError(`${path}: config option "${key}" is not valid`);
+    }
+  }
+  return cfg;
+}
+
+export function parseApiVersion(text: string | undefined): ApiVersion | undefined {
+  if (text === undefined || text === '' || text === 'auto') return undefined;
+  if (text === 'v1' || text === 'v1alpha2') return text;
+  throw new SyncpodError(`--api: must be v1 or v1alpha2, got "${text}"`);
+}
+
+export function resolveSettings(inputs: SettingsInputs): Settings {
+  const { flags, env } = inputs;
+  const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
+  const configPath = explicitConfig ?? DEFAULT_CONFIG_FILE;
+  let configFile: ConfigFile | undefined;
+  let text: string | undefined;
+  try {
+    text = inputs.readFile(configPath);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new SyncpodError(`config file ${configPath}: ${code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
+  }
+  if (text === undefined) {
+    if (explicitConfig !== undefined) throw new SyncpodError(`config file ${configPath}: no such file`);
+  } else {
+    configFile = parseConfigFile(configPath, text, inputs.parseYaml);
+  }
+
+  let runtimeEndpoints: string[];
+  let runtimeEndpointSource: Source;
+  if (flags.runtimeEndpoint) {
+    runtimeEndpoints = [flags.runtimeEndpoint];
+    runtimeEndpointSource = 'flag';
+  } else if (env.CONTAINER_RUNTIME_ENDPOINT) {
+    runtimeEndpoints = [env.CONTAINER_RUNTIME_ENDPOINT];
+    runtimeEndpointSource = 'env';
+  } else if (configFile?.runtimeEndpoint) {
+    runtimeEndpoints = [configFile.runtimeEndpoint];
+    runtimeEndpointSource = 'config';
+  } else {
+    runtimeEndpoints = [...DEFAULT_RUNTIME_ENDPOINTS];
+    runtimeEndpointSource = 'default';
+  }
+
+  let imageEndpoint: string | undefined;
+  let imageEndpointSource: Source = 'default';
+  if (flags.imageEndpoint) {
+    imageEndpoint = flags.imageEndpoint;
+    imageEndpointSource = 'flag';
+  } else if (env.IMAGE_SERVICE_ENDPOINT) {
+    imageEndpoint = env.IMAGE_SERVICE_ENDPOINT;
+    imageEndpointSource = 'env';
+  } else if (configFile?.imageEndpoint) {
+    imageEndpoint = configFile.imageEndpoint;
+    imageEndpointSource = 'config';
+  }
+
+  let timeoutMs = DEFAULT_TIMEOUT_MS;
+  if (flags.timeout !== undefined) timeoutMs = parseTimeout(flags.timeout);
+  else if (configFile?.timeoutSeconds !== undefined && configFile.timeoutSeconds > 0) timeoutMs = configFile.timeoutSeconds * 1000;
+
+  return {
+    runtimeEndpoints,
+    runtimeEndpointSource,
+    imageEndpoint,
+    imageEndpointSource,
+    timeoutMs,
+    debug: flags.debug ?? configFile?.debug ?? false,
+    api: parseApiVersion(flags.api),
+    configFile,
+  };
+}

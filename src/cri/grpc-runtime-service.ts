@@ -1,0 +1,255 @@
+// The CRI client: unary gRPC calls over a unix socket with grpc-js, the project's generated
+// codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
+// negotiation, and every failure mapped to one line naming the endpoint and the cause.
+import type { Client, ServiceError } from '@grpc/grpc-js';
+import { SyncpodError } from '../errors';
+import type { ApiVersion } from '../config/settings';
+import { decodeMessage, encodeMessage } from './codec';
+import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
+import type { ProtoPackage } from './gen/schema';
+import type * as T from './types';
+
+type DeepPartial<X> = X extends Uint8Array ? X : X extends (infer E)[] ? DeepPartial<E>[] : X extends object ? { [K in keyof X]?: DeepPartial<X[K]> } : X;
+
+/** Request/response types of the RPCs syncpod uses, by CRI method name. */
+export interface RuntimeMethods {
+  Version: [T.VersionRequest, T.VersionResponse];
+  Status: [T.StatusRequest, T.StatusResponse];
+  RunPodSandbox: [T.RunPodSandboxRequest, T.RunPodSandboxResponse];
+  StopPodSandbox: [T.StopPodSandboxRequest, T.StopPodSandboxResponse];
+  RemovePodSandbox: [T.RemovePodSandboxRequest, T.RemovePodSandboxResponse];
+  PodSandboxStatus: [T.PodSandboxStatusRequest, T.PodSandboxStatusResponse];
+  ListPodSandbox: [T.ListPodSandboxRequest, T.ListPodSandboxResponse];
+  CreateContainer: [T.CreateContainerRequest, T.CreateContainerResponse];
+  StartContainer: [T.StartContainerRequest, T.StartContainerResponse];
+  StopContainer: [T.StopContainerRequest, T.StopContainerResponse];
+  RemoveContainer: [T.RemoveContainerRequest, T.RemoveContainerResponse];
+  ListContainers: [T.ListContainersRequest, T.ListContainersResponse];
+  ContainerStatus: [T.ContainerStatusRequest, T.ContainerStatusResponse];
+  ExecSync: [T.ExecSyncRequest, T.ExecSyncResponse];
+  UpdateRuntimeConfig: [T.UpdateRuntimeConfigRequest, T.UpdateRuntimeConfigResponse];
+}
+export interface ImageMethods {
+  ListImages: [T.ListImagesRequest, T.ListImagesResponse];
+  ImageStatus: [T.ImageStatusRequest, T.ImageStatusResponse];
+  PullImage: [T.PullImageRequest, T.PullImageResponse];
+  RemoveImage: [T.RemoveImageRequest, T.RemoveImageResponse];
+  ImageFsInfo: [T.ImageFsInfoRequest, T.ImageFsInfoResponse];
+}
+
+export type Request<M, K extends keyof M> = M[K] extends [infer Q, unknown] ? DeepPartial<Q> : never;
+export type Response<M, K extends keyof M> = M[K] extends [unknown, infer R] ? R : never;
+
+/** gRPC status codes used below (numbers from the gRPC spec). */
+const Code = {
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** A CRI call failed with a status from the runtime (not a connection problem). */
+export class CriCallError extends SyncpodError {
+  constructor(
+    message: string,
+    readonly code: number,
+    readonly details: string,
+  ) {
+    super(message);
+  }
+  get notFound(): boolean {
+    return this.code === Code.NOT_FOUND;
+  }
+}
+
+let grpcModule: typeof import('@grpc/grpc-js') | undefined;
+function grpc(): typeof import('@grpc/grpc-js') {
+  // Loaded on first use: commands that never talk to a runtime do not pay for it.
+  grpcModule ??= require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
+  return grpcModule;
+}
+
+let packages: Record<ApiVersion, ProtoPackage> | undefined;
+function protoPackage(api: ApiVersion): ProtoPackage {
+  if (!packages) {
+    packages = {
+      v1: (require('./gen/runtime-v1') as typeof import('./gen/runtime-v1')).runtimeV1,
+      v1alpha2: (require('./gen/runtime-v1alpha2') as typeof import('./gen/runtime-v1alpha2')).runtimeV1alpha2,
+    };
+  }
+  return packages[api];
+}
+
+function isUnknownService(err: ServiceError): boolean {
+  return (err.code as number) === Code.UNIMPLEMENTED;
+}
+
+export interface ServiceOptions {
+  timeoutMs: number;
+  /** Forced API version; undefined = negotiate. */
+  api?: ApiVersion;
+  /** Called with one-line notes (negotiation, timings) when --debug is on. */
+  debug?: (line: string) => void;
+}
+
+/** One CRI service (RuntimeService or ImageService) on one endpoint. */
+export class CriService<M> {
+  private client: Client | undefined;
+  private negotiated: ApiVersion | undefined;
+  readonly endpoint: Endpoint;
+
+  constructor(
+    endpoint: Endpoint | string,
+    private readonly service: 'RuntimeService' | 'ImageService',
+    private readonly options: ServiceOptions,
+  ) {
+    this.endpoint = typeof endpoint === 'string' ? parseEndpoint(endpoint) : endpoint;
+    this.negotiated = options.api;
+  }
+
+  /** The API version in use (after the first successful call, or when forced). */
+  get apiVersion(): ApiVersion | undefined {
+    return this.negotiated;
+  }
+
+  private getClient(): Client {
+    if (!this.client) {
+      const problem = socketProblem(this.endpoint);
+      if (problem) throw new SyncpodError(`endpoint ${this.endpoint.text}: ${problem}`);
+      const g = grpc();
+      this.client = new g.Client(this.endpoint.target, g.credentials.createInsecure(), {
+        'grpc.max_receive_message_length': 16 * 1024 * 1024,
+        'grpc.max_send_message_length': 16 * 1024 * 1024,
+        'grpc.enable_retries': 0,
+      });
+    }
+    return this.client;
+  }
+
+  private unary(api: ApiVersion, method: string, request: unknown, timeoutMs: number): Promise<unknown> {
+    const pkg = protoPackage(api);
+    const desc = pkg.services[this.service]?.methods[method];
+    if (!desc) {
+      return Promise.reject(new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`));
+    }
+    const client = this.getClient();
+    const g = grpc();
+    return new Promise((resolve, reject) => {
+      client.makeUnaryRequest(
+        desc.path,
+        (value: unknown) => encodeMessage(pkg, desc.request, value),
+        (bytes: Buffer) => decodeMessage(pkg, desc.response, bytes),
+        request,
+        new g.Metadata(),
+        { deadline: Date.now() + timeoutMs },
+        (err, value) => (err ? reject(err) : resolve(value)),
+      );
+    });
+  }
+
+  /**
+   * Calls `method`. The first call negotiates the API version: runtime.v1 unless forced, then
+   * runtime.v1alpha2 when the runtime answers Unimplemented for the v1 service.
+   */
+  async call<K extends keyof M & string>(method: K, request: Request<M, K>, opts: { timeoutMs?: number } = {}): Promise<Response<M, K>> {
+    const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
+    const started = Date.now();
+    const api = this.negotiated ?? 'v1';
+    try {
+      const res = await this.unary(api, method, request, timeoutMs);
+      this.negotiated = api;
+      this.options.debug?.(`${this.service}/${method} (${api}) on ${this.endpoint.text}: ${Date.now() - started} ms`);
+      return res as Response<M, K>;
+    } catch (err) {
+      const se = err as ServiceError;
+      if (this.negotiated === undefined && typeof se.code === 'number' && isUnknownService(se)) {
+        this.options.debug?.(`${this.service}: runtime.v1 is not implemented on ${this.endpoint.text}; trying runtime.v1alpha2`);
+        try {
+          const res = await this.unary('v1alpha2', method, request, timeoutMs);
+          this.negotiated = 'v1alpha2';
+          return res as Response<M, K>;
+        } catch (err2) {
+          const se2 = err2 as ServiceError;
+          if (typeof se2.code === 'number' && isUnknownService(se2)) {
+            throw new SyncpodError(`endpoint ${this.endpoint.text}: neither runtime.v1 nor runtime.v1alpha2 ${this.service} is implemented (is this a CRI runtime?)`);
+          }
+          throw this.mapError(se2, method, timeoutMs);
+        }
+      }
+      throw this.mapError(se, method, timeoutMs);
+    }
+  }
+
+  /** Turns a grpc-js error into one line naming the endpoint and the cause. */
+  private mapError(err: ServiceError, method: string, timeoutMs: number): Error {
+    if (err instanceof SyncpodError) return err;
+    if (typeof err.code !== 'number') return err;
+    const ep = this.endpoint.text;
+    const details = (err.details || err.message || '').trim();
+    switch (err.code as number) {
+      case Code.DEADLINE_EXCEEDED:
+        return new SyncpodError(`endpoint ${ep}: no answer to ${method} within ${formatMs(timeoutMs)} (runtime hung or not a CRI server; raise --timeout?)`, { cause: err });
+      case Code.UNAVAILABLE: {
+        const cause = describeUnavailable(details);
+        return new SyncpodError(`endpoint ${ep}: ${cause}`, { cause: err });
+      }
+      case Code.UNIMPLEMENTED:
+        return new CriCallError(`${method}: not implemented by runtime.${this.negotiated ?? 'v1'} on ${ep}${details ? `: ${details}` : ''}`, err.code, details);
+      case Code.PERMISSION_DENIED:
+      case Code.UNAUTHENTICATED:
+        return new CriCallError(`endpoint ${ep}: ${method}: permission denied${details ? `: ${details}` : ''}`, err.code, details);
+      case Code.INTERNAL:
+        if (/protocol error|received http|http\/1|malformed|parse/i.test(details)) {
+          return new SyncpodError(`endpoint ${ep}: not a gRPC server (${details})`, { cause: err });
+        }
+        return new CriCallError(`${method}: ${details || 'internal error'}`, err.code, details);
+      default:
+        return new CriCallError(`${method}: ${details || codeName(err.code)}`, err.code, details);
+    }
+  }
+
+  close(): void {
+    this.client?.close();
+    this.client = undefined;
+  }
+}
+
+function codeName(code: number): string {
+  const names: Record<number, string> = {
+    1: 'cancelled',
+    2: 'unknown error',
+    3: 'invalid argument',
+    5: 'not found',
+    6: 'already exists',
+    8: 'resource exhausted',
+    9: 'failed precondition',
+    13: 'internal error',
+  };
+  return names[code] ?? `gRPC status ${code}`;
+}
+
+function describeUnavailable(details: string): string {
+  if (/ECONNREFUSED|connection refused/i.test(details)) return 'connection refused (is the runtime running?)';
+  if (/EACCES|permission denied/i.test(details)) return 'permission denied (run as root?)';
+  if (/ENOENT|no such file/i.test(details)) return 'no such socket (is the runtime running?)';
+  if (/Connection dropped|Protocol error|Received HTTP|GOAWAY|http2|socket closed|ECONNRESET/i.test(details)) {
+    return `not a gRPC server, or it closed the connection (${details})`;
+  }
+  return `unavailable: ${details || 'connection failed'}`;
+}
+
+function formatMs(ms: number): string {
+  return ms % 1000 === 0 ? `${ms / 1000}s` : `${ms}ms`;
+}
+
+export type RuntimeService = CriService<RuntimeMethods>;
+export type ImageService = CriService<ImageMethods>;

@@ -1,0 +1,68 @@
+// Composition root: argv -> commander -> Context -> command handler. The only place that decides
+// the exit code; errors become one line on stderr (a stack only with --debug).
+import type { Command } from 'commander';
+import { buildProgram, type ActionRunner, type CommandHandler } from './cli/program';
+import { createContext, type Context, type Io } from './cli/context';
+import { SyncpodError, errorLine } from './errors';
+
+function wantsDebug(argv: string[], env: Record<string, string | undefined>): boolean {
+  return argv.includes('-D') || argv.includes('--debug') || env.SYNCPOD_DEBUG === '1';
+}
+
+/** Runs syncpod with `argv` (without node and script) and returns the exit code. */
+export async function main(argv: string[], io: Io): Promise<number> {
+  let exitCode = 0;
+  let ctx: Context | undefined;
+  const runner: ActionRunner = {
+    async run(cmd: Command, load, handlerName, args) {
+      const globals = cmd.optsWithGlobals() as Record<string, any>;
+      const opts = cmd.opts() as Record<string, any>;
+      ctx = createContext(io, {
+        runtimeEndpoint: globals.runtimeEndpoint,
+        imageEndpoint: globals.imageEndpoint,
+        timeout: globals.timeout,
+        config: globals.config,
+        debug: globals.debug,
+        api: globals.api,
+        noColor: globals.color === false,
+      });
+      const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
+        a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],
+      );
+      const mod = load();
+      const handler = mod[handlerName] as CommandHandler | undefined;
+      if (typeof handler !== 'function') throw new Error(`internal: no handler ${handlerName}`);
+      const code = await handler(ctx, positional, opts);
+      if (typeof code === 'number') exitCode = code;
+    },
+  };
+  const program = buildProgram(runner);
+  program.exitOverride();
+  program.configureOutput({
+    writeOut: (s) => io.stdout.write(s),
+    writeErr: (s) => io.stderr.write(s),
+    outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '')}`),
+  });
+  try {
+    if (argv.length === 0) {
+      io.stdout.write(program.helpInformation());
+      return 0;
+    }
+    await program.parseAsync(argv, { from: 'user' });
+    return exitCode;
+  } catch (err) {
+    const e = err as { code?: string; exitCode?: number };
+    if (typeof e.code === 'string' && e.code.startsWith('commander.')) {
+      // Help and --version exit 0; usage errors were already printed by commander.
+      return e.exitCode ?? 1;
+    }
+    if (wantsDebug(argv, io.env) && err instanceof Error) {
+      io.stderr.write(`${err.stack ?? err.message}\n`);
+    } else {
+      io.stderr.write(`syncpod: ${errorLine(err)}\n`);
+    }
+    return err instanceof SyncpodError ? err.exitCode : 1;
+  } finally {
+    ctx?.close();
+  }
+}

@@ -1,0 +1,383 @@
+// A private, real containerd for tests, the demo and the benchmarks.
+//
+// Each lab gets its own directory (root, state, sockets, CNI config, pod logs), its own network
+// namespace (containerd, and so the CNI bridge it creates, live in it; the machine's network is not
+// touched), a sandbox image and a busybox image built here from /bin/busybox and imported with ctr.
+// stop() removes every pod through CRI (so containerd tears down pod netns and CNI state), stops
+// containerd and its shims, unmounts what is left, deletes the netns and the directory.
+import { spawn, spawnSync, execFileSync } from 'node:child_process';
+import { createHash, randomBytes } from 'node:crypto';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+
+export const PAUSE_IMAGE = 'localhost/syncpod/pause:3.9';
+export const BUSYBOX_IMAGE = 'localhost/syncpod/busybox:1.36';
+/** Same content as BUSYBOX_IMAGE under another name: changing to it changes the container hash. */
+export const BUSYBOX_IMAGE_2 = 'localhost/syncpod/busybox:1.37';
+
+export interface Lab {
+  id: string;
+  dir: string;
+  socket: string;
+  endpoint: string;
+  netns: string;
+  cniConfDir: string;
+  podLogsRoot: string;
+  podDirRoot: string;
+  subnet: string;
+  /** Environment for spawning syncpod against this lab (no crictl.yaml of the machine is read). */
+  env: Record<string, string>;
+  ctr(args: string[]): string;
+  stop(): Promise<void>;
+}
+
+export interface LabOptions {
+  /** Directory to use (created); default a fresh one under the OS temp dir. */
+  dir?: string;
+  /** Keep the directory on stop (containerd is still stopped). */
+  keepDir?: boolean;
+  log?: (line: string) => void;
+}
+
+const LAB_PREFIX = 'syncpod-lab-';
+
+function run(cmd: string, args: string[], opts: { input?: string | Buffer; allowFail?: boolean } = {}): string {
+  const r = spawnSync(cmd, args, { input: opts.input, encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (r.error) {
+    if (opts.allowFail) return '';
+    throw new Error(`${cmd} ${args.join(' ')}: ${r.error.message}`);
+  }
+  if (r.status !== 0 && !opts.allowFail) {
+    throw new Error(`${cmd} ${args.join(' ')} exited ${r.status}: ${(r.stderr || r.stdout).trim()}`);
+  }
+  return r.stdout;
+}
+
+function requirePrerequisites(): void {
+  if (process.getuid && process.getuid() !== 0) {
+    throw new Error('the containerd lab needs root (it starts containerd and creates network namespaces)');
+  }
+  const missing = ['containerd', 'ctr', 'runc', 'nsenter', 'ip', 'tar'].filter(
+    (b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0,
+  );
+  if (!fs.existsSync('/bin/busybox')) missing.push('/bin/busybox (busybox-static)');
+  if (!fs.existsSync('/usr/lib/cni/bridge')) missing.push('/usr/lib/cni/bridge (containernetworking-plugins)');
+  if (missing.length) {
+    throw new Error(`the containerd lab needs: ${missing.join(', ')} — apt-get install -y containerd runc containernetworking-plugins busybox-static`);
+  }
+}
+
+/** Builds docker-archive tars for the sandbox image and the busybox images (cached per lab dir). */
+function buildImages(workDir: string): string[] {
+  const rootfs = path.join(workDir, 'rootfs');
+  fs.rmSync(rootfs, { recursive: true, force: true });
+  for (const d of ['bin', 'tmp', 'etc', 'proc', 'sys', 'dev', 'var', 'root']) fs.mkdirSync(path.join(rootfs, d), { recursive: true });
+  fs.copyFileSync('/bin/busybox', path.join(rootfs, 'bin/busybox'));
+  fs.chmodSync(path.join(rootfs, 'bin/busybox'), 0o755);
+  const applets = run('/bin/busybox', ['--list']).split('\n').filter((a) => /^[a-z0-9_.[-]+$/.test(a) && a !== 'busybox');
+  for (const a of applets) fs.symlinkSync('busybox', path.join(rootfs, 'bin', a));
+  fs.writeFileSync(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n');
+  fs.writeFileSync(path.join(rootfs, 'etc/group'), 'root:x:0:\nnogroup:x:65534:\n');
+  const layer = path.join(workDir, 'layer.tar');
+  run('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', rootfs, '-cf', layer, '.']);
+  const layerBytes = fs.readFileSync(layer);
+  const diffId = createHash('sha256').update(layerBytes).digest('hex');
+  const images: Array<{ tags: string[]; entrypoint: string[]; cmd?: string[] }> = [
+    // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
+    { tags: [PAUSE_IMAGE], entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'] },
+    { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
+  ];
+  const tars: string[] = [];
+  for (const img of images) {
+    const config = {
+      architecture: 'amd64',
+      os: 'linux',
+      created: '1970-01-01T00:00:00Z',
+      config: { Env: ['PATH=/bin'], Entrypoint: img.entrypoint.length ? img.entrypoint : undefined, Cmd: img.cmd, WorkingDir: '/' },
+      rootfs: { type: 'layers', diff_ids: [`sha256:${diffId}`] },
+      history: [{ created: '1970-01-01T00:00:00Z', created_by: 'syncpod test harness' }],
+    };
+    const configBytes = Buffer.from(JSON.stringify(config));
+    const configId = createHash('sha256').update(configBytes).digest('hex');
+    const stage = path.join(workDir, `stage-${configId.slice(0, 12)}`);
+    fs.rmSync(stage, { recursive: true, force: true });
+    fs.mkdirSync(path.join(stage, diffId), { recursive: true });
+    fs.writeFileSync(path.join(stage, `${configId}.json`), configBytes);
+    fs.copyFileSync(layer, path.join(stage, diffId, 'layer.tar'));
+    fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify([{ Config: `${configId}.json`, RepoTags: img.tags, Layers: [`${diffId}/layer.tar`] }]));
+    const tar = path.join(workDir, `image-${configId.slice(0, 12)}.tar`);
+    run('tar', ['-C', stage, '-cf', tar, '.']);
+    fs.rmSync(stage, { recursive: true, force: true });
+    tars.push(tar);
+  }
+  fs.rmSync(rootfs, { recursive: true, force: true });
+  fs.rmSync(layer, { force: true });
+  return tars;
+}
+
+function configToml(dir: string, cniConfDir: string): string {
+  return `version = 2
+root = "${dir}/root"
+state = "${dir}/state"
+[grpc]
+  address = "${dir}/containerd.sock"
+[ttrpc]
+  address = "${dir}/containerd.sock.ttrpc"
+[debug]
+  level = "info"
+[plugins."io.containerd.internal.v1.opt"]
+  path = "${dir}/opt"
+[plugins."io.containerd.grpc.v1.cri"]
+  sandbox_image = "${PAUSE_IMAGE}"
+  restrict_oom_score_adj = true
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
+  [plugins."io.containerd.grpc.v1.cri".cni]
+    bin_dir = "/usr/lib/cni"
+    conf_dir = "${cniConfDir}"
+`;
+}
+
+function sleep(ms: number): Promise<void> {
+  return new Promise((r) => setTimeout(r, ms));
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Processes whose command line contains `needle`. */
+function pidsMatching(needle: string): number[] {
+  const out: number[] = [];
+  for (const entry of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmdline = fs.readFileSync(`/proc/${entry}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      if (cmdline.includes(needle) && Number(entry) !== process.pid) out.push(Number(entry));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+function descendants(pid: number): number[] {
+  const children: number[] = [];
+  try {
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const text = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      for (const c of text.split(/\s+/).filter(Boolean)) children.push(Number(c));
+    }
+  } catch {
+    /* gone */
+  }
+  return children.flatMap((c) => [c, ...descendants(c)]);
+}
+
+function unmountUnder(dir: string): void {
+  const mounts = fs
+    .readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1])
+    .filter((m): m is string => !!m && (m === dir || m.startsWith(dir + '/')))
+    .map((m) => m.replace(/\\040/g, ' '))
+    .sort((a, b) => b.length - a.length);
+  for (const m of mounts) spawnSync('umount', ['-l', m]);
+}
+
+/** Netns that containerd created for pods of this lab, read from its sandbox metadata. */
+function podNetnsOf(dir: string): string[] {
+  const found = new Set<string>();
+  // containerd keeps the netns path in its CRI sandbox metadata; scan the metadata db text for it.
+  const db = path.join(dir, 'root', 'io.containerd.metadata.v1.bolt', 'meta.db');
+  try {
+    const text = fs.readFileSync(db).toString('latin1');
+    for (const m of text.matchAll(/\/var\/run\/netns\/(cni-[0-9a-f-]{36})/g)) found.add(m[1]);
+  } catch {
+    /* no db */
+  }
+  return [...found];
+}
+
+/** Hard cleanup of a lab directory: processes, mounts, netns, files. */
+function destroyLab(dir: string, netns: string | undefined, keepDir: boolean): void {
+  const sock = path.join(dir, 'containerd.sock');
+  for (const pid of pidsMatching(`--config ${dir}/config.toml`)) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  for (const shim of pidsMatching(`-address ${sock}`)) {
+    for (const p of [...descendants(shim).reverse(), shim]) {
+      try {
+        process.kill(p, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+  }
+  for (const ns of podNetnsOf(dir)) spawnSync('ip', ['netns', 'del', ns]);
+  unmountUnder(dir);
+  if (netns) spawnSync('ip', ['netns', 'del', netns]);
+  if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
+}
+
+/** Removes labs left behind by test processes that died (their owner pid is gone). */
+export function sweepStaleLabs(log: (l: string) => void = () => {}): void {
+  const tmp = os.tmpdir();
+  for (const name of fs.readdirSync(tmp)) {
+    if (!name.startsWith(LAB_PREFIX)) continue;
+    const dir = path.join(tmp, name);
+    let owner = 0;
+    try {
+      owner = Number(fs.readFileSync(path.join(dir, 'owner.pid'), 'utf8'));
+    } catch {
+      /* no owner file */
+    }
+    if (owner && pidAlive(owner)) continue;
+    log(`removing stale lab ${dir}`);
+    destroyLab(dir, `${LAB_PREFIX}${name.slice(LAB_PREFIX.length)}`, false);
+  }
+}
+
+export interface CriCleaner {
+  removeAllPods(endpoint: string): Promise<void>;
+}
+
+/** Stops and removes every pod sandbox through CRI, so containerd tears down netns and CNI state. */
+async function removeAllPodsViaCri(endpoint: string): Promise<void> {
+  const { cleanPods } = await import('./cri-cleanup');
+  await cleanPods(endpoint);
+}
+
+export async function startLab(opts: LabOptions = {}): Promise<Lab> {
+  const log = opts.log ?? (() => {});
+  requirePrerequisites();
+  sweepStaleLabs(log);
+  const id = randomBytes(4).toString('hex');
+  const dir = opts.dir ? path.resolve(opts.dir) : path.join(os.tmpdir(), `${LAB_PREFIX}${id}`);
+  const netns = `${LAB_PREFIX}${id}`;
+  if (opts.dir && fs.existsSync(path.join(dir, 'config.toml'))) {
+    // A previous demo lab in the same directory: take it down first.
+    let oldNetns: string | undefined;
+    try {
+      oldNetns = fs.readFileSync(path.join(dir, 'netns'), 'utf8').trim();
+    } catch {
+      /* none */
+    }
+    destroyLab(dir, oldNetns, false);
+  }
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
+  fs.writeFileSync(path.join(dir, 'netns'), netns);
+  const cniConfDir = path.join(dir, 'cni', 'net.d');
+  const podLogsRoot = path.join(dir, 'pod-logs');
+  const podDirRoot = path.join(dir, 'kubelet');
+  fs.mkdirSync(cniConfDir, { recursive: true });
+  fs.mkdirSync(podLogsRoot, { recursive: true });
+  fs.mkdirSync(podDirRoot, { recursive: true });
+  const third = 1 + (parseInt(id.slice(0, 2), 16) % 250);
+  const subnet = `10.231.${third}.0/24`;
+  fs.writeFileSync(
+    path.join(cniConfDir, '10-syncpod-lab.conflist'),
+    JSON.stringify(
+      {
+        cniVersion: '0.4.0',
+        name: 'syncpod-lab',
+        plugins: [
+          {
+            type: 'bridge',
+            bridge: 'splab0',
+            isGateway: true,
+            ipMasq: false,
+            ipam: { type: 'host-local', ranges: [[{ subnet }]], dataDir: path.join(dir, 'ipam') },
+          },
+          { type: 'portmap', capabilities: { portMappings: true } },
+        ],
+      },
+      null,
+      2,
+    ),
+  );
+  fs.writeFileSync(path.join(dir, 'config.toml'), configToml(dir, cniConfDir));
+  const tars = buildImages(dir);
+
+  run('ip', ['netns', 'add', netns]);
+  run('ip', ['-n', netns, 'link', 'set', 'lo', 'up']);
+  const logFd = fs.openSync(path.join(dir, 'containerd.log'), 'a');
+  // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
+  const child = spawn('nsenter', [`--net=/run/netns/${netns}`, 'containerd', '--config', `${dir}/config.toml`], {
+    detached: true,
+    stdio: ['ignore', logFd, logFd],
+  });
+  child.unref();
+  fs.closeSync(logFd);
+  const socket = path.join(dir, 'containerd.sock');
+  const ctr = (args: string[]): string => run('ctr', ['--address', socket, '-n', 'k8s.io', ...args]);
+
+  const stop = async (): Promise<void> => {
+    try {
+      if (fs.existsSync(socket)) await removeAllPodsViaCri(`unix://${socket}`);
+    } catch (err) {
+      log(`lab: CRI cleanup failed (${(err as Error).message}); cleaning up by force`);
+    }
+    for (const pid of pidsMatching(`--config ${dir}/config.toml`)) {
+      try {
+        process.kill(pid, 'SIGTERM');
+      } catch {
+        /* gone */
+      }
+    }
+    for (let i = 0; i < 50 && pidsMatching(`--config ${dir}/config.toml`).length; i++) await sleep(100);
+    destroyLab(dir, netns, !!opts.keepDir);
+  };
+
+  try {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (fs.existsSync(socket) && spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0) break;
+      if (Date.now() > deadline) {
+        const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
+        throw new Error(`containerd did not come up within 30s: ${tail}`);
+      }
+      await sleep(100);
+    }
+    for (const tar of tars) ctr(['images', 'import', tar]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  log(`lab ${id}: containerd at unix://${socket}`);
+  return {
+    id,
+    dir,
+    socket,
+    endpoint: `unix://${socket}`,
+    netns,
+    cniConfDir,
+    podLogsRoot,
+    podDirRoot,
+    subnet,
+    env: {
+      CONTAINER_RUNTIME_ENDPOINT: `unix://${socket}`,
+      IMAGE_SERVICE_ENDPOINT: '',
+      CRI_CONFIG_FILE: '',
+      NO_COLOR: '1',
+    },
+    ctr,
+    stop,
+  };
+}
+
+/** Which tools the lab used, for messages. */
+export function labToolVersions(): string {
+  return execFileSync('containerd', ['--version'], { encoding: 'utf8' }).trim();
+}
