@@ -1,7 +1,7 @@
 // Typed, one-line errors of the CNI layer. All are SyncpodError (exit code 1).
 
 import { SyncpodError } from '../errors';
-import type { CniCommand } from './types';
+import type { CniCommand, InvocationRecord } from './types';
 
 /** Reserved CNI error codes (SPEC.md "Error" section) and their meaning, for messages. */
 export const CNI_ERROR_CODES: Readonly<Record<number, string>> = {
@@ -91,6 +91,8 @@ export class CniSetupError extends SyncpodError {
   constructor(
     readonly addError: Error,
     readonly cleanupErrors: Error[],
+    /** Every ADD and cleanup DEL that ran, in order. */
+    readonly invocations: InvocationRecord[] = [],
   ) {
     const cleanup =
       cleanupErrors.length === 0

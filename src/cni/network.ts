@@ -222,7 +222,7 @@ export async function setupNetwork(request: NetworkRequest, options: CniOptions,
     } catch (err) {
       records.push({ command: 'ADD', type: inv.type, index: i, ok: false, error: (err as Error).message });
       const cleanup = await runDel(network, paths, runtime, undefined, options, deps, records, false);
-      throw new CniSetupError(err as Error, cleanup);
+      throw new CniSetupError(err as Error, cleanup, records);
     }
   }
   const finalResult = result as JsonObject;
@@ -240,7 +240,7 @@ export async function setupNetwork(request: NetworkRequest, options: CniOptions,
   } catch (err) {
     const cacheError = new SyncpodError(`could not write CNI cache entry ${cacheFile}: ${(err as Error).message}`);
     const cleanup = await runDel(network, paths, runtime, delPrevResult(network, finalResult), options, deps, records, false);
-    throw new CniSetupError(cacheError, cleanup);
+    throw new CniSetupError(cacheError, cleanup, records);
   }
   return {
     network: network.name,
