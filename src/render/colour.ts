@@ -1,0 +1,44 @@
+// Colour is a port: renderers receive one of these and never look at the terminal or environment.
+
+export interface Colours {
+  /** Column headers of list tables. */
+  header(text: string): string;
+  /** A state that is fine (Ready, Running). */
+  good(text: string): string;
+  /** A state that is finished or broken (NotReady, Exited). */
+  bad(text: string): string;
+  /** A state in between (Created, Unknown). */
+  pending(text: string): string;
+}
+
+const same = (text: string): string => text;
+
+/** No escape codes at all: pipes, files, NO_COLOR, --no-color, tests. */
+export const plainColours: Colours = { header: same, good: same, bad: same, pending: same };
+
+const sgr = (open: number, close: number) => (text: string): string =>
+  text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
+
+/** ANSI SGR colours for a terminal. */
+export const ansiColours: Colours = {
+  header: sgr(1, 22),
+  good: sgr(32, 39),
+  bad: sgr(31, 39),
+  pending: sgr(33, 39),
+};
+
+export interface ColourInputs {
+  /** Whether stdout is a terminal. */
+  isTTY: boolean;
+  /** The NO_COLOR environment variable as read by the caller (undefined when unset). */
+  noColorEnv: string | undefined;
+  /** Whether --no-color was given. */
+  noColorFlag: boolean;
+}
+
+/** Colour only on a terminal, and never when NO_COLOR is set to a non-empty value or --no-color is given. */
+export function chooseColours(inputs: ColourInputs): Colours {
+  if (!inputs.isTTY || inputs.noColorFlag) return plainColours;
+  if (inputs.noColorEnv !== undefined && inputs.noColorEnv !== '') return plainColours;
+  return ansiColours;
+}
