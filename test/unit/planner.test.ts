@@ -417,7 +417,7 @@ const cases: Case[] = [
   {
     name: 'do not restart exited containers of a pod being deleted',
     mutate: (p, st) => {
-      p.metadata!.deletionTimestamp = '2025-01-01T12:00:00Z';
+      p.metadata = { ...p.metadata, deletionTimestamp: '2025-01-01T12:00:00Z' };
       setStatus(st, 'app', exited(1));
     },
     expect: {},
@@ -425,7 +425,7 @@ const cases: Case[] = [
   {
     name: 'kill a pod being deleted once none of its containers runs',
     mutate: (p, st) => {
-      p.metadata!.deletionTimestamp = '2025-01-01T12:00:00Z';
+      p.metadata = { ...p.metadata, deletionTimestamp: '2025-01-01T12:00:00Z' };
       allExited(st, regularNames, 1);
     },
     expect: { killPod: true },
