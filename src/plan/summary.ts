@@ -1,0 +1,113 @@
+// The summary line of a plan, as data (counts) and wording ("Plan: kill 1 container, start 2
+// containers." / "No changes. …"), plus the overall line for several plans. Pure.
+
+export interface PlanCounts {
+  killPod: number;
+  killContainers: number;
+  removeInitContainers: number;
+  createSandbox: number;
+  startEphemeralContainers: number;
+  startInitContainers: number;
+  startContainers: number;
+  /** Starts that kubelet would currently refuse with CrashLoopBackOff (estimate). */
+  heldBack: number;
+}
+
+export interface PlanSummary {
+  changes: boolean;
+  counts: PlanCounts;
+  text: string;
+}
+
+/** The parts of a plan the summary reads (a Plan satisfies it). */
+export interface SummarizablePlan {
+  kubeletVersion: string;
+  pod: { namespace: string; name: string };
+  steps: Array<{ action: string; backOff?: { heldBack: boolean } }>;
+  waiting: string[];
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
+  const counts: PlanCounts = {
+    killPod: 0,
+    killContainers: 0,
+    removeInitContainers: 0,
+    createSandbox: 0,
+    startEphemeralContainers: 0,
+    startInitContainers: 0,
+    startContainers: 0,
+    heldBack: 0,
+  };
+  for (const s of steps) {
+    switch (s.action) {
+      case 'kill-pod':
+        counts.killPod++;
+        break;
+      case 'kill-container':
+        counts.killContainers++;
+        break;
+      case 'remove-init-container':
+        counts.removeInitContainers++;
+        break;
+      case 'create-sandbox':
+        counts.createSandbox++;
+        break;
+      case 'start-ephemeral-container':
+        counts.startEphemeralContainers++;
+        break;
+      case 'start-init-container':
+        counts.startInitContainers++;
+        break;
+      case 'start-container':
+        counts.startContainers++;
+        break;
+    }
+    if (s.backOff?.heldBack) counts.heldBack++;
+  }
+  return counts;
+}
+
+/** The action phrases of a plan in SyncPod order, e.g. ["kill 1 container", "start 2 containers"]. */
+export function actionPhrases(c: PlanCounts): string[] {
+  const parts: string[] = [];
+  if (c.killPod) parts.push('kill pod');
+  if (c.killContainers) parts.push(`kill ${plural(c.killContainers, 'container', 'containers')}`);
+  if (c.removeInitContainers) parts.push(`remove ${plural(c.removeInitContainers, 'init container', 'init containers')}`);
+  if (c.createSandbox) parts.push('create sandbox');
+  if (c.startEphemeralContainers) {
+    parts.push(`start ${plural(c.startEphemeralContainers, 'ephemeral container', 'ephemeral containers')}`);
+  }
+  if (c.startInitContainers) parts.push(`start ${plural(c.startInitContainers, 'init container', 'init containers')}`);
+  if (c.startContainers) parts.push(`start ${plural(c.startContainers, 'container', 'containers')}`);
+  return parts;
+}
+
+export function summarizePlan(plan: SummarizablePlan): PlanSummary {
+  const counts = countSteps(plan.steps);
+  const parts = actionPhrases(counts);
+  const pod = `${plan.pod.namespace}/${plan.pod.name}`;
+  if (parts.length === 0) {
+    const text =
+      plan.waiting.length > 0
+        ? `No changes. Kubelet ${plan.kubeletVersion} waits: ${plan.waiting.join('; ')}.`
+        : `No changes. Pod ${pod} is what kubelet ${plan.kubeletVersion} would keep running.`;
+    return { changes: false, counts, text };
+  }
+  let text = `Plan: ${parts.join(', ')}.`;
+  if (counts.heldBack) {
+    text += ` ${plural(counts.heldBack, 'start is', 'starts are')} held back by crash-loop back-off now (estimate).`;
+  }
+  return { changes: true, counts, text };
+}
+
+/** One line for several plans: "3 pods: 1 with changes, 2 without." */
+export function summarizePlans(plans: Array<{ summary: PlanSummary }>): string {
+  const changed = plans.filter((p) => p.summary.changes).length;
+  const total = plans.length;
+  if (total === 0) return 'No pods.';
+  const unchanged = total - changed;
+  if (changed === 0) return `No changes in ${plural(total, 'pod', 'pods')}.`;
+  return `${plural(total, 'pod', 'pods')}: ${changed} with changes, ${unchanged} without.`;
+}
