@@ -122,8 +122,6 @@ function subOf(f: CField, m: CMessage): CMessage {
   return f.sub ?? (f.sub = compileMessage(m.pkg, f.d.ref!));
 }
 
-const EMPTY = Buffer.alloc(0);
-
 function scalarDefault(kind: Kind, e: CEnum | undefined): unknown {
   switch (kind) {
     case Kind.String:
