@@ -137,15 +137,15 @@ export function buildPlan(input: PlanInput): Plan {
     });
     if (a.createSandbox) {
       purged = true;
-      const initNames = new Set(inits.map((c) => c.name));
-      for (const s of st.containerStatuses) {
-        if (!initNames.has(s.name)) continue;
-        steps.push({
-          action: 'remove-init-container',
-          target: s.name,
-          reason: 'every init container is removed before the sandbox is recreated',
-          containerId: s.id,
-        });
+      for (const ic of inits) {
+        for (const s of st.containerStatuses.filter((x) => x.name === ic.name)) {
+          steps.push({
+            action: 'remove-init-container',
+            target: s.name,
+            reason: 'every init container is removed before the sandbox is recreated',
+            containerId: s.id,
+          });
+        }
       }
     }
   } else {

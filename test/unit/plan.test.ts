@@ -1,0 +1,269 @@
+// buildPlan: the JSON contract scripts depend on, SyncPod step order, `changes`, summary wording.
+
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { buildPlan, STEP_ACTIONS, type Plan } from '../../src/plan/plan';
+import { summarizePlans } from '../../src/plan/summary';
+import type { PodStatus } from '../../src/kubelet/types';
+import {
+  T0,
+  basePod,
+  healthyStatus,
+  podWithInits,
+  podWithSidecars,
+  setStatus,
+  status,
+} from '../fixtures/planner/base';
+
+const NOW = T0 + 3600_000;
+
+function plan(pod: Pod, mutate?: (st: PodStatus, pod: Pod) => void, extra: Partial<Parameters<typeof buildPlan>[0]> = {}): Plan {
+  const st = healthyStatus(pod, 'name+image');
+  mutate?.(st, pod);
+  // Round-trip through JSON: the contract is what scripts see.
+  return JSON.parse(JSON.stringify(buildPlan({ pod, podStatus: st, now: NOW, ...extra }))) as Plan;
+}
+
+type Kind = 'string' | 'number' | 'boolean' | 'string|null' | 'array' | 'object';
+const contract: Array<[string, Kind]> = [
+  ['pod', 'object'],
+  ['pod.namespace', 'string'],
+  ['pod.name', 'string'],
+  ['pod.uid', 'string'],
+  ['actions', 'object'],
+  ['actions.killPod', 'boolean'],
+  ['actions.createSandbox', 'boolean'],
+  ['actions.sandboxId', 'string'],
+  ['actions.attempt', 'number'],
+  ['actions.nextInitContainerToStart', 'string|null'],
+  ['actions.initContainersToStart', 'array'],
+  ['actions.containersToStart', 'array'],
+  ['actions.containersToKill', 'array'],
+  ['actions.ephemeralContainersToStart', 'array'],
+  ['steps', 'array'],
+  ['assumptions', 'array'],
+  ['changes', 'boolean'],
+  ['schemaVersion', 'number'],
+  ['kubeletVersion', 'string'],
+  ['initPath', 'string'],
+];
+
+function get(obj: unknown, path: string): unknown {
+  return path.split('.').reduce<unknown>((o, k) => (o as Record<string, unknown>)[k], obj);
+}
+
+function kindOf(v: unknown): Kind | 'other' {
+  if (v === null) return 'string|null';
+  if (Array.isArray(v)) return 'array';
+  const t = typeof v;
+  return t === 'string' || t === 'number' || t === 'boolean' || t === 'object' ? (t as Kind) : 'other';
+}
+
+function checkContract(p: Plan, label: string): void {
+  for (const [path, kind] of contract) {
+    const v = get(p, path);
+    const k = kindOf(v);
+    const ok = kind === 'string|null' ? k === 'string' || k === 'string|null' : k === kind;
+    assert.ok(ok, `${label}: ${path} is ${k}, expected ${kind}`);
+  }
+  for (const n of [...p.actions.initContainersToStart, ...p.actions.ephemeralContainersToStart]) {
+    assert.equal(typeof n, 'string', `${label}: container lists hold names`);
+  }
+  for (const c of p.actions.containersToStart) {
+    assert.equal(typeof c.name, 'string');
+    assert.equal(typeof c.reason, 'string');
+  }
+  for (const k of p.actions.containersToKill) {
+    assert.equal(typeof k.name, 'string');
+    assert.equal(typeof k.containerId, 'string');
+    assert.equal(typeof k.reason, 'string');
+  }
+  p.steps.forEach((s, i) => {
+    assert.equal(s.step, i + 1, `${label}: steps are numbered from 1`);
+    assert.ok((STEP_ACTIONS as readonly string[]).includes(s.action), `${label}: ${s.action} is in the vocabulary`);
+    assert.equal(typeof s.target, 'string');
+    assert.equal(typeof s.reason, 'string');
+  });
+  for (const a of p.assumptions) assert.equal(typeof a, 'string');
+  assert.equal(p.changes, p.steps.length > 0, `${label}: changes iff steps`);
+}
+
+const scenarios: Array<{ name: string; pod: () => Pod; mutate?: (st: PodStatus, pod: Pod) => void }> = [
+  { name: 'healthy', pod: basePod },
+  { name: 'new pod', pod: podWithSidecars, mutate: (st) => { st.sandboxStatuses = []; st.containerStatuses = []; } },
+  { name: 'image changed', pod: basePod, mutate: (_st, p) => { p.spec!.containers[0].image = 'nginx:1.26'; } },
+  { name: 'classic init', pod: podWithInits, mutate: (st) => { st.containerStatuses = st.containerStatuses.filter((s) => s.name === 'init1'); } },
+];
+
+test('every contract key is present with the right type', () => {
+  for (const s of scenarios) {
+    checkContract(plan(s.pod(), s.mutate), s.name);
+    checkContract(plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.28' } }), `${s.name} 1.28`);
+  }
+});
+
+test('a healthy pod has no steps, no changes and an explained "No changes."', () => {
+  const p = plan(basePod());
+  assert.deepEqual(p.steps, []);
+  assert.equal(p.changes, false);
+  assert.equal(p.summary.text, 'No changes. Pod shop/web is what kubelet 1.33 would keep running.');
+  assert.deepEqual(p.pod, { namespace: 'shop', name: 'web', uid: 'uid-1234' });
+  assert.equal(p.actions.sandboxId, 'sb1');
+});
+
+test('steps follow SyncPod order: kill, remove init containers, create sandbox, ephemeral, init, regular', () => {
+  const pod = podWithSidecars();
+  pod.spec!.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36' }];
+  // Recreated sandbox: kill pod, purge inits, create sandbox, start first init container.
+  const p1 = plan(pod, (st) => {
+    st.sandboxStatuses[0].state = 'notready';
+  });
+  assert.deepEqual(
+    p1.steps.map((s) => `${s.action} ${s.target}`),
+    [
+      'kill-pod shop/web',
+      'remove-init-container init1',
+      'remove-init-container sidecar1',
+      'remove-init-container sidecar2',
+      'create-sandbox shop/web attempt 1',
+      'start-init-container init1',
+    ],
+  );
+  assert.deepEqual(p1.steps[0].sandboxIds, ['sb1']);
+  // Kept sandbox: kill a container, prune an old init instance, ephemeral, sidecar, regular.
+  const p2 = plan(pod, (st, p) => {
+    p.spec!.containers[0].image = 'nginx:1.26';
+    setStatus(st, 'sidecar2', { state: 'exited', exitCode: 1, finishedAt: T0 + 60_000 });
+    st.containerStatuses.push(status(p.spec!.initContainers![0], 'exited', 'name+image', { id: 'id-init1-old', createdAt: T0 }));
+  });
+  assert.deepEqual(
+    p2.steps.map((s) => `${s.action} ${s.target}`),
+    [
+      'kill-container app',
+      'remove-init-container init1',
+      'start-ephemeral-container debug',
+      'start-init-container sidecar2',
+      'start-container app',
+    ],
+  );
+  assert.equal(p2.steps[1].containerId, 'id-init1-old');
+  assert.equal(p2.summary.text, 'Plan: kill 1 container, remove 1 init container, start 1 ephemeral container, start 1 init container, start 1 container.');
+});
+
+test('pruning happens only when an older init instance exists', () => {
+  const p = plan(podWithInits());
+  assert.equal(p.changes, false, 'the newest exited instance of each init container is kept');
+});
+
+test('the contract uses names, not indexes, and carries reasons', () => {
+  const p = plan(basePod(), (st) => setStatus(st, 'log', { state: 'exited', exitCode: 137, reason: 'OOMKilled', finishedAt: T0 + 60_000 }));
+  assert.deepEqual(p.actions.containersToStart, [
+    { name: 'log', reason: 'exited with code 137 (OOMKilled) and restartPolicy Always', code: 'exited' },
+  ]);
+  assert.equal(p.summary.text, 'Plan: start 1 container.');
+});
+
+test('kills carry id, reason in words and kubelet reason', () => {
+  const p = plan(basePod(), undefined, { options: { probeResults: { liveness: { 'id-proxy': 'Failure' } } } });
+  assert.deepEqual(p.actions.containersToKill, [
+    {
+      name: 'proxy',
+      containerId: 'id-proxy',
+      reason: 'liveness probe failed (given as input)',
+      message: 'Container proxy failed liveness probe, will be restarted',
+      kubeletReason: 'LivenessProbe',
+    },
+  ]);
+  assert.match(p.assumptions[0], /Probe results were given/);
+});
+
+test('a hash from another scheme is explained in the plan', () => {
+  const pod = basePod();
+  const p = plan(pod, (st) => setStatus(st, 'app', { hash: 'ca26540d' }));
+  assert.equal(p.hashNotes.length, 1);
+  assert.match(p.hashNotes[0], /^app: /);
+  const pod2 = basePod();
+  const p2 = plan(pod2, (st, pp) => {
+    // The 1.16–1.30 hash of exactly this container.
+    const legacy = healthyStatus(pp, 'whole-spec').containerStatuses[0].hash;
+    setStatus(st, 'app', { hash: legacy });
+  });
+  assert.match(p2.hashNotes[0], /whole-container hash of kubelet 1\.16–1\.30 of this same container/);
+  assert.match(p2.actions.containersToKill[0].reason, /another kubelet version; kubelet sees it as changed/);
+});
+
+test('assumptions name what syncpod cannot see', () => {
+  const p = plan(basePod());
+  assert.ok(p.assumptions.some((a) => /Probe results are kept in kubelet memory/.test(a)));
+  assert.ok(p.assumptions.some((a) => /admission mutations/.test(a)));
+  assert.ok(p.assumptions.some((a) => /In-place resize/.test(a)));
+  assert.ok(p.assumptions.some((a) => /io\.kubernetes\.pod\.uid label/.test(a)));
+  const byName = plan(basePod(), undefined, { matchedBy: 'namespace-name', podSource: 'api-server' });
+  assert.equal(byName.match.by, 'namespace-name');
+  assert.ok(byName.assumptions.some((a) => /namespace and name/.test(a)));
+  assert.ok(!byName.assumptions.some((a) => /admission mutations/.test(a)));
+  const old = plan(basePod(), undefined, { options: { kubeletVersion: '1.28' } });
+  assert.ok(!old.assumptions.some((a) => /In-place resize/.test(a)), '1.28 has the resize gate off');
+});
+
+test('back-off estimates are attached to starts of exited containers', () => {
+  const rows = [
+    { restartCount: 0, since: 1, heldBack: false, delay: 0 },
+    { restartCount: 3, since: 30, heldBack: true, delay: 40 },
+    { restartCount: 3, since: 50, heldBack: false, delay: 40 },
+    { restartCount: 9, since: 200, heldBack: true, delay: 300 },
+  ];
+  for (const r of rows) {
+    const p = plan(basePod(), (st) =>
+      setStatus(st, 'app', {
+        state: 'exited',
+        exitCode: 1,
+        restartCount: r.restartCount,
+        startedAt: NOW - (r.since + 5) * 1000,
+        finishedAt: NOW - r.since * 1000,
+      }),
+    );
+    const step = p.steps.find((s) => s.action === 'start-container');
+    assert.equal(step?.backOff?.delaySeconds, r.delay, JSON.stringify(r));
+    assert.equal(step?.backOff?.heldBack, r.heldBack, JSON.stringify(r));
+    assert.equal(/held back by crash-loop back-off/.test(p.summary.text), r.heldBack, p.summary.text);
+  }
+});
+
+test('a changed definition gets a fresh back-off entry', () => {
+  const p = plan(basePod(), (st, pod) => {
+    pod.spec!.containers[0].image = 'nginx:1.26';
+    setStatus(st, 'app', { state: 'exited', exitCode: 1, restartCount: 5, startedAt: NOW - 2000, finishedAt: NOW - 1000 });
+  });
+  const step = p.steps.find((s) => s.action === 'start-container');
+  assert.equal(step?.backOff?.heldBack, false);
+  assert.match(step?.backOff?.note ?? '', /changed/);
+});
+
+test('waiting is explained when nothing is pending', () => {
+  const p = plan(podWithInits(), (st) => {
+    st.containerStatuses = st.containerStatuses.filter((s) => s.name === 'init1');
+    setStatus(st, 'init1', { state: 'running', finishedAt: 0 });
+  });
+  assert.equal(p.changes, false);
+  assert.equal(p.summary.text, 'No changes. Kubelet 1.33 waits: init container init1 is running; waiting for it to finish.');
+});
+
+test('summary wording for kill pod and sandbox creation', () => {
+  const p = plan(basePod(), (st) => {
+    st.sandboxStatuses = [];
+    st.containerStatuses = [];
+  });
+  assert.equal(p.summary.text, 'Plan: kill pod, create sandbox, start 3 containers.');
+  assert.equal(p.actions.sandboxId, '');
+  assert.equal(p.actions.killPodReason, 'the sandbox must be recreated');
+});
+
+test('overall summary of several plans', () => {
+  const healthy = plan(basePod());
+  const changed = plan(basePod(), (_st, p) => { p.spec!.containers[0].image = 'nginx:1.26'; });
+  assert.equal(summarizePlans([]), 'No pods.');
+  assert.equal(summarizePlans([healthy]), 'No changes in 1 pod.');
+  assert.equal(summarizePlans([healthy, changed, healthy]), '3 pods: 1 with changes, 2 without.');
+});
