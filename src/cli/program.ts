@@ -62,7 +62,7 @@ export function buildProgram(runner: ActionRunner): Command {
   program
     .command('info')
     .description('Display information of the container runtime: status conditions and verbose info')
-    .option('-o, --output <format>', 'output format: json, yaml or go-template is not supported', 'json')
+    .option('-o, --output <format>', 'output format: json or yaml', 'json')
     .option('-q, --quiet', 'do not show verbose information')
     .action(action(runtimeCmds, 'info'));
 
@@ -153,6 +153,8 @@ export function buildProgram(runner: ActionRunner): Command {
     .description('Print a shell completion script')
     .argument('<shell>', 'bash, zsh or fish')
     .action(action(docsCmds, 'completion'));
+
+  program.command('__warm', { hidden: true }).action(action(() => require('./warm'), 'warm'));
 
   return program;
 }

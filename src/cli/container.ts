@@ -1,0 +1,108 @@
+// Container read commands: ps, inspect, logs.
+import type { Context } from './context';
+import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { containerFilter, filterContainers, imageRefsToResolve, resolveIdPrefix } from '../state/filters';
+import { formatContainers } from '../render/containers-view';
+import { formatInspectContainers } from '../render/inspect-view';
+import { systemZone } from '../render/text';
+import { SyncpodError } from '../errors';
+
+export async function ps(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output);
+  const flags = {
+    all: opts.all,
+    id: opts.id,
+    podSandboxId: opts.pod,
+    name: opts.name,
+    namespace: opts.namespace,
+    state: opts.state,
+    image: opts.image,
+    labels: opts.label,
+    latest: opts.latest,
+    last: opts.last,
+  };
+  const { runtime, image } = ctx.cri();
+  const res = await runtime.call('ListContainers', { filter: containerFilter(flags) });
+  let imageIdOf: ((ref: string) => string | undefined) | undefined;
+  const refs = imageRefsToResolve(res.containers, flags.image);
+  if (refs.length) {
+    const ids = new Map<string, string | undefined>();
+    for (const ref of refs) {
+      const st = await image.call('ImageStatus', { image: { image: ref } });
+      ids.set(ref, st.image?.id || undefined);
+    }
+    imageIdOf = (ref) => ids.get(ref);
+  }
+  const containers = filterContainers(res.containers, flags, imageIdOf);
+  ctx.io.stdout.write(
+    formatContainers(containers, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
+  );
+  return 0;
+}
+
+/** Full container ids for user-given ids or unique prefixes (one List for all of them). */
+export async function resolveContainerIds(ctx: Context, given: string[]): Promise<string[]> {
+  const { containers } = await ctx.cri().runtime.call('ListContainers', {});
+  const ids = containers.map((c) => c.id);
+  return given.map((g) => resolveIdPrefix(g, ids, 'container'));
+}
+
+export async function inspect(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const ids = await resolveContainerIds(ctx, args);
+  const { runtime } = ctx.cri();
+  const responses = [];
+  for (const id of ids) responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));
+  ctx.io.stdout.write(formatInspectContainers(responses, { output, toJSON: protoJSON(ctx), zone: systemZone }));
+  return 0;
+}
+
+export async function logs(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { readLogs } = require('../logs/reader') as typeof import('../logs/reader');
+  const { parseSince } = require('../logs/since') as typeof import('../logs/since');
+  const [id] = await resolveContainerIds(ctx, args);
+  const { runtime } = ctx.cri();
+  let target = id;
+  if (opts.previous) {
+    // The previous instance: same pod, same container name, the newest one created before this.
+    const { containers } = await runtime.call('ListContainers', {});
+    const current = containers.find((c) => c.id === id)!;
+    const previous = containers
+      .filter((c) => c.podSandboxId === current.podSandboxId && c.metadata?.name === current.metadata?.name && BigInt(c.createdAt) < BigInt(current.createdAt))
+      .sort((a, b) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : -1))[0];
+    if (!previous) throw new SyncpodError(`container ${id.slice(0, 13)} has no previous instance in its pod`);
+    target = previous.id;
+  }
+  const st = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
+  const path = st.status?.logPath ?? '';
+  if (!path) throw new SyncpodError(`container ${target.slice(0, 13)} has no log path (the runtime reported none)`);
+  const tail = typeof opts.tail === 'number' && opts.tail >= 0 ? opts.tail : undefined;
+  const sinceNs = opts.since ? parseSince(String(opts.since), nowNs(ctx), -new Date().getTimezoneOffset()) : undefined;
+  const abort = new AbortController();
+  const onSigint = () => abort.abort();
+  process.once('SIGINT', onSigint);
+  try {
+    await readLogs({
+      path,
+      tail,
+      sinceNs,
+      timestamps: !!opts.timestamps,
+      follow: !!opts.follow,
+      isRunning: async () => {
+        try {
+          const s = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
+          return s.status?.state === 'CONTAINER_RUNNING';
+        } catch {
+          return false;
+        }
+      },
+      stdout: { write: (chunk) => void ctx.io.stdout.write(chunk) },
+      stderr: { write: (chunk) => void ctx.io.stderr.write(chunk) },
+      warn: (m) => ctx.debug(m),
+      signal: abort.signal,
+    } as Parameters<typeof readLogs>[0]);
+  } finally {
+    process.removeListener('SIGINT', onSigint);
+  }
+  return 0;
+}

@@ -1,0 +1,45 @@
+// Image read commands: images, inspecti.
+import type { Context } from './context';
+import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
+import { formatImages } from '../render/images-view';
+import { formatInspectImages } from '../render/inspect-view';
+
+export async function images(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output);
+  const { image } = ctx.cri();
+  const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
+  const list = sortImages(res.images);
+  ctx.io.stdout.write(
+    formatImages(list, {
+      output,
+      quiet: opts.quiet,
+      noTrunc: opts.trunc === false,
+      digests: opts.digests,
+      nowNs: nowNs(ctx),
+      colours: coloursFor(ctx),
+      toJSON: protoJSON(ctx),
+    }),
+  );
+  return 0;
+}
+
+export async function inspecti(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const { image } = ctx.cri();
+  const responses = [];
+  let known: string[] | undefined;
+  for (const ref of args) {
+    let res = await image.call('ImageStatus', { image: { image: ref }, verbose: !opts.quiet });
+    if (!res.image && /^[0-9a-f]{1,64}$/.test(ref)) {
+      // Not a reference the runtime knows: try it as a unique prefix of an image ID.
+      known ??= (await image.call('ListImages', {})).images.map((i) => i.id);
+      const ids = known.map((id) => id.replace(/^sha256:/, ''));
+      const full = resolveIdPrefix(ref, ids, 'image');
+      res = await image.call('ImageStatus', { image: { image: `sha256:${full}` }, verbose: !opts.quiet });
+    }
+    responses.push(res);
+  }
+  ctx.io.stdout.write(formatInspectImages(responses, args, { output, toJSON: protoJSON(ctx) }));
+  return 0;
+}

@@ -1,0 +1,29 @@
+// Runtime commands: version, info.
+import type { Context } from './context';
+import { listOutput, protoJSON } from './output';
+import { formatInfo, formatVersion } from '../render/inspect-view';
+import { SyncpodError } from '../errors';
+
+export async function version(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+  const { runtime } = ctx.cri();
+  const v = await runtime.call('Version', { version: '0.1.0' });
+  const api = runtime.apiVersion ?? 'v1';
+  const output = String(opts.output ?? 'text').toLowerCase();
+  if (output === 'text') {
+    ctx.out(formatVersion(v) + `CRI API in use:  ${api}`);
+  } else if (output === 'json' || output === 'yaml') {
+    const json = { ...protoJSON(ctx)('VersionResponse', v), criApiInUse: api };
+    ctx.out(output === 'json' ? JSON.stringify(json, null, 2) : (require('yaml') as typeof import('yaml')).stringify(json));
+  } else {
+    throw new SyncpodError(`--output: must be one of text, json, yaml, got "${opts.output}"`);
+  }
+  return 0;
+}
+
+export async function info(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const { runtime } = ctx.cri();
+  const res = await runtime.call('Status', { verbose: !opts.quiet });
+  ctx.io.stdout.write(formatInfo(res, { output, toJSON: protoJSON(ctx) }));
+  return 0;
+}

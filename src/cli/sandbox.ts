@@ -1,0 +1,37 @@
+// Pod sandbox read commands: pods, inspectp.
+import type { Context } from './context';
+import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters';
+import { formatPods } from '../render/pods-view';
+import { formatInspectPods } from '../render/inspect-view';
+import { systemZone } from '../render/text';
+
+export async function pods(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output);
+  const flags = { id: opts.id, name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
+  const filter = podSandboxFilter(flags);
+  const { runtime } = ctx.cri();
+  const res = await runtime.call('ListPodSandbox', { filter });
+  const items = filterPods(res.items, flags);
+  ctx.io.stdout.write(
+    formatPods(items, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
+  );
+  return 0;
+}
+
+/** Full sandbox ids for user-given ids or unique prefixes (one List for all of them). */
+export async function resolveSandboxIds(ctx: Context, given: string[]): Promise<string[]> {
+  const { items } = await ctx.cri().runtime.call('ListPodSandbox', {});
+  const ids = items.map((p) => p.id);
+  return given.map((g) => resolveIdPrefix(g, ids, 'pod sandbox'));
+}
+
+export async function inspectp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const ids = await resolveSandboxIds(ctx, args);
+  const { runtime } = ctx.cri();
+  const responses = [];
+  for (const id of ids) responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
+  ctx.io.stdout.write(formatInspectPods(responses, { output, toJSON: protoJSON(ctx), zone: systemZone }));
+  return 0;
+}
