@@ -1,0 +1,60 @@
+// Table text for plans: STEP, ACTION, TARGET, REASON in SyncPod order, then waiting notes,
+// assumptions and the summary line. Rendered only from the Plan data; colour is an injected port.
+
+import type { Plan, PlanStep } from '../plan/plan';
+import { summarizePlans } from '../plan/summary';
+
+export interface Colors {
+  red(s: string): string;
+  green(s: string): string;
+  yellow(s: string): string;
+  dim(s: string): string;
+}
+
+export const noColors: Colors = { red: (s) => s, green: (s) => s, yellow: (s) => s, dim: (s) => s };
+
+const HEADERS = ['STEP', 'ACTION', 'TARGET', 'REASON'] as const;
+
+function paint(action: PlanStep['action'], c: Colors): (s: string) => string {
+  if (action === 'kill-pod' || action === 'kill-container') return c.red;
+  if (action === 'remove-init-container') return c.yellow;
+  return c.green;
+}
+
+function stepReason(s: PlanStep): string {
+  if (!s.backOff || s.backOff.delaySeconds === 0) return s.reason;
+  return `${s.reason}; back-off (estimate): ${s.backOff.note}`;
+}
+
+/** One plan as text (no trailing newline). */
+export function renderPlan(plan: Plan, colors: Colors = noColors): string {
+  const lines: string[] = [];
+  lines.push(
+    `Pod ${plan.pod.namespace}/${plan.pod.name} (uid ${plan.pod.uid}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
+  );
+  if (plan.steps.length > 0) {
+    const rows = plan.steps.map((s) => [String(s.step), s.action, s.target, stepReason(s)]);
+    const widths = [0, 1, 2].map((i) => Math.max(HEADERS[i].length, ...rows.map((r) => r[i].length)));
+    const fmt = (cells: string[]): string =>
+      cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('   ');
+    lines.push(fmt([...HEADERS]));
+    plan.steps.forEach((s, i) => {
+      const text = fmt(rows[i]);
+      lines.push(paint(s.action, colors)(text));
+    });
+  }
+  for (const w of plan.waiting) lines.push(colors.yellow(`Waiting: ${w}`));
+  for (const h of plan.hashNotes) lines.push(colors.yellow(`Hash: ${h}`));
+  if (plan.assumptions.length > 0) {
+    lines.push(colors.dim('Assumptions:'));
+    for (const a of plan.assumptions) lines.push(colors.dim(`  - ${a}`));
+  }
+  lines.push(plan.changes ? plan.summary.text : colors.green(plan.summary.text));
+  return lines.join('\n');
+}
+
+/** Several plans: one section each, separated by a blank line, then the overall summary. */
+export function renderPlans(plans: Plan[], colors: Colors = noColors): string {
+  if (plans.length === 1) return renderPlan(plans[0], colors);
+  return [...plans.map((p) => renderPlan(p, colors)), summarizePlans(plans)].join('\n\n');
+}
