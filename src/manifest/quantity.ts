@@ -41,6 +41,7 @@ const isDigit = (c: string | undefined): boolean => c !== undefined && c >= '0' 
  * A YAML number is read through its decimal text. Throws SyncpodError on bad input.
  */
 export function parseQuantity(input: string | number): Quantity {
+  if (typeof input !== 'string' && typeof input !== 'number') throw fail(String(input), FORMAT_HELP);
   const s = typeof input === 'number' ? numberText(input) : input;
   if (s.length === 0) throw fail(s, FORMAT_HELP);
   if (s === '0') return { mantissa: 0n, exponent: 0, format: 'DecimalSI', text: s };

@@ -1,0 +1,228 @@
+// Validation of what the plan and the config generators rely on, with field paths, in the spirit
+// of the API server's pkg/apis/core/validation (not all of it). Runs on the defaulted pod. Pure.
+
+import type { Pod } from 'kubernetes-types/core/v1';
+import { parseQuantity, type Quantity } from './quantity';
+
+export interface Problem {
+  /** Field path inside the document, e.g. `spec.containers[1].image`. */
+  path: string;
+  message: string;
+}
+
+/** Where the pod's parts sit in the document (a template's metadata comes from its workload). */
+export interface PodPaths {
+  metadata: string;
+  spec: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const LABEL_HELP = "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
+const SUBDOMAIN_HELP = "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
+
+const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
+const PULL_POLICIES = ['Always', 'Never', 'IfNotPresent'];
+const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
+const CONTAINER_LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+
+const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : String(JSON.stringify(v)));
+
+class Collector {
+  readonly problems: Problem[] = [];
+  add(path: string, message: string): void {
+    this.problems.push({ path, message });
+  }
+  required(path: string): void {
+    this.add(path, 'required');
+  }
+  invalid(path: string, value: unknown, why: string): void {
+    this.add(path, `invalid value ${show(value)}: ${why}`);
+  }
+  oneOf(path: string, value: unknown, allowed: readonly string[]): void {
+    if (typeof value === 'string' && allowed.includes(value)) return;
+    this.add(path, `unsupported value ${show(value)}: supported values: ${allowed.map((a) => `"${a}"`).join(', ')}`);
+  }
+  /** A list at `path`, or [] after reporting that it is not one. */
+  list(path: string, v: unknown): unknown[] {
+    if (v === undefined || v === null) return [];
+    if (Array.isArray(v)) return v;
+    this.add(path, 'must be a list');
+    return [];
+  }
+  object(path: string, v: unknown): v is Obj {
+    if (isObj(v)) return true;
+    this.add(path, 'must be an object');
+    return false;
+  }
+  label(path: string, v: unknown): void {
+    if (typeof v !== 'string' || v.length > 63 || !DNS1123_LABEL.test(v)) this.invalid(path, v, LABEL_HELP);
+  }
+  subdomain(path: string, v: unknown): void {
+    if (typeof v !== 'string' || v.length > 253 || !DNS1123_SUBDOMAIN.test(v)) this.invalid(path, v, SUBDOMAIN_HELP);
+  }
+}
+
+/** Every problem, in document order (metadata, then spec fields). Empty when the pod is usable. */
+export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', spec: 'spec' }): Problem[] {
+  const c = new Collector();
+  const meta = pod.metadata as unknown;
+  if (c.object(paths.metadata, meta)) {
+    if (meta.name === undefined || meta.name === '') c.required(`${paths.metadata}.name`);
+    else c.subdomain(`${paths.metadata}.name`, meta.name);
+    if (meta.namespace !== undefined) c.label(`${paths.metadata}.namespace`, meta.namespace);
+  }
+  const spec = pod.spec as unknown;
+  if (c.object(paths.spec, spec)) validateSpec(c, spec, paths.spec);
+  return c.problems;
+}
+
+function validateSpec(c: Collector, spec: Obj, at: string): void {
+  const volumeNames = validateVolumes(c, spec, at);
+  const containers = c.list(`${at}.containers`, spec.containers);
+  if (Array.isArray(spec.containers) && containers.length === 0) c.required(`${at}.containers`);
+  if (spec.containers === undefined || spec.containers === null) c.required(`${at}.containers`);
+
+  const seen = new Map<string, string>();
+  for (const list of CONTAINER_LISTS) {
+    const items = list === 'containers' ? containers : c.list(`${at}.${list}`, spec[list]);
+    items.forEach((item, i) => {
+      const path = `${at}.${list}[${i}]`;
+      if (c.object(path, item)) validateContainer(c, item, path, list, spec, seen, volumeNames);
+    });
+  }
+
+  c.oneOf(`${at}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES);
+  c.oneOf(`${at}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES);
+  if (spec.dnsPolicy === 'None') {
+    const dns = spec.dnsConfig;
+    if (!isObj(dns) || !Array.isArray(dns.nameservers) || dns.nameservers.length === 0) {
+      c.add(`${at}.dnsConfig.nameservers`, 'required when dnsPolicy is "None"');
+    }
+  }
+  if (spec.hostname !== undefined && spec.hostname !== '') c.label(`${at}.hostname`, spec.hostname);
+  if (spec.subdomain !== undefined && spec.subdomain !== '') c.label(`${at}.subdomain`, spec.subdomain);
+  if (spec.overhead !== undefined) validateQuantities(c, `${at}.overhead`, spec.overhead);
+}
+
+function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
+  const names = new Set<string>();
+  c.list(`${at}.volumes`, spec.volumes).forEach((v, i) => {
+    const path = `${at}.volumes[${i}]`;
+    if (!c.object(path, v)) return;
+    if (v.name === undefined || v.name === '') return c.required(`${path}.name`);
+    c.label(`${path}.name`, v.name);
+    if (typeof v.name === 'string' && names.has(v.name)) c.add(`${path}.name`, `duplicate value ${show(v.name)}`);
+    names.add(String(v.name));
+    if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
+  });
+  return names;
+}
+
+function validateContainer(
+  c: Collector,
+  ctr: Obj,
+  path: string,
+  list: (typeof CONTAINER_LISTS)[number],
+  spec: Obj,
+  seen: Map<string, string>,
+  volumeNames: Set<string>,
+): void {
+  if (ctr.name === undefined || ctr.name === '') c.required(`${path}.name`);
+  else {
+    c.label(`${path}.name`, ctr.name);
+    const name = String(ctr.name);
+    const first = seen.get(name);
+    if (first !== undefined) c.add(`${path}.name`, `duplicate value ${show(name)} (also ${first})`);
+    else seen.set(name, `${path}.name`);
+  }
+
+  if (ctr.image === undefined || ctr.image === '') c.required(`${path}.image`);
+  else if (typeof ctr.image !== 'string') c.invalid(`${path}.image`, ctr.image, 'must be a string');
+  else if (ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
+
+  c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
+  if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
+    if (list === 'initContainers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, ['Always']);
+    else c.add(`${path}.restartPolicy`, 'forbidden: only init containers may set restartPolicy');
+  }
+
+  c.list(`${path}.ports`, ctr.ports).forEach((p, i) => {
+    const pp = `${path}.ports[${i}]`;
+    if (c.object(pp, p)) validatePort(c, p, pp, spec.hostNetwork === true);
+  });
+
+  if (ctr.resources !== undefined && c.object(`${path}.resources`, ctr.resources)) {
+    const r = ctr.resources;
+    const limits = r.limits === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.limits`, r.limits);
+    const requests = r.requests === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.requests`, r.requests);
+    for (const [name, req] of requests) {
+      const lim = limits.get(name);
+      if (lim !== undefined && compare(req, lim) > 0) {
+        const limit = String((r.limits as Obj)[name]);
+        c.invalid(`${path}.resources.requests.${name}`, (r.requests as Obj)[name], `must be less than or equal to ${name} limit of ${limit}`);
+      }
+    }
+  }
+
+  c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {
+    const mp = `${path}.volumeMounts[${i}]`;
+    if (!c.object(mp, m)) return;
+    if (m.name === undefined || m.name === '') c.required(`${mp}.name`);
+    else if (!volumeNames.has(String(m.name))) c.add(`${mp}.name`, `not found: the pod has no volume ${show(m.name)}`);
+    if (m.mountPath === undefined || m.mountPath === '') c.required(`${mp}.mountPath`);
+  });
+}
+
+function validatePort(c: Collector, p: Obj, at: string, hostNetwork: boolean): void {
+  const inRange = (v: unknown): boolean => typeof v === 'number' && Number.isInteger(v) && v >= 1 && v <= 65535;
+  const RANGE = 'must be between 1 and 65535, inclusive';
+  if (p.containerPort === undefined || p.containerPort === 0) c.required(`${at}.containerPort`);
+  else if (!inRange(p.containerPort)) c.invalid(`${at}.containerPort`, p.containerPort, RANGE);
+  if (p.hostPort !== undefined && p.hostPort !== 0 && !inRange(p.hostPort)) c.invalid(`${at}.hostPort`, p.hostPort, RANGE);
+  else if (hostNetwork && p.hostPort !== p.containerPort && inRange(p.containerPort)) {
+    c.invalid(`${at}.hostPort`, p.hostPort, `must match containerPort ${p.containerPort as number} when hostNetwork is true`);
+  }
+  c.oneOf(`${at}.protocol`, p.protocol, PROTOCOLS);
+}
+
+/** Parse every quantity of a resource list; returns the ones that parsed, in sorted key order. */
+function validateQuantities(c: Collector, at: string, v: unknown): Map<string, Quantity> {
+  const out = new Map<string, Quantity>();
+  if (!c.object(at, v)) return out;
+  for (const name of Object.keys(v).sort()) {
+    const q = quantity(c, `${at}.${name}`, v[name]);
+    if (q !== undefined) out.set(name, q);
+  }
+  return out;
+}
+
+function quantity(c: Collector, path: string, v: unknown): Quantity | undefined {
+  let q: Quantity;
+  try {
+    q = parseQuantity(v as string | number);
+  } catch (err) {
+    c.add(path, (err as Error).message);
+    return undefined;
+  }
+  if (q.mantissa < 0n) {
+    c.invalid(path, v, 'must be greater than or equal to 0');
+    return undefined;
+  }
+  return q;
+}
+
+function compare(a: Quantity, b: Quantity): number {
+  // Both are non-negative here. Far-apart magnitudes are decided without building huge numbers.
+  const magnitude = (q: Quantity): number => (q.mantissa === 0n ? -Infinity : q.mantissa.toString().length + q.exponent);
+  const [ma, mb] = [magnitude(a), magnitude(b)];
+  if (ma !== mb && (ma === -Infinity || mb === -Infinity || Math.abs(ma - mb) > 1)) return ma < mb ? -1 : 1;
+  const e = Math.min(a.exponent, b.exponent);
+  const x = a.mantissa * 10n ** BigInt(a.exponent - e);
+  const y = b.mantissa * 10n ** BigInt(b.exponent - e);
+  return x < y ? -1 : x > y ? 1 : 0;
+}
