@@ -1,0 +1,198 @@
+// Golden files for every read view: what `crictl pods|ps|images|inspect*|info|version` print.
+// Regenerate with UPDATE_GOLDEN=1 after checking the difference by eye.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runtimeV1 } from '../../src/cri/gen/runtime-v1';
+import { toProtoJSON } from '../../src/cri/json';
+import { ansiColours, plainColours } from '../../src/render/colour';
+import { formatPods } from '../../src/render/pods-view';
+import { formatContainers } from '../../src/render/containers-view';
+import { formatImages } from '../../src/render/images-view';
+import {
+  formatInfo,
+  formatInspectContainers,
+  formatInspectImages,
+  formatInspectPods,
+  formatVersion,
+} from '../../src/render/inspect-view';
+import type { JsonObject } from '../../src/render/json';
+import { utcZone } from '../../src/render/text';
+import type { ContainerStatus, PodSandboxStatus } from '../../src/cri/types';
+import { NOW_NS, containers, images, pods } from '../fixtures/render/inputs';
+
+const GOLDEN = join(__dirname, '..', 'fixtures', 'render');
+const toJSON = (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
+const base = { nowNs: NOW_NS, colours: plainColours, toJSON };
+
+const podStatus: PodSandboxStatus = {
+  id: pods[0].id,
+  metadata: pods[0].metadata,
+  state: 'SANDBOX_READY',
+  createdAt: '1700000000123456000',
+  network: { ip: '10.88.0.4', additionalIps: [] },
+  labels: { app: 'nginx' },
+  annotations: {},
+  runtimeHandler: '',
+} as unknown as PodSandboxStatus;
+
+const containerStatus = (state: ContainerStatus['state'], finishedAt: string): ContainerStatus =>
+  ({
+    id: containers[0].id,
+    metadata: { name: 'nginx', attempt: 1 },
+    state,
+    createdAt: '1700000000000000000',
+    startedAt: '1700000001500000000',
+    finishedAt,
+    exitCode: state === 'CONTAINER_EXITED' ? 137 : 0,
+    image: containers[0].image,
+    imageRef: containers[0].imageRef,
+    reason: state === 'CONTAINER_EXITED' ? 'OOMKilled' : '',
+    message: '',
+    labels: {},
+    annotations: { 'io.kubernetes.container.hash': 'abc' },
+    mounts: [],
+    logPath: '/var/log/pods/default_nginx/nginx/1.log',
+    imageId: '',
+  }) as unknown as ContainerStatus;
+
+const cases: Array<[string, () => string]> = [
+  ['pods-table.txt', () => formatPods(pods, { ...base, output: 'table' })],
+  ['pods-table-no-trunc.txt', () => formatPods(pods, { ...base, output: 'table', noTrunc: true })],
+  ['pods-quiet.txt', () => formatPods(pods, { ...base, output: 'table', quiet: true })],
+  ['pods-empty.txt', () => formatPods([], { ...base, output: 'table' })],
+  ['pods-colour.txt', () => formatPods(pods, { ...base, output: 'table', colours: ansiColours })],
+  ['pods.json', () => formatPods(pods, { ...base, output: 'json' })],
+  ['pods-empty.json', () => formatPods([], { ...base, output: 'json' })],
+  ['pods.yaml', () => formatPods(pods, { ...base, output: 'yaml' })],
+  ['ps-table.txt', () => formatContainers(containers, { ...base, output: 'table' })],
+  ['ps-table-no-trunc.txt', () => formatContainers(containers, { ...base, output: 'table', noTrunc: true })],
+  ['ps-quiet.txt', () => formatContainers(containers, { ...base, output: 'table', quiet: true })],
+  ['ps-empty.txt', () => formatContainers([], { ...base, output: 'table' })],
+  ['ps.json', () => formatContainers(containers, { ...base, output: 'json' })],
+  ['ps-empty.json', () => formatContainers([], { ...base, output: 'json' })],
+  ['ps.yaml', () => formatContainers(containers, { ...base, output: 'yaml' })],
+  ['images-table.txt', () => formatImages(images, { ...base, output: 'table' })],
+  ['images-digests.txt', () => formatImages(images, { ...base, output: 'table', digests: true })],
+  ['images-digests-no-trunc.txt', () => formatImages(images, { ...base, output: 'table', digests: true, noTrunc: true })],
+  ['images-pinned.txt', () => formatImages(images, { ...base, output: 'table', pinned: true })],
+  ['images-quiet.txt', () => formatImages(images, { ...base, output: 'table', quiet: true })],
+  ['images-empty.txt', () => formatImages([], { ...base, output: 'table' })],
+  ['images.json', () => formatImages(images, { ...base, output: 'json' })],
+  ['images.yaml', () => formatImages(images, { ...base, output: 'yaml' })],
+  [
+    'inspectp.json',
+    () =>
+      formatInspectPods([{ status: podStatus, info: { info: '{"pid":4242,"image":"registry.k8s.io/pause:3.9","runtimeSpec":{"ociVersion":"1.1.0"}}' }, containersStatuses: [], timestamp: '0' }], {
+        output: 'json',
+        toJSON,
+        zone: utcZone,
+      }),
+  ],
+  [
+    'inspectp-offset.yaml',
+    () =>
+      formatInspectPods([{ status: podStatus, info: {}, containersStatuses: [], timestamp: '0' }], {
+        output: 'yaml',
+        toJSON,
+        zone: { offsetMinutes: () => 120 },
+      }),
+  ],
+  [
+    'inspect-two.json',
+    () =>
+      formatInspectContainers(
+        [
+          { status: containerStatus('CONTAINER_RUNNING', '0'), info: { sandboxID: '"abc"' } },
+          { status: containerStatus('CONTAINER_EXITED', '1700000100000000000'), info: {} },
+        ],
+        { output: 'json', toJSON, zone: utcZone },
+      ),
+  ],
+  [
+    'inspect-created.yaml',
+    () =>
+      formatInspectContainers([{ status: containerStatus('CONTAINER_CREATED', '0'), info: {} }], {
+        output: 'yaml',
+        toJSON,
+        zone: utcZone,
+      }),
+  ],
+  [
+    'inspecti.json',
+    () => formatInspectImages([{ image: images[1], info: { info: '{"chainID":"sha256:abc"}' } }], ['pause'], { output: 'json', toJSON }),
+  ],
+  [
+    'info.json',
+    () =>
+      formatInfo(
+        {
+          status: {
+            conditions: [
+              { type: 'RuntimeReady', status: true, reason: '', message: '' },
+              { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'cni plugin not initialized' },
+            ],
+          },
+          info: { config: '{"enableSelinux":false,"cni":{"binDir":"/opt/cni/bin"}}', golang: '"go1.22.5"', lastCNILoadStatus: 'OK' },
+          runtimeHandlers: [
+            { name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: true } },
+            { name: 'runc', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
+          ],
+          features: { supplementalGroupsPolicy: true, userNamespacesHostNetwork: false, mountOptions: false },
+        },
+        { output: 'json', toJSON },
+      ),
+  ],
+  [
+    'info-quiet.yaml',
+    () =>
+      formatInfo(
+        { status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }] }, info: {}, runtimeHandlers: [] },
+        { output: 'yaml', toJSON },
+      ),
+  ],
+  [
+    'version.txt',
+    () => formatVersion({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.22', runtimeApiVersion: 'v1' }),
+  ],
+];
+
+for (const [name, render] of cases) {
+  test(`golden ${name}`, () => {
+    const actual = render();
+    const path = join(GOLDEN, name);
+    if (process.env.UPDATE_GOLDEN === '1') writeFileSync(path, actual);
+    assert.equal(actual, readFileSync(path, 'utf8'));
+  });
+}
+
+test('the table lines up the same with and without colour', () => {
+  const strip = (s: string) => s.replace(/\u001b\[\d+m/g, '');
+  const plain = formatPods(pods, { ...base, output: 'table' });
+  const coloured = formatPods(pods, { ...base, output: 'table', colours: ansiColours });
+  assert.notEqual(coloured, plain);
+  assert.equal(strip(coloured), plain);
+});
+
+test('-q is ignored with -o json, as crictl does', () => {
+  assert.equal(formatPods(pods, { ...base, output: 'json', quiet: true }), formatPods(pods, { ...base, output: 'json' }));
+});
+
+test('inspecti of a missing image is a one-line error naming the reference', () => {
+  assert.throws(
+    () => formatInspectImages([{ info: {} }], ['busybox'], { output: 'json', toJSON }),
+    { name: 'SyncpodError', message: 'no such image "busybox" present' },
+  );
+});
+
+test('an info entry that starts with "{" but is not JSON is a one-line error', () => {
+  assert.throws(
+    () => formatInspectPods([{ status: podStatus, info: { info: '{oops' }, containersStatuses: [], timestamp: '0' }], { output: 'json', toJSON, zone: utcZone }),
+    (err: Error) => err.name === 'SyncpodError' && !err.message.includes('\n') && err.message.includes('"info"'),
+  );
+});
+
+test('inspect of nothing prints nothing', () => {
+  assert.equal(formatInspectContainers([], { output: 'json', toJSON, zone: utcZone }), '');
+});
