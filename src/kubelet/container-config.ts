@@ -1,0 +1,184 @@
+// generateContainerConfig as a pure function, mirroring kubelet 1.33 (kuberuntime_container.go
+// generateContainerConfig, kubelet_pods.go GenerateRunContainerOptions, kuberuntime_container_linux.go).
+// Every node fact is an input (ContainerOptions); directories and files kubelet creates are
+// returned as data (effects).
+//
+// Not produced (no device plugins, DRA or block volumes in syncpod): devices, CDI devices and
+// their env/mounts/annotations; image volumes; user-namespace ID mappings on mounts; stop signal.
+
+import type { Container, EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
+import type { ContainerConfig, KeyValue } from '../cri/types';
+import { SyncpodError } from '../errors';
+import { generatePodHostNameAndDomain } from './dns';
+import { expandContainerCommandAndArgs, makeEnvironmentVariables, type ServiceInfo, type ValueSources } from './env';
+import type { HashScheme } from './kubelet-version';
+import {
+  buildContainerLogsDirectory,
+  buildContainerLogsPath,
+  DEFAULT_KUBELET_ROOT,
+  DEFAULT_POD_LOGS_ROOT,
+  newContainerAnnotations,
+  newContainerLabels,
+  podIdentity,
+  type ConfigSource,
+} from './labels';
+import { makeMounts, type FsEffect } from './mounts';
+import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
+import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
+import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
+
+export type ContainerKind = 'regular' | 'init' | 'ephemeral';
+
+export interface ContainerOptions extends NodeOptions {
+  /** Restart count chosen for this instance: metadata.attempt, restartCount annotation, log file. */
+  restartCount: number;
+  /** Image id from PullImage/ImageStatus (ContainerConfig.image.image). */
+  imageRef: string;
+  /** User of the image from ImageStatus (uid or username); absent = root. */
+  imageUser?: ImageUser;
+  /** IPs handed to container creation (the sandbox's); /etc/hosts is managed only when non-empty. */
+  podIPs: string[];
+  /** 8 lowercase hex digits for the termination-log file (random in kubelet: pass a fresh one). */
+  terminationLogName: string;
+  /** Where kubelet got the pod (static pods are critical for the OOM score); default 'api'. */
+  configSource?: ConfigSource;
+  /** Secret/ConfigMap values (from --env-file). */
+  values?: ValueSources;
+  /** Services for service-link env variables; kubelet reads them from the API server. */
+  services?: ServiceInfo[];
+  /** Node allocatable (cpu, memory, ephemeral-storage) for resourceFieldRef without limits. */
+  nodeAllocatable?: Record<string, string>;
+  /** Machine memory capacity in bytes (OOM score of Burstable pods). */
+  memoryCapacityBytes?: number;
+  /** Huge page sizes of the host (e.g. ["2MB", "1GB"]); absent = only the sizes the container limits. */
+  hugePageSizes?: string[];
+  /** SELinux enabled on the host (selinux_relabel of mounts). Default false. */
+  selinuxEnabled?: boolean;
+  /** kubelet --seccomp-default. Default false. */
+  seccompDefault?: boolean;
+  /** The runtime supports recursive read-only mounts. Default false. */
+  supportsRecursiveReadOnly?: boolean;
+  /** Text of the node's /etc/hosts, needed for host-network pods. */
+  nodeHostsFile?: string;
+  /** Container hash scheme: 'name+image' (kubelet 1.31+, default) or 'whole-spec' (1.16–1.30). */
+  hashScheme?: HashScheme;
+  /** Write hashWithoutResources (kubelet 1.27–1.32 with InPlacePodVerticalScaling). Default false. */
+  hashWithoutResources?: boolean;
+  /** Ephemeral container with targetContainerName: CRI id of the running target container. */
+  targetContainerId?: string;
+}
+
+export interface ContainerConfigResult {
+  config: ContainerConfig;
+  /** Filesystem work before CreateContainer, in order. */
+  effects: FsEffect[];
+}
+
+const utf8 = new TextEncoder();
+
+function findContainer(pod: Pod, name: string, kind: ContainerKind): Container | EphemeralContainer | undefined {
+  const list = kind === 'init' ? pod.spec?.initContainers : kind === 'ephemeral' ? pod.spec?.ephemeralContainers : pod.spec?.containers;
+  return (list ?? []).find((c) => c.name === name);
+}
+
+/** generateContainerConfig for one container of the pod (`container` must be one of its `kind`). */
+export function generateContainerConfig(
+  pod: Pod,
+  container: Container | EphemeralContainer,
+  kind: ContainerKind,
+  o: ContainerOptions,
+): ContainerConfigResult {
+  podIdentity(pod);
+  if (!findContainer(pod, container.name, kind)) {
+    throw new SyncpodError(`pod has no ${kind === 'regular' ? '' : kind + ' '}container named ${container.name}`);
+  }
+  if (!Number.isInteger(o.restartCount) || o.restartCount < 0) {
+    throw new SyncpodError(`container ${container.name}: restart count ${o.restartCount} is not a non-negative integer`);
+  }
+  const c = container as Container;
+  const where = `container ${c.name}`;
+  if (!c.image) throw new SyncpodError(`${where}: image is empty`);
+  let targetContainerId: string | undefined;
+  if (kind === 'ephemeral' && (container as EphemeralContainer).targetContainerName) {
+    if (!o.targetContainerId) {
+      throw new SyncpodError(
+        `${where}: targets container ${(container as EphemeralContainer).targetContainerName}, whose container id was not given`,
+      );
+    }
+    targetContainerId = o.targetContainerId;
+  }
+  const kubeletRoot = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
+  const podLogsRoot = o.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT;
+
+  const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '');
+  const envs = makeEnvironmentVariables(pod, c, {
+    podIPs: o.podIPs,
+    nodeIPs: o.nodeIPs ?? [],
+    values: o.values,
+    services: o.services,
+    nodeAllocatable: o.nodeAllocatable,
+  });
+  const mounted = makeMounts(pod, c, {
+    kubeletRoot,
+    envs,
+    podIPs: o.podIPs,
+    hostname,
+    domain,
+    nodeHostsFile: o.nodeHostsFile,
+    selinuxEnabled: o.selinuxEnabled ?? false,
+    supportsRecursiveReadOnly: o.supportsRecursiveReadOnly ?? false,
+    terminationLogName: o.terminationLogName,
+  });
+  const imageUser = resolveImageUser(o.imageUser);
+  verifyRunAsNonRoot(pod, c, imageUser);
+  const { command, args } = expandContainerCommandAndArgs(c, envs);
+
+  const qos = getPodQOS(pod);
+  const source = o.configSource ?? 'api';
+  const config: ContainerConfig = {
+    metadata: { name: c.name, attempt: o.restartCount },
+    image: { image: o.imageRef, annotations: {}, userSpecifiedImage: c.image, runtimeHandler: '', imageRef: '' },
+    command,
+    args,
+    workingDir: c.workingDir ?? '',
+    envs: [],
+    mounts: mounted.mounts,
+    devices: [],
+    labels: newContainerLabels(pod, c),
+    annotations: newContainerAnnotations(pod, c, {
+      restartCount: o.restartCount,
+      hashScheme: o.hashScheme ?? 'name+image',
+      hashWithoutResources: o.hashWithoutResources ?? false,
+    }),
+    logPath: buildContainerLogsPath(c.name, o.restartCount),
+    stdin: c.stdin === true,
+    stdinOnce: c.stdinOnce === true,
+    tty: c.tty === true,
+    linux: {
+      resources: generateLinuxContainerResources(pod, c, {
+        qos,
+        nodeCritical: isCriticalPod(pod, source) && pod.spec?.priorityClassName === 'system-node-critical',
+        memoryCapacityBytes: o.memoryCapacityBytes,
+        cgroup: cgroupSettingsOf(o),
+        hugePageSizes: o.hugePageSizes,
+      }),
+      securityContext: containerSecurityContext(pod, c, {
+        userNamespacesSupport: o.userNamespacesSupport ?? true,
+        imageUser,
+        seccompDefault: o.seccompDefault ?? false,
+        kubeletRoot,
+        targetContainerId,
+      }),
+    },
+    CDIDevices: [],
+    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+  };
+  config.envs = envs.map((e): KeyValue => ({ key: e.name, value: utf8.encode(e.value) }));
+
+  const effects: FsEffect[] = [
+    ...mounted.effects.filter((e) => e.kind !== 'touch' || e.why !== 'termination-message file'),
+    { kind: 'mkdir', path: buildContainerLogsDirectory(podLogsRoot, pod, c.name), mode: 0o755, why: 'container log directory' },
+    ...mounted.effects.filter((e) => e.kind === 'touch' && e.why === 'termination-message file'),
+  ];
+  return { config, effects };
+}

@@ -1,0 +1,242 @@
+// Container mounts and the filesystem work kubelet does around them, mirroring kubelet 1.33
+// (kubelet_pods.go makeMounts / makeHostsMount / managedHostsFileContent, kuberuntime_container.go
+// makeMounts, volume plugins hostPath and emptyDir). Pure: the filesystem work is returned as
+// data (FsEffect) for the executor.
+//
+// Volume types: hostPath and emptyDir (default medium) only; every other type is refused.
+
+import type { Container, Pod, Volume, VolumeMount } from 'kubernetes-types/core/v1';
+import type { Mount, MountPropagation } from '../cri/types';
+import { SyncpodError } from '../errors';
+import { expandSubPathExpr, type EnvVar } from './env';
+import { podContainerDir, podDir, podEtcHostsPath } from './labels';
+
+/** Filesystem work the executor must do before the CRI call, in order. Modes are octal numbers. */
+export type FsEffect =
+  | { kind: 'mkdir'; path: string; mode: number; why: string }
+  /** Create the file empty if missing (never truncate), then chmod. */
+  | { kind: 'touch'; path: string; mode: number; why: string }
+  /** Write the whole file (replace), then chmod. */
+  | { kind: 'writeFile'; path: string; mode: number; content: string; why: string }
+  /** Create `subPath` below `root` (each missing level), with the mode of `root` itself. */
+  | { kind: 'mkdirSubPath'; root: string; subPath: string; why: string }
+  /** A hostPath volume with a type: the path must exist and be of that type. */
+  | { kind: 'checkHostPath'; path: string; type: string; why: string };
+
+export const ETC_HOSTS_PATH = '/etc/hosts';
+
+/** Where an emptyDir lives: `<podDir>/volumes/kubernetes.io~empty-dir/<name>`. */
+export function emptyDirPath(kubeletRoot: string, pod: Pod, volumeName: string): string {
+  return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${volumeName}`;
+}
+
+/** The volume types syncpod knows, resolved to a host path. */
+interface ResolvedVolume {
+  hostPath: string;
+  /** The plugin supports SELinux relabelling and is managed (emptyDir). */
+  relabel: boolean;
+  effects: FsEffect[];
+}
+
+const VOLUME_SOURCE_KEYS = [
+  'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'configMap', 'csi', 'downwardAPI',
+  'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath',
+  'image', 'iscsi', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte',
+  'rbd', 'scaleIO', 'secret', 'storageos', 'vsphereVolume',
+];
+
+function volumeType(v: Volume): string {
+  const found = VOLUME_SOURCE_KEYS.find((k) => (v as unknown as Record<string, unknown>)[k] !== undefined);
+  return found ?? 'emptyDir';
+}
+
+/** hostPath and emptyDir volumes resolved to host paths plus the work their plugins do at setup. */
+export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string): ResolvedVolume {
+  const type = volumeType(v);
+  if (type === 'hostPath' && v.hostPath) {
+    const path = v.hostPath.path;
+    const hpType = v.hostPath.type ?? '';
+    const why = `hostPath volume ${v.name}`;
+    const effects: FsEffect[] = [];
+    if (hpType === 'DirectoryOrCreate') effects.push({ kind: 'mkdir', path, mode: 0o755, why });
+    else if (hpType === 'FileOrCreate') effects.push({ kind: 'touch', path, mode: 0o644, why });
+    else if (hpType !== '') effects.push({ kind: 'checkHostPath', path, type: hpType, why });
+    return { hostPath: path, relabel: false, effects };
+  }
+  if (type === 'emptyDir') {
+    const medium = v.emptyDir?.medium ?? '';
+    if (medium !== '') throw new SyncpodError(`volume ${v.name}: emptyDir medium ${medium} is not supported by syncpod`);
+    const path = emptyDirPath(kubeletRoot, pod, v.name);
+    return { hostPath: path, relabel: true, effects: [{ kind: 'mkdir', path, mode: 0o777, why: `emptyDir volume ${v.name}` }] };
+  }
+  throw new SyncpodError(`volume ${v.name}: type ${type} is not supported by syncpod`);
+}
+
+function propagationOf(m: VolumeMount, where: string): MountPropagation {
+  switch (m.mountPropagation ?? 'None') {
+    case 'None':
+      return 'PROPAGATION_PRIVATE';
+    case 'HostToContainer':
+      return 'PROPAGATION_HOST_TO_CONTAINER';
+    case 'Bidirectional':
+      return 'PROPAGATION_BIDIRECTIONAL';
+    default:
+      throw new SyncpodError(`${where}: invalid mountPropagation "${m.mountPropagation}"`);
+  }
+}
+
+function hasBacksteps(p: string): boolean {
+  return p.split('/').includes('..');
+}
+
+/** filepath.Join + Clean for absolute host paths. */
+function joinClean(root: string, sub: string): string {
+  const parts: string[] = [];
+  for (const p of `${root}/${sub}`.split('/')) {
+    if (p === '' || p === '.') continue;
+    if (p === '..') parts.pop();
+    else parts.push(p);
+  }
+  return '/' + parts.join('/');
+}
+
+function recursiveReadOnly(m: VolumeMount, supports: boolean, where: string): boolean {
+  const rro = (m as { recursiveReadOnly?: string }).recursiveReadOnly;
+  if (rro === undefined || rro === 'Disabled') return false;
+  if (!m.readOnly) throw new SyncpodError(`${where}: recursiveReadOnly ${rro} requires readOnly`);
+  if ((m.mountPropagation ?? 'None') !== 'None') throw new SyncpodError(`${where}: recursiveReadOnly ${rro} requires mountPropagation None`);
+  if (rro === 'IfPossible') return supports;
+  if (rro === 'Enabled') {
+    if (!supports) throw new SyncpodError(`${where}: recursiveReadOnly Enabled is not supported by the runtime`);
+    return true;
+  }
+  throw new SyncpodError(`${where}: invalid recursiveReadOnly "${rro}"`);
+}
+
+/** Text of the managed /etc/hosts (managedHostsFileContent / nodeHostsFileContent). */
+export function etcHostsContent(
+  pod: Pod,
+  o: { podIPs: string[]; hostname: string; domain: string; nodeHostsFile?: string },
+): string {
+  let text: string;
+  if (pod.spec?.hostNetwork === true) {
+    if (o.nodeHostsFile === undefined) {
+      throw new SyncpodError("a host-network pod's /etc/hosts is the node's /etc/hosts, which was not given");
+    }
+    text = '# Kubernetes-managed hosts file (host network).\n' + o.nodeHostsFile;
+  } else {
+    text =
+      '# Kubernetes-managed hosts file.\n' +
+      '127.0.0.1\tlocalhost\n' +
+      '::1\tlocalhost ip6-localhost ip6-loopback\n' +
+      'fe00::0\tip6-localnet\n' +
+      'fe00::0\tip6-mcastprefix\n' +
+      'fe00::1\tip6-allnodes\n' +
+      'fe00::2\tip6-allrouters\n';
+    for (const ip of o.podIPs) {
+      text += o.domain !== '' ? `${ip}\t${o.hostname}.${o.domain}\t${o.hostname}\n` : `${ip}\t${o.hostname}\n`;
+    }
+  }
+  const aliases = pod.spec?.hostAliases ?? [];
+  if (aliases.length > 0) {
+    text += '\n# Entries added by HostAliases.\n';
+    for (const a of aliases) text += `${a.ip ?? ''}\t${(a.hostnames ?? []).join('\t')}\n`;
+  }
+  return text;
+}
+
+export interface MountInputs {
+  kubeletRoot: string;
+  /** Final environment (for subPathExpr). */
+  envs: EnvVar[];
+  /** IPs handed to container creation; /etc/hosts is only managed when non-empty. */
+  podIPs: string[];
+  /** Short hostname and domain (generatePodHostNameAndDomain). */
+  hostname: string;
+  domain: string;
+  /** Text of the node's /etc/hosts, for host-network pods. */
+  nodeHostsFile?: string;
+  selinuxEnabled: boolean;
+  supportsRecursiveReadOnly: boolean;
+  /** 8 lowercase hex digits: the termination-log file name of this container instance. */
+  terminationLogName: string;
+}
+
+function mount(hostPath: string, containerPath: string, readonly: boolean, selinuxRelabel: boolean): Mount {
+  return {
+    containerPath,
+    hostPath,
+    readonly,
+    selinuxRelabel,
+    propagation: 'PROPAGATION_PRIVATE',
+    uidMappings: [],
+    gidMappings: [],
+    recursiveReadOnly: false,
+    imageSubPath: '',
+    mountOptions: [],
+  };
+}
+
+/** All mounts of one container, in kubelet's order, and the filesystem work they need. */
+export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mounts: Mount[]; effects: FsEffect[] } {
+  const where = `container ${container.name}`;
+  const volumes = new Map((pod.spec?.volumes ?? []).map((v) => [v.name, v]));
+  const mounts: Mount[] = [];
+  const effects: FsEffect[] = [];
+  const seenVolumes = new Set<string>();
+  let manageEtcHosts = o.podIPs.length > 0;
+
+  for (const m of container.volumeMounts ?? []) {
+    const mw = `${where}: volumeMount ${m.name}`;
+    const vol = volumes.get(m.name);
+    if (!vol) throw new SyncpodError(`cannot find volume "${m.name}" to mount into container "${container.name}"`);
+    manageEtcHosts = manageEtcHosts && m.mountPath !== ETC_HOSTS_PATH;
+    const resolved = resolveVolume(pod, vol, o.kubeletRoot);
+    if (!seenVolumes.has(vol.name)) {
+      seenVolumes.add(vol.name);
+      effects.push(...resolved.effects);
+    }
+    let hostPath = resolved.hostPath;
+    let subPath = m.subPath ?? '';
+    if (m.subPathExpr) {
+      try {
+        subPath = expandSubPathExpr(m.subPathExpr, o.envs);
+      } catch (err) {
+        throw new SyncpodError(`${mw}: subPathExpr: ${err instanceof Error ? err.message : String(err)}`);
+      }
+    }
+    if (subPath !== '') {
+      if (subPath.startsWith('/')) throw new SyncpodError(`error SubPath \`${subPath}\` must not be an absolute path`);
+      if (hasBacksteps(subPath)) {
+        throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
+      }
+      effects.push({ kind: 'mkdirSubPath', root: hostPath, subPath, why: `subPath of volume ${vol.name}` });
+      hostPath = joinClean(hostPath, subPath);
+    }
+    const containerPath = m.mountPath.startsWith('/') ? m.mountPath : `/${m.mountPath}`;
+    const cm = mount(hostPath, containerPath, m.readOnly === true, resolved.relabel && o.selinuxEnabled);
+    cm.propagation = propagationOf(m, mw);
+    cm.recursiveReadOnly = recursiveReadOnly(m, o.supportsRecursiveReadOnly, mw);
+    mounts.push(cm);
+  }
+
+  if (manageEtcHosts) {
+    const path = podEtcHostsPath(o.kubeletRoot, pod);
+    const content = etcHostsContent(pod, o);
+    effects.push({ kind: 'writeFile', path, mode: 0o644, content, why: 'managed /etc/hosts' });
+    mounts.push(mount(path, ETC_HOSTS_PATH, false, o.selinuxEnabled));
+  }
+
+  const tmp = container.terminationMessagePath ?? '';
+  if (tmp !== '') {
+    if (!/^[0-9a-f]{8}$/.test(o.terminationLogName)) {
+      throw new SyncpodError(`termination-log file name "${o.terminationLogName}" is not 8 lowercase hex digits`);
+    }
+    const dir = podContainerDir(o.kubeletRoot, pod, container.name);
+    const file = `${dir}/${o.terminationLogName}`;
+    effects.push({ kind: 'mkdir', path: dir, mode: 0o750, why: 'per-container directory' });
+    effects.push({ kind: 'touch', path: file, mode: 0o666, why: 'termination-message file' });
+    mounts.push(mount(file, tmp.startsWith('/') ? tmp : `/${tmp}`, false, o.selinuxEnabled));
+  }
+  return { mounts, effects };
+}

@@ -1,0 +1,350 @@
+// Linux cgroup resources kubelet puts in CRI configs, mirroring kubelet 1.33
+// (kuberuntime_container_linux.go calculateLinuxResources / generateLinuxContainerResources,
+// kuberuntime_sandbox_linux.go, cm/helpers_linux.go, qos/policy.go, apis/core/v1/helper/qos,
+// component-helpers resource.PodRequests/PodLimits). Pure: node facts are inputs.
+//
+// Not mirrored: MemoryQoS (alpha), LimitedSwap, pod-level resources (alpha/beta gate
+// PodLevelResources), the CPU manager's exclusive CPUs (cpu_quota -1), in-place resize's
+// allocated resources.
+
+import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
+import type { HugepageLimit, LinuxContainerResources } from '../cri/types';
+import { SyncpodError } from '../errors';
+import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../manifest/quantity';
+
+export const MIN_SHARES = 2;
+export const MAX_SHARES = 262144;
+export const SHARES_PER_CPU = 1024;
+export const MILLI_CPU_TO_CPU = 1000;
+/** Default CFS period in microseconds (100 ms). */
+export const QUOTA_PERIOD_US = 100000;
+/** Smallest CFS quota kubelet writes, in microseconds (1 ms). */
+export const MIN_QUOTA_PERIOD_US = 1000;
+
+/** Node/kubelet facts that change the cgroup values. */
+export interface CgroupSettings {
+  /** 2 = unified hierarchy (memory.oom.group is written), 1 = legacy. */
+  cgroupVersion: 1 | 2;
+  /** kubelet --cpu-cfs-quota (default true). */
+  cpuCFSQuota: boolean;
+  /** kubelet --cpu-cfs-quota-period in microseconds, honoured only with the CPUCFSQuotaPeriod gate (default 100000). */
+  cpuCFSQuotaPeriodUs: number;
+  /** kubelet singleProcessOOMKill: when true, no memory.oom.group on cgroup v2 (default false). */
+  singleProcessOOMKill: boolean;
+  /** The host has a swap controller (memory.swap.max / memsw): kubelet then writes "no swap" values. */
+  swapControllerAvailable: boolean;
+}
+
+export const DEFAULT_CGROUP_SETTINGS: CgroupSettings = {
+  cgroupVersion: 2,
+  cpuCFSQuota: true,
+  cpuCFSQuotaPeriodUs: QUOTA_PERIOD_US,
+  singleProcessOOMKill: false,
+  swapControllerAvailable: false,
+};
+
+export type QOSClass = 'Guaranteed' | 'Burstable' | 'BestEffort';
+
+/** MilliCPUToShares: 0 -> 2, clamped to [2, 262144]. */
+export function milliCPUToShares(milliCPU: number): number {
+  if (milliCPU === 0) return MIN_SHARES;
+  const shares = Math.trunc((milliCPU * SHARES_PER_CPU) / MILLI_CPU_TO_CPU);
+  return Math.min(MAX_SHARES, Math.max(MIN_SHARES, shares));
+}
+
+/** milliCPUToQuota: 0 -> 0 (unlimited), else limit × period / 1000, at least 1000. */
+export function milliCPUToQuota(milliCPU: number, periodUs: number): number {
+  if (milliCPU === 0) return 0;
+  return Math.max(MIN_QUOTA_PERIOD_US, Math.trunc((milliCPU * periodUs) / MILLI_CPU_TO_CPU));
+}
+
+/** A LinuxContainerResources with every field at its proto default. */
+export function emptyLinuxResources(): LinuxContainerResources {
+  return {
+    cpuPeriod: '0',
+    cpuQuota: '0',
+    cpuShares: '0',
+    memoryLimitInBytes: '0',
+    oomScoreAdj: '0',
+    cpusetCpus: '',
+    cpusetMems: '',
+    hugepageLimits: [],
+    unified: {},
+    memorySwapLimitInBytes: '0',
+  };
+}
+
+/**
+ * calculateLinuxResources: shares from the CPU request (from the limit when the request key is
+ * absent), CFS quota/period from the limit, memory limit, memory.oom.group on cgroup v2.
+ */
+export function calculateLinuxResources(
+  cpuRequestMilli: number | undefined,
+  cpuLimitMilli: number,
+  memoryLimitBytes: number,
+  s: CgroupSettings,
+): LinuxContainerResources {
+  const r = emptyLinuxResources();
+  r.cpuShares = String(milliCPUToShares(cpuRequestMilli === undefined ? cpuLimitMilli : cpuRequestMilli));
+  if (memoryLimitBytes !== 0) r.memoryLimitInBytes = String(memoryLimitBytes);
+  if (s.cpuCFSQuota) {
+    r.cpuQuota = String(milliCPUToQuota(cpuLimitMilli, s.cpuCFSQuotaPeriodUs));
+    r.cpuPeriod = String(s.cpuCFSQuotaPeriodUs);
+  }
+  if (s.cgroupVersion === 2 && !s.singleProcessOOMKill) r.unified = { 'memory.oom.group': '1' };
+  return r;
+}
+
+type Amounts = Map<string, Quantity>;
+
+function quantityOf(value: unknown, where: string): Quantity {
+  if (typeof value !== 'string' && typeof value !== 'number') {
+    throw new SyncpodError(`${where}: expected a quantity, got ${JSON.stringify(value)}`);
+  }
+  try {
+    return parseQuantity(value);
+  } catch (err) {
+    throw new SyncpodError(`${where}: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function amounts(list: Record<string, unknown> | undefined, where: string): Amounts {
+  const out: Amounts = new Map();
+  for (const [name, v] of Object.entries(list ?? {})) out.set(name, quantityOf(v, `${where}.${name}`));
+  return out;
+}
+
+/** Requests and limits of a container, parsed, with a clear error naming the field. */
+export function containerAmounts(c: { name: string; resources?: ResourceRequirements }): { requests: Amounts; limits: Amounts } {
+  return {
+    requests: amounts(c.resources?.requests, `container ${c.name}: resources.requests`),
+    limits: amounts(c.resources?.limits, `container ${c.name}: resources.limits`),
+  };
+}
+
+/** Exact value × 1000 of a quantity (rounded up), for adding and comparing quantities of any resource. */
+function milliOf(q: Quantity): bigint {
+  const e = q.exponent + 3;
+  if (e >= 0) return q.mantissa * 10n ** BigInt(e);
+  const d = 10n ** BigInt(-e);
+  const t = q.mantissa / d;
+  return q.mantissa % d !== 0n && q.mantissa > 0n ? t + 1n : t;
+}
+
+function milliQuantity(m: bigint): Quantity {
+  return { mantissa: m, exponent: -3, format: 'DecimalSI' };
+}
+
+function add(into: Map<string, bigint>, from: Amounts): void {
+  for (const [k, q] of from) into.set(k, (into.get(k) ?? 0n) + milliOf(q));
+}
+
+function addMilli(into: Map<string, bigint>, from: Map<string, bigint>): void {
+  for (const [k, v] of from) into.set(k, (into.get(k) ?? 0n) + v);
+}
+
+function maxInto(into: Map<string, bigint>, from: Map<string, bigint>): void {
+  for (const [k, v] of from) {
+    const cur = into.get(k);
+    if (cur === undefined || v > cur) into.set(k, v);
+  }
+}
+
+function isSidecar(c: Container): boolean {
+  return c.restartPolicy === 'Always';
+}
+
+/**
+ * resource.PodRequests / PodLimits without overhead: regular containers summed, restartable init
+ * containers (sidecars) added, and the maximum with each classic init container plus the sidecars
+ * started before it. Keys stay present even when their value is zero.
+ */
+export function podResourceTotals(pod: Pod, which: 'requests' | 'limits'): Map<string, bigint> {
+  const total = new Map<string, bigint>();
+  for (const c of pod.spec?.containers ?? []) add(total, containerAmounts(c)[which]);
+  const sidecars = new Map<string, bigint>();
+  const init = new Map<string, bigint>();
+  for (const c of pod.spec?.initContainers ?? []) {
+    const own = new Map<string, bigint>();
+    add(own, containerAmounts(c)[which]);
+    if (isSidecar(c)) {
+      addMilli(total, own);
+      addMilli(sidecars, own);
+      maxInto(init, sidecars);
+    } else {
+      addMilli(own, sidecars);
+      maxInto(init, own);
+    }
+  }
+  maxInto(total, init);
+  return total;
+}
+
+/** Milli-CPU of a summed total (already in milli units). */
+function totalMilliCPU(total: Map<string, bigint>): number {
+  const v = total.get('cpu') ?? 0n;
+  return toMilliCPU(milliQuantity(v));
+}
+
+function totalBytes(total: Map<string, bigint>, name: string): number {
+  return toBytes(milliQuantity(total.get(name) ?? 0n));
+}
+
+/** GetPodQOS over cpu and memory of init and regular containers. */
+export function getPodQOS(pod: Pod): QOSClass {
+  const requests = new Map<string, bigint>();
+  const limits = new Map<string, bigint>();
+  let guaranteed = true;
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  for (const c of all) {
+    const { requests: req, limits: lim } = containerAmounts(c);
+    for (const name of ['cpu', 'memory']) {
+      const r = req.get(name);
+      if (r && milliOf(r) > 0n) requests.set(name, (requests.get(name) ?? 0n) + milliOf(r));
+    }
+    const found = new Set<string>();
+    for (const name of ['cpu', 'memory']) {
+      const l = lim.get(name);
+      if (l && milliOf(l) > 0n) {
+        found.add(name);
+        limits.set(name, (limits.get(name) ?? 0n) + milliOf(l));
+      }
+    }
+    if (!found.has('cpu') || !found.has('memory')) guaranteed = false;
+  }
+  if (requests.size === 0 && limits.size === 0) return 'BestEffort';
+  if (guaranteed) {
+    for (const [name, r] of requests) if (limits.get(name) !== r) guaranteed = false;
+  }
+  return guaranteed && requests.size === limits.size ? 'Guaranteed' : 'Burstable';
+}
+
+/** kubelet's critical-pod test: static/mirror pods, or priority >= 2000000000. */
+export function isCriticalPod(pod: Pod, configSource: string): boolean {
+  if (configSource !== 'api') return true;
+  if (pod.metadata?.annotations?.['kubernetes.io/config.mirror'] !== undefined) return true;
+  return (pod.spec?.priority ?? 0) >= 2000000000;
+}
+
+export interface OomInputs {
+  qos: QOSClass;
+  /** Critical (see isCriticalPod) and priorityClassName system-node-critical. */
+  nodeCritical: boolean;
+  /** Machine memory capacity in bytes; needed for Burstable pods only. */
+  memoryCapacityBytes?: number;
+}
+
+/** GetContainerOOMScoreAdjust (including the 1.33 sidecar rule). */
+export function containerOOMScoreAdjust(pod: Pod, container: Container, o: OomInputs): number {
+  if (o.nodeCritical || o.qos === 'Guaranteed') return -997;
+  if (o.qos === 'BestEffort') return 1000;
+  const cap = o.memoryCapacityBytes;
+  if (cap === undefined || !(cap > 0)) {
+    throw new SyncpodError(
+      `container ${container.name}: the OOM score of a Burstable pod needs the node's memory capacity (not given)`,
+    );
+  }
+  const score = (request: number): bigint => 1000n - (1000n * BigInt(request)) / BigInt(cap);
+  let adj = score(memoryRequestBytes(container));
+  const isInitSidecar = (pod.spec?.initContainers ?? []).some((c) => c.name === container.name && isSidecar(c));
+  if (isInitSidecar) {
+    const regular = pod.spec?.containers ?? [];
+    if (regular.length > 0) {
+      const min = Math.min(...regular.map(memoryRequestBytes));
+      const minAdj = score(min);
+      if (adj > minAdj) adj = minAdj;
+    }
+  }
+  if (adj < 3n) return 3;
+  if (adj === 1000n) return 999;
+  return Number(adj);
+}
+
+function memoryRequestBytes(c: Container): number {
+  const q = containerAmounts(c).requests.get('memory');
+  return q ? toBytes(q) : 0;
+}
+
+const HUGEPAGE_UNITS = ['B', 'KB', 'MB', 'GB', 'TB', 'PB'];
+
+/** HugePageUnitSizeFromByteSize: 2097152 -> "2MB", 1073741824 -> "1GB". */
+export function hugePageUnitSize(bytes: number): string {
+  let size = bytes;
+  let idx = 0;
+  while (size % 1024 === 0 && idx < HUGEPAGE_UNITS.length - 1 && size !== 0) {
+    size /= 1024;
+    idx++;
+  }
+  if (size > 1024 && idx < HUGEPAGE_UNITS.length - 1) {
+    throw new SyncpodError(`huge page size ${bytes} bytes does not divide into a whole unit`);
+  }
+  return `${size}${HUGEPAGE_UNITS[idx]}`;
+}
+
+/**
+ * GetHugepageLimitsFromResources. With `hostPageSizes` (e.g. ["2MB", "1GB"]) as kubelet does: one
+ * entry per host size, limit 0 unless the container limits `hugepages-<size>`. Without it, only
+ * the sizes the container limits, in increasing size.
+ */
+export function hugepageLimits(container: Container, hostPageSizes: string[] | undefined): HugepageLimit[] {
+  const wanted = new Map<string, { bytes: number; limit: number }>();
+  for (const [name, q] of containerAmounts(container).limits) {
+    if (!name.startsWith('hugepages-')) continue;
+    const pageBytes = toBytes(quantityOf(name.slice('hugepages-'.length), `container ${container.name}: resource ${name}`));
+    wanted.set(hugePageUnitSize(pageBytes), { bytes: pageBytes, limit: toBytes(q) });
+  }
+  if (hostPageSizes !== undefined) {
+    return hostPageSizes.map((size) => ({ pageSize: size, limit: String(wanted.get(size)?.limit ?? 0) }));
+  }
+  return [...wanted.entries()]
+    .sort((a, b) => a[1].bytes - b[1].bytes)
+    .map(([size, v]) => ({ pageSize: size, limit: String(v.limit) }));
+}
+
+export interface ContainerResourceInputs extends OomInputs {
+  cgroup: CgroupSettings;
+  hugePageSizes?: string[];
+}
+
+/** generateLinuxContainerResources for one container (init, regular or ephemeral). */
+export function generateLinuxContainerResources(pod: Pod, container: Container, o: ContainerResourceInputs): LinuxContainerResources {
+  const { requests, limits } = containerAmounts(container);
+  const cpuReq = requests.get('cpu');
+  const cpuLim = limits.get('cpu');
+  const memLim = limits.get('memory');
+  const r = calculateLinuxResources(
+    cpuReq ? toMilliCPU(cpuReq) : undefined,
+    cpuLim ? toMilliCPU(cpuLim) : 0,
+    memLim ? toBytes(memLim) : 0,
+    o.cgroup,
+  );
+  r.oomScoreAdj = String(containerOOMScoreAdjust(pod, container, o));
+  r.hugepageLimits = hugepageLimits(container, o.hugePageSizes);
+  configureNoSwap(r, o.cgroup);
+  return r;
+}
+
+/** ConfigureNoSwap: only when the host has a swap controller. */
+function configureNoSwap(r: LinuxContainerResources, s: CgroupSettings): void {
+  if (!s.swapControllerAvailable) return;
+  if (s.cgroupVersion === 1) r.memorySwapLimitInBytes = r.memoryLimitInBytes;
+  else r.unified = { ...r.unified, 'memory.swap.max': '0' };
+}
+
+/** Sandbox-level resources: the pod's summed requests/limits without overhead. */
+export function calculateSandboxResources(pod: Pod, s: CgroupSettings): LinuxContainerResources {
+  const req = podResourceTotals(pod, 'requests');
+  const lim = podResourceTotals(pod, 'limits');
+  return calculateLinuxResources(req.has('cpu') ? totalMilliCPU(req) : undefined, totalMilliCPU(lim), totalBytes(lim, 'memory'), s);
+}
+
+/** Overhead as resources with request = limit; all defaults when the pod has no overhead. */
+export function convertOverheadToLinuxResources(pod: Pod, s: CgroupSettings): LinuxContainerResources {
+  const overhead = pod.spec?.overhead;
+  if (!overhead) return emptyLinuxResources();
+  const o = amounts(overhead, 'spec.overhead');
+  const cpu = o.get('cpu');
+  const mem = o.get('memory');
+  const milli = cpu ? toMilliCPU(cpu) : 0;
+  return calculateLinuxResources(milli, milli, mem ? toBytes(mem) : 0, s);
+}
