@@ -1,0 +1,174 @@
+// Table-driven checks of the formatting rules behind the read views.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  formatRFC3339Nano,
+  goFormatG,
+  humanDuration,
+  humanSize,
+  layoutTable,
+  truncateId,
+  utcZone,
+} from '../../src/render/text';
+import { goJSONText } from '../../src/render/json';
+import { compareYamlKeys, yamlText } from '../../src/render/yaml';
+import { ansiColours, chooseColours, plainColours } from '../../src/render/colour';
+import { shortImage } from '../../src/render/containers-view';
+
+const S = 1_000_000_000n;
+
+test('human durations follow go-units', () => {
+  const cases: Array<[bigint, string]> = [
+    [-5n * S, 'Less than a second'],
+    [S / 2n, 'Less than a second'],
+    [S, '1 second'],
+    [59n * S, '59 seconds'],
+    [60n * S, 'About a minute'],
+    [119n * S, 'About a minute'],
+    [120n * S, '2 minutes'],
+    [59n * 60n * S, '59 minutes'],
+    [60n * 60n * S, 'About an hour'],
+    [89n * 60n * S, 'About an hour'],
+    [90n * 60n * S, '2 hours'],
+    [47n * 3600n * S, '47 hours'],
+    [48n * 3600n * S, '2 days'],
+    [13n * 86400n * S, '13 days'],
+    [14n * 86400n * S, '2 weeks'],
+    [59n * 86400n * S, '8 weeks'],
+    [60n * 86400n * S, '2 months'],
+    [729n * 86400n * S, '24 months'],
+    [730n * 86400n * S, '2 years'],
+  ];
+  for (const [ns, want] of cases) assert.equal(humanDuration(ns), want, `${ns}ns`);
+});
+
+test('human sizes follow go-units HumanSizeWithPrecision(3)', () => {
+  const cases: Array<[number, string]> = [
+    [0, '0B'],
+    [999, '999B'],
+    [1000, '1kB'],
+    [1234, '1.23kB'],
+    [321520, '322kB'],
+    [999_999, '1e+03kB'],
+    [70_544_635, '70.5MB'],
+    [1_500_000_000, '1.5GB'],
+  ];
+  for (const [bytes, want] of cases) assert.equal(humanSize(bytes), want, String(bytes));
+});
+
+test("Go's %g", () => {
+  const cases: Array<[number, number, string]> = [
+    [12.3456, 3, '12.3'],
+    [100, 3, '100'],
+    [0.00001, 3, '1e-05'],
+    [123456, 3, '1.23e+05'],
+    [2.5, 4, '2.5'],
+  ];
+  for (const [v, p, want] of cases) assert.equal(goFormatG(v, p), want, `${v} %.${p}g`);
+});
+
+test('ids are cut to 13 characters after an optional prefix', () => {
+  const cases: Array<[string, string, string]> = [
+    ['0123456789abcdef', '', '0123456789abc'],
+    ['short', '', 'short'],
+    ['sha256:0123456789abcdef', 'sha256:', '0123456789abc'],
+    ['<none>', 'sha256:', '<none>'],
+  ];
+  for (const [id, prefix, want] of cases) assert.equal(truncateId(id, prefix), want);
+});
+
+test('the IMAGE column shortens only real digests', () => {
+  const hex = 'a'.repeat(64);
+  assert.equal(shortImage(`sha256:${hex}`), 'aaaaaaaaaaaaa');
+  assert.equal(shortImage('sha256:abc'), 'sha256:abc');
+  assert.equal(shortImage('nginx:1.25'), 'nginx:1.25');
+  assert.equal(shortImage(`docker.io/library/nginx@sha256:${hex}`), `docker.io/library/nginx@sha256:${hex}`);
+});
+
+test('RFC 3339 timestamps as Go prints them', () => {
+  const cases: Array<[bigint, number, string]> = [
+    [0n, 0, '1970-01-01T00:00:00Z'],
+    [1_700_000_000_000_000_000n, 0, '2023-11-14T22:13:20Z'],
+    [1_700_000_000_100_000_000n, 0, '2023-11-14T22:13:20.1Z'],
+    [1_700_000_000_000_000_001n, 0, '2023-11-14T22:13:20.000000001Z'],
+    [1_700_000_000_000_000_000n, -330, '2023-11-14T16:43:20-05:30'],
+    [1_700_000_000_000_000_000n, 60, '2023-11-14T23:13:20+01:00'],
+  ];
+  for (const [ns, offset, want] of cases) {
+    assert.equal(formatRFC3339Nano(ns, offset === 0 ? utcZone : { offsetMinutes: () => offset }), want);
+  }
+});
+
+test('tables pad every column but the last to max(20, widest + 3)', () => {
+  const out = layoutTable([
+    ['A', 'LONG HEADER', 'LAST'],
+    ['a-value-that-is-longer-than-twenty', 'x', 'tail  with  spaces'],
+  ]);
+  const lines = out.split('\n');
+  assert.equal(lines[0], 'A' + ' '.repeat(36) + 'LONG HEADER' + ' '.repeat(9) + 'LAST');
+  assert.equal(lines[1].indexOf('x'), 37);
+  assert.equal(lines[1].slice(57), 'tail  with  spaces');
+  assert.equal(lines[2], '');
+  assert.equal(layoutTable([]), '');
+});
+
+test("inspect JSON is Go's encoding/json: sorted keys, HTML characters escaped", () => {
+  assert.equal(
+    goJSONText({ b: 'x<y>&z', a: [1, true, null], c: {}, d: [] }),
+    '{\n  "a": [\n    1,\n    true,\n    null\n  ],\n  "b": "x\\u003cy\\u003e\\u0026z",\n  "c": {},\n  "d": []\n}',
+  );
+});
+
+test("YAML scalars are quoted as go-yaml v2 quotes them", () => {
+  const cases: Array<[string, string]> = [
+    ['plain', 'v: plain\n'],
+    ['', 'v: ""\n'],
+    ['1700000000000000000', 'v: "1700000000000000000"\n'],
+    ['1.5', 'v: "1.5"\n'],
+    ['0x1F', 'v: "0x1F"\n'],
+    ['true', 'v: "true"\n'],
+    ['yes', 'v: "yes"\n'],
+    ['null', 'v: "null"\n'],
+    ['~', 'v: "~"\n'],
+    ['2023-11-14T22:13:20Z', 'v: "2023-11-14T22:13:20Z"\n'],
+    ['1:20', 'v: "1:20"\n'],
+    ['a: b', "v: 'a: b'\n"],
+    ['- x', "v: '- x'\n"],
+    ['{"a":1}', 'v: \'{"a":1}\'\n'],
+    ["it's", "v: it's\n"],
+    ['#comment', "v: '#comment'\n"],
+    ['a #b', "v: 'a #b'\n"],
+    [' lead', "v: ' lead'\n"],
+    ['tab\there', 'v: "tab\\there"\n'],
+    ['10.88.0.4', 'v: 10.88.0.4\n'],
+    ['sha256:abc', 'v: sha256:abc\n'],
+    ['two\nlines', 'v: |-\n  two\n  lines\n'],
+    ['ends\n', 'v: |\n  ends\n'],
+  ];
+  for (const [value, want] of cases) assert.equal(yamlText({ v: value }), want, JSON.stringify(value));
+});
+
+test('YAML layout: nested maps indented, sequences not, empty collections inline', () => {
+  assert.equal(
+    yamlText({ list: [{ a: 1, b: [] }, [1, 2]], m: { k: {} }, num: 1.5, z: false }),
+    'list:\n- a: 1\n  b: []\n- - 1\n  - 2\nm:\n  k: {}\nnum: 1.5\nz: false\n',
+  );
+});
+
+test("YAML key order is go-yaml's: non-letters first, digit runs numerically", () => {
+  const keys = ['kA', 'k10', 'k9', 'k_', 'k.', 'b', 'a', 'a.b', 'ab'];
+  assert.deepEqual([...keys].sort(compareYamlKeys), ['a', 'a.b', 'ab', 'b', 'k.', 'k_', 'k9', 'k10', 'kA']);
+});
+
+test('colour only on a terminal without NO_COLOR or --no-color', () => {
+  const cases: Array<[boolean, string | undefined, boolean, typeof plainColours]> = [
+    [true, undefined, false, ansiColours],
+    [true, '', false, ansiColours],
+    [true, '1', false, plainColours],
+    [true, undefined, true, plainColours],
+    [false, undefined, false, plainColours],
+  ];
+  for (const [isTTY, noColorEnv, noColorFlag, want] of cases) {
+    assert.equal(chooseColours({ isTTY, noColorEnv, noColorFlag }), want, JSON.stringify({ isTTY, noColorEnv, noColorFlag }));
+  }
+});
