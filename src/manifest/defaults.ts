@@ -57,7 +57,7 @@ function defaultPodSpec(spec: PodSpec): void {
 }
 
 function defaultContainer(c: Container | EphemeralContainer): void {
-  if (!c.imagePullPolicy) c.imagePullPolicy = defaultImagePullPolicy(c.image ?? '');
+  if (!c.imagePullPolicy && typeof c.image === 'string') c.imagePullPolicy = defaultImagePullPolicy(c.image);
   c.terminationMessagePath = c.terminationMessagePath || DEFAULT_TERMINATION_MESSAGE_PATH;
   c.terminationMessagePolicy = c.terminationMessagePolicy || 'File';
   for (const p of objects(c.ports)) p.protocol = p.protocol || 'TCP';

@@ -59,11 +59,20 @@ class Collector {
     this.add(path, 'must be an object');
     return false;
   }
+  /** Whether `v` is a string; reports a non-string (YAML 1.1 booleans get a hint) and returns false. */
+  string(path: string, v: unknown): v is string {
+    if (typeof v === 'string') return true;
+    const hint = typeof v === 'boolean' ? ' (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)' : '';
+    this.invalid(path, v, `must be a string${hint}`);
+    return false;
+  }
   label(path: string, v: unknown): void {
-    if (typeof v !== 'string' || v.length > 63 || !DNS1123_LABEL.test(v)) this.invalid(path, v, LABEL_HELP);
+    if (!this.string(path, v)) return;
+    if (v.length > 63 || !DNS1123_LABEL.test(v)) this.invalid(path, v, LABEL_HELP);
   }
   subdomain(path: string, v: unknown): void {
-    if (typeof v !== 'string' || v.length > 253 || !DNS1123_SUBDOMAIN.test(v)) this.invalid(path, v, SUBDOMAIN_HELP);
+    if (!this.string(path, v)) return;
+    if (v.length > 253 || !DNS1123_SUBDOMAIN.test(v)) this.invalid(path, v, SUBDOMAIN_HELP);
   }
 }
 
@@ -142,8 +151,7 @@ function validateContainer(
   }
 
   if (ctr.image === undefined || ctr.image === '') c.required(`${path}.image`);
-  else if (typeof ctr.image !== 'string') c.invalid(`${path}.image`, ctr.image, 'must be a string');
-  else if (ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
+  else if (c.string(`${path}.image`, ctr.image) && ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
 
   c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
   if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
