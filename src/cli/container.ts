@@ -12,7 +12,7 @@ export async function ps(ctx: Context, _args: string[], opts: Record<string, any
   const flags = {
     all: opts.all,
     id: opts.id,
-    podSandboxId: opts.pod,
+    pod: opts.pod,
     name: opts.name,
     namespace: opts.namespace,
     state: opts.state,

@@ -1,0 +1,288 @@
+// The read commands against a real containerd: what an operator sees in tables and what a script
+// reads from -o json (crictl's shapes: protobuf JSON names, enum names, int64 as strings, empty maps).
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { BUSYBOX_IMAGE, PAUSE_IMAGE, startLab, type Lab } from '../harness/lab';
+import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
+import { assertOneLineError, syncpod } from './helpers';
+
+let lab: Lab;
+let rt: CriService<RuntimeMethods>;
+const ids: { podA: string; podB: string; running: string; exited: string; logger: string } = {
+  podA: '',
+  podB: '',
+  running: '',
+  exited: '',
+  logger: '',
+};
+
+function sandboxConfig(name: string, uid: string, labels: Record<string, string> = {}) {
+  return {
+    metadata: { name, namespace: 'team-a', uid, attempt: 0 },
+    logDirectory: path.join(lab.podLogsRoot, `team-a_${name}_${uid}`),
+    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'team-a', 'io.kubernetes.pod.uid': uid, ...labels },
+    annotations: {},
+    linux: {},
+  };
+}
+
+async function runContainer(podId: string, sb: ReturnType<typeof sandboxConfig>, name: string, command: string[]): Promise<string> {
+  fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
+  const { containerId } = await rt.call(
+    'CreateContainer',
+    {
+      podSandboxId: podId,
+      config: {
+        metadata: { name, attempt: 0 },
+        image: { image: BUSYBOX_IMAGE },
+        command,
+        logPath: `${name}/0.log`,
+        labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.uid': sb.metadata.uid, 'io.kubernetes.pod.namespace': 'team-a', 'io.kubernetes.pod.name': sb.metadata.name },
+      },
+      sandboxConfig: sb,
+    },
+    { timeoutMs: 30000 },
+  );
+  await rt.call('StartContainer', { containerId }, { timeoutMs: 30000 });
+  return containerId;
+}
+
+async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
+  for (let i = 0; i < 100; i++) {
+    if (await check()) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+const run = (args: string[]) => syncpod(args, { env: lab.env });
+
+before(async () => {
+  lab = await startLab();
+  rt = new CriService<RuntimeMethods>(lab.endpoint, 'RuntimeService', { timeoutMs: 30000 });
+  const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+  const b = sandboxConfig('db', 'uid-db-1', { app: 'db' });
+  ids.podA = (await rt.call('RunPodSandbox', { config: a }, { timeoutMs: 60000 })).podSandboxId;
+  ids.podB = (await rt.call('RunPodSandbox', { config: b }, { timeoutMs: 60000 })).podSandboxId;
+  ids.running = await runContainer(ids.podA, a, 'app', ['sh', '-c', 'sleep 3600']);
+  ids.exited = await runContainer(ids.podA, a, 'once', ['sh', '-c', 'echo done; exit 3']);
+  ids.logger = await runContainer(ids.podB, b, 'logger', [
+    'sh',
+    '-c',
+    'echo first; echo to-stderr >&2; printf "partial-"; sleep 0.2; echo joined; for i in 1 2 3 4 5; do echo line-$i; done; sleep 3600',
+  ]);
+  await waitFor(async () => (await rt.call('ContainerStatus', { containerId: ids.exited })).status?.state === 'CONTAINER_EXITED', 'the once container to exit');
+  const logPath = path.join(b.logDirectory, 'logger/0.log');
+  await waitFor(async () => fs.existsSync(logPath) && fs.readFileSync(logPath, 'utf8').includes('line-5'), 'the logger output');
+  await rt.call('StopPodSandbox', { podSandboxId: ids.podB }, { timeoutMs: 30000 });
+});
+
+after(async () => {
+  rt?.close();
+  await lab?.stop();
+});
+
+describe('version and info', () => {
+  test('version shows the runtime and the CRI API in use', async () => {
+    const r = await run(['version']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^Version:  0\.1\.0\nRuntimeName:  containerd\nRuntimeVersion:  \S+\nRuntimeApiVersion:  v1\nCRI API in use:  v1\n$/);
+  });
+
+  test('info reports the runtime conditions', async () => {
+    const r = await run(['info']);
+    assert.equal(r.code, 0, r.stderr);
+    const info = JSON.parse(r.stdout);
+    const types = info.status.conditions.map((c: { type: string }) => c.type);
+    assert.deepEqual(types.slice().sort(), ['NetworkReady', 'RuntimeReady']);
+    assert.ok(info.config, 'containerd verbose info has its config');
+  });
+});
+
+describe('pods', () => {
+  test('the table lists both pods newest first with crictl columns', async () => {
+    const r = await run(['pods']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /^POD ID\s+CREATED\s+STATE\s+NAME\s+NAMESPACE\s+ATTEMPT\s+RUNTIME$/);
+    assert.equal(lines.length, 3);
+    assert.ok(lines[1].startsWith(ids.podB.slice(0, 13) + ' '), 'newest (db) first');
+    assert.match(lines[1], /NotReady\s+db\s+team-a\s+0\s+\(default\)/);
+    assert.match(lines[2], /Ready\s+web\s+team-a\s+0\s+\(default\)/);
+  });
+
+  test('-o json has the protobuf JSON shape crictl prints', async () => {
+    const r = await run(['pods', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(out), ['items']);
+    const web = out.items.find((p: any) => p.id === ids.podA);
+    assert.deepEqual(Object.keys(web), ['id', 'metadata', 'state', 'createdAt', 'labels', 'annotations', 'runtimeHandler']);
+    assert.deepEqual(web.metadata, { name: 'web', uid: 'uid-web-1', namespace: 'team-a', attempt: 0 });
+    assert.equal(web.state, 'SANDBOX_READY');
+    assert.match(web.createdAt, /^\d{19}$/);
+    assert.deepEqual(web.annotations, {});
+    assert.equal(web.runtimeHandler, '');
+    assert.equal(web.labels.app, 'web');
+  });
+
+  test('-o yaml carries the same fields', async () => {
+    const r = await run(['pods', '-o', 'yaml', '--name', '^web$']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^items:\n- annotations: \{\}\n/);
+    assert.match(r.stdout, /state: SANDBOX_READY/);
+    assert.match(r.stdout, /createdAt: "\d{19}"/);
+  });
+
+  test('filters: state, label, name and namespace regex, id prefix, -q, --latest, --no-trunc', async () => {
+    assert.equal((await run(['pods', '-q', '--state', 'ready'])).stdout, `${ids.podA}\n`);
+    assert.equal((await run(['pods', '-q', '--label', 'app=db'])).stdout, `${ids.podB}\n`);
+    assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=front'])).stdout, `${ids.podA}\n`);
+    assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=back'])).stdout, '');
+    assert.equal((await run(['pods', '-q', '--name', 'w.b'])).stdout, `${ids.podA}\n`);
+    assert.equal((await run(['pods', '-q', '--namespace', '^team-b$'])).stdout, '');
+    assert.equal((await run(['pods', '-q', '--id', ids.podB.slice(0, 6)])).stdout, `${ids.podB}\n`);
+    assert.equal((await run(['pods', '-q', '--latest'])).stdout, `${ids.podB}\n`);
+    assert.equal((await run(['pods', '-q', '--last', '2'])).stdout, `${ids.podB}\n${ids.podA}\n`);
+    const wide = await run(['pods', '--no-trunc', '--name', 'web']);
+    assert.ok(wide.stdout.includes(ids.podA));
+  });
+
+  test('a bad --state is a one-line error', async () => {
+    assertOneLineError(await run(['pods', '--state', 'sleepy']), /--state/);
+  });
+});
+
+describe('inspectp', () => {
+  test('by unique prefix: status with RFC 3339 times and containerd verbose info', async () => {
+    const r = await run(['inspectp', ids.podA.slice(0, 8)]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status.id, ids.podA);
+    assert.equal(out.status.state, 'SANDBOX_READY');
+    assert.match(out.status.createdAt, /^\d{4}-\d\d-\d\dT/);
+    assert.match(out.status.network.ip, /^10\.231\./);
+    assert.equal(out.status.linux.namespaces.options.network, 'POD');
+    assert.equal(typeof out.info.pid, 'number');
+  });
+
+  test('several ids print an array; -q leaves out the verbose info', async () => {
+    const r = await run(['inspectp', '-q', ids.podA, ids.podB]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.length, 2);
+    assert.deepEqual(Object.keys(out[0]), ['status']);
+  });
+
+  test('an unknown or ambiguous prefix is a one-line error', async () => {
+    assertOneLineError(await run(['inspectp', 'zzzz']), /no pod sandbox matches ID prefix "zzzz"/);
+    const common = [...ids.podA].findIndex((ch, i) => ids.podB[i] !== ch);
+    if (common > 0) assertOneLineError(await run(['inspectp', ids.podA.slice(0, common)]), /ambiguous/);
+    assertOneLineError(await run(['inspectp', '']), /ID cannot be empty/);
+  });
+
+  test('a missing argument is an error, not help with exit 0', async () => {
+    const r = await run(['inspectp']);
+    assert.equal(r.code, 1);
+    assert.match(r.stderr, /missing required argument/);
+  });
+});
+
+describe('ps', () => {
+  test('running containers by default, all with -a, crictl columns', async () => {
+    const r = await run(['ps']);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /^CONTAINER\s+IMAGE\s+CREATED\s+STATE\s+NAME\s+ATTEMPT\s+POD ID\s+POD\s+NAMESPACE$/);
+    assert.equal(lines.length, 2, r.stdout);
+    assert.match(lines[1], /Running\s+app\s+0\s+\S+\s+web\s+team-a$/);
+    const all = await run(['ps', '-a']);
+    assert.equal(all.stdout.trimEnd().split('\n').length, 4, all.stdout);
+    assert.match(all.stdout, /Exited\s+once/);
+  });
+
+  test('-o json: {"containers": [...]} with crictl field names', async () => {
+    const r = await run(['ps', '-a', '-o', 'json']);
+    const out = JSON.parse(r.stdout);
+    assert.deepEqual(Object.keys(out), ['containers']);
+    const once = out.containers.find((c: any) => c.id === ids.exited);
+    assert.deepEqual(Object.keys(once), ['id', 'podSandboxId', 'metadata', 'image', 'imageRef', 'state', 'createdAt', 'labels', 'annotations', 'imageId']);
+    assert.equal(once.state, 'CONTAINER_EXITED');
+    assert.equal(once.metadata.attempt, 0);
+    assert.equal(once.image.image, BUSYBOX_IMAGE.replace(/^localhost\//, 'localhost/'));
+  });
+
+  test('filters: --pod prefix, --name, --state, --label, --image, -q', async () => {
+    assert.equal((await run(['ps', '-a', '-q', '--pod', ids.podB.slice(0, 7)])).stdout, `${ids.logger}\n`);
+    assert.equal((await run(['ps', '-a', '-q', '--name', '^once$'])).stdout, `${ids.exited}\n`);
+    assert.equal((await run(['ps', '-q', '--state', 'exited'])).stdout.split('\n').filter(Boolean).length, 2);
+    assert.equal((await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app'])).stdout, `${ids.running}\n`);
+    const byImage = (await run(['ps', '-a', '-q', '--image', BUSYBOX_IMAGE])).stdout.split('\n').filter(Boolean);
+    assert.equal(byImage.length, 3);
+    assert.equal((await run(['ps', '-a', '-q', '--image', PAUSE_IMAGE])).stdout, '');
+  });
+});
+
+describe('inspect and logs', () => {
+  test('inspect shows exit code and finish time of an exited container', async () => {
+    const r = await run(['inspect', ids.exited.slice(0, 10)]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.equal(out.status.state, 'CONTAINER_EXITED');
+    assert.equal(out.status.exitCode, 3);
+    assert.match(out.status.finishedAt, /^\d{4}-/);
+    assert.ok(out.status.logPath.endsWith('once/0.log'));
+  });
+
+  test('logs: stdout and stderr to their streams, partial lines joined', async () => {
+    const r = await run(['logs', ids.logger]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'first\npartial-joined\nline-1\nline-2\nline-3\nline-4\nline-5\n');
+    assert.equal(r.stderr, 'to-stderr\n');
+  });
+
+  test('logs --tail and --timestamps', async () => {
+    const r = await run(['logs', '--tail', '2', '--timestamps', ids.logger]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.trimEnd().split('\n');
+    assert.equal(lines.length, 2);
+    assert.match(lines[0], /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d+Z line-4$/);
+    assert.match(lines[1], / line-5$/);
+  });
+
+  test('logs --since in the future prints nothing', async () => {
+    const r = await run(['logs', '--since', new Date(Date.now() + 3600_000).toISOString(), ids.logger]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, '');
+  });
+
+  test('logs -f of an exited container returns after the last line', async () => {
+    const r = await run(['logs', '-f', ids.exited]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'done\n');
+  });
+});
+
+describe('images', () => {
+  test('the table and the JSON list the lab images', async () => {
+    const r = await run(['images']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout.split('\n')[0], /^IMAGE\s+TAG\s+IMAGE ID\s+SIZE$/);
+    assert.match(r.stdout, /localhost\/syncpod\/busybox\s+1\.36\s+[0-9a-f]{13}\s+\S+/);
+    const j = JSON.parse((await run(['images', '-o', 'json'])).stdout);
+    assert.deepEqual(Object.keys(j), ['images']);
+    const bb = j.images.find((i: any) => i.repoTags.includes(BUSYBOX_IMAGE));
+    assert.match(bb.id, /^sha256:[0-9a-f]{64}$/);
+    assert.match(bb.size, /^\d+$/);
+  });
+
+  test('inspecti by reference, and a missing image is a one-line error', async () => {
+    const r = await run(['inspecti', PAUSE_IMAGE]);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    assert.ok(out.status.repoTags.includes(PAUSE_IMAGE));
+    assertOneLineError(await run(['inspecti', 'localhost/nope:1']), /no such image/);
+  });
+});
