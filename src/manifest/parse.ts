@@ -52,15 +52,18 @@ interface Candidate {
 export function parseManifestText(text: string, fileLabel: string): LoadedPod[] {
   const docs = parseAllDocuments(text, YAML_OPTIONS as never);
   const list = Array.isArray(docs) ? docs : [docs];
-  const out: LoadedPod[] = [];
-  list.forEach((doc, i) => {
-    const documentIndex = i + 1;
+  // Syntax first: a broken file is reported as such before any document is looked at.
+  for (const doc of list) {
     const error = doc.errors[0];
     if (error) {
       const pos = error.linePos?.[0];
       const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
       throw new SyncpodError(pos ? `${fileLabel}: line ${pos.line}, column ${pos.col}: ${message}` : `${fileLabel}: ${message}`);
     }
+  }
+  const out: LoadedPod[] = [];
+  list.forEach((doc, i) => {
+    const documentIndex = i + 1;
     const value: unknown = doc.toJS({ maxAliasCount: 1000 });
     if (value === null || value === undefined) return; // an empty document (e.g. a trailing `---`)
     const where = `${fileLabel}: document ${documentIndex}`;

@@ -153,7 +153,8 @@ function validateContainer(
   if (ctr.image === undefined || ctr.image === '') c.required(`${path}.image`);
   else if (c.string(`${path}.image`, ctr.image) && ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
 
-  c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
+  // Unset only when the image is not a string, which is reported above.
+  if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
   if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
     if (list === 'initContainers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, ['Always']);
     else c.add(`${path}.restartPolicy`, 'forbidden: only init containers may set restartPolicy');
