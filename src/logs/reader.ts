@@ -57,21 +57,16 @@ function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** Whether a complete raw line ends a message (F tag, or a docker line whose log ends in \n). */
-function endsMessage(line: Buffer, parse: LineParser | undefined): boolean {
-  const p = (parse ?? detectParser(line))?.(line);
-  return p !== undefined && p.ok && !p.message.partial;
+interface RawLine {
+  start: number;
+  end: number;
+  line: Buffer;
 }
 
-/**
- * Offset where the last `n` whole lines begin: just after the (n+1)-th message-ending line from
- * the end, reading backwards block by block. An unterminated last line is not counted.
- */
-export async function findTailStart(file: FileHandle, size: number, n: number): Promise<number> {
-  if (n < 0) return 0;
+/** Complete lines from the end of the file backwards (an unterminated last line is left out). */
+async function* linesBackward(file: FileHandle, size: number): AsyncGenerator<RawLine> {
   let end = size;
   let carry = Buffer.alloc(0); // start of a line whose beginning lies in an earlier block
-  let seen = 0;
   let skipUnterminated = true;
   while (end > 0) {
     const start = Math.max(0, end - BLOCK);
@@ -89,21 +84,66 @@ export async function findTailStart(file: FileHandle, size: number, n: number): 
       lineEnd = lastNl + 1;
       skipUnterminated = false;
     }
-    // data[lineEnd - 1] is always a newline: walk whole lines backwards.
+    // data[lineEnd - 1] is always a newline here.
     while (lineEnd > 0) {
       const nl = lineEnd >= 2 ? data.lastIndexOf(NEWLINE, lineEnd - 2) : -1;
       if (nl < 0 && start > 0) break;
       const lineStart = nl + 1;
-      if (endsMessage(data.subarray(lineStart, lineEnd), undefined)) {
-        seen++;
-        if (seen > n) return start + lineEnd;
-      }
+      yield { start: start + lineStart, end: start + lineEnd, line: data.subarray(lineStart, lineEnd) };
       lineEnd = lineStart;
     }
     carry = Buffer.from(data.subarray(0, lineEnd));
     end = start;
   }
-  return 0;
+}
+
+function classify(line: Buffer): { stream: LogStream; partial: boolean } | undefined {
+  const r = detectParser(line)?.(line);
+  return r?.ok ? { stream: r.message.stream, partial: r.message.partial } : undefined;
+}
+
+/**
+ * Where to start reading for the last `n` whole lines, reading backwards block by block, and how
+ * many whole lines to skip from there. The start is moved back until no stream has fragments of a
+ * line before it (stdout and stderr fragments can interleave), so no shown line is cut.
+ */
+export async function findTailStart(file: FileHandle, size: number, n: number): Promise<{ offset: number; skip: number }> {
+  let offset = 0;
+  let count = 0; // whole lines in [offset, end)
+  let unresolved: Set<LogStream> | undefined; // streams whose last line before `offset` is unknown
+  let wholeSinceOffset = 0; // whole lines seen before `offset` since it last moved
+  for await (const raw of linesBackward(file, size)) {
+    const c = classify(raw.line);
+    if (!c) continue;
+    if (unresolved === undefined) {
+      if (!c.partial) count++;
+      if (count <= n) continue;
+      // The (n+1)-th whole line from the end: start right after it.
+      count = n;
+      offset = raw.end;
+      wholeSinceOffset = 1; // this line itself
+      unresolved = new Set<LogStream>(['stdout', 'stderr']);
+      unresolved.delete(c.stream);
+      continue;
+    }
+    if (!unresolved.has(c.stream)) {
+      if (!c.partial) wholeSinceOffset++;
+      continue;
+    }
+    if (!c.partial) {
+      unresolved.delete(c.stream);
+      wholeSinceOffset++;
+      if (unresolved.size === 0) break;
+    } else {
+      // A fragment of a line that continues after `offset`: take it (and what lies between) in.
+      offset = raw.start;
+      count += wholeSinceOffset;
+      wholeSinceOffset = 0;
+      unresolved = new Set<LogStream>(['stdout', 'stderr']);
+    }
+  }
+  if (unresolved === undefined) return { offset: 0, skip: 0 };
+  return { offset, skip: count - n };
 }
 
 /** Reads (and with follow, keeps reading) a log file; resolves when done. */
@@ -122,7 +162,9 @@ export async function readLogs(opts: ReadLogsOptions): Promise<void> {
   }
   try {
     let info = await file.stat();
-    let position = opts.tail !== undefined ? await findTailStart(file, info.size, opts.tail) : 0;
+    const tailStart = opts.tail !== undefined ? await findTailStart(file, info.size, opts.tail) : { offset: 0, skip: 0 };
+    let position = tailStart.offset;
+    let skipLines = tailStart.skip;
     let remainingLines = opts.tail !== undefined && !opts.follow ? opts.tail : Infinity;
     let remainingBytes = opts.limitBytes !== undefined && opts.limitBytes >= 0 ? opts.limitBytes : Infinity;
     let parse: LineParser | undefined;
@@ -157,6 +199,10 @@ export async function readLogs(opts: ReadLogsOptions): Promise<void> {
       }
       const whole = joiner.push(r.message);
       if (!whole) return true;
+      if (skipLines > 0) {
+        skipLines--;
+        return true;
+      }
       if (!(await emit(whole))) return false;
       remainingLines--;
       return remainingLines > 0;
