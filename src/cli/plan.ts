@@ -1,0 +1,136 @@
+// `syncpod plan FILE...`: manifests + live CRI state -> kubelet's plan per pod, changing nothing.
+import type { Context } from './context';
+import { listOutput } from './output';
+import { SyncpodError } from '../errors';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { Plan } from '../plan/plan';
+import type { ObservedPod } from '../state/pod-status';
+import type { LoadedPod } from '../manifest/types';
+import type { ComputePodActionsOptions, ProbeResults } from '../kubelet/compute-pod-actions';
+import type { FeatureGates } from '../kubelet/kubelet-version';
+
+const KNOWN_GATES = ['SidecarContainers', 'LegacySidecarContainers', 'InPlacePodVerticalScaling'] as const;
+
+/** Parses `--feature-gates A=true,B=false` (kubelet's syntax). */
+export function parseFeatureGates(text: string | undefined): FeatureGates {
+  const gates: Record<string, boolean> = {};
+  if (!text) return gates;
+  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+    const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part);
+    if (!m) throw new SyncpodError(`--feature-gates: "${part}" is not NAME=true|false`);
+    if (!(KNOWN_GATES as readonly string[]).includes(m[1])) {
+      throw new SyncpodError(`--feature-gates: ${m[1]} does not change the plan; known gates: ${KNOWN_GATES.join(', ')}`);
+    }
+    gates[m[1]] = m[2].toLowerCase() === 'true';
+  }
+  return gates as FeatureGates;
+}
+
+/** `--liveness-failed NAME`: a Failure for the newest instance of that container, as kubelet's prober would hold it. */
+function probeResults(pod: Pod, observed: ObservedPod, liveness: string[], startup: string[]): ProbeResults {
+  const names = new Set([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => c.name));
+  const toIds = (flag: string, list: string[]): Record<string, 'Failure'> => {
+    const out: Record<string, 'Failure'> = {};
+    for (const name of list) {
+      if (!names.has(name)) continue;
+      const s = observed.status.containerStatuses.find((c) => c.name === name);
+      if (s) out[s.id] = 'Failure';
+      else void flag;
+    }
+    return out;
+  };
+  return { liveness: toIds('--liveness-failed', liveness), startup: toIds('--startup-failed', startup) };
+}
+
+export interface PlannedPod {
+  loaded: LoadedPod;
+  observed: ObservedPod;
+  plan: Plan;
+}
+
+export interface PlanRequest {
+  files: string[];
+  kubeletVersion?: string;
+  featureGates?: string;
+  livenessFailed?: string[];
+  startupFailed?: string[];
+}
+
+/** Loads, observes and plans; shared by `plan` and `sync`. */
+export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedPod[]> {
+  const { loadManifests } = require('../manifest/load') as typeof import('../manifest/load');
+  const { buildPlan } = require('../plan/plan') as typeof import('../plan/plan');
+  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
+  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
+  const featureGates = parseFeatureGates(req.featureGates);
+  // Refuse an unsupported kubelet version before touching the runtime.
+  resolveKubeletRules(req.kubeletVersion, featureGates);
+  const loaded = await loadManifests(req.files, () => ctx.readStdin());
+  const seen = new Map<string, string>();
+  for (const l of loaded) {
+    const key = `${l.pod.metadata?.namespace}/${l.pod.metadata?.name}`;
+    const where = `${l.source.file}: document ${l.source.document}`;
+    if (seen.has(key)) throw new SyncpodError(`${where}: pod ${key} is also in ${seen.get(key)}; plan each pod once`);
+    seen.set(key, where);
+  }
+  const observed = await observePods(
+    ctx.cri().runtime,
+    loaded.map((l) => ({ namespace: l.pod.metadata?.namespace ?? 'default', name: l.pod.metadata?.name ?? '', uid: l.pod.metadata?.uid ?? '' })),
+  );
+  const now = ctx.now();
+  return loaded.map((l, i) => {
+    const o = observed[i];
+    const options: ComputePodActionsOptions = {
+      kubeletVersion: req.kubeletVersion,
+      featureGates,
+      probeResults: probeResults(l.pod, o, req.livenessFailed ?? [], req.startupFailed ?? []),
+    };
+    const plan = buildPlan({
+      pod: l.pod,
+      podStatus: o.status,
+      now,
+      options,
+      matchedBy: o.match.by === 'uid' ? 'uid-label' : 'namespace-name',
+      podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
+    });
+    const withSource = plan as Plan & { source: unknown; matchCandidates: string[] };
+    withSource.source = { file: l.source.file, document: l.source.document, from: l.source.from, notes: l.source.notes };
+    withSource.matchCandidates = o.match.candidates;
+    if (o.match.by === 'namespace+name' && o.match.candidates.length > 1) {
+      plan.assumptions.push(
+        `the manifest has no uid; ${o.match.candidates.length} uids were found for ${l.pod.metadata?.namespace}/${l.pod.metadata?.name}, the newest (${o.match.uid}) was taken`,
+      );
+    }
+    if (o.match.by === 'none' && !l.pod.metadata?.uid) {
+      plan.assumptions.push('the manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid');
+    }
+    return { loaded: l, observed: o, plan };
+  });
+}
+
+function planColours(ctx: Context) {
+  if (!ctx.colour) return undefined;
+  const chalk = (require('chalk') as typeof import('chalk')).default;
+  return { red: chalk.red, green: chalk.green, yellow: chalk.yellow, dim: chalk.dim };
+}
+
+export async function plan(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = listOutput(opts.output);
+  const planned = await planPods(ctx, {
+    files: args,
+    kubeletVersion: opts.kubeletVersion,
+    featureGates: opts.featureGates,
+    livenessFailed: opts.livenessFailed,
+    startupFailed: opts.startupFailed,
+  });
+  const plans = planned.map((p) => p.plan);
+  if (output === 'table') {
+    const { renderPlans } = require('../render/plan-view') as typeof import('../render/plan-view');
+    ctx.io.stdout.write(renderPlans(plans, planColours(ctx)));
+  } else {
+    const value = plans.length === 1 ? plans[0] : { plans };
+    ctx.out(output === 'json' ? JSON.stringify(value, null, 2) : (require('yaml') as typeof import('yaml')).stringify(value));
+  }
+  const changes = plans.some((p) => p.changes);
+  return opts.detailedExitcode && changes ? 2 : 0;
+}

@@ -1,0 +1,7 @@
+// Placeholder while this command group is being written; every handler refuses clearly.
+import { SyncpodError } from '../errors';
+
+const notYet = async (): Promise<number> => {
+  throw new SyncpodError('this command is not implemented yet');
+};
+export const sync = notYet;
