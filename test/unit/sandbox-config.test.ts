@@ -177,8 +177,8 @@ test('sandbox security context', () => {
   const shared = generatePodSandboxConfig(withSpec({ shareProcessNamespace: true }), 0, opts).config.linux!.securityContext!;
   assert.equal(shared.namespaceOptions!.pid, 'POD');
 
-  const noPodSc = webPod();
-  delete noPodSc.spec!.securityContext;
+  const { securityContext: _unused, ...specWithout } = webPod().spec!;
+  const noPodSc: Pod = { ...webPod(), spec: specWithout };
   const bare = generatePodSandboxConfig(noPodSc, 0, opts).config.linux!.securityContext!;
   assert.equal(bare.namespaceOptions, undefined, 'no namespace options without spec.securityContext (API defaulting adds {})');
 
@@ -199,7 +199,7 @@ test('static pods carry config.source and config.hash', () => {
 });
 
 test('missing identity is a clear error', () => {
-  const pod = webPod();
-  delete pod.metadata!.uid;
+  const { uid: _uid, ...metadata } = webPod().metadata!;
+  const pod: Pod = { ...webPod(), metadata };
   assert.throws(() => generatePodSandboxConfig(pod, 0, opts), { message: 'pod default/web: metadata.uid is empty' });
 });
