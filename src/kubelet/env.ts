@@ -11,6 +11,8 @@
 //   enableServiceLinks) every service of the pod's namespace, read from the API server. syncpod
 //   has no API server: it adds service variables only for services passed in `services`.
 // - Secrets and ConfigMaps are not read from an API server: their values come from `values`.
+//   envFrom keys that are not valid variable names are skipped like kubelet does, but without
+//   its InvalidEnvironmentVariableNames event.
 // - A `$` followed by a non-ASCII character is kept as written (Go's expander splits the UTF-8
 //   sequence there).
 
