@@ -18,7 +18,7 @@
 
 import type { Container, EnvVar as ApiEnvVar, Pod } from 'kubernetes-types/core/v1';
 import { SyncpodError } from '../errors';
-import { parseQuantity, toBytes, toMilliCPU } from '../manifest/quantity';
+import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 
 export interface EnvVar {
   name: string;

@@ -10,7 +10,7 @@
 import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
 import type { HugepageLimit, LinuxContainerResources } from '../cri/types';
 import { SyncpodError } from '../errors';
-import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../manifest/quantity';
+import { parseQuantity, toBytes, toMilliCPU, type Quantity } from './quantity';
 
 export const MIN_SHARES = 2;
 export const MAX_SHARES = 262144;

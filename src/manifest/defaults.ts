@@ -10,7 +10,7 @@
 
 import type { Container, EphemeralContainer, Pod, PodSpec, Probe, Volume } from 'kubernetes-types/core/v1';
 import { defaultImagePullPolicy } from '../kubelet/image-ref';
-import { canonicalQuantity, formatQuantity, parseQuantity } from './quantity';
+import { canonicalQuantity, formatQuantity, parseQuantity } from '../kubelet/quantity';
 
 export const DEFAULT_NAMESPACE = 'default';
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';

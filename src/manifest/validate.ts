@@ -2,7 +2,7 @@
 // of the API server's pkg/apis/core/validation (not all of it). Runs on the defaulted pod. Pure.
 
 import type { Pod } from 'kubernetes-types/core/v1';
-import { parseQuantity, type Quantity } from './quantity';
+import { parseQuantity, type Quantity } from '../kubelet/quantity';
 
 export interface Problem {
   /** Field path inside the document, e.g. `spec.containers[1].image`. */
