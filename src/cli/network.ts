@@ -1,9 +1,111 @@
-// Placeholder while this command group is being written; every handler refuses clearly.
+// net-setup, net-teardown, net-check: a sandbox's CNI network step (ADD / DEL / CHECK) with the
+// sandbox's identity, netns and config read back from the runtime. Commands only wire flags:
+// observation is src/state/sandbox-netns.ts, the protocol src/cni/, the views src/render/cni-view.ts.
+import type { Context } from './context';
 import { SyncpodError } from '../errors';
+import { resolveSandboxIds } from './sandbox';
+import type { CniCommand, CniOptions } from '../cni/types';
+import type { NetVerb, SandboxNetwork } from '../state/sandbox-netns';
 
-const notYet = async (): Promise<number> => {
-  throw new SyncpodError('this command is not implemented yet');
-};
-export const netSetup = notYet;
-export const netTeardown = notYet;
-export const netCheck = notYet;
+type NetOutput = 'table' | 'json';
+
+function netOutput(value: string | undefined): NetOutput {
+  const v = (value ?? 'table').toLowerCase();
+  if (v !== 'table' && v !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${value}"`);
+  return v;
+}
+
+function cniOptions(opts: Record<string, any>): CniOptions {
+  const { parseBinDirs } = require('../cni/network') as typeof import('../cni/network');
+  const { parseTimeout } = require('../config/settings') as typeof import('../config/settings');
+  const nonEmpty = (flag: string, v: unknown): string => {
+    if (typeof v !== 'string' || v === '') throw new SyncpodError(`${flag} must not be empty`);
+    return v;
+  };
+  const binDirs = parseBinDirs(nonEmpty('--cni-bin-dir', opts.cniBinDir));
+  if (binDirs.length === 0) throw new SyncpodError('--cni-bin-dir must name at least one directory');
+  if (opts.network !== undefined) nonEmpty('--network', opts.network);
+  return {
+    confDir: nonEmpty('--cni-conf-dir', opts.cniConfDir),
+    binDirs,
+    cacheDir: nonEmpty('--cni-cache-dir', opts.cniCacheDir),
+    ...(opts.network !== undefined ? { networkName: opts.network as string } : {}),
+    timeoutMs: parseTimeout(String(opts.timeout), '--timeout'),
+  };
+}
+
+function colours(ctx: Context) {
+  const v = require('../render/cni-view') as typeof import('../render/cni-view');
+  if (!ctx.colour) return v.plainColours;
+  const sgr = (open: number, close: number) => (t: string) => (t === '' ? t : `\u001b[${open}m${t}\u001b[${close}m`);
+  return { heading: sgr(1, 22), ok: sgr(32, 39), bad: sgr(31, 39), dim: sgr(2, 22) };
+}
+
+const VERB: Record<CniCommand, NetVerb> = { ADD: 'set up', DEL: 'tear down', CHECK: 'check' };
+
+async function run(ctx: Context, command: CniCommand, args: string[], opts: Record<string, any>): Promise<number> {
+  const output = netOutput(opts.output);
+  const options = cniOptions(opts);
+  const ifname = String(opts.ifname ?? 'eth0');
+  const dryRun = opts.dryRun === true;
+  const state = require('../state/sandbox-netns') as typeof import('../state/sandbox-netns');
+  const cni = require('../cni/network') as typeof import('../cni/network');
+  const view = require('../render/cni-view') as typeof import('../render/cni-view');
+  const { ChildProcessCniExec } = require('../cni/child-process-cni-exec') as typeof import('../cni/child-process-cni-exec');
+
+  const [id] = await resolveSandboxIds(ctx, args.slice(0, 1));
+  const sb: SandboxNetwork = await state.observeSandboxNetwork(ctx.cri().runtime, id);
+  state.refuseSandbox(sb, VERB[command]);
+  for (const note of sb.notes) ctx.warn(note);
+
+  const netns = await state.locateNetns(sb);
+  if (netns === undefined && command !== 'DEL') {
+    const tried = state.netnsCandidates(sb);
+    throw new SyncpodError(
+      `cannot find the network namespace of sandbox ${sb.id}${tried.length > 0 ? ` (tried ${tried.join(', ')})` : ' (the runtime reports neither a netns path nor a pid)'}`,
+    );
+  }
+
+  if (command === 'ADD') {
+    const inside = await state.interfacesInNetns(netns as string);
+    const listed = Array.isArray(inside) ? inside : undefined;
+    if (!Array.isArray(inside)) {
+      ctx.warn(`could not list the interfaces in ${netns} (${inside.error}); judging ${ifname} by what the runtime reports`);
+    }
+    const reason = state.existingInterface(sb, ifname, listed);
+    if (reason !== undefined) {
+      const err = state.alreadyAttachedError(sb, ifname, reason);
+      if (!dryRun) throw err;
+      ctx.warn(`a real run would refuse: ${err.message}`);
+    }
+  }
+
+  const request = state.networkRequestFor(sb, ifname, netns ?? '');
+  const deps = { exec: new ChildProcessCniExec() };
+  const c = colours(ctx);
+
+  if (dryRun) {
+    const plan = await cni.describeInvocations(command, request, options, deps);
+    for (const w of plan.warnings) ctx.warn(w);
+    ctx.io.stdout.write(output === 'json' ? view.renderCniJson(plan) : view.renderDryRun(plan, c));
+    return 0;
+  }
+  if (command === 'ADD') {
+    const outcome = await cni.setupNetwork(request, options, deps);
+    for (const w of outcome.warnings) ctx.warn(w);
+    ctx.io.stdout.write(output === 'json' ? view.renderCniJson(outcome) : view.renderSetupOutcome(outcome, c));
+  } else if (command === 'DEL') {
+    const outcome = await cni.teardownNetwork(request, options, deps);
+    for (const w of outcome.warnings) ctx.warn(w);
+    ctx.io.stdout.write(output === 'json' ? view.renderCniJson(outcome) : view.renderTeardownOutcome(outcome, c));
+  } else {
+    const outcome = await cni.checkNetwork(request, options, deps);
+    for (const w of outcome.warnings) ctx.warn(w);
+    ctx.io.stdout.write(output === 'json' ? view.renderCniJson(outcome) : view.renderCheckOutcome(outcome, c));
+  }
+  return 0;
+}
+
+export const netSetup = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'ADD', args, opts);
+export const netTeardown = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'DEL', args, opts);
+export const netCheck = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'CHECK', args, opts);
