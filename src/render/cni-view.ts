@@ -9,6 +9,7 @@ import type {
   SetupOutcome,
   TeardownOutcome,
 } from '../cni/types';
+import { tableLines } from './table';
 
 /** Colour port; `plainColours` leaves text unchanged (tests, pipes, --no-color). */
 export interface CniColours {
@@ -27,15 +28,7 @@ export const plainColours: CniColours = {
 
 /** Left-aligned columns separated by three spaces; the heading row goes through `heading`. */
 function columns(rows: string[][], colours: CniColours): string[] {
-  const widths: number[] = [];
-  for (const row of rows) row.forEach((cell, i) => (widths[i] = Math.max(widths[i] ?? 0, cell.length)));
-  return rows.map((row, r) => {
-    const line = row
-      .map((cell, i) => (i === row.length - 1 ? cell : cell.padEnd(widths[i])))
-      .join('   ')
-      .trimEnd();
-    return r === 0 ? colours.heading(line) : line;
-  });
+  return tableLines(rows).map((line, r) => (r === 0 ? colours.heading(line) : line));
 }
 
 const dash = (v: string | number | undefined): string => (v === undefined || v === '' ? '-' : String(v));

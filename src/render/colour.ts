@@ -16,15 +16,24 @@ const same = (text: string): string => text;
 /** No escape codes at all: pipes, files, NO_COLOR, --no-color, tests. */
 export const plainColours: Colours = { header: same, good: same, bad: same, pending: same };
 
-const sgr = (open: number, close: number) => (text: string): string =>
-  text === '' ? text : `\u001b[${open}m${text}\u001b[${close}m`;
+type ChalkInstance = import('chalk').ChalkInstance;
+let terminalChalk: ChalkInstance | undefined;
 
-/** ANSI SGR colours for a terminal. */
+/**
+ * A chalk fixed at 16 colours: it never probes the terminal or the environment itself (the caller
+ * decided with chooseColours). Loaded on first use so plain output never evaluates chalk.
+ */
+function paint(): ChalkInstance {
+  terminalChalk ??= new (require('chalk') as typeof import('chalk')).Chalk({ level: 1 });
+  return terminalChalk;
+}
+
+/** ANSI colours for a terminal (bold headers; green, red and yellow states). */
 export const ansiColours: Colours = {
-  header: sgr(1, 22),
-  good: sgr(32, 39),
-  bad: sgr(31, 39),
-  pending: sgr(33, 39),
+  header: (text) => paint().bold(text),
+  good: (text) => paint().green(text),
+  bad: (text) => paint().red(text),
+  pending: (text) => paint().yellow(text),
 };
 
 export interface ColourInputs {

@@ -4,7 +4,8 @@
 import type { Container, ContainerState } from '../cri/types';
 import type { Colours } from './colour';
 import { formatEnvelope, formatQuiet, type ListViewOptions } from './list-output';
-import { headerCells, layoutTable, timeAgo, truncateId, type Cell } from './text';
+import { crictlTable } from './table';
+import { timeAgo, truncateId } from './text';
 
 export const CONTAINER_COLUMNS = [
   'CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE',
@@ -29,10 +30,10 @@ export function containerStateName(state: ContainerState): string {
   }
 }
 
-function stateCell(state: ContainerState, colours: Colours): Cell {
+function stateCell(state: ContainerState, colours: Colours): string {
   const paint =
     state === 'CONTAINER_RUNNING' ? colours.good : state === 'CONTAINER_EXITED' ? colours.bad : colours.pending;
-  return { text: containerStateName(state), paint };
+  return paint(containerStateName(state));
 }
 
 // An OCI digest as go-digest parses it: algorithm ":" encoded, with sha256/384/512 hex lengths checked.
@@ -62,22 +63,22 @@ export function formatContainers(containers: readonly Container[], opts: Contain
     return formatEnvelope(opts.output, 'ListContainersResponse', { containers }, opts.toJSON);
   }
   if (opts.quiet) return formatQuiet(containers.map((c) => c.id));
-  const rows: Cell[][] = [headerCells(CONTAINER_COLUMNS, opts.colours)];
+  const rows: string[][] = [CONTAINER_COLUMNS.map((name) => opts.colours.header(name))];
   for (const c of containers) {
     let image = c.image?.image ?? '';
     if (!opts.noTrunc) image = shortImage(image);
     if (opts.repoImageOf) image = opts.repoImageOf(image);
     rows.push([
-      { text: opts.noTrunc ? c.id : truncateId(c.id) },
-      { text: image },
-      { text: timeAgo(c.createdAt, opts.nowNs) },
+      opts.noTrunc ? c.id : truncateId(c.id),
+      image,
+      timeAgo(c.createdAt, opts.nowNs),
       stateCell(c.state, opts.colours),
-      { text: c.metadata?.name ?? '' },
-      { text: String(c.metadata?.attempt ?? 0) },
-      { text: opts.noTrunc ? c.podSandboxId : truncateId(c.podSandboxId) },
-      { text: c.labels?.[POD_NAME_LABEL] ?? 'unknown' },
-      { text: c.labels?.[POD_NAMESPACE_LABEL] ?? 'unknown' },
+      c.metadata?.name ?? '',
+      String(c.metadata?.attempt ?? 0),
+      opts.noTrunc ? c.podSandboxId : truncateId(c.podSandboxId),
+      c.labels?.[POD_NAME_LABEL] ?? 'unknown',
+      c.labels?.[POD_NAMESPACE_LABEL] ?? 'unknown',
     ]);
   }
-  return layoutTable(rows);
+  return crictlTable(rows);
 }

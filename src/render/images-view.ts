@@ -2,7 +2,8 @@
 
 import type { Image } from '../cri/types';
 import { formatEnvelope, formatQuiet, type ListViewOptions } from './list-output';
-import { headerCells, humanSize, layoutTable, truncateId, type Cell } from './text';
+import { crictlTable } from './table';
+import { humanSize, truncateId } from './text';
 
 export interface ImageViewOptions extends ListViewOptions {
   /** --digests: add the DIGEST column. */
@@ -35,19 +36,19 @@ export function formatImages(images: readonly Image[], opts: ImageViewOptions): 
   if (opts.digests) header.push('DIGEST');
   header.push('IMAGE ID', 'SIZE');
   if (opts.pinned) header.push('PINNED');
-  const rows: Cell[][] = [headerCells(header, opts.colours)];
+  const rows: string[][] = [header.map((name) => opts.colours.header(name))];
   for (const image of images) {
     const [name, digest] = firstRepoDigest(image.repoDigests);
     const size = humanSize(Number(image.size || '0'));
     const id = opts.noTrunc ? image.id : truncateId(image.id, 'sha256:');
     const shownDigest = opts.noTrunc ? digest : truncateId(digest, 'sha256:');
     for (const [repo, tag] of tagRows(image.repoTags, name)) {
-      const row: Cell[] = [{ text: repo }, { text: tag }];
-      if (opts.digests) row.push({ text: shownDigest });
-      row.push({ text: id }, { text: size });
-      if (opts.pinned) row.push({ text: String(image.pinned) });
+      const row = [repo, tag];
+      if (opts.digests) row.push(shownDigest);
+      row.push(id, size);
+      if (opts.pinned) row.push(String(image.pinned));
       rows.push(row);
     }
   }
-  return layoutTable(rows);
+  return crictlTable(rows);
 }

@@ -3,6 +3,7 @@
 
 import type { Plan, PlanStep } from '../plan/plan';
 import { summarizePlans } from '../plan/summary';
+import { tableLines } from './table';
 
 export interface Colors {
   red(s: string): string;
@@ -34,14 +35,9 @@ export function renderPlan(plan: Plan, colors: Colors = noColors): string {
   );
   if (plan.steps.length > 0) {
     const rows = plan.steps.map((s) => [String(s.step), s.action, s.target, stepReason(s)]);
-    const widths = [0, 1, 2].map((i) => Math.max(HEADERS[i].length, ...rows.map((r) => r[i].length)));
-    const fmt = (cells: string[]): string =>
-      cells.map((cell, i) => (i < 3 ? cell.padEnd(widths[i]) : cell)).join('   ');
-    lines.push(fmt([...HEADERS]));
-    plan.steps.forEach((s, i) => {
-      const text = fmt(rows[i]);
-      lines.push(paint(s.action, colors)(text));
-    });
+    const [header, ...stepLines] = tableLines([[...HEADERS], ...rows]);
+    lines.push(header);
+    plan.steps.forEach((s, i) => lines.push(paint(s.action, colors)(stepLines[i])));
   }
   for (const w of plan.waiting) lines.push(colors.yellow(`Waiting: ${w}`));
   for (const h of plan.hashNotes) lines.push(colors.yellow(`Hash: ${h}`));

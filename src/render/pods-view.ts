@@ -3,7 +3,8 @@
 import type { PodSandbox, PodSandboxState } from '../cri/types';
 import type { Colours } from './colour';
 import { formatEnvelope, formatQuiet, type ListViewOptions } from './list-output';
-import { headerCells, layoutTable, timeAgo, truncateId, type Cell } from './text';
+import { crictlTable } from './table';
+import { timeAgo, truncateId } from './text';
 
 export const POD_COLUMNS = ['POD ID', 'CREATED', 'STATE', 'NAME', 'NAMESPACE', 'ATTEMPT', 'RUNTIME'] as const;
 
@@ -12,9 +13,9 @@ export function podStateName(state: PodSandboxState): string {
   return state === 'SANDBOX_READY' ? 'Ready' : state === 'SANDBOX_NOTREADY' ? 'NotReady' : String(state);
 }
 
-function podStateCell(state: PodSandboxState, colours: Colours): Cell {
-  const text = podStateName(state);
-  return { text, paint: state === 'SANDBOX_READY' ? colours.good : colours.bad };
+function podStateCell(state: PodSandboxState, colours: Colours): string {
+  const paint = state === 'SANDBOX_READY' ? colours.good : colours.bad;
+  return paint(podStateName(state));
 }
 
 /** The runtime handler, or "(default)" when empty. */
@@ -26,17 +27,17 @@ export function runtimeHandlerName(handler: string): string {
 export function formatPods(pods: readonly PodSandbox[], opts: ListViewOptions): string {
   if (opts.output !== 'table') return formatEnvelope(opts.output, 'ListPodSandboxResponse', { items: pods }, opts.toJSON);
   if (opts.quiet) return formatQuiet(pods.map((p) => p.id));
-  const rows: Cell[][] = [headerCells(POD_COLUMNS, opts.colours)];
+  const rows: string[][] = [POD_COLUMNS.map((name) => opts.colours.header(name))];
   for (const pod of pods) {
     rows.push([
-      { text: opts.noTrunc ? pod.id : truncateId(pod.id) },
-      { text: timeAgo(pod.createdAt, opts.nowNs) },
+      opts.noTrunc ? pod.id : truncateId(pod.id),
+      timeAgo(pod.createdAt, opts.nowNs),
       podStateCell(pod.state, opts.colours),
-      { text: pod.metadata?.name ?? '' },
-      { text: pod.metadata?.namespace ?? '' },
-      { text: String(pod.metadata?.attempt ?? 0) },
-      { text: runtimeHandlerName(pod.runtimeHandler) },
+      pod.metadata?.name ?? '',
+      pod.metadata?.namespace ?? '',
+      String(pod.metadata?.attempt ?? 0),
+      runtimeHandlerName(pod.runtimeHandler),
     ]);
   }
-  return layoutTable(rows);
+  return crictlTable(rows);
 }

@@ -1,7 +1,5 @@
-// Small text helpers that reproduce the formats crictl users see: the tabwriter table layout,
-// go-units' human durations and sizes, Go's RFC 3339 timestamps and crictl's 13-character ids.
-
-import type { Colours } from './colour';
+// Small text helpers that reproduce the formats crictl users see: go-units' human durations and
+// sizes, Go's RFC 3339 timestamps and crictl's 13-character ids. Table layout is in table.ts.
 
 /** crictl shortens ids to this many characters unless --no-trunc is given. */
 export const TRUNCATED_ID_LENGTH = 13;
@@ -10,57 +8,6 @@ export const TRUNCATED_ID_LENGTH = 13;
 export function truncateId(id: string, prefix = ''): string {
   const rest = prefix !== '' && id.startsWith(prefix) ? id.slice(prefix.length) : id;
   return rest.length > TRUNCATED_ID_LENGTH ? rest.slice(0, TRUNCATED_ID_LENGTH) : rest;
-}
-
-/** A table cell; `paint` colours the text after the layout has been computed on the plain text. */
-export interface Cell {
-  text: string;
-  paint?: (text: string) => string;
-}
-
-const MIN_COLUMN_WIDTH = 20;
-const COLUMN_PADDING = 3;
-
-function visibleWidth(text: string): number {
-  let n = 0;
-  for (const _ of text) n++;
-  return n;
-}
-
-/**
- * Lays rows out like crictl's tabwriter (minimum width 20, padding 3, spaces): every column but the
- * last is padded to max(20, widest cell + 3); the last column is written as is, so no line ends in
- * spaces. Returns the lines joined with "\n" plus a final newline, or "" for no rows.
- */
-export function layoutTable(rows: ReadonlyArray<ReadonlyArray<Cell | string>>): string {
-  if (rows.length === 0) return '';
-  const cells = rows.map((row) => row.map((c): Cell => (typeof c === 'string' ? { text: c } : c)));
-  const widths: number[] = [];
-  for (const row of cells) {
-    row.forEach((cell, i) => {
-      if (i === row.length - 1) return;
-      const w = Math.max(MIN_COLUMN_WIDTH, visibleWidth(cell.text) + COLUMN_PADDING);
-      if (widths[i] === undefined || w > widths[i]) widths[i] = w;
-    });
-  }
-  let out = '';
-  for (const row of cells) {
-    row.forEach((cell, i) => {
-      const painted = cell.paint ? cell.paint(cell.text) : cell.text;
-      if (i === row.length - 1) {
-        out += painted;
-      } else {
-        out += painted + ' '.repeat(widths[i] - visibleWidth(cell.text));
-      }
-    });
-    out += '\n';
-  }
-  return out;
-}
-
-/** Header row cells painted with the header colour. */
-export function headerCells(names: readonly string[], colours: Colours): Cell[] {
-  return names.map((text) => ({ text, paint: colours.header }));
 }
 
 /** go-units HumanDuration for a duration in nanoseconds (negative counts as less than a second). */

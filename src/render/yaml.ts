@@ -1,7 +1,9 @@
-// YAML as crictl prints it: sigs.k8s.io/yaml JSONToYAML, i.e. the protojson text re-emitted by
-// go-yaml v2 — keys in go-yaml's order, block style, sequences not indented under their key, and
-// go-yaml's scalar quoting. Written here (no yaml package) so render modules stay light to load.
-// Known difference: go-yaml folds plain/quoted scalars longer than 80 columns; this emitter does not.
+// YAML as crictl prints it (sigs.k8s.io/yaml JSONToYAML: the JSON re-emitted by go-yaml v2 from a
+// map), written by the `yaml` package: keys sorted in go-yaml's order, block style, sequences not
+// indented under their key, no line folding. Any string that a YAML 1.1 reader (go-yaml, kubectl)
+// or a YAML 1.2 reader would take for something else ("", "true", "y", "1700000000000000000",
+// "0o17", timestamps, "1:20") is quoted, so parsing the text gives back exactly the JSON data.
+// The quoting style is the yaml package's, not go-yaml's.
 
 import type { JsonValue } from './json';
 
@@ -45,205 +47,22 @@ function yamlKeyLess(a: string, b: string): boolean {
   return ar.length < br.length;
 }
 
-// Words go-yaml v2 resolves to null, booleans, infinities, NaN or the merge key.
-const RESOLVED_WORDS = new Set(
-  [
-    '~', 'null', 'Null', 'NULL', 'y', 'Y', 'yes', 'Yes', 'YES', 'on', 'On', 'ON', 'n', 'N', 'no', 'No', 'NO',
-    'off', 'Off', 'OFF', 'true', 'True', 'TRUE', 'false', 'False', 'FALSE', '.nan', '.NaN', '.NAN', '.inf',
-    '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF', '<<',
-  ],
-);
-const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
-const GO_INT = /^[-+]?(0[xX][0-9a-fA-F]+|0[oO]?[0-7]+|0[bB][01]+|[1-9][0-9]*|0)$/;
-const BASE60_FLOAT = /^[-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+(?:\.[0-9_]*)?$/;
-const TIMESTAMP = /^\d{4}-\d{1,2}-\d{1,2}(?:(?:[Tt]| )\d{1,2}:\d{1,2}:\d{1,2}(?:\.\d+)?(?:Z|[+-]\d{2}:\d{2})?)?$/;
+type Yaml = typeof import('yaml');
 
-/** Whether go-yaml v2 would read this plain scalar as something other than a string. */
-function resolvesToNonString(s: string): boolean {
-  if (s === '') return true;
-  if (RESOLVED_WORDS.has(s)) return true;
-  const first = s[0];
-  if (first === '.') return /^\.[0-9]+([eE][-+]?[0-9]+)?$/.test(s);
-  if (first === '+' || first === '-' || (first >= '0' && first <= '9')) {
-    if (first >= '0' && first <= '9' && TIMESTAMP.test(s)) return true;
-    const plain = s.replace(/_/g, '');
-    if (GO_INT.test(plain)) return true;
-    if (YAML_STYLE_FLOAT.test(plain)) return true;
-  }
-  return false;
+function keyText(yaml: Yaml, key: unknown): string {
+  return String(yaml.isScalar(key) ? key.value : key);
 }
 
-function isPrintable(cp: number): boolean {
-  return (
-    cp === 0x0a ||
-    (cp >= 0x20 && cp <= 0x7e) ||
-    cp === 0x85 ||
-    (cp >= 0xa0 && cp <= 0xd7ff) ||
-    (cp >= 0xe000 && cp <= 0xfffd && cp !== 0xfeff) ||
-    cp >= 0x10000
-  );
-}
-const isBreak = (c: string) => c === '\n' || c === '\r' || c === '\u0085' || c === '\u2028' || c === '\u2029';
-const isBlankZ = (c: string | undefined) => c === undefined || c === ' ' || c === '\t' || isBreak(c) || c === '\0';
-
-interface Analysis {
-  blockPlain: boolean;
-  singleQuoted: boolean;
-  block: boolean;
-}
-
-/** libyaml's scalar analysis, block context. */
-function analyze(s: string): Analysis {
-  const chars = [...s];
-  let blockIndicators = s.startsWith('---') || s.startsWith('...');
-  let leadingSpace = false, leadingBreak = false, trailingSpace = false, trailingBreak = false;
-  let breakSpace = false, spaceBreak = false, special = false, lineBreaks = false;
-  let prevSpace = false, prevBreak = false, precededByWs = true;
-  chars.forEach((c, i) => {
-    const first = i === 0;
-    const last = i === chars.length - 1;
-    const followedByWs = isBlankZ(chars[i + 1]);
-    if (first) {
-      if ('#,[]{}&*!|>\'"%@`'.includes(c)) blockIndicators = true;
-      if ((c === '?' || c === ':') && followedByWs) blockIndicators = true;
-      if (c === '-' && followedByWs) blockIndicators = true;
-    } else {
-      if (c === ':' && followedByWs) blockIndicators = true;
-      if (c === '#' && precededByWs) blockIndicators = true;
-    }
-    if (!isPrintable(c.codePointAt(0)!)) special = true;
-    if (isBreak(c)) lineBreaks = true;
-    if (c === ' ') {
-      if (first) leadingSpace = true;
-      if (last) trailingSpace = true;
-      if (prevBreak) breakSpace = true;
-      prevSpace = true;
-      prevBreak = false;
-    } else if (isBreak(c)) {
-      if (first) leadingBreak = true;
-      if (last) trailingBreak = true;
-      if (prevSpace) spaceBreak = true;
-      prevBreak = true;
-      prevSpace = false;
-    } else {
-      prevSpace = false;
-      prevBreak = false;
-    }
-    precededByWs = isBlankZ(c);
-  });
-  let blockPlain = true, singleQuoted = true, block = true;
-  if (leadingSpace || leadingBreak || trailingSpace || trailingBreak) blockPlain = false;
-  if (trailingSpace) block = false;
-  if (breakSpace) blockPlain = singleQuoted = false;
-  if (spaceBreak || special) blockPlain = singleQuoted = block = false;
-  if (lineBreaks) blockPlain = false;
-  if (blockIndicators) blockPlain = false;
-  return { blockPlain, singleQuoted, block };
-}
-
-const DOUBLE_ESCAPES: Record<string, string> = {
-  '\0': '\\0', '\x07': '\\a', '\b': '\\b', '\t': '\\t', '\n': '\\n', '\x0b': '\\v', '\f': '\\f',
-  '\r': '\\r', '\x1b': '\\e', '"': '\\"', '\\': '\\\\', '\u0085': '\\N', '\u00a0': '\\_',
-  '\u2028': '\\L', '\u2029': '\\P',
-};
-
-function doubleQuoted(s: string): string {
-  let out = '"';
-  for (const c of s) {
-    const cp = c.codePointAt(0)!;
-    if (DOUBLE_ESCAPES[c] !== undefined) out += DOUBLE_ESCAPES[c];
-    else if (!isPrintable(cp) || cp === 0xfeff) {
-      if (cp <= 0xff) out += '\\x' + cp.toString(16).toUpperCase().padStart(2, '0');
-      else if (cp <= 0xffff) out += '\\u' + cp.toString(16).toUpperCase().padStart(4, '0');
-      else out += '\\U' + cp.toString(16).toUpperCase().padStart(8, '0');
-    } else out += c;
-  }
-  return out + '"';
-}
-
-/** A scalar: either one inline token, or a literal block (header + content lines). */
-type Scalar = { inline: string } | { header: string; lines: string[] };
-
-function stringScalar(s: string, isKey: boolean): Scalar {
-  const a = analyze(s);
-  const plainWanted = !resolvesToNonString(s) && !BASE60_FLOAT.test(s);
-  if (s.includes('\n') && !isKey) {
-    if (!a.block) return { inline: doubleQuoted(s) };
-    let chomp = '';
-    if (!isBreak(s[s.length - 1])) chomp = '-';
-    else if (s.length === 1 || isBreak(s[s.length - 2])) chomp = '+';
-    const hint = s[0] === ' ' || isBreak(s[0]) ? '2' : '';
-    const body = chomp === '-' ? s : s.replace(/\n$/, '');
-    return { header: `|${hint}${chomp}`, lines: body.split('\n') };
-  }
-  if (plainWanted && a.blockPlain && !s.includes('\n')) return { inline: s };
-  if (!plainWanted && !s.includes('\n')) return { inline: doubleQuoted(s) };
-  if (a.singleQuoted && !s.includes('\n')) return { inline: `'${s.replace(/'/g, "''")}'` };
-  return { inline: doubleQuoted(s) };
-}
-
-/** Go's strconv.FormatFloat(f, 'g', -1, 64), as go-yaml prints floats. */
-function goFloat(f: number): string {
-  if (Number.isInteger(f) && Math.abs(f) < 1e21) return String(f);
-  if (!Number.isFinite(f)) return Number.isNaN(f) ? '.nan' : f > 0 ? '+.inf' : '-.inf';
-  const [mant, expText] = f.toExponential().split('e');
-  const exp = Number(expText);
-  const digits = mant.replace('-', '').replace('.', '').length;
-  let eprec = 6;
-  if (eprec > digits && digits >= exp + 1) eprec = digits;
-  if (exp < -4 || exp >= eprec) {
-    return `${mant}e${exp < 0 ? '-' : '+'}${String(Math.abs(exp)).padStart(2, '0')}`;
-  }
-  return String(f);
-}
-
-function scalar(value: JsonValue, isKey = false): Scalar {
-  if (value === null) return { inline: 'null' };
-  if (typeof value === 'boolean') return { inline: value ? 'true' : 'false' };
-  if (typeof value === 'number') return { inline: goFloat(value) };
-  if (typeof value === 'string') return stringScalar(value, isKey);
-  if (Array.isArray(value)) return { inline: '[]' };
-  return { inline: '{}' };
-}
-
-const isCollection = (v: JsonValue): v is JsonValue[] | { [k: string]: JsonValue } =>
-  v !== null && typeof v === 'object' && (Array.isArray(v) ? v.length > 0 : Object.keys(v).length > 0);
-
-function scalarLines(prefix: string, s: Scalar, contentIndent: number): string[] {
-  if ('inline' in s) return [`${prefix}${s.inline}`];
-  const pad = ' '.repeat(contentIndent);
-  return [`${prefix}${s.header}`, ...s.lines.map((l) => (l === '' ? '' : pad + l))];
-}
-
-function blockLines(value: JsonValue[] | { [k: string]: JsonValue }, indent: number): string[] {
-  const pad = ' '.repeat(indent);
-  const out: string[] = [];
-  if (Array.isArray(value)) {
-    for (const item of value) {
-      if (isCollection(item)) {
-        const sub = blockLines(item, indent + 2);
-        out.push(`${pad}- ${sub[0].slice(indent + 2)}`, ...sub.slice(1));
-      } else {
-        out.push(...scalarLines(`${pad}- `, scalar(item), indent + 2));
-      }
-    }
-    return out;
-  }
-  for (const key of Object.keys(value).sort(compareYamlKeys)) {
-    const child = value[key];
-    const k = scalar(key, true) as { inline: string };
-    if (isCollection(child)) {
-      out.push(`${pad}${k.inline}:`);
-      out.push(...blockLines(child, Array.isArray(child) ? indent : indent + 2));
-    } else {
-      out.push(...scalarLines(`${pad}${k.inline}: `, scalar(child), indent + 2));
-    }
-  }
-  return out;
-}
-
-/** The YAML document go-yaml v2 writes for this JSON value (ends with a newline). */
+/** The YAML document for this JSON value (ends with a newline). */
 export function yamlText(value: JsonValue): string {
-  if (isCollection(value)) return blockLines(value, 0).join('\n') + '\n';
-  return scalarLines('', scalar(value), 2).join('\n') + '\n';
+  // Loaded here so table, -q and JSON output never evaluate the yaml package.
+  const yaml = require('yaml') as Yaml;
+  return yaml.stringify(value, {
+    // Emitted as YAML 1.2, but also quote what YAML 1.1 readers resolve (yes/no/on/off/y/n,
+    // sexagesimal numbers, timestamps).
+    compat: 'yaml-1.1',
+    sortMapEntries: (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
+    indentSeq: false,
+    lineWidth: 0,
+  });
 }

@@ -6,12 +6,13 @@ import {
   goFormatG,
   humanDuration,
   humanSize,
-  layoutTable,
   truncateId,
   utcZone,
 } from '../../src/render/text';
 import { goJSONText } from '../../src/render/json';
+import { crictlTable, tableLines } from '../../src/render/table';
 import { compareYamlKeys, yamlText } from '../../src/render/yaml';
+import { parse as parseYaml } from 'yaml';
 import { ansiColours, chooseColours, plainColours } from '../../src/render/colour';
 import { shortImage } from '../../src/render/containers-view';
 
@@ -100,16 +101,35 @@ test('RFC 3339 timestamps as Go prints them', () => {
 });
 
 test('tables pad every column but the last to max(20, widest + 3)', () => {
-  const out = layoutTable([
+  const out = crictlTable([
     ['A', 'LONG HEADER', 'LAST'],
     ['a-value-that-is-longer-than-twenty', 'x', 'tail  with  spaces'],
   ]);
   const lines = out.split('\n');
+  assert.equal(lines.length, 3);
   assert.equal(lines[0], 'A' + ' '.repeat(36) + 'LONG HEADER' + ' '.repeat(9) + 'LAST');
-  assert.equal(lines[1].indexOf('x'), 37);
-  assert.equal(lines[1].slice(57), 'tail  with  spaces');
+  assert.equal(lines[1], 'a-value-that-is-longer-than-twenty' + ' '.repeat(3) + 'x' + ' '.repeat(19) + 'tail  with  spaces');
   assert.equal(lines[2], '');
-  assert.equal(layoutTable([]), '');
+  assert.equal(crictlTable([]), '');
+});
+
+test('painted cells take the width of their text, and the last column is never padded', () => {
+  const paint = (t: string) => `\u001b[32m${t}\u001b[39m`;
+  const strip = (t: string) => t.replace(/\u001b\[\d+m/g, '');
+  const plain = crictlTable([['STATE', 'NAME'], ['Running', 'short'], ['Exited', 'a-much-longer-last-cell']]);
+  const coloured = crictlTable([[paint('STATE'), 'NAME'], [paint('Running'), 'short'], ['Exited', paint('a-much-longer-last-cell')]]);
+  assert.equal(strip(coloured), plain);
+  assert.equal(plain, 'STATE' + ' '.repeat(15) + 'NAME\nRunning' + ' '.repeat(13) + 'short\nExited' + ' '.repeat(14) + 'a-much-longer-last-cell\n');
+  assert.ok(coloured.split('\n').every((line) => !line.endsWith(' ')));
+});
+
+test('without a minimum width, columns are the widest cell plus 3 spaces (plan and CNI tables)', () => {
+  assert.deepEqual(tableLines([['STEP', 'ACTION', 'REASON'], ['1', 'kill-pod', ''], ['12', 'x', 'why']]), [
+    'STEP   ACTION     REASON',
+    '1      kill-pod',
+    '12     x          why',
+  ]);
+  assert.deepEqual(tableLines([]), []);
 });
 
 test("inspect JSON is Go's encoding/json: sorted keys, HTML characters escaped", () => {
@@ -119,33 +139,49 @@ test("inspect JSON is Go's encoding/json: sorted keys, HTML characters escaped",
   );
 });
 
-test("YAML scalars are quoted as go-yaml v2 quotes them", () => {
+test('YAML strings a YAML 1.1 or 1.2 reader would misread stay quoted; others stay plain', () => {
   const cases: Array<[string, string]> = [
     ['plain', 'v: plain\n'],
     ['', 'v: ""\n'],
     ['1700000000000000000', 'v: "1700000000000000000"\n'],
     ['1.5', 'v: "1.5"\n'],
+    ['-.5e3', 'v: "-.5e3"\n'],
+    ['.inf', 'v: ".inf"\n'],
     ['0x1F', 'v: "0x1F"\n'],
+    ['0o17', 'v: "0o17"\n'],
+    ['012', 'v: "012"\n'],
     ['true', 'v: "true"\n'],
     ['yes', 'v: "yes"\n'],
+    ['off', 'v: "off"\n'],
+    ['n', 'v: "n"\n'],
+    ['Y', 'v: "Y"\n'],
     ['null', 'v: "null"\n'],
     ['~', 'v: "~"\n'],
+    ['<<', 'v: "<<"\n'],
     ['2023-11-14T22:13:20Z', 'v: "2023-11-14T22:13:20Z"\n'],
     ['1:20', 'v: "1:20"\n'],
-    ['a: b', "v: 'a: b'\n"],
-    ['- x', "v: '- x'\n"],
+    ['a: b', 'v: "a: b"\n'],
+    ['- x', 'v: "- x"\n'],
     ['{"a":1}', 'v: \'{"a":1}\'\n'],
     ["it's", "v: it's\n"],
-    ['#comment', "v: '#comment'\n"],
-    ['a #b', "v: 'a #b'\n"],
-    [' lead', "v: ' lead'\n"],
-    ['tab\there', 'v: "tab\\there"\n'],
+    ['#comment', 'v: "#comment"\n'],
+    ['a #b', 'v: "a #b"\n'],
+    [' lead', 'v: " lead"\n'],
     ['10.88.0.4', 'v: 10.88.0.4\n'],
     ['sha256:abc', 'v: sha256:abc\n'],
     ['two\nlines', 'v: |-\n  two\n  lines\n'],
     ['ends\n', 'v: |\n  ends\n'],
   ];
-  for (const [value, want] of cases) assert.equal(yamlText({ v: value }), want, JSON.stringify(value));
+  for (const [value, want] of cases) {
+    const text = yamlText({ v: value });
+    assert.equal(text, want, JSON.stringify(value));
+    for (const version of ['1.1', '1.2'] as const) {
+      assert.deepEqual(parseYaml(text, { version }), { v: value }, `${JSON.stringify(value)} read as YAML ${version}`);
+    }
+  }
+  const long = `${'x'.repeat(90)} ${'y'.repeat(90)}`;
+  assert.equal(yamlText({ v: long }), `v: ${long}\n`, 'no line folding');
+  assert.equal(yamlText({ 'true': 1, n: 2 }), '"n": 2\n"true": 1\n', 'keys are quoted too');
 });
 
 test('YAML layout: nested maps indented, sequences not, empty collections inline', () => {
@@ -158,6 +194,15 @@ test('YAML layout: nested maps indented, sequences not, empty collections inline
 test("YAML key order is go-yaml's: non-letters first, digit runs numerically", () => {
   const keys = ['kA', 'k10', 'k9', 'k_', 'k.', 'b', 'a', 'a.b', 'ab'];
   assert.deepEqual([...keys].sort(compareYamlKeys), ['a', 'a.b', 'ab', 'b', 'k.', 'k_', 'k9', 'k10', 'kA']);
+});
+
+test('terminal colours are 16-colour SGR codes; empty text stays empty', () => {
+  assert.equal(ansiColours.header('H'), '\u001b[1mH\u001b[22m');
+  assert.equal(ansiColours.good('Running'), '\u001b[32mRunning\u001b[39m');
+  assert.equal(ansiColours.bad('Exited'), '\u001b[31mExited\u001b[39m');
+  assert.equal(ansiColours.pending('Created'), '\u001b[33mCreated\u001b[39m');
+  assert.equal(ansiColours.good(''), '');
+  assert.equal(plainColours.bad('Exited'), 'Exited');
 });
 
 test('colour only on a terminal without NO_COLOR or --no-color', () => {

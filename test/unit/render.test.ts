@@ -21,6 +21,7 @@ import type { JsonObject } from '../../src/render/json';
 import { utcZone } from '../../src/render/text';
 import type { ContainerStatus, PodSandboxStatus } from '../../src/cri/types';
 import { NOW_NS, containers, images, pods } from '../fixtures/render/inputs';
+import { parse as parseYaml } from 'yaml';
 
 const GOLDEN = join(__dirname, '..', 'fixtures', 'render');
 const toJSON = (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
@@ -173,6 +174,24 @@ test('the table lines up the same with and without colour', () => {
   const coloured = formatPods(pods, { ...base, output: 'table', colours: ansiColours });
   assert.notEqual(coloured, plain);
   assert.equal(strip(coloured), plain);
+});
+
+test('-o yaml and -o json carry the same data with the same field names', () => {
+  const pairs: Array<[string, (output: 'json' | 'yaml') => string]> = [
+    ['pods', (output) => formatPods(pods, { ...base, output })],
+    ['no pods', (output) => formatPods([], { ...base, output })],
+    ['ps', (output) => formatContainers(containers, { ...base, output })],
+    ['images', (output) => formatImages(images, { ...base, output })],
+    ['inspectp', (output) => formatInspectPods([{ status: podStatus, info: { info: '{"pid":4242,"flag":"y"}' }, containersStatuses: [], timestamp: '0' }], { output, toJSON, zone: utcZone })],
+    ['inspect', (output) => formatInspectContainers([{ status: containerStatus('CONTAINER_EXITED', '1700000100000000000'), info: {} }], { output, toJSON, zone: utcZone })],
+    ['inspecti', (output) => formatInspectImages([{ image: images[1], info: {} }], ['pause'], { output, toJSON })],
+  ];
+  for (const [name, render] of pairs) {
+    const json = JSON.parse(render('json'));
+    const yamlOut = render('yaml');
+    assert.deepEqual(parseYaml(yamlOut), json, `${name}: read as YAML 1.2`);
+    assert.deepEqual(parseYaml(yamlOut, { version: '1.1' }), json, `${name}: read as YAML 1.1 (go-yaml, kubectl)`);
+  }
 });
 
 test('-q is ignored with -o json, as crictl does', () => {
