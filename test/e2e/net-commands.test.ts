@@ -291,6 +291,22 @@ describe('refusals', () => {
     assertOneLineError(r, /^syncpod: sandbox [0-9a-f]{64} is NOTREADY: its network namespace is gone/);
   });
 
+  test('--dry-run on eth0 still prints the plan, and warns on stderr that a real run would refuse', async () => {
+    const r = await syncpodInLab(['net-setup', pod.id, '--dry-run', ...netArgs(path.join(tmp, 'conf-main'))]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, /^CNI_IFNAME=eth0$/m);
+    assert.doesNotMatch(r.stdout, /refuse/);
+    assert.match(r.stderr, /^WARN: a real run would refuse: sandbox [0-9a-f]{64} already has eth0/m);
+  });
+
+  test('net-teardown of a NOTREADY sandbox still runs DEL (without a netns) and succeeds', async () => {
+    const r = await syncpodInLab(['net-teardown', stoppedPodId, '--ifname', 'eth1', '-o', 'json', ...netArgs(path.join(tmp, 'conf-main'))]);
+    assert.equal(r.code, 0, r.stderr);
+    const outcome = JSON.parse(r.stdout);
+    assert.equal(outcome.configSource, 'conf-dir');
+    assert.deepEqual(outcome.invocations.map((i: any) => `${i.command} ${i.type} ${i.ok}`), ['DEL tuning true', 'DEL bridge true']);
+  });
+
   test('bad flags and unknown sandboxes are one-line errors', async () => {
     assertOneLineError(await syncpodInLab(['net-setup', pod.id, '-o', 'yaml']), /^syncpod: --output: must be one of table, json, got "yaml"$/);
     assertOneLineError(await syncpodInLab(['net-setup', pod.id, '--timeout', 'soon']), /^syncpod: --timeout: invalid duration "soon"/);
