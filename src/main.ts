@@ -15,7 +15,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
   let ctx: Context | undefined;
   const runner: ActionRunner = {
     async run(cmd: Command, load, handlerName, args) {
-      const globals = cmd.optsWithGlobals() as Record<string, any>;
+      // Global options come from the program itself: a subcommand's own option of the same name
+      // (net-setup --timeout, stop --timeout) must not replace the CRI deadline.
+      let root: Command = cmd;
+      while (root.parent) root = root.parent;
+      const globals = root.opts() as Record<string, any>;
       const opts = cmd.opts() as Record<string, any>;
       ctx = createContext(io, {
         runtimeEndpoint: globals.runtimeEndpoint,
