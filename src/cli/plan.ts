@@ -126,7 +126,7 @@ export async function plan(ctx: Context, args: string[], opts: Record<string, an
   const plans = planned.map((p) => p.plan);
   if (output === 'table') {
     const { renderPlans } = require('../render/plan-view') as typeof import('../render/plan-view');
-    ctx.io.stdout.write(renderPlans(plans, planColours(ctx)));
+    ctx.out(renderPlans(plans, planColours(ctx)));
   } else {
     const value = plans.length === 1 ? plans[0] : { plans };
     ctx.out(output === 'json' ? JSON.stringify(value, null, 2) : (require('yaml') as typeof import('yaml')).stringify(value));

@@ -128,7 +128,10 @@ export function buildPlan(input: PlanInput): Plan {
   let purged = false;
   if (a.killPod) {
     const running = st.containerStatuses.filter((s) => s.state === 'running');
-    steps.push({
+    // kubelet's KillPod stops every running container and every sandbox; when nothing runs and no
+    // sandbox is ready (a new pod, or one already stopped) that changes nothing, so no step is listed.
+    const somethingToKill = running.length > 0 || st.sandboxStatuses.some((s) => s.state === 'ready');
+    if (somethingToKill) steps.push({
       action: 'kill-pod',
       target: podRef,
       reason: a.sandboxChange ? `${killPodReason}: ${a.sandboxChange.detail}` : killPodReason!,

@@ -250,14 +250,24 @@ test('waiting is explained when nothing is pending', () => {
   assert.equal(p.summary.text, 'No changes. Kubelet 1.33 waits: init container init1 is running; waiting for it to finish.');
 });
 
-test('summary wording for kill pod and sandbox creation', () => {
+test('a new pod: killPod as kubelet sets it, but no kill step when there is nothing to kill', () => {
   const p = plan(basePod(), (st) => {
     st.sandboxStatuses = [];
     st.containerStatuses = [];
   });
-  assert.equal(p.summary.text, 'Plan: kill pod, create sandbox, start 3 containers.');
+  assert.equal(p.summary.text, 'Plan: create sandbox, start 3 containers.');
+  assert.equal(p.actions.killPod, true);
   assert.equal(p.actions.sandboxId, '');
   assert.equal(p.actions.killPodReason, 'the sandbox must be recreated');
+  assert.ok(!p.steps.some((s) => s.action === 'kill-pod'));
+});
+
+test('summary wording for kill pod and sandbox creation (a ready sandbox without an IP)', () => {
+  const p = plan(basePod(), (st) => {
+    st.sandboxStatuses[0].ip = '';
+  });
+  assert.equal(p.steps[0].action, 'kill-pod');
+  assert.match(p.summary.text, /^Plan: kill pod, create sandbox, /);
 });
 
 test('overall summary of several plans', () => {
