@@ -10,9 +10,19 @@ export interface RunResult {
   stderr: string;
 }
 
-export function syncpod(args: string[], opts: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<RunResult> {
+export interface RunOptions {
+  env?: Record<string, string>;
+  input?: string;
+  timeoutMs?: number;
+  /** Run inside this network namespace (nsenter --net), e.g. a lab's, so CNI plugins act there. */
+  netns?: string;
+}
+
+export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SYNCPOD, ...args], {
+    const argv = [process.execPath, SYNCPOD, ...args];
+    if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
+    const child = spawn(argv[0], argv.slice(1), {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
     });

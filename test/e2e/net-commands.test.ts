@@ -6,7 +6,7 @@
 // namespace it runs in, and syncpod runs plugins in its own. So the CLI is spawned under
 // `nsenter --net=/run/netns/<lab netns>` (where the lab's containerd, and so its own CNI, runs):
 // the machine's own network namespace is never touched, and a test asserts that.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -15,7 +15,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
-import { SYNCPOD, assertOneLineError, type RunResult } from './helpers';
+import { SYNCPOD, assertOneLineError, syncpod, type RunResult } from './helpers';
 
 const PLUGINS = '/usr/lib/cni';
 const rand = randomBytes(3).toString('hex');
@@ -34,25 +34,7 @@ let stoppedPodId = '';
 /** Spawns the built CLI inside the lab's network namespace. */
 function syncpodInLab(args: string[], timeoutMs = 60_000): Promise<RunResult> {
   const l = must(lab, 'lab');
-  return new Promise((resolve, reject) => {
-    const child = spawn('nsenter', [`--net=/run/netns/${l.netns}`, '--', process.execPath, SYNCPOD, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin', HOME: process.env.HOME ?? '/root', ...l.env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`syncpod ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
-    }, timeoutMs);
-    child.on('error', reject);
-    child.on('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
+  return syncpod(args, { env: l.env, netns: l.netns, timeoutMs });
 }
 
 function must<T>(v: T | undefined, what: string): T {
