@@ -258,6 +258,15 @@ describe('inspect and logs', () => {
     assert.equal(r.stdout, '');
   });
 
+  test('logs -f follows a running container and returns when it exits', async () => {
+    const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+    const id = await runContainer(ids.podA, a, 'counter', ['sh', '-c', 'for i in 1 2 3 4; do echo tick-$i; sleep 0.4; done']);
+    const r = await run(['logs', '-f', id]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'tick-1\ntick-2\ntick-3\ntick-4\n');
+    assert.equal((await rt.call('ContainerStatus', { containerId: id })).status?.state, 'CONTAINER_EXITED');
+  });
+
   test('logs -f of an exited container returns after the last line', async () => {
     const r = await run(['logs', '-f', ids.exited]);
     assert.equal(r.code, 0, r.stderr);
