@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runtimeV1 } from '../../src/cri/gen/runtime-v1';
 import { toProtoJSON } from '../../src/cri/json';
@@ -191,6 +192,32 @@ test('-o yaml and -o json carry the same data with the same field names', () => 
     const yamlOut = render('yaml');
     assert.deepEqual(parseYaml(yamlOut), json, `${name}: read as YAML 1.2`);
     assert.deepEqual(parseYaml(yamlOut, { version: '1.1' }), json, `${name}: read as YAML 1.1 (go-yaml, kubectl)`);
+  }
+});
+
+test('each output loads only the package it needs: -q and JSON none, tables cli-table3, YAML yaml, colour chalk', () => {
+  // A fresh process per output, since this file has loaded the packages itself.
+  const script = (call: string) => `
+    const { formatPods } = require('./src/render/pods-view.ts');
+    const { ansiColours, plainColours } = require('./src/render/colour.ts');
+    const { toProtoJSON } = require('./src/cri/json.ts');
+    const { runtimeV1 } = require('./src/cri/gen/runtime-v1.ts');
+    const { pods, NOW_NS } = require('./test/fixtures/render/inputs.ts');
+    const base = { nowNs: NOW_NS, colours: plainColours, toJSON: (t, m) => toProtoJSON(runtimeV1, t, m) };
+    ${call};
+    const names = Object.keys(require.cache).map((p) => /node_modules\\/(cli-table3|yaml|chalk)\\//.exec(p)?.[1]).filter(Boolean);
+    process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
+  const cases: Array<[string, string[]]> = [
+    ["formatPods(pods, { ...base, output: 'table', quiet: true })", []],
+    ["formatPods(pods, { ...base, output: 'json' })", []],
+    ["formatPods(pods, { ...base, output: 'table' })", ['cli-table3']],
+    ["formatPods(pods, { ...base, output: 'yaml' })", ['yaml']],
+    ["formatPods(pods, { ...base, output: 'table', colours: ansiColours })", ['chalk', 'cli-table3']],
+  ];
+  for (const [call, want] of cases) {
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(call)], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' });
+    assert.equal(r.status, 0, r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout), want, call);
   }
 });
 
