@@ -1,15 +1,542 @@
-// Placeholder while this command group is being written; every handler refuses clearly.
-import { SyncpodError } from '../errors';
+// Step commands, crictl-compatible where crictl has them: runp, create, start, stop, rm, stopp,
+// rmp, pull, rmi. A pod manifest gives kubelet's configs (the same generators and executor helpers
+// `sync` uses); crictl-style config files are sent as they are. --dry-run prints the exact request.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { Context } from './context';
+import { SyncpodError, errorLine } from '../errors';
+import type { SandboxOptions } from '../kubelet/sandbox-config';
+import type { ContainerNodeOptions, ExecuteDeps } from '../sync/execute';
+import type { ValueSources } from '../kubelet/env';
+import type { LoadedPod } from '../manifest/types';
+import type * as T from '../cri/types';
 
-const notYet = async (): Promise<number> => {
-  throw new SyncpodError('this command is not implemented yet');
-};
-export const runp = notYet;
-export const create = notYet;
-export const start = notYet;
-export const stop = notYet;
-export const rm = notYet;
-export const stopp = notYet;
-export const rmp = notYet;
-export const pull = notYet;
-export const rmi = notYet;
+/** kubelet's runtimeRequestTimeout default: the deadline of mutating runtime calls. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
+const PULL_TIMEOUT_MS = 30 * 60 * 1000;
+
+function readText(ctx: Context, file: string, what: string): Promise<string> | string {
+  if (file === '-') return ctx.readStdin();
+  try {
+    return fs.readFileSync(file, 'utf8');
+  } catch (err) {
+    throw new SyncpodError(`${what} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorLine(err)}`);
+  }
+}
+
+/** `--env-file`: `NAMESPACE/NAME/KEY=VALUE` (a Secret or ConfigMap key of that namespace) or `KEY=VALUE`. */
+export function parseEnvFile(text: string, file: string, namespace: string): ValueSources {
+  const out: Required<ValueSources> = { env: {}, secrets: {}, configMaps: {} };
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const eq = line.indexOf('=');
+    if (eq <= 0) throw new SyncpodError(`${file}:${i + 1}: expected NAMESPACE/NAME/KEY=VALUE or KEY=VALUE`);
+    const key = line.slice(0, eq);
+    const value = line.slice(eq + 1);
+    const parts = key.split('/');
+    if (parts.length === 1) out.env[key] = value;
+    else if (parts.length === 3) {
+      if (parts[0] !== namespace) return;
+      (out.secrets[parts[1]] ??= {})[parts[2]] = value;
+      (out.configMaps[parts[1]] ??= {})[parts[2]] = value;
+    } else throw new SyncpodError(`${file}:${i + 1}: expected NAMESPACE/NAME/KEY=VALUE or KEY=VALUE`);
+  });
+  return out;
+}
+
+function nodeIPs(): string[] {
+  const v4: string[] = [];
+  const v6: string[] = [];
+  for (const [, addrs] of Object.entries(os.networkInterfaces()).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+    for (const a of addrs ?? []) {
+      if (a.internal) continue;
+      if (a.family === 'IPv4') v4.push(a.address);
+      else if (!a.address.startsWith('fe80')) v6.push(a.address);
+    }
+  }
+  return [...v4.slice(0, 1), ...v6.slice(0, 1)];
+}
+
+export interface NodeSettings {
+  sandbox: Omit<SandboxOptions, 'configSeen'>;
+  container: ContainerNodeOptions;
+  podLogsRoot: string;
+  legacyLogDir: string;
+}
+
+/** Node/kubelet flags (`nodeOptions` in program.ts) to generator options for this pod. */
+export function nodeSettings(opts: Record<string, any>, pod: Pod): NodeSettings {
+  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
+  const { parseFeatureGates } = require('./plan') as typeof import('./plan');
+  const rules = resolveKubeletRules(opts.kubeletVersion, parseFeatureGates(opts.featureGates));
+  const podLogsRoot = String(opts.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
+  let resolvConf: string | null = null;
+  if (opts.resolvConf !== undefined && opts.resolvConf !== '') {
+    try {
+      resolvConf = fs.readFileSync(opts.resolvConf, 'utf8');
+    } catch (err) {
+      throw new SyncpodError(`--resolv-conf ${opts.resolvConf}: ${errorLine(err)}`);
+    }
+  }
+  const runtimeClassHandlers: Record<string, string> = {};
+  for (const m of opts.runtimeClass ?? []) {
+    const eq = String(m).indexOf('=');
+    if (eq <= 0) throw new SyncpodError(`--runtime-class: "${m}" is not NAME=HANDLER`);
+    runtimeClassHandlers[m.slice(0, eq)] = m.slice(eq + 1);
+  }
+  const driver = opts.cgroupDriver ?? 'cgroupfs';
+  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  const ips = nodeIPs();
+  const base = {
+    podLogsRoot,
+    kubeletRoot: opts.podDirRoot ?? '/var/lib/kubelet',
+    clusterDNS: opts.clusterDns ? String(opts.clusterDns).split(',').map((s) => s.trim()).filter(Boolean) : [],
+    clusterDomain: opts.clusterDomain ?? 'cluster.local',
+    resolvConf,
+    nodeIPs: ips,
+    cgroupDriver: driver as 'cgroupfs' | 'systemd',
+    cgroupParent: opts.cgroupParent,
+    // A node fact kubelet reads from the host: cgroup v2 when the unified hierarchy is mounted.
+    cgroupVersion: (fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1) as 1 | 2,
+  };
+  let values: ValueSources | undefined;
+  if (opts.envFile) {
+    let text: string;
+    try {
+      text = fs.readFileSync(opts.envFile, 'utf8');
+    } catch (err) {
+      throw new SyncpodError(`--env-file ${opts.envFile}: ${errorLine(err)}`);
+    }
+    values = parseEnvFile(text, opts.envFile, pod.metadata?.namespace ?? 'default');
+  }
+  let nodeHostsFile: string | undefined;
+  if (pod.spec?.hostNetwork === true) nodeHostsFile = fs.readFileSync('/etc/hosts', 'utf8');
+  return {
+    sandbox: { ...base, runtimeHandler: opts.runtime ?? opts.runtimeHandler, runtimeClassHandlers },
+    container: {
+      ...base,
+      values,
+      nodeAllocatable: { cpu: String(os.cpus().length), memory: String(os.totalmem()) },
+      memoryCapacityBytes: os.totalmem(),
+      nodeHostsFile,
+      hashScheme: rules.hashScheme,
+      hashWithoutResources: rules.version === '1.28' && rules.gates.InPlacePodVerticalScaling,
+    },
+    podLogsRoot,
+    // kubelet's /var/log/containers sits beside /var/log/pods; keep that relation for other roots.
+    legacyLogDir: `${podLogsRoot.slice(0, podLogsRoot.lastIndexOf('/')) || ''}/containers`,
+  };
+}
+
+/** Sets metadata.uid (the API types mark it read-only). */
+export function setUid(pod: Pod, uid: string): void {
+  (pod.metadata as { uid?: string }).uid = uid;
+}
+
+/** kubelet sets spec.nodeName before it ever sees a pod; a manifest may lack it. */
+export function withNodeName(pod: Pod, opts: Record<string, any>): void {
+  if (pod.spec && !pod.spec.nodeName) pod.spec.nodeName = opts.nodeName ?? os.hostname();
+}
+
+export function executeDeps(ctx: Context): ExecuteDeps {
+  const { nodeFs } = require('../sync/node-fs') as typeof import('../sync/node-fs');
+  const { runtime, image } = ctx.cri();
+  return {
+    runtime,
+    image,
+    fs: nodeFs,
+    clock: { now: () => ctx.now(), monotonic: () => performance.now(), sleep: (ms) => new Promise((r) => setTimeout(r, ms)) },
+    randomHex: () => randomBytes(4).toString('hex'),
+    requestTimeoutMs: Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS),
+    pullTimeoutMs: PULL_TIMEOUT_MS,
+  };
+}
+
+/** kubernetes.io/config.seen: kept from the pod's newest sandbox (kubelet keeps the pod in memory), else now. */
+export function configSeenFor(ctx: Context, sandboxes: T.PodSandboxStatus[]): string {
+  const { formatConfigSeen } = require('../sync/kubelet-rules') as typeof import('../sync/kubelet-rules');
+  const kept = sandboxes.map((s) => s.annotations?.['kubernetes.io/config.seen']).find((v) => v);
+  return kept ?? formatConfigSeen(ctx.now(), -new Date(ctx.now()).getTimezoneOffset());
+}
+
+function printRequest(ctx: Context, typeName: string, request: unknown): void {
+  const { toProtoJSON } = require('../cri/json') as typeof import('../cri/json');
+  const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
+  ctx.out(JSON.stringify(toProtoJSON(runtimeV1, typeName, request), null, 2));
+}
+
+function parseDoc(text: string, file: string): unknown {
+  try {
+    return (require('yaml') as typeof import('yaml')).parse(text);
+  } catch (err) {
+    throw new SyncpodError(`${file}: not valid YAML or JSON: ${errorLine(err)}`);
+  }
+}
+
+function isManifest(doc: unknown): boolean {
+  return !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
+}
+
+async function loadOnePod(ctx: Context, file: string, text: string): Promise<LoadedPod> {
+  const { loadManifests } = require('../manifest/load') as typeof import('../manifest/load');
+  const loaded = file === '-' ? await loadManifests(['-'], async () => text) : await loadManifests([file], () => ctx.readStdin());
+  if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; give a file with one pod`);
+  return loaded[0];
+}
+
+/** The pod's uid: the manifest's, else the newest pod of that namespace/name, else a fresh one (said on stderr). */
+async function podWithUid(ctx: Context, loaded: LoadedPod) {
+  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
+  const pod = loaded.pod;
+  const ref = { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
+  const [observed] = await observePods(ctx.cri().runtime, [ref]);
+  if (!pod.metadata!.uid) {
+    if (observed.match.uid) setUid(pod, observed.match.uid);
+    else {
+      setUid(pod, randomUUID());
+      ctx.io.stderr.write(`pod ${ref.namespace}/${ref.name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}\n`);
+    }
+  }
+  return { pod, observed };
+}
+
+export async function runp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const file = args[0];
+  const text = await readText(ctx, file, 'pod config');
+  const doc = parseDoc(text, file);
+  let request: { config: T.PodSandboxConfig; runtimeHandler: string };
+  let effects: import('../kubelet/mounts').FsEffect[] = [];
+  if (isManifest(doc)) {
+    const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
+    const loaded = await loadOnePod(ctx, file, text);
+    const { pod, observed } = await podWithUid(ctx, loaded);
+    const newest = observed.status.sandboxStatuses[0];
+    const attempt = opts.attempt ?? (newest ? newest.attempt + 1 : 0);
+    if (attempt < 0) throw new SyncpodError('--attempt must not be negative');
+    const settings = nodeSettings(opts, pod);
+    const gen = generatePodSandboxConfig(pod, attempt, { ...settings.sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) });
+    request = { config: gen.config, runtimeHandler: gen.runtimeHandler };
+    effects = gen.effects;
+  } else {
+    const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
+    const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
+    if (opts.attempt !== undefined) throw new SyncpodError('--attempt applies to pod manifests; a PodSandboxConfig carries metadata.attempt');
+    const config = fromProtoJSON(runtimeV1, 'PodSandboxConfig', doc, file === '-' ? '<stdin>' : file) as unknown as T.PodSandboxConfig;
+    request = { config, runtimeHandler: opts.runtime ?? opts.runtimeHandler ?? '' };
+    if (config.logDirectory) effects = [{ kind: 'mkdir', path: config.logDirectory, mode: 0o755, why: 'pod log directory' }];
+  }
+  if (opts.dryRun) {
+    printRequest(ctx, 'RunPodSandboxRequest', request);
+    return 0;
+  }
+  const { applyEffect } = require('../sync/fs-effects') as typeof import('../sync/fs-effects');
+  const { nodeFs } = require('../sync/node-fs') as typeof import('../sync/node-fs');
+  for (const e of effects) applyEffect(nodeFs, e);
+  const deps = executeDeps(ctx);
+  const res = await ctx.cri().runtime.call('RunPodSandbox', request, { timeoutMs: deps.requestTimeoutMs }).catch((err) => {
+    throw new SyncpodError(`run pod sandbox: ${errorLine(err)}`);
+  });
+  ctx.out(res.podSandboxId);
+  return 0;
+}
+
+export async function create(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
+  const [podArg, configFile, sandboxFile] = args;
+  const [podSandboxId] = await resolveSandboxIds(ctx, [podArg]);
+  const { runtime } = ctx.cri();
+  const deps = executeDeps(ctx);
+  let request: { podSandboxId: string; config: T.ContainerConfig; sandboxConfig: T.PodSandboxConfig };
+  if (opts.container !== undefined) {
+    if (sandboxFile !== undefined) throw new SyncpodError('with --container the pod manifest gives the sandbox config; drop the third argument');
+    request = await kubeletContainerRequest(ctx, podSandboxId, configFile, opts, deps);
+  } else {
+    if (sandboxFile === undefined) throw new SyncpodError('create needs CONTAINER.json SANDBOX.json, or a pod manifest with --container NAME');
+    const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
+    const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
+    const cDoc = parseDoc(await readText(ctx, configFile, 'container config'), configFile);
+    if (isManifest(cDoc)) throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
+    const sDoc = parseDoc(await readText(ctx, sandboxFile, 'pod config'), sandboxFile);
+    request = {
+      podSandboxId,
+      config: fromProtoJSON(runtimeV1, 'ContainerConfig', cDoc, configFile) as unknown as T.ContainerConfig,
+      sandboxConfig: fromProtoJSON(runtimeV1, 'PodSandboxConfig', sDoc, sandboxFile) as unknown as T.PodSandboxConfig,
+    };
+    if (!opts.dryRun && request.sandboxConfig.logDirectory && request.config.logPath) {
+      const path = `${request.sandboxConfig.logDirectory}/${request.config.logPath}`;
+      fs.mkdirSync(path.slice(0, path.lastIndexOf('/')), { recursive: true, mode: 0o755 });
+    }
+  }
+  if (opts.dryRun) {
+    printRequest(ctx, 'CreateContainerRequest', request);
+    return 0;
+  }
+  const res = await runtime.call('CreateContainer', request, { timeoutMs: deps.requestTimeoutMs }).catch((err) => {
+    throw new SyncpodError(`creating container: ${errorLine(err)}`);
+  });
+  ctx.out(res.containerId);
+  return 0;
+}
+
+/** kubelet's startContainer up to CreateContainer: image per pull policy, restart count, config, fs effects. */
+async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file: string, opts: Record<string, any>, deps: ExecuteDeps) {
+  const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
+  const { generateContainerConfig } = require('../kubelet/container-config') as typeof import('../kubelet/container-config');
+  const { buildContainerLogsDirectory } = require('../kubelet/labels') as typeof import('../kubelet/labels');
+  const { ensureImageExists, StepError } = require('../sync/execute') as typeof import('../sync/execute');
+  const { findSpecContainer, nextRestartCount } = require('../sync/kubelet-rules') as typeof import('../sync/kubelet-rules');
+  const { applyEffect } = require('../sync/fs-effects') as typeof import('../sync/fs-effects');
+  const { applyDefaultImageTag } = require('../kubelet/image-ref') as typeof import('../kubelet/image-ref');
+  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
+  const { runtime, image } = ctx.cri();
+
+  const sb = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
+  if (!sb) throw new SyncpodError(`pod sandbox ${podSandboxId.slice(0, 13)}: the runtime returned no status`);
+  const loaded = await loadOnePod(ctx, file, await readText(ctx, file, 'pod manifest'));
+  const pod = loaded.pod;
+  const meta = pod.metadata!;
+  const where = `${loaded.source.file}: document ${loaded.source.document}`;
+  if (sb.metadata?.name !== meta.name || sb.metadata?.namespace !== meta.namespace) {
+    throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} does not match sandbox ${podSandboxId.slice(0, 13)} (${sb.metadata?.namespace}/${sb.metadata?.name})`);
+  }
+  if (meta.uid && meta.uid !== sb.metadata?.uid) throw new SyncpodError(`${where}: metadata.uid ${meta.uid} differs from the sandbox's uid ${sb.metadata?.uid}`);
+  setUid(pod, sb.metadata?.uid ?? '');
+  withNodeName(pod, opts);
+  const found = findSpecContainer(pod, opts.container);
+  if (!found) throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${opts.container}`);
+  const settings = nodeSettings(opts, pod);
+  const [observed] = await observePods(runtime, [{ namespace: meta.namespace!, name: meta.name!, uid: meta.uid! }]);
+  const sandboxConfig = generatePodSandboxConfig(pod, sb.metadata?.attempt ?? 0, { ...settings.sandbox, configSeen: configSeenFor(ctx, [sb]) }).config;
+  const notes: string[] = [];
+  let imageRef: string;
+  let imageUser: { uid?: string; username?: string } | undefined;
+  try {
+    if (opts.pull === false) {
+      const st = (await image.call('ImageStatus', { image: { image: applyDefaultImageTag(found.container.image ?? '') }, verbose: false })).image;
+      if (!st?.id) throw new SyncpodError(`image ${found.container.image} is not present and --no-pull was given`);
+      imageRef = st.id;
+      imageUser = st.uid !== undefined ? { uid: String(st.uid.value) } : st.username ? { username: st.username } : undefined;
+    } else if (opts.dryRun) {
+      // Decide the pull without pulling: the request then names the image id kubelet would use.
+      const dry = (require('../sync/dry-run') as typeof import('../sync/dry-run')).dryRunCri<import('../cri/grpc-runtime-service').ImageMethods>(image, 'ImageService', []);
+      ({ imageRef, imageUser } = await ensureImageExists({ img: dry, notes }, found.container, sandboxConfig, deps.pullTimeoutMs));
+    } else {
+      ({ imageRef, imageUser } = await ensureImageExists({ img: image, notes }, found.container, sandboxConfig, deps.pullTimeoutMs));
+    }
+  } catch (err) {
+    throw new SyncpodError(err instanceof StepError ? `${err.code}: ${err.message}` : errorLine(err));
+  }
+  if (notes.length) ctx.io.stderr.write(`${opts.container}: ${notes.join('; ')}\n`);
+  const rc = nextRestartCount(observed.status.containerStatuses, opts.container, () =>
+    deps.fs.readdir(buildContainerLogsDirectory(settings.podLogsRoot, pod, opts.container)),
+  );
+  const podIPs = pod.spec?.hostNetwork === true || sb.state !== 'SANDBOX_READY' ? [] : [sb.network?.ip ?? '', ...(sb.network?.additionalIps ?? []).map((a) => a.ip)].filter(Boolean);
+  const target = (found.container as { targetContainerName?: string }).targetContainerName;
+  const gen = generateContainerConfig(pod, found.container, found.kind, {
+    ...settings.container,
+    restartCount: rc.count,
+    imageRef,
+    imageUser,
+    podIPs,
+    terminationLogName: deps.randomHex(),
+    targetContainerId: target ? observed.status.containerStatuses.find((s) => s.name === target)?.id : undefined,
+  });
+  if (!opts.dryRun) for (const e of gen.effects) applyEffect(deps.fs, e);
+  return { podSandboxId, config: gen.config, sandboxConfig };
+}
+
+async function eachId(
+  ctx: Context,
+  ids: string[],
+  typeName: string,
+  requestOf: (id: string) => unknown,
+  send: (id: string) => Promise<string | void>,
+  dryRun: boolean,
+): Promise<number> {
+  if (dryRun) {
+    for (const id of ids) printRequest(ctx, typeName, requestOf(id));
+    return 0;
+  }
+  for (const id of ids) {
+    const line = await send(id);
+    if (line) ctx.out(line);
+  }
+  return 0;
+}
+
+export async function start(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveContainerIds } = require('./container') as typeof import('./container');
+  const ids = await resolveContainerIds(ctx, args);
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  return eachId(ctx, ids, 'StartContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
+    await ctx.cri().runtime.call('StartContainer', { containerId }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`starting the container "${containerId}": ${errorLine(err)}`);
+    });
+    return containerId;
+  }, !!opts.dryRun);
+}
+
+export async function stop(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveContainerIds } = require('./container') as typeof import('./container');
+  const ids = await resolveContainerIds(ctx, args);
+  const timeout = Number(opts.timeout ?? 0);
+  if (timeout < 0) throw new SyncpodError('--timeout must not be negative');
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS) + timeout * 1000;
+  return eachId(ctx, ids, 'StopContainerRequest', (containerId) => ({ containerId, timeout: String(timeout) }), async (containerId) => {
+    await ctx.cri().runtime.call('StopContainer', { containerId, timeout: String(timeout) }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`stopping the container "${containerId}": ${errorLine(err)}`);
+    });
+    return containerId;
+  }, !!opts.dryRun);
+}
+
+export async function rm(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveContainerIds } = require('./container') as typeof import('./container');
+  const ids = await resolveContainerIds(ctx, args);
+  const { runtime } = ctx.cri();
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  return eachId(ctx, ids, 'RemoveContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
+    const st = (await runtime.call('ContainerStatus', { containerId, verbose: false })).status;
+    if (st?.state === 'CONTAINER_RUNNING') {
+      if (!opts.force) throw new SyncpodError(`container "${containerId}" is running, please stop it first`);
+      await runtime.call('StopContainer', { containerId, timeout: '0' }, { timeoutMs: t }).catch((err) => {
+        throw new SyncpodError(`stopping the container "${containerId}": ${errorLine(err)}`);
+      });
+    }
+    await runtime.call('RemoveContainer', { containerId }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`removing container "${containerId}": ${errorLine(err)}`);
+    });
+    // crictl removes the log file and its rotations unless --keep-logs.
+    const logPath = st?.logPath ?? '';
+    if (logPath) {
+      const dir = logPath.slice(0, logPath.lastIndexOf('/'));
+      const base = logPath.slice(logPath.lastIndexOf('/') + 1);
+      let entries: string[] = [];
+      try {
+        entries = fs.readdirSync(dir);
+      } catch {
+        /* no directory */
+      }
+      for (const f of entries.filter((e) => e === base || e.startsWith(base + '.'))) {
+        try {
+          fs.unlinkSync(`${dir}/${f}`);
+        } catch (err) {
+          ctx.warn(`removing log file ${dir}/${f} for container "${containerId}" failed: ${errorLine(err)}`);
+        }
+      }
+    }
+    return containerId;
+  }, !!opts.dryRun);
+}
+
+export async function stopp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
+  const ids = await resolveSandboxIds(ctx, args);
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  return eachId(ctx, ids, 'StopPodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {
+    await ctx.cri().runtime.call('StopPodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`stopping the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
+    });
+    return `Stopped sandbox ${podSandboxId}`;
+  }, !!opts.dryRun);
+}
+
+export async function rmp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
+  const ids = await resolveSandboxIds(ctx, args);
+  const { runtime } = ctx.cri();
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  return eachId(ctx, ids, 'RemovePodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {
+    const st = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
+    if (st?.state === 'SANDBOX_READY') {
+      if (!opts.force) throw new SyncpodError(`pod sandbox "${podSandboxId}" is running, please stop it first`);
+      await runtime.call('StopPodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
+        throw new SyncpodError(`stopping the pod sandbox "${podSandboxId}" failed: ${errorLine(err)}`);
+      });
+    }
+    await runtime.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
+    });
+    return `Removed sandbox ${podSandboxId}`;
+  }, !!opts.dryRun);
+}
+
+function authOf(opts: Record<string, any>): T.AuthConfig | undefined {
+  if (opts.creds && opts.auth) throw new SyncpodError('both --creds and --auth are specified');
+  if (opts.creds) {
+    const c = String(opts.creds);
+    const i = c.indexOf(':');
+    if (i <= 0) throw new SyncpodError('--creds: expected USERNAME:PASSWORD');
+    return { username: c.slice(0, i), password: c.slice(i + 1) } as T.AuthConfig;
+  }
+  if (opts.auth) return { auth: String(opts.auth) } as T.AuthConfig;
+  return undefined;
+}
+
+export async function pull(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const imageName = args[0];
+  if (!imageName) throw new SyncpodError('image name cannot be empty');
+  const auth = authOf(opts);
+  let sandboxConfig: T.PodSandboxConfig | undefined;
+  if (opts.podConfig) {
+    const text = await readText(ctx, opts.podConfig, 'pod config');
+    const doc = parseDoc(text, opts.podConfig);
+    if (isManifest(doc)) {
+      const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
+      const { pod, observed } = await podWithUid(ctx, await loadOnePod(ctx, opts.podConfig, text));
+      const newest = observed.status.sandboxStatuses[0];
+      sandboxConfig = generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...nodeSettings({}, pod).sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) }).config;
+    } else {
+      const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
+      const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
+      sandboxConfig = fromProtoJSON(runtimeV1, 'PodSandboxConfig', doc, opts.podConfig) as unknown as T.PodSandboxConfig;
+    }
+  }
+  const request = { image: { image: imageName }, ...(auth ? { auth } : {}), ...(sandboxConfig ? { sandboxConfig } : {}) };
+  if (opts.dryRun) {
+    printRequest(ctx, 'PullImageRequest', request);
+    return 0;
+  }
+  const res = await ctx.cri().image.call('PullImage', request, { timeoutMs: PULL_TIMEOUT_MS }).catch((err) => {
+    throw new SyncpodError(`pulling image: ${errorLine(err)}`);
+  });
+  ctx.out(`Image is up to date for ${res.imageRef}`);
+  return 0;
+}
+
+export async function rmi(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+  const { image } = ctx.cri();
+  const resolved: Array<{ given: string; img: T.Image }> = [];
+  let list: T.Image[] | undefined;
+  for (const given of args) {
+    if (!given) throw new SyncpodError('image name cannot be empty');
+    let img = (await image.call('ImageStatus', { image: { image: given }, verbose: false })).image;
+    if (!img?.id) {
+      // An ID prefix, as crictl accepts.
+      list ??= (await image.call('ListImages', {})).images;
+      const hits = list.filter((i) => i.id.startsWith(given) || i.id.replace(/^sha256:/, '').startsWith(given));
+      if (hits.length > 1) throw new SyncpodError(`image ID prefix "${given}" is ambiguous (${hits.length} images)`);
+      img = hits[0];
+    }
+    if (!img?.id) throw new SyncpodError(`no such image ${given}`);
+    resolved.push({ given, img });
+  }
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  if (opts.dryRun) {
+    for (const r of resolved) printRequest(ctx, 'RemoveImageRequest', { image: { image: r.img.id } });
+    return 0;
+  }
+  for (const r of resolved) {
+    if (r.img.repoTags.length > 1 && !r.given.startsWith('sha256:') && /[:/]/.test(r.given)) {
+      ctx.warn(`Image "${r.given}" has multiple tags. Removing this image will delete all of the following tags: ${r.img.repoTags.join(', ')}`);
+    }
+    await image.call('RemoveImage', { image: { image: r.img.id } }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`error of removing image "${r.given}": ${errorLine(err)}`);
+    });
+    for (const tag of r.img.repoTags.length ? r.img.repoTags : r.img.repoDigests) ctx.out(`Deleted: ${tag}`);
+  }
+  return 0;
+}

@@ -1,0 +1,112 @@
+// What `syncpod sync` shows: progress (an interface with two implementations: an ora spinner per
+// step on a terminal, plain lines otherwise — both on stderr) and the result summary (a table or
+// JSON on stdout), rendered from the same SyncReport data.
+import type { PlanStep } from '../plan/plan';
+import type { StepResult, SyncHooks } from '../sync/types';
+
+export interface SyncTimings {
+  /** Wall time of the whole command. */
+  totalMs: number;
+  /** Observing and planning (before and between executions). */
+  planMs: number;
+  /** Time inside runtime/image RPCs (observation and steps). */
+  rpcMs: number;
+  /** totalMs - rpcMs: syncpod's own time (loading, config generation, fs work, process start excluded). */
+  ownMs: number;
+}
+
+export interface SyncReport {
+  pod: { namespace: string; name: string; uid: string };
+  ok: boolean;
+  /** '' when the sync ran to its end. */
+  stopped: string;
+  rounds: number;
+  results: StepResult[];
+  timings?: SyncTimings;
+}
+
+export function formatMs(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  return `${(ms / 1000).toFixed(2)}s`;
+}
+
+function pad(rows: string[][]): string[] {
+  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ').trimEnd());
+}
+
+export function stepLabel(r: { round: number; step: number }, multi: boolean): string {
+  if (r.step === 0) return multi ? `${r.round}.w` : 'w';
+  return multi ? `${r.round}.${r.step}` : String(r.step);
+}
+
+/** The summary table (ends with a newline). */
+export function renderSyncReport(report: SyncReport, opts: { timings?: boolean } = {}): string {
+  const multi = report.rounds > 1;
+  const head = ['STEP', 'ACTION', 'TARGET', 'RESULT', 'DURATION', ...(opts.timings ? ['RPC'] : []), 'MESSAGE'];
+  const rows = report.results.map((r) => [
+    stepLabel(r, multi),
+    r.action,
+    r.target,
+    r.ok ? 'ok' : r.error ?? 'failed',
+    formatMs(r.durationMs),
+    ...(opts.timings ? [formatMs(r.rpcMs)] : []),
+    r.message,
+  ]);
+  const lines: string[] = [`Pod ${report.pod.namespace}/${report.pod.name} (uid ${report.pod.uid})`];
+  if (rows.length) lines.push(...pad([head, ...rows]));
+  const failed = report.results.filter((r) => !r.ok).length;
+  if (rows.length === 0) lines.push('No changes. The pod is in the state kubelet would keep it in.');
+  else if (report.ok) lines.push(`Sync done: ${rows.length} step${rows.length === 1 ? '' : 's'}${multi ? ` in ${report.rounds} plans` : ''}.`);
+  else lines.push(`Sync failed: ${failed} of ${rows.length} steps failed${report.stopped ? `; ${report.stopped}` : ''}.`);
+  if (opts.timings && report.timings) {
+    const t = report.timings;
+    lines.push(`Timings: total ${formatMs(t.totalMs)}, in runtime RPCs ${formatMs(t.rpcMs)}, syncpod's own ${formatMs(t.ownMs)} (observe+plan ${formatMs(t.planMs)}).`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+export function syncReportJSON(report: SyncReport): string {
+  return JSON.stringify(report, null, 2) + '\n';
+}
+
+interface Spinner {
+  start(text: string): Spinner;
+  succeed(text: string): Spinner;
+  fail(text: string): Spinner;
+}
+
+function describeStep(round: number, s: { step: number; action: string; target: string }): string {
+  return s.step === 0 ? `waiting for init container ${s.target}` : `${round > 1 ? `[plan ${round}] ` : ''}${s.step} ${s.action} ${s.target}`;
+}
+
+function describeResult(r: StepResult): string {
+  const base = describeStep(r.round, r);
+  return `${base}: ${r.ok ? 'ok' : r.error ?? 'failed'} (${formatMs(r.durationMs)})${r.message ? ` ${r.message}` : ''}`;
+}
+
+/** Plain progress lines on a non-terminal stderr. */
+export function plainProgress(write: (line: string) => void): SyncHooks {
+  return {
+    stepFinished: (r) => write(describeResult(r)),
+    note: (l) => write(l),
+  };
+}
+
+/** One ora spinner per step on a terminal stderr. */
+export function spinnerProgress(makeSpinner: () => Spinner): SyncHooks {
+  let current: Spinner | undefined;
+  return {
+    stepStarted: (round, s) => {
+      current = makeSpinner().start(describeStep(round, s as PlanStep));
+    },
+    stepFinished: (r) => {
+      const text = describeResult(r);
+      if (current) (r.ok ? current.succeed(text) : current.fail(text));
+      current = undefined;
+    },
+    note: (l) => {
+      makeSpinner().start(l).succeed(l);
+    },
+  };
+}

@@ -1,0 +1,63 @@
+// --dry-run: the executor runs its normal code path against these wrappers. Read-only CRI calls
+// (statuses, lists) go to the runtime; every mutating call is recorded with its exact request and
+// answered with a placeholder; filesystem changes are recorded, not made.
+import type { ImageMethods, RuntimeMethods } from '../cri/grpc-runtime-service';
+import type { CriCaller, SyncFs } from './types';
+
+export interface RecordedRequest {
+  service: 'RuntimeService' | 'ImageService';
+  rpc: string;
+  request: unknown;
+}
+
+const READ_ONLY = new Set(['Version', 'Status', 'PodSandboxStatus', 'ListPodSandbox', 'ListContainers', 'ContainerStatus', 'ListImages', 'ImageStatus', 'ImageFsInfo']);
+
+export const NEW_SANDBOX_ID = '<id of the new sandbox>';
+/** Stands for the IP the runtime will give the new sandbox (/etc/hosts, POD_IP env). */
+export const NEW_SANDBOX_IP = '<ip of the new sandbox>';
+
+export function dryRunCri<M>(real: CriCaller<M>, service: RecordedRequest['service'], recorded: RecordedRequest[]): CriCaller<M> {
+  let n = 0;
+  return {
+    call: (async (method: string, request: any, opts?: { timeoutMs?: number }) => {
+      if (method === 'PodSandboxStatus' && request?.podSandboxId === NEW_SANDBOX_ID) {
+        return { status: { id: NEW_SANDBOX_ID, state: 'SANDBOX_READY', network: { ip: NEW_SANDBOX_IP, additionalIps: [] } }, info: {}, containersStatuses: [], timestamp: '0' };
+      }
+      if (READ_ONLY.has(method)) return (real as any).call(method, request, opts);
+      recorded.push({ service, rpc: method, request });
+      switch (method) {
+        case 'RunPodSandbox':
+          return { podSandboxId: NEW_SANDBOX_ID };
+        case 'CreateContainer':
+          return { containerId: `<id of new container ${++n}>` };
+        case 'PullImage':
+          return { imageRef: `<image id of ${request?.image?.image}>` };
+        case 'ExecSync':
+          return { stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: 0 };
+        default:
+          return {};
+      }
+    }) as CriCaller<M>['call'],
+  };
+}
+
+export type DryRuntime = CriCaller<RuntimeMethods>;
+export type DryImage = CriCaller<ImageMethods>;
+
+/** Reads pass through; writes are described in `changes`. */
+export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
+  return {
+    exists: (p) => real.exists(p),
+    kind: (p) => real.kind(p),
+    mode: (p) => (real.exists(p) ? real.mode(p) : 0o755),
+    readdir: (p) => real.readdir(p),
+    mkdirAll: (p, mode) => void changes.push(`mkdir -p ${p} (${mode.toString(8)})`),
+    touch: (p, mode) => void changes.push(`touch ${p} (${mode.toString(8)})`),
+    writeFile: (p, _c, mode) => void changes.push(`write ${p} (${mode.toString(8)})`),
+    chmod: () => undefined,
+    remove: (p) => {
+      if (real.exists(p)) changes.push(`rm ${p}`);
+    },
+    symlink: (t, p) => void changes.push(`ln -s ${t} ${p}`),
+  };
+}

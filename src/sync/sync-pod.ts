@@ -1,0 +1,112 @@
+// One `syncpod sync`: execute the plan and, with --wait, do what kubelet's repeated syncs would:
+// after an init container was started, wait for it to finish, observe again, plan again and go on
+// (bounded by the wait timeout and a round limit). Observation and planning are passed in.
+import type { Pod } from 'kubernetes-types/core/v1';
+import type { PodStatus } from '../kubelet/types';
+import type { Plan } from '../plan/plan';
+import { errorLine } from '../errors';
+import { executePlan, type ExecuteDeps, type ExecuteInput } from './execute';
+import type { StepResult, SyncHooks } from './types';
+
+export interface SyncPodInput extends Omit<ExecuteInput, 'plan' | 'status' | 'round'> {
+  plan: Plan;
+  status: PodStatus;
+  /** Wait for started init containers and re-plan (kubelet's next syncs). */
+  wait: boolean;
+  waitTimeoutMs: number;
+}
+
+export interface SyncPodDeps extends ExecuteDeps {
+  /** Observes the pod again and plans (the pod keeps its uid). */
+  replan(pod: Pod): Promise<{ plan: Plan; status: PodStatus }>;
+  /** Called before a re-plan that kills something is executed; throws to refuse. */
+  confirmKill(plan: Plan): Promise<void>;
+}
+
+export interface SyncPodOutcome {
+  ok: boolean;
+  results: StepResult[];
+  rounds: number;
+  /** The last plan executed. */
+  plan: Plan;
+  /** Why the sync stopped early, in words ('' when it finished). */
+  stopped: string;
+}
+
+const MAX_ROUNDS = 64;
+const POLL_MS = 200;
+
+export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: SyncHooks = {}): Promise<SyncPodOutcome> {
+  const results: StepResult[] = [];
+  let plan = input.plan;
+  let status = input.status;
+  let ok = true;
+  for (let round = 1; ; round++) {
+    hooks.planned?.(round, plan.steps);
+    const out = await executePlan({ ...input, plan, status, round }, deps, hooks);
+    results.push(...out.results);
+    if (!out.ok) ok = false;
+    if (out.stoppedAt !== undefined) {
+      return { ok: false, results, rounds: round, plan, stopped: `stopped at step ${out.stoppedAt} of plan ${round}, as kubelet would` };
+    }
+    if (!input.wait || out.startedInit.length === 0) return { ok, results, rounds: round, plan, stopped: '' };
+    if (round >= MAX_ROUNDS) return { ok: false, results, rounds: round, plan, stopped: `gave up after ${MAX_ROUNDS} plans` };
+
+    // Wait for the init containers just started to finish (classic: one; sidecars are not waited for).
+    for (const init of out.startedInit) {
+      const spec = input.pod.spec?.initContainers?.find((c) => c.name === init.name);
+      if ((spec as { restartPolicy?: string } | undefined)?.restartPolicy === 'Always') continue;
+      const waitStep = { step: 0, action: 'wait-init-container' as const, target: init.name };
+      hooks.stepStarted?.(round, waitStep);
+      const t0 = deps.clock.monotonic();
+      let rpcMs = 0;
+      let result: StepResult;
+      try {
+        for (;;) {
+          const c0 = deps.clock.monotonic();
+          const st = await deps.runtime.call('ContainerStatus', { containerId: init.containerId, verbose: false });
+          rpcMs += deps.clock.monotonic() - c0;
+          const s = st.status;
+          if (s && s.state === 'CONTAINER_EXITED') {
+            const okExit = s.exitCode === 0;
+            result = {
+              round, step: 0, action: 'wait-init-container', target: init.name, ok: okExit,
+              ...(okExit ? {} : { error: 'InitContainerFailed' }),
+              message: `exited with code ${s.exitCode}${s.reason ? ` (${s.reason})` : ''}`,
+              durationMs: 0, rpcMs: 0, calls: [], containerId: init.containerId,
+            };
+            break;
+          }
+          if (deps.clock.monotonic() - t0 > input.waitTimeoutMs) {
+            result = {
+              round, step: 0, action: 'wait-init-container', target: init.name, ok: false, error: 'WaitTimeout',
+              message: `still ${s?.state === 'CONTAINER_RUNNING' ? 'running' : (s?.state ?? 'unknown').replace('CONTAINER_', '').toLowerCase()} after ${Math.round(input.waitTimeoutMs / 1000)}s (--wait-timeout)`,
+              durationMs: 0, rpcMs: 0, calls: [], containerId: init.containerId,
+            };
+            break;
+          }
+          await deps.clock.sleep(POLL_MS);
+        }
+      } catch (err) {
+        result = { round, step: 0, action: 'wait-init-container', target: init.name, ok: false, error: 'SyncError', message: errorLine(err), durationMs: 0, rpcMs: 0, calls: [] };
+      }
+      result.durationMs = deps.clock.monotonic() - t0;
+      result.rpcMs = rpcMs;
+      results.push(result);
+      hooks.stepFinished?.(result);
+      if (!result.ok) ok = false;
+      if (result.error === 'WaitTimeout' || result.error === 'SyncError') return { ok: false, results, rounds: round, plan, stopped: result.message };
+    }
+    const next = await deps.replan(input.pod);
+    if (!next.plan.changes) return { ok, results, rounds: round, plan: next.plan, stopped: '' };
+    if (next.plan.steps.some((s) => s.action === 'kill-pod' || s.action === 'kill-container')) {
+      try {
+        await deps.confirmKill(next.plan);
+      } catch (err) {
+        return { ok: false, results, rounds: round, plan: next.plan, stopped: errorLine(err) };
+      }
+    }
+    plan = next.plan;
+    status = next.status;
+  }
+}

@@ -1,0 +1,74 @@
+// What the executor works with and what it hands back: its dependencies (CRI services, clock,
+// filesystem, randomness, questions to the operator) as interfaces passed in, the progress hooks,
+// and the results it records for every side effect (kubelet's SyncResult idea), as data.
+import type { ImageMethods, Request, Response, RuntimeMethods } from '../cri/grpc-runtime-service';
+import type { PlanStep, StepAction } from '../plan/plan';
+
+/** The one method of a CRI service the executor uses (CriService satisfies it; tests pass fakes). */
+export interface CriCaller<M> {
+  call<K extends keyof M & string>(method: K, request: Request<M, K>, opts?: { timeoutMs?: number }): Promise<Response<M, K>>;
+}
+export type RuntimeCaller = CriCaller<RuntimeMethods>;
+export type ImageCaller = CriCaller<ImageMethods>;
+
+/** The filesystem work the executor does (kubelet's fs effects, log files, symlinks). */
+export interface SyncFs {
+  exists(path: string): boolean;
+  /** mkdir -p; the mode is applied to the directories it creates. */
+  mkdirAll(path: string, mode: number): void;
+  /** Creates an empty file if missing (never truncates). */
+  touch(path: string, mode: number): void;
+  writeFile(path: string, content: string, mode: number): void;
+  chmod(path: string, mode: number): void;
+  /** 'dir' | 'file' | 'socket' | 'char' | 'block' | 'other', or undefined when missing. */
+  kind(path: string): string | undefined;
+  /** Mode bits (0o7777) of an existing path. */
+  mode(path: string): number;
+  /** Entry names, or undefined when the directory is missing or unreadable. */
+  readdir(path: string): string[] | undefined;
+  /** Removes a file or symlink; missing is fine. */
+  remove(path: string): void;
+  symlink(target: string, path: string): void;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch (timestamps, back-off). */
+  now(): number;
+  /** A monotonic millisecond counter (durations). */
+  monotonic(): number;
+  sleep(ms: number): Promise<void>;
+}
+
+/** One RPC made during a step, for --timings. */
+export interface CallTiming {
+  rpc: string;
+  ms: number;
+  ok: boolean;
+}
+
+/** What happened in one plan step: kubelet's SyncResult plus timings. */
+export interface StepResult {
+  /** Which plan of this sync (1 for the first; --wait re-plans after each init container). */
+  round: number;
+  step: number;
+  action: StepAction | 'wait-init-container';
+  target: string;
+  ok: boolean;
+  /** Kubelet's error code (CreateContainerError, ErrImagePull, KillPodSandboxError, ...). */
+  error?: string;
+  message: string;
+  durationMs: number;
+  /** Time inside runtime RPCs during this step (parallel kills add up). */
+  rpcMs: number;
+  calls: CallTiming[];
+  containerId?: string;
+  sandboxId?: string;
+}
+
+export interface SyncHooks {
+  planned?(round: number, steps: PlanStep[]): void;
+  stepStarted?(round: number, step: PlanStep | { step: number; action: 'wait-init-container'; target: string }): void;
+  stepFinished?(result: StepResult): void;
+  /** A line of progress that is not a step (waiting for a lock, for an init container...). */
+  note?(line: string): void;
+}

@@ -1,0 +1,243 @@
+// `syncpod sync` against a real containerd: from nothing, image change, stopped sandbox, failing
+// init containers, missing images, --dry-run fidelity, concurrency and the kill confirmation.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, startLab, type Lab } from '../harness/lab';
+import { assertOneLineError, syncpod } from './helpers';
+import { nodeFlags, writeManifest, type PodSpecInput } from './sync-helpers';
+
+let lab: Lab;
+let dir: string;
+const run = (args: string[], timeoutMs = 120000) => syncpod(args, { env: lab.env, timeoutMs });
+const flags = () => nodeFlags(lab);
+
+async function psJson(name: string): Promise<any[]> {
+  const r = await run(['ps', '-a', '-o', 'json', '--namespace', '^e2e$']);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).containers.filter((c: any) => c.labels['io.kubernetes.pod.name'] === name);
+}
+async function podsJson(name: string): Promise<any[]> {
+  const r = await run(['pods', '-o', 'json', '--name', `^${name}$`]);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).items;
+}
+async function planExit(file: string): Promise<number | null> {
+  const r = await run(['plan', '--detailed-exitcode', ...flags(), file]);
+  return r.code;
+}
+
+before(async () => {
+  lab = await startLab();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-sync-e2e-'));
+});
+after(async () => {
+  await lab?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+const webPod = (image2 = BUSYBOX_IMAGE): PodSpecInput => ({
+  name: 'web',
+  inits: [
+    { name: 'init-a', image: BUSYBOX_IMAGE, script: 'echo a > /dev/termination-log; sleep 0.3' },
+    { name: 'init-b', image: BUSYBOX_IMAGE, script: 'echo b' },
+  ],
+  containers: [
+    { name: 'app', image: BUSYBOX_IMAGE },
+    { name: 'side', image: image2 },
+  ],
+});
+
+describe('sync', () => {
+  test('from nothing with --wait: inits in order, then both containers; plan after shows no changes', async () => {
+    const file = writeManifest(dir, webPod());
+    const r = await run(['sync', '--wait', '--timings', ...flags(), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.match(r.stderr, /has no uid and none exists on this node: using the fresh uid/);
+    assert.match(r.stdout, /^STEP\s+ACTION\s+TARGET\s+RESULT\s+DURATION\s+RPC\s+MESSAGE$/m);
+    assert.match(r.stdout, /Sync done: \d+ steps in 3 plans\./);
+    assert.match(r.stdout, /Timings: total \S+, in runtime RPCs \S+, syncpod's own \S+/);
+    const cs = await psJson('web');
+    const byName = (n: string) => cs.filter((c) => c.labels['io.kubernetes.container.name'] === n);
+    assert.equal(byName('init-a').length, 1);
+    assert.equal(byName('init-b').length, 1);
+    assert.equal(byName('init-a')[0].state, 'CONTAINER_EXITED');
+    assert.ok(BigInt(byName('init-a')[0].createdAt) < BigInt(byName('init-b')[0].createdAt), 'init-a ran before init-b');
+    assert.ok(BigInt(byName('init-b')[0].createdAt) < BigInt(byName('app')[0].createdAt), 'inits before regular containers');
+    assert.equal(byName('app')[0].state, 'CONTAINER_RUNNING');
+    assert.equal(byName('side')[0].state, 'CONTAINER_RUNNING');
+    assert.equal(await planExit(file), 0);
+    // A second sync converges: nothing to do.
+    const again = await run(['sync', ...flags(), file]);
+    assert.equal(again.code, 0, again.stderr);
+    assert.match(again.stdout, /No changes\./);
+  });
+
+  test('without a TTY and without --yes, a sync that kills refuses and does nothing', async () => {
+    const file = writeManifest(dir, webPod(BUSYBOX_IMAGE_2));
+    const before = (await psJson('web')).map((c) => `${c.id}:${c.state}`).sort();
+    const r = await run(['sync', ...flags(), file]);
+    assertOneLineError(r, /the plan kills container side; stdin is not a terminal, so pass --yes/);
+    assert.deepEqual((await psJson('web')).map((c) => `${c.id}:${c.state}`).sort(), before);
+  });
+
+  test('an image change replaces only that container', async () => {
+    const file = writeManifest(dir, webPod(BUSYBOX_IMAGE_2));
+    const before = await psJson('web');
+    const app0 = before.find((c) => c.labels['io.kubernetes.container.name'] === 'app' && c.state === 'CONTAINER_RUNNING');
+    const r = await run(['sync', '--yes', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(report.results.map((x: any) => `${x.action} ${x.target} ${x.ok}`), ['kill-container side true', 'start-container side true']);
+    const after = await psJson('web');
+    const running = after.filter((c) => c.state === 'CONTAINER_RUNNING');
+    assert.deepEqual(running.map((c) => c.labels['io.kubernetes.container.name']).sort(), ['app', 'side']);
+    assert.equal(running.find((c) => c.labels['io.kubernetes.container.name'] === 'app').id, app0.id);
+    const side = running.find((c) => c.labels['io.kubernetes.container.name'] === 'side');
+    assert.equal(side.image.userSpecifiedImage || side.imageRef ? side.metadata.attempt : -1, 1);
+    assert.equal(await planExit(file), 0);
+  });
+
+  test('after stopp the sandbox is recreated with attempt + 1 (1 init, 2 containers; --timings)', async () => {
+    const file = writeManifest(dir, {
+      name: 'again',
+      inits: [{ name: 'setup', image: BUSYBOX_IMAGE, script: 'true' }],
+      containers: [
+        { name: 'one', image: BUSYBOX_IMAGE },
+        { name: 'two', image: BUSYBOX_IMAGE_2 },
+      ],
+    });
+    const first = await run(['sync', '--wait', '--timings', ...flags(), file]);
+    assert.equal(first.code, 0, first.stdout + first.stderr);
+    const timing = /Timings: total (\S+), in runtime RPCs (\S+), syncpod's own (\S+)/.exec(first.stdout);
+    assert.ok(timing, first.stdout);
+    process.stderr.write(`# sync --timings (1 init + 2 containers, from nothing): ${timing[0]}\n`);
+    const [sb] = await podsJson('again');
+    assert.equal((await run(['stopp', sb.id])).stdout, `Stopped sandbox ${sb.id}\n`);
+    const r = await run(['sync', '--yes', '--wait', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    assert.deepEqual(
+      report.results.map((x: any) => `${x.action} ${x.target}`),
+      ['remove-init-container setup', 'create-sandbox e2e/again attempt 1', 'start-init-container setup', 'wait-init-container setup', 'start-container one', 'start-container two'],
+    );
+    const pods = await podsJson('again');
+    const ready = pods.filter((p) => p.state === 'SANDBOX_READY');
+    assert.equal(ready.length, 1);
+    assert.equal(ready[0].metadata.attempt, sb.metadata.attempt + 1);
+    const running = (await psJson('again')).filter((c) => c.state === 'CONTAINER_RUNNING');
+    assert.deepEqual(running.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.metadata.attempt}:${c.podSandboxId === ready[0].id}`).sort(), ['one:1:true', 'two:1:true']);
+    assert.equal(await planExit(file), 0);
+  });
+
+  test('a failing init container under restartPolicy Never: the pod is killed, nothing restarted', async () => {
+    const file = writeManifest(dir, {
+      name: 'never',
+      restartPolicy: 'Never',
+      inits: [{ name: 'boom', image: BUSYBOX_IMAGE, script: 'exit 3' }],
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+    });
+    const r = await run(['sync', '--wait', '--yes', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    const acts = report.results.map((x: any) => `${x.action}:${x.ok ? 'ok' : x.error}`);
+    assert.deepEqual(acts, ['create-sandbox:ok', 'start-init-container:ok', 'wait-init-container:InitContainerFailed', 'kill-pod:ok']);
+    const cs = await psJson('never');
+    assert.deepEqual(cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}:${c.metadata.attempt}`), ['boom:CONTAINER_EXITED:0']);
+    assert.deepEqual((await podsJson('never')).map((p) => p.state), ['SANDBOX_NOTREADY']);
+  });
+
+  test('a failing init container under restartPolicy OnFailure is restarted (then held back by back-off)', async () => {
+    const file = writeManifest(dir, {
+      name: 'onfail',
+      restartPolicy: 'OnFailure',
+      inits: [{ name: 'flaky', image: BUSYBOX_IMAGE, script: 'exit 1' }],
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+    });
+    const r = await run(['sync', '--wait', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    const report = JSON.parse(r.stdout);
+    const starts = report.results.filter((x: any) => x.action === 'start-init-container');
+    assert.ok(starts.length >= 2, JSON.stringify(report.results));
+    assert.ok(starts[0].ok && starts[1].ok);
+    assert.match(starts[1].message, /restart count 1/);
+    const last = report.results[report.results.length - 1];
+    assert.equal(last.error, 'CrashLoopBackOff');
+    assert.match(last.message, /^back-off 10s restarting failed container=flaky pod=onfail_e2e\(/);
+    const cs = await psJson('onfail');
+    assert.ok(cs.every((c) => c.labels['io.kubernetes.container.name'] === 'flaky'), 'no regular container was started');
+  });
+
+  test('an image that does not exist: a clear error, the rest as kubelet leaves it', async () => {
+    const file = writeManifest(dir, {
+      name: 'noimg',
+      containers: [
+        { name: 'good', image: BUSYBOX_IMAGE },
+        { name: 'never', image: 'localhost/syncpod/absent:1', pull: 'Never' },
+        { name: 'ifnp', image: 'localhost/syncpod/absent:2', pull: 'IfNotPresent' },
+      ],
+    });
+    const r = await run(['sync', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 1);
+    const report = JSON.parse(r.stdout);
+    const by = (t: string) => report.results.find((x: any) => x.target === t);
+    assert.equal(by('good').ok, true);
+    assert.equal(by('never').error, 'ErrImageNeverPull');
+    assert.equal(by('never').message, 'Container image "localhost/syncpod/absent:1" is not present with pull policy of Never');
+    assert.equal(by('ifnp').error, 'ErrImagePull');
+    assert.match(by('ifnp').message, /^Failed to pull image "localhost\/syncpod\/absent:2": /);
+    // kubelet leaves the sandbox and the started container; nothing was created for the missing images.
+    const cs = await psJson('noimg');
+    assert.deepEqual(cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}`), ['good:CONTAINER_RUNNING']);
+    assert.equal((await podsJson('noimg')).length, 1);
+  });
+
+  test('--dry-run prints the requests that a real sync then sends', async () => {
+    const file = writeManifest(dir, {
+      name: 'dry',
+      uid: '6a1e0d4c-0000-4000-8000-00000000d1d1',
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE, env: { GREETING: 'hello', ECHO: '$(GREETING) world' } }],
+    });
+    const d = await run(['sync', '--dry-run', '-o', 'json', ...flags(), file]);
+    assert.equal(d.code, 0, d.stderr);
+    const dry = JSON.parse(d.stdout);
+    assert.deepEqual(dry.requests.map((x: any) => x.rpc), ['RunPodSandbox', 'CreateContainer', 'StartContainer']);
+    assert.equal((await podsJson('dry')).length, 0, 'dry run created nothing');
+    const r = await run(['sync', ...flags(), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const [sb] = await podsJson('dry');
+    const sentSandbox = dry.requests[0].request.config;
+    assert.deepEqual(sb.metadata, sentSandbox.metadata);
+    const { ['kubernetes.io/config.seen']: seen, ...otherAnn } = sb.annotations;
+    const { ['kubernetes.io/config.seen']: drySeen, ...dryAnn } = sentSandbox.annotations;
+    assert.deepEqual(otherAnn, dryAnn);
+    assert.match(seen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d)$/);
+    assert.match(drySeen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d)$/);
+    assert.deepEqual(sb.labels, sentSandbox.labels);
+    const [c] = await psJson('dry');
+    const insp = JSON.parse((await run(['inspect', c.id])).stdout);
+    const sent = dry.requests[1].request.config;
+    assert.deepEqual(insp.status.metadata, sent.metadata);
+    assert.deepEqual(insp.status.labels, sent.labels);
+    assert.deepEqual(insp.status.annotations, sent.annotations);
+    assert.equal(insp.status.logPath, `${sentSandbox.logDirectory}/${sent.logPath}`);
+    const info = insp.info.config;
+    assert.deepEqual(info.command, sent.command);
+    const envOf = (list: any[]) => list.map((e) => `${e.key}=${e.value}`);
+    assert.deepEqual(envOf(info.envs), sent.envs.map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`));
+    const mounts = (list: any[]) => list.map((m) => `${m.container_path ?? m.containerPath}<-${(m.host_path ?? m.hostPath).replace(/\/[0-9a-f]{8}$/, '/<random>')}`);
+    assert.deepEqual(mounts(info.mounts), mounts(sent.mounts));
+  });
+
+  test('two concurrent syncs of one pod leave exactly one sandbox', async () => {
+    const file = writeManifest(dir, { name: 'race', uid: '6a1e0d4c-0000-4000-8000-0000000000ac', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    const [a, b] = await Promise.all([run(['sync', ...flags(), file]), run(['sync', ...flags(), file])]);
+    assert.equal(a.code, 0, a.stderr);
+    assert.equal(b.code, 0, b.stderr);
+    assert.equal((await podsJson('race')).length, 1);
+    assert.equal((await psJson('race')).length, 1);
+    assert.ok([a.stdout, b.stdout].some((o) => /No changes\./.test(o)), 'the second sync found nothing to do');
+  });
+});
