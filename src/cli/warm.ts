@@ -22,6 +22,10 @@ export async function warm(_ctx: Context): Promise<number> {
   const bytes = encodeMessage(runtimeV1, 'ListPodSandboxResponse', sample);
   const decoded = decodeMessage(runtimeV1, 'ListPodSandboxResponse', bytes);
   JSON.stringify(toProtoJSON(runtimeV1, 'ListPodSandboxResponse', decoded));
+  // A table render, so cli-table3's code is in the cache too.
+  const { formatPods } = require('../render/pods-view') as typeof import('../render/pods-view');
+  const { plainColours } = require('../render/colour') as typeof import('../render/colour');
+  formatPods(decoded.items, { output: 'table', nowNs: 1_700_000_100_000_000_000n, colours: plainColours });
   const grpc = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
   const client = new grpc.Client('unix:///nonexistent/syncpod-warm.sock', grpc.credentials.createInsecure());
   client.close();
