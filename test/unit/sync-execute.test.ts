@@ -1,0 +1,262 @@
+// executePlan with a hand-written fake CRI and filesystem (no module mocking): SyncPod's order,
+// where a failure stops the sync, what is left behind, restart counts, pull policy, grace periods.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import type { Pod } from 'kubernetes-types/core/v1';
+import { buildPlan } from '../../src/plan/plan';
+import type { PodStatus } from '../../src/kubelet/types';
+import { executePlan, type ExecuteDeps } from '../../src/sync/execute';
+import { syncPod } from '../../src/sync/sync-pod';
+import type { SyncFs } from '../../src/sync/types';
+import { CriCallError } from '../../src/cri/grpc-runtime-service';
+import { T0, basePod, healthyStatus, podWithInits, sandbox, setStatus } from '../fixtures/planner/base';
+
+type Handler = (req: any) => any;
+
+/** A CRI runtime+image service that records calls and answers from handlers. */
+class FakeCri {
+  calls: Array<{ method: string; req: any }> = [];
+  fail = new Map<string, (req: any) => boolean>();
+  images = new Set(['nginx:1.25', 'busybox:1.36', 'envoy:v1.30']);
+  private n = 0;
+  handlers: Record<string, Handler> = {
+    RunPodSandbox: () => ({ podSandboxId: 'sb-new' }),
+    PodSandboxStatus: (r) => ({ status: { id: r.podSandboxId, state: 'SANDBOX_READY', network: { ip: '10.1.2.3', additionalIps: [] } } }),
+    ImageStatus: (r) => (this.images.has(r.image.image) ? { image: { id: `sha256:${r.image.image}`, repoTags: [], repoDigests: [], username: '' } } : {}),
+    PullImage: (r) => ({ imageRef: `sha256:${r.image.image}` }),
+    CreateContainer: (r) => ({ containerId: `c${++this.n}-${r.config.metadata.name}` }),
+    StartContainer: () => ({}),
+    StopContainer: () => ({}),
+    StopPodSandbox: () => ({}),
+    RemoveContainer: () => ({}),
+    ExecSync: () => ({ exitCode: 0, stdout: new Uint8Array(), stderr: new Uint8Array() }),
+    ContainerStatus: (r) => ({ status: { id: r.containerId, state: 'CONTAINER_EXITED', exitCode: 0, reason: 'Completed' } }),
+  };
+  async call(method: string, req: any): Promise<any> {
+    this.calls.push({ method, req });
+    await Promise.resolve();
+    if (this.fail.get(method)?.(req)) throw new CriCallError(`${method}: injected failure`, 2, 'injected');
+    const h = this.handlers[method];
+    if (!h) throw new Error(`fake: unexpected ${method}`);
+    return h(req);
+  }
+  methods(): string[] {
+    return this.calls.map((c) => c.method);
+  }
+}
+
+class FakeFs implements SyncFs {
+  dirs = new Map<string, string[]>();
+  made: string[] = [];
+  exists = (p: string) => this.made.includes(p);
+  mkdirAll = (p: string) => void this.made.push(p);
+  touch = (p: string) => void this.made.push(p);
+  writeFile = (p: string) => void this.made.push(p);
+  chmod = () => undefined;
+  kind = () => 'dir';
+  mode = () => 0o755;
+  readdir = (p: string) => this.dirs.get(p);
+  remove = () => undefined;
+  symlink = () => undefined;
+}
+
+function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
+  let t = 0;
+  return {
+    runtime: cri as any,
+    image: cri as any,
+    fs,
+    clock: { now: () => T0, monotonic: () => (t += 1), sleep: async () => undefined },
+    randomHex: () => '0badc0de',
+    requestTimeoutMs: 120000,
+    pullTimeoutMs: 600000,
+  };
+}
+
+const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local' };
+
+function emptyStatus(pod: Pod): PodStatus {
+  return { uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, ips: [], sandboxStatuses: [], containerStatuses: [] };
+}
+
+function input(pod: Pod, st: PodStatus) {
+  const plan = buildPlan({ pod, podStatus: st, now: T0 + 3600_000 });
+  return { plan, pod, status: st, sandboxOptions: { ...NODE, configSeen: '2025-01-01T12:00:00.000000000Z' }, containerOptions: NODE, legacyLogDir: '/containers' };
+}
+
+function withPolicy(pod: Pod, policy: 'IfNotPresent' | 'Never' | 'Always'): Pod {
+  for (const c of pod.spec!.containers) (c as any).imagePullPolicy = policy;
+  for (const c of pod.spec!.initContainers ?? []) (c as any).imagePullPolicy = policy;
+  return pod;
+}
+
+test('from nothing: sandbox, then each container pulled per policy, created and started in spec order', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.ok, true);
+  assert.deepEqual(out.results.map((r) => `${r.action} ${r.target}`), ['create-sandbox shop/web attempt 0', 'start-container app', 'start-container log', 'start-container proxy']);
+  assert.deepEqual(cri.methods(), [
+    'RunPodSandbox', 'PodSandboxStatus',
+    'ImageStatus', 'CreateContainer', 'StartContainer',
+    'ImageStatus', 'CreateContainer', 'StartContainer',
+    'ImageStatus', 'CreateContainer', 'StartContainer',
+  ]);
+  const create = cri.calls.find((c) => c.method === 'CreateContainer')!.req;
+  assert.equal(create.podSandboxId, 'sb-new');
+  assert.equal(create.config.image.image, 'sha256:nginx:1.25', 'the image id, not the name');
+  assert.equal(create.sandboxConfig.metadata.attempt, 0);
+  assert.ok(create.config.envs.length >= 0);
+});
+
+test('a failing regular container start is recorded and the next container is still started', async () => {
+  const cri = new FakeCri();
+  cri.fail.set('StartContainer', (r) => r.containerId.endsWith('-app'));
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.ok, false);
+  assert.equal(out.stoppedAt, undefined);
+  assert.deepEqual(out.results.map((r) => `${r.target}:${r.ok ? 'ok' : r.error}`), ['shop/web attempt 0:ok', 'app:RunContainerError', 'log:ok', 'proxy:ok']);
+  assert.ok(!cri.methods().includes('RemoveContainer'), 'the created container is left, as kubelet leaves it');
+});
+
+test('a failing init container start stops the sync; nothing is cleaned up', async () => {
+  const cri = new FakeCri();
+  cri.fail.set('CreateContainer', () => true);
+  const pod = withPolicy(podWithInits(), 'IfNotPresent');
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.ok, false);
+  assert.equal(out.stoppedAt, 2);
+  assert.equal(out.results[1].error, 'CreateContainerError');
+  assert.ok(!cri.methods().some((m) => m === 'StopPodSandbox' || m === 'RemovePodSandbox'), 'the sandbox stays');
+});
+
+test('RunPodSandbox failing stops before any container', async () => {
+  const cri = new FakeCri();
+  cri.fail.set('RunPodSandbox', () => true);
+  const pod = basePod();
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.stoppedAt, 1);
+  assert.equal(out.results.length, 1);
+  assert.equal(out.results[0].error, 'CreatePodSandboxError');
+  assert.match(out.results[0].message, /^Failed to create sandbox for pod "web_shop\(uid-1234\)": /);
+  assert.deepEqual(cri.methods(), ['RunPodSandbox']);
+});
+
+test('the first failing container kill stops the sync before any start', async () => {
+  const cri = new FakeCri();
+  cri.fail.set('StopContainer', () => true);
+  const pod = basePod();
+  const st = healthyStatus(pod, 'name+image');
+  setStatus(st, 'log', { hash: 'deadbeef' });
+  const out = await executePlan(input(pod, st), deps(cri));
+  assert.deepEqual(out.results.map((r) => `${r.action}:${r.ok ? 'ok' : r.error}`), ['kill-container:KillContainerError']);
+  assert.ok(!cri.methods().includes('CreateContainer'));
+});
+
+test('a changed container is stopped with the pod grace period (minimum 2s), then started with restart count + 1', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.terminationGracePeriodSeconds = 1;
+  const st = healthyStatus(pod, 'name+image');
+  setStatus(st, 'log', { hash: 'deadbeef', restartCount: 4 });
+  const out = await executePlan(input(pod, st), deps(cri));
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  const stop = cri.calls.find((c) => c.method === 'StopContainer')!.req;
+  assert.deepEqual(stop, { containerId: 'id-log', timeout: '2' });
+  const create = cri.calls.find((c) => c.method === 'CreateContainer')!.req;
+  assert.equal(create.config.metadata.attempt, 5);
+  assert.equal(create.config.logPath, 'log/5.log');
+  assert.equal(create.podSandboxId, 'sb1');
+});
+
+test('kill-pod: running containers stopped, then every sandbox stopped; init containers purged before the new sandbox', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(podWithInits(), 'IfNotPresent');
+  const st = healthyStatus(pod, 'name+image');
+  st.sandboxStatuses = [sandbox('sb2', { attempt: 1 }), sandbox('sb1', { state: 'notready', createdAt: T0 - 1000 })];
+  st.sandboxStatuses[0].state = 'notready';
+  st.ips = [];
+  const out = await executePlan(input(pod, st), deps(cri));
+  const m = cri.methods();
+  const firstStopSb = m.indexOf('StopPodSandbox');
+  assert.ok(m.lastIndexOf('StopContainer') < firstStopSb, 'containers before sandboxes');
+  assert.equal(m.filter((x) => x === 'StopContainer').length, 3);
+  assert.deepEqual(cri.calls.filter((c) => c.method === 'StopPodSandbox').map((c) => c.req.podSandboxId), ['sb2', 'sb1']);
+  assert.deepEqual(cri.calls.filter((c) => c.method === 'RemoveContainer').map((c) => c.req.containerId), ['id-init1', 'id-init2']);
+  assert.ok(m.lastIndexOf('RemoveContainer') < m.indexOf('RunPodSandbox'));
+  assert.equal(cri.calls.find((c) => c.method === 'RunPodSandbox')!.req.config.metadata.attempt, 2);
+  assert.deepEqual(out.results.map((r) => r.action), ['kill-pod', 'remove-init-container', 'remove-init-container', 'create-sandbox', 'start-init-container']);
+});
+
+test('pull policy Never with the image absent: ErrImageNeverPull, no pull', async () => {
+  const cri = new FakeCri();
+  cri.images.clear();
+  const pod = withPolicy(basePod(), 'Never');
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.results[1].error, 'ErrImageNeverPull');
+  assert.equal(out.results[1].message, 'Container image "nginx:1.25" is not present with pull policy of Never');
+  assert.ok(!cri.methods().includes('PullImage'));
+});
+
+test('pull policy Always pulls even when present; IfNotPresent pulls only when absent', async () => {
+  const cri = new FakeCri();
+  cri.images.delete('busybox:1.36');
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  (pod.spec!.containers[0] as any).imagePullPolicy = 'Always';
+  await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.deepEqual(cri.calls.filter((c) => c.method === 'PullImage').map((c) => c.req.image.image), ['nginx:1.25', 'busybox:1.36']);
+});
+
+test('without a status of that name the restart count comes from the log directory', async () => {
+  const cri = new FakeCri();
+  const fs = new FakeFs();
+  fs.dirs.set('/logs/shop_web_uid-1234/app', ['0.log', '3.log.20240101-000000', 'x.log']);
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  await executePlan(input(pod, emptyStatus(pod)), deps(cri, fs));
+  const byName = (n: string) => cri.calls.find((c) => c.method === 'CreateContainer' && c.req.config.metadata.name === n)!.req.config;
+  assert.equal(byName('app').metadata.attempt, 4);
+  assert.equal(byName('log').metadata.attempt, 0);
+});
+
+test('a failing postStart exec hook kills the container (FailedPostStartHook) and fails the step', async () => {
+  const cri = new FakeCri();
+  cri.handlers.ExecSync = () => ({ exitCode: 7, stdout: new Uint8Array(), stderr: Buffer.from('nope\n') });
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.containers = [pod.spec!.containers[0]];
+  (pod.spec!.containers[0] as any).lifecycle = { postStart: { exec: { command: ['false'] } } };
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
+  assert.equal(out.results[1].error, 'PostStartHookError');
+  assert.match(out.results[1].message, /PostStartHook failed: postStart hook exited with code 7: nope/);
+  assert.deepEqual(cri.methods().slice(-3), ['StartContainer', 'ExecSync', 'StopContainer']);
+});
+
+test('syncPod --wait: waits for the started init container, re-plans and continues', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(podWithInits(), 'IfNotPresent');
+  const st = emptyStatus(pod);
+  let replans = 0;
+  const started: string[] = [];
+  const out = await syncPod(
+    { ...input(pod, st), wait: true, waitTimeoutMs: 1000 },
+    {
+      ...deps(cri),
+      confirmKill: async () => undefined,
+      replan: async (p) => {
+        replans++;
+        // What the runtime would report: the started init containers have exited 0.
+        const now = healthyStatus(p, 'name+image');
+        now.containerStatuses = now.containerStatuses.filter((s) => started.includes(s.name));
+        return { plan: buildPlan({ pod: p, podStatus: now, now: T0 + 3600_000 }), status: now };
+      },
+    },
+    { stepFinished: (r) => (r.ok && r.action === 'start-init-container' ? started.push(r.target) : undefined) },
+  );
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  assert.equal(replans, 2);
+  assert.deepEqual(out.results.map((r) => `${r.round}:${r.action} ${r.target}`), [
+    '1:create-sandbox shop/web attempt 0', '1:start-init-container init1', '1:wait-init-container init1',
+    '2:start-init-container init2', '2:wait-init-container init2',
+    '3:start-container app', '3:start-container log', '3:start-container proxy',
+  ]);
+});
