@@ -29,12 +29,12 @@ spec:
   - name: app
     image: ${image}
     imagePullPolicy: IfNotPresent
-    command: ["sh", "-c", "echo serving on $(hostname); while true; do sleep 5; done"]
+    command: ["sh", "-c", "trap 'exit 0' TERM; echo serving on $(hostname); while true; do sleep 1; done"]
     ports: [{containerPort: 8080}]
   - name: sidecar-log
     image: ${BUSYBOX_IMAGE}
     imagePullPolicy: IfNotPresent
-    command: ["sh", "-c", "while true; do echo tick; sleep 10; done"]
+    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do echo tick; sleep 1; done"]
 `;
 }
 

@@ -31,7 +31,7 @@ function stepReason(s: PlanStep): string {
 export function renderPlan(plan: Plan, colors: Colors = noColors): string {
   const lines: string[] = [];
   lines.push(
-    `Pod ${plan.pod.namespace}/${plan.pod.name} (uid ${plan.pod.uid}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
+    `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : "no uid: not on this node"}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
   );
   if (plan.steps.length > 0) {
     const rows = plan.steps.map((s) => [String(s.step), s.action, s.target, stepReason(s)]);
