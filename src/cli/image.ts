@@ -1,7 +1,7 @@
 // Image read commands: images, inspecti.
 import type { Context } from './context';
 import { coloursFor, listOutput, nowNs, protoJSON } from './output';
-import { imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
+import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
 
@@ -9,7 +9,7 @@ export async function images(ctx: Context, args: string[], opts: Record<string, 
   const output = listOutput(opts.output);
   const { image } = ctx.cri();
   const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
-  const list = sortImages(res.images);
+  const list = filterImages(sortImages(res.images), opts.filter ?? []);
   ctx.io.stdout.write(
     formatImages(list, {
       output,

@@ -137,6 +137,7 @@ export function buildProgram(runner: ActionRunner): Command {
     .option('-v, --verbose', 'show verbose info for images')
     .option('--digests', 'show digests')
     .option('--no-trunc', 'show output without truncating the ID')
+    .option('-f, --filter <condition>', 'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable)', collect, [])
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
     .action(action(imageCmds, 'images'));
 

@@ -287,6 +287,15 @@ describe('images', () => {
     assert.match(bb.size, /^\d+$/);
   });
 
+  test('images --filter dangling and reference (crictl matches the repo-digest name); a bad filter is one line', async () => {
+    const all = (await run(['images', '-q'])).stdout;
+    assert.ok(all.length > 0);
+    assert.equal((await run(['images', '-q', '--filter', 'dangling=false'])).stdout, all, 'every lab image is tagged');
+    assert.equal((await run(['images', '-q', '--filter', 'dangling=true'])).stdout, '');
+    assert.equal((await run(['images', '-q', '--filter', 'reference=^no-such-repo$'])).stdout, '');
+    assertOneLineError(await run(['images', '--filter', 'colour=blue']), /unknown filter flag: colour=blue/);
+  });
+
   test('inspecti by reference, and a missing image is a one-line error', async () => {
     const r = await run(['inspecti', PAUSE_IMAGE]);
     assert.equal(r.code, 0, r.stderr);
