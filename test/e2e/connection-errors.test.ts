@@ -125,8 +125,17 @@ describe('connection errors', () => {
 
   test('permission denied for a user who may not open the socket', async (t) => {
     // Root passes file permissions, so run the CLI as nobody against a socket only root may use.
-    const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(SYNCPOD)})`]);
-    assert.equal(probe.status, 0, `nobody cannot read the CLI (${probe.stderr}); the test needs a world-readable checkout`);
+    // The checkout may sit in a directory nobody cannot enter: run a world-readable copy of the
+    // built CLI (the bundle needs nothing from node_modules).
+    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-cli-'));
+    t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
+    fs.cpSync(path.join(path.dirname(SYNCPOD), '..', 'dist'), path.join(copy, 'dist'), { recursive: true });
+    fs.mkdirSync(path.join(copy, 'bin'));
+    fs.copyFileSync(SYNCPOD, path.join(copy, 'bin', 'syncpod'));
+    fs.chmodSync(copy, 0o755);
+    const cli = path.join(copy, 'bin', 'syncpod');
+    const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)})`]);
+    assert.equal(probe.status, 0, `nobody cannot read the copied CLI: ${probe.stderr}`);
     const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-perm-'));
     t.after(() => fs.rmSync(privateDir, { recursive: true, force: true }));
     fs.chmodSync(privateDir, 0o755);
@@ -136,7 +145,7 @@ describe('connection errors', () => {
     t.after(() => server.close());
     fs.chmodSync(sock, 0o600);
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, SYNCPOD, '-r', `unix://${sock}`, 'pods'], {
+      const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, '-r', `unix://${sock}`, 'pods'], {
         env: { PATH: process.env.PATH ?? '', CRI_CONFIG_FILE: '' },
       });
       let stdout = '';
