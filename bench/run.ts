@@ -256,8 +256,18 @@ async function removeSandboxes(filter: (s: any) => boolean): Promise<number> {
   const { items } = await rt('ListPodSandbox', {});
   const doomed = (items as any[]).filter(filter);
   await pool(doomed, CONCURRENCY, async (s) => {
-    await rt('StopPodSandbox', { podSandboxId: s.id });
-    await rt('RemovePodSandbox', { podSandboxId: s.id });
+    // containerd 1.6 now and then loses a shim while killing ("ttrpc: closed"); both calls are idempotent.
+    for (let attempt = 1; ; attempt++) {
+      try {
+        await rt('StopPodSandbox', { podSandboxId: s.id });
+        await rt('RemovePodSandbox', { podSandboxId: s.id });
+        return;
+      } catch (err) {
+        if (attempt >= 4) throw err;
+        say(`  removing sandbox ${s.id.slice(0, 13)} failed (${(err as Error).message.split('\n')[0]}); again`);
+        await new Promise((r) => setTimeout(r, 300 * attempt));
+      }
+    }
   });
   return doomed.length;
 }
