@@ -217,6 +217,20 @@ describe('plan input errors', () => {
     assertOneLineError(await run(['plan', '--kubelet-version', '1.35', write(twoInits)]), /1\.35/);
   });
 
+  test('a large JSON plan written to a pipe arrives whole (exit waits for stdout to drain)', async () => {
+    const items = Array.from({ length: 150 }, (_, i) =>
+      `  - apiVersion: v1\n    kind: Pod\n    metadata: {name: bulk-${i}, namespace: plans}\n    spec:\n      containers:\n      - {name: app, image: ${BUSYBOX_IMAGE}}\n`,
+    ).join('');
+    const file = path.join(dir, 'bulk-list.yaml');
+    fs.writeFileSync(file, `apiVersion: v1\nkind: List\nitems:\n${items}`);
+    const r = await run(['plan', '-o', 'json', ...nodeFlags(), file]);
+    assert.equal(r.code, 0, r.stderr);
+    let out: any;
+    assert.doesNotThrow(() => (out = JSON.parse(r.stdout)), `cut-off JSON: ${r.stdout.length} bytes arrived`);
+    assert.equal(out.plans.length, 150);
+    assert.ok(r.stdout.length > 256 * 1024, 'the output must exceed a pipe buffer for this test to mean anything');
+  });
+
   test('several pods give {"plans": [...]} and one summary', async () => {
     const a = write({ name: 'multi-a', containers: [{ name: 'x', script: 'sleep 1' }] });
     const b = write({ name: 'multi-b', containers: [{ name: 'x', script: 'sleep 1' }] });

@@ -267,6 +267,17 @@ describe('inspect and logs', () => {
     assert.equal((await rt.call('ContainerStatus', { containerId: id })).status?.state, 'CONTAINER_EXITED');
   });
 
+  test('a large log arrives whole', async () => {
+    const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+    const id = await runContainer(ids.podA, a, 'bulk', ['sh', '-c', 'i=0; while [ $i -lt 6000 ]; do echo "line $i of a long log that fills more than one pipe buffer"; i=$((i+1)); done']);
+    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: id })).status?.state === 'CONTAINER_EXITED', 'bulk to exit');
+    const r = await run(['logs', id]);
+    assert.equal(r.code, 0, r.stderr);
+    const lines = r.stdout.split('\n');
+    assert.equal(lines.length, 6001, `got ${r.stdout.length} bytes`);
+    assert.equal(lines[5999], 'line 5999 of a long log that fills more than one pipe buffer');
+  });
+
   test('logs -f of an exited container returns after the last line', async () => {
     const r = await run(['logs', '-f', ids.exited]);
     assert.equal(r.code, 0, r.stderr);
