@@ -40,6 +40,13 @@ spec:
 
 async function main(): Promise<void> {
   const lab = await startLab({ dir: labDir, keepDir: true });
+  // Interrupted (Ctrl+C, or the reader of our output went away): take the containerd down anyway.
+  const bail = (): void => {
+    void lab.stop().finally(() => process.exit(130));
+  };
+  process.once('SIGINT', bail);
+  process.once('SIGTERM', bail);
+  process.stdout.on('error', bail);
   const env = { ...process.env, ...lab.env, NO_COLOR: process.env.NO_COLOR ?? '' };
   const nodeOpts = ['--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot];
   const podFile = path.join(labDir, 'web.yaml');
