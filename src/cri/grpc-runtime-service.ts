@@ -9,35 +9,28 @@ import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
 import type { ProtoPackage } from './gen/schema';
 import type * as T from './types';
 
-type DeepPartial<X> = X extends Uint8Array ? X : X extends (infer E)[] ? DeepPartial<E>[] : X extends object ? { [K in keyof X]?: DeepPartial<X[K]> } : X;
+/** The RPCs syncpod uses, by CRI method name (request/response types generated from proto/). */
+export type RuntimeMethods = Pick<
+  T.RuntimeServiceMethods,
+  | 'Version'
+  | 'Status'
+  | 'RunPodSandbox'
+  | 'StopPodSandbox'
+  | 'RemovePodSandbox'
+  | 'PodSandboxStatus'
+  | 'ListPodSandbox'
+  | 'CreateContainer'
+  | 'StartContainer'
+  | 'StopContainer'
+  | 'RemoveContainer'
+  | 'ListContainers'
+  | 'ContainerStatus'
+  | 'ExecSync'
+  | 'UpdateRuntimeConfig'
+>;
+export type ImageMethods = Pick<T.ImageServiceMethods, 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo'>;
 
-/** Request/response types of the RPCs syncpod uses, by CRI method name. */
-export interface RuntimeMethods {
-  Version: [T.VersionRequest, T.VersionResponse];
-  Status: [T.StatusRequest, T.StatusResponse];
-  RunPodSandbox: [T.RunPodSandboxRequest, T.RunPodSandboxResponse];
-  StopPodSandbox: [T.StopPodSandboxRequest, T.StopPodSandboxResponse];
-  RemovePodSandbox: [T.RemovePodSandboxRequest, T.RemovePodSandboxResponse];
-  PodSandboxStatus: [T.PodSandboxStatusRequest, T.PodSandboxStatusResponse];
-  ListPodSandbox: [T.ListPodSandboxRequest, T.ListPodSandboxResponse];
-  CreateContainer: [T.CreateContainerRequest, T.CreateContainerResponse];
-  StartContainer: [T.StartContainerRequest, T.StartContainerResponse];
-  StopContainer: [T.StopContainerRequest, T.StopContainerResponse];
-  RemoveContainer: [T.RemoveContainerRequest, T.RemoveContainerResponse];
-  ListContainers: [T.ListContainersRequest, T.ListContainersResponse];
-  ContainerStatus: [T.ContainerStatusRequest, T.ContainerStatusResponse];
-  ExecSync: [T.ExecSyncRequest, T.ExecSyncResponse];
-  UpdateRuntimeConfig: [T.UpdateRuntimeConfigRequest, T.UpdateRuntimeConfigResponse];
-}
-export interface ImageMethods {
-  ListImages: [T.ListImagesRequest, T.ListImagesResponse];
-  ImageStatus: [T.ImageStatusRequest, T.ImageStatusResponse];
-  PullImage: [T.PullImageRequest, T.PullImageResponse];
-  RemoveImage: [T.RemoveImageRequest, T.RemoveImageResponse];
-  ImageFsInfo: [T.ImageFsInfoRequest, T.ImageFsInfoResponse];
-}
-
-export type Request<M, K extends keyof M> = M[K] extends [infer Q, unknown] ? DeepPartial<Q> : never;
+export type Request<M, K extends keyof M> = M[K] extends [infer Q, unknown] ? T.DeepPartial<Q> : never;
 export type Response<M, K extends keyof M> = M[K] extends [unknown, infer R] ? R : never;
 
 /** gRPC status codes used below (numbers from the gRPC spec). */
