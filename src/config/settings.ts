@@ -1,6 +1,7 @@
 // Where syncpod connects and how long it waits, resolved the way crictl does it:
 // flag > environment variable > config file (crictl.yaml) > defaults.
 import { SyncpodError } from '../errors';
+import { parseGoDuration } from './duration';
 
 export const DEFAULT_RUNTIME_ENDPOINTS = [
   'unix:///run/containerd/containerd.sock',
@@ -61,20 +62,10 @@ export interface SettingsInputs {
 export function parseTimeout(text: string, what = '--timeout'): number {
   const t = text.trim();
   if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|us|µs|ns|s|m|h)/gy;
-  let total = 0;
-  let matched = 0;
-  for (let m = re.exec(t); m; m = re.exec(t)) {
-    const n = Number(m[1]);
-    const unit = m[2];
-    total += unit === 'h' ? n * 3600_000 : unit === 'm' ? n * 60_000 : unit === 's' ? n * 1000 : unit === 'ms' ? n : unit === 'ns' ? n / 1e6 : n / 1000;
-    matched = re.lastIndex;
-  }
-  if (matched === 0 || matched !== t.length) {
-    throw new SyncpodError(`${what}: invalid duration "${text}" (use e.g. 2s, 500ms, 1m)`);
-  }
-  if (total <= 0) throw new SyncpodError(`${what}: must be greater than zero, got "${text}"`);
-  return Math.round(total);
+  const ns = parseGoDuration(t);
+  if (ns === undefined) throw new SyncpodError(`${what}: invalid duration "${text}" (use e.g. 2s, 500ms, 1m)`);
+  if (ns <= 0) throw new SyncpodError(`${what}: must be greater than zero, got "${text}"`);
+  return Math.round(ns / 1e6);
 }
 
 function parseBool(path: string, key: string, value: unknown): boolean {
