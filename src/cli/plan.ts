@@ -26,16 +26,20 @@ export function parseFeatureGates(text: string | undefined): FeatureGates {
   return gates as FeatureGates;
 }
 
-/** `--liveness-failed NAME`: a Failure for the newest instance of that container, as kubelet's prober would hold it. */
+/**
+ * `--liveness-failed NAME`: a Failure for the newest instance of that container, as kubelet's prober
+ * would hold it. A name the pod does not have is an error (a typo must not silently plan nothing).
+ */
 function probeResults(pod: Pod, observed: ObservedPod, liveness: string[], startup: string[]): ProbeResults {
   const names = new Set([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => c.name));
   const toIds = (flag: string, list: string[]): Record<string, 'Failure'> => {
     const out: Record<string, 'Failure'> = {};
     for (const name of list) {
-      if (!names.has(name)) continue;
+      if (!names.has(name)) {
+        throw new SyncpodError(`${flag}: pod ${pod.metadata?.namespace}/${pod.metadata?.name} has no container named "${name}"`);
+      }
       const s = observed.status.containerStatuses.find((c) => c.name === name);
       if (s) out[s.id] = 'Failure';
-      else void flag;
     }
     return out;
   };

@@ -213,6 +213,10 @@ describe('plan input errors', () => {
     assertOneLineError(await run(['plan', file]), /line \d+, column \d+/);
   });
 
+  test('--liveness-failed with a container the pod does not have is an error, not ignored', async () => {
+    assertOneLineError(await run(['plan', '--liveness-failed', 'ap', ...nodeFlags(), write(twoInits)]), /--liveness-failed: pod plans\/staged has no container named "ap"/);
+  });
+
   test('an unsupported kubelet version is refused, not planned with the wrong rules', async () => {
     assertOneLineError(await run(['plan', '--kubelet-version', '1.35', write(twoInits)]), /1\.35/);
   });
