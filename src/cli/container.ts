@@ -60,12 +60,13 @@ export async function inspect(ctx: Context, args: string[], opts: Record<string,
 export async function logs(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
   const { readLogs } = require('../logs/reader') as typeof import('../logs/reader');
   const { parseSince } = require('../logs/since') as typeof import('../logs/since');
-  const [id] = await resolveContainerIds(ctx, args);
   const { runtime } = ctx.cri();
+  // One list serves both the id prefix and, with --previous, the search for the earlier instance.
+  const { containers } = await runtime.call('ListContainers', {});
+  const id = resolveIdPrefix(args[0], containers.map((c) => c.id), 'container');
   let target = id;
   if (opts.previous) {
     // The previous instance: same pod, same container name, the newest one created before this.
-    const { containers } = await runtime.call('ListContainers', {});
     const current = containers.find((c) => c.id === id)!;
     const previous = containers
       .filter((c) => c.podSandboxId === current.podSandboxId && c.metadata?.name === current.metadata?.name && BigInt(c.createdAt) < BigInt(current.createdAt))
