@@ -28,17 +28,17 @@ function sandboxConfig(name: string, uid: string, labels: Record<string, string>
   };
 }
 
-async function runContainer(podId: string, sb: ReturnType<typeof sandboxConfig>, name: string, command: string[]): Promise<string> {
+async function runContainer(podId: string, sb: ReturnType<typeof sandboxConfig>, name: string, command: string[], attempt = 0): Promise<string> {
   fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
   const { containerId } = await rt.call(
     'CreateContainer',
     {
       podSandboxId: podId,
       config: {
-        metadata: { name, attempt: 0 },
+        metadata: { name, attempt },
         image: { image: BUSYBOX_IMAGE },
         command,
-        logPath: `${name}/0.log`,
+        logPath: `${name}/${attempt}.log`,
         labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.uid': sb.metadata.uid, 'io.kubernetes.pod.namespace': 'team-a', 'io.kubernetes.pod.name': sb.metadata.name },
       },
       sandboxConfig: sb,
@@ -276,6 +276,17 @@ describe('inspect and logs', () => {
     const lines = r.stdout.split('\n');
     assert.equal(lines.length, 6001, `got ${r.stdout.length} bytes`);
     assert.equal(lines[5999], 'line 5999 of a long log that fills more than one pipe buffer');
+  });
+
+  test('logs --previous reads the earlier instance of the same container in the pod', async () => {
+    const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+    const first = await runContainer(ids.podA, a, 'again', ['sh', '-c', 'echo first run']);
+    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: first })).status?.state === 'CONTAINER_EXITED', 'first run');
+    const second = await runContainer(ids.podA, a, 'again', ['sh', '-c', 'echo second run'], 1);
+    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: second })).status?.state === 'CONTAINER_EXITED', 'second run');
+    assert.equal((await run(['logs', second])).stdout, 'second run\n');
+    assert.equal((await run(['logs', '--previous', second])).stdout, 'first run\n');
+    assertOneLineError(await run(['logs', '--previous', first]), /has no previous instance in its pod/);
   });
 
   test('logs -f of an exited container returns after the last line', async () => {
