@@ -13,8 +13,11 @@ import { SyncpodError } from '../errors';
 
 const HEX = '0123456789abcdef';
 
-/** A JSON string literal exactly as Go's json.Marshal writes it. */
-export function goJsonString(s: string): string {
+/**
+ * A JSON string literal exactly as Go's json.Marshal writes it. `goBefore122`: the escaping of Go
+ * <= 1.21 (U+0008 and U+000C as \u0008 / \u000c rather than \b / \f), for kubelets built with it.
+ */
+export function goJsonString(s: string, goBefore122 = false): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
@@ -34,8 +37,8 @@ export function goJsonString(s: string): string {
       case 0x0a: out += '\\n'; break;
       case 0x0d: out += '\\r'; break;
       case 0x09: out += '\\t'; break;
-      case 0x08: out += '\\b'; break;
-      case 0x0c: out += '\\f'; break;
+      case 0x08: out += goBefore122 ? '\\u0008' : '\\b'; break;
+      case 0x0c: out += goBefore122 ? '\\u000c' : '\\f'; break;
       case 0x3c: case 0x3e: case 0x26:
         out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
         break;

@@ -4,12 +4,15 @@ import type { Container } from 'kubernetes-types/core/v1';
 import {
   containerGoJson,
   formatHash,
-  goString,
   hashContainer,
   hashContainerLegacy,
   hashContainerWithoutResources,
   hashJsonText,
+  hashSchemeOfMinor,
+  kubeletContainerHash,
+  WHOLE_SPEC_API_MINORS,
 } from '../../src/kubelet/hash';
+import { goJsonString } from '../../src/kubelet/go-json';
 
 // The sample container that Kubernetes' own hash tests use.
 const sample: Container = {
@@ -191,18 +194,20 @@ test('Go encoding/json rules the legacy scheme depends on', () => {
   for (const r of rows) assert.equal(containerGoJson(r.c), r.json, r.what);
 });
 
-test('goString escapes like Go encoding/json', () => {
+test('goJsonString escapes like Go encoding/json (Go 1.22+, and <= 1.21 for \\b \\f)', () => {
   const rows: Array<[string, string]> = [
     ['plain', '"plain"'],
     ['a"b\\c', '"a\\"b\\\\c"'],
     ['l1\nl2\r\t', '"l1\\nl2\\r\\t"'],
     ['<&>', '"\\u003c\\u0026\\u003e"'],
-    ['\u0001\u001f\u0008\u000c', '"\\u0001\\u001f\\u0008\\u000c"'],
+    ['\u0001\u001f', '"\\u0001\\u001f"'],
+    ['\u0008\u000c', '"\\b\\f"'],
     ['\u2028\u2029', '"\\u2028\\u2029"'],
     ['héllo ☃ 𝄞', '"héllo ☃ 𝄞"'],
     ['\u007f', '"\u007f"'],
   ];
-  for (const [input, want] of rows) assert.equal(goString(input), want, JSON.stringify(input));
+  for (const [input, want] of rows) assert.equal(goJsonString(input), want, JSON.stringify(input));
+  assert.equal(goJsonString('\u0008\u000c', true), '"\\u0008\\u000c"');
 });
 
 test('formatHash: lowercase hex without leading zeros', () => {
@@ -219,4 +224,89 @@ test('a value of the wrong type is a one-line error naming the field', () => {
     () => hashContainerLegacy({ name: 'web', ports: [{ containerPort: '80' }] } as unknown as Container),
     { name: 'SyncpodError', message: 'container "web".ports[0].containerPort: expected an integer (cannot compute the container hash)' },
   );
+});
+
+// Kubelet's own vectors, each under every kubelet minor that asserts it. Sources: TestHashContainer and
+// TestHashContainerWithoutResources (pkg/kubelet/container/helpers_test.go) and
+// TestConsistentHashContainer (container_hash_test.go) of the whole-spec era and of 1.31+.
+test('kubelet vectors hold for every mirrored minor of their era', () => {
+  const short: Container = { name: 'test_container', image: 'foo/image:v1', args: ['/bin/sh', '-c', 'echo abc'], ports: [{ containerPort: 8001 }] };
+  const rows: Array<{ what: string; c: Container; wholeSpec: number; nameImage: number }> = [
+    { what: 'TestHashContainer', c: short, wholeSpec: 0x3c42280f, nameImage: 0x8e45cbd0 },
+    { what: 'TestConsistentHashContainer', c: sample, wholeSpec: 0x311670a, nameImage: 0x8e45cbd0 },
+    { what: 'burstable, cpu RestartContainer', c: resizable('RestartContainer', 'NotRequired'), wholeSpec: 0x77d5758a, nameImage: 0x11a6d6d6 },
+  ];
+  for (const r of rows) {
+    for (const minor of [28, 29, 30]) assert.equal(kubeletContainerHash(minor, r.c), r.wholeSpec, `${r.what} 1.${minor}`);
+    for (const minor of [31, 32, 33, 34, 35, 36, 37]) assert.equal(kubeletContainerHash(minor, r.c), r.nameImage, `${r.what} 1.${minor}`);
+  }
+  const guaranteed = (cpu: string, memory: string): Container => ({
+    ...resizable(cpu, memory),
+    resources: { limits: { cpu: '100m', memory: '100Mi' }, requests: { cpu: '100m', memory: '100Mi' } },
+  });
+  const withoutResources = [
+    { c: resizable('RestartContainer', 'NotRequired'), want: 0x5f62cb4c },
+    { c: resizable('NotRequired', 'RestartContainer'), want: 0xcdab9e00 },
+    { c: guaranteed('RestartContainer', 'NotRequired'), want: 0x5f62cb4c },
+    { c: guaranteed('NotRequired', 'RestartContainer'), want: 0xcdab9e00 },
+  ];
+  for (const minor of WHOLE_SPEC_API_MINORS) {
+    for (const r of withoutResources) assert.equal(hashContainerWithoutResources(r.c, minor), r.want, `1.${minor}`);
+  }
+});
+
+test('whole-spec hash follows the v1.Container of that kubelet: fields added in 1.29 and 1.30', () => {
+  const rows: Array<{ what: string; c: Container; json: Record<number, string> }> = [
+    {
+      what: 'lifecycle sleep (1.29+)',
+      c: { name: 'a', lifecycle: { preStop: { sleep: { seconds: 5 } } } },
+      json: {
+        28: '{"name":"a","resources":{},"lifecycle":{"preStop":{}}}',
+        29: '{"name":"a","resources":{},"lifecycle":{"preStop":{"sleep":{"seconds":5}}}}',
+        30: '{"name":"a","resources":{},"lifecycle":{"preStop":{"sleep":{"seconds":5}}}}',
+      },
+    },
+    {
+      what: 'volumeMounts[].recursiveReadOnly (1.30+)',
+      c: { name: 'a', volumeMounts: [{ name: 'v', mountPath: '/m', readOnly: true, recursiveReadOnly: 'IfPossible' }] },
+      json: {
+        28: '{"name":"a","resources":{},"volumeMounts":[{"name":"v","readOnly":true,"mountPath":"/m"}]}',
+        29: '{"name":"a","resources":{},"volumeMounts":[{"name":"v","readOnly":true,"mountPath":"/m"}]}',
+        30: '{"name":"a","resources":{},"volumeMounts":[{"name":"v","readOnly":true,"recursiveReadOnly":"IfPossible","mountPath":"/m"}]}',
+      },
+    },
+    {
+      what: 'securityContext.appArmorProfile (1.30+)',
+      c: { name: 'a', securityContext: { appArmorProfile: { type: 'RuntimeDefault' }, runAsNonRoot: true } },
+      json: {
+        28: '{"name":"a","resources":{},"securityContext":{"runAsNonRoot":true}}',
+        29: '{"name":"a","resources":{},"securityContext":{"runAsNonRoot":true}}',
+        30: '{"name":"a","resources":{},"securityContext":{"runAsNonRoot":true,"appArmorProfile":{"type":"RuntimeDefault"}}}',
+      },
+    },
+    {
+      what: 'sidecar restartPolicy (1.28+) and a backspace in a command (Go 1.21 builds before 1.30)',
+      c: { name: 'a', command: ['\b'], restartPolicy: 'Always' },
+      json: {
+        28: '{"name":"a","command":["\\u0008"],"resources":{},"restartPolicy":"Always"}',
+        29: '{"name":"a","command":["\\u0008"],"resources":{},"restartPolicy":"Always"}',
+        30: '{"name":"a","command":["\\b"],"resources":{},"restartPolicy":"Always"}',
+      },
+    },
+  ];
+  for (const r of rows) {
+    for (const minor of WHOLE_SPEC_API_MINORS) {
+      assert.equal(containerGoJson(r.c, minor), r.json[minor], `${r.what} 1.${minor}`);
+      assert.equal(hashContainerLegacy(r.c, minor), hashJsonText(r.json[minor]!), `${r.what} 1.${minor}`);
+    }
+  }
+});
+
+test('hash scheme per kubelet minor; whole-spec minors before 1.28 are refused in one line', () => {
+  assert.equal(hashSchemeOfMinor(30), 'whole-spec');
+  assert.equal(hashSchemeOfMinor(31), 'name+image');
+  assert.throws(() => kubeletContainerHash(27, { name: 'a' }), {
+    name: 'SyncpodError',
+    message: 'the container hash of kubelet 1.27 is not mirrored: the whole-spec hash is mirrored for the v1.Container of 1.28–1.30 only',
+  });
 });
