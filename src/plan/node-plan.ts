@@ -1,0 +1,114 @@
+// The node-wide plan: one plan per desired pod (with kubelet.syncPod's preflight), the orphans, the
+// input problems, a summary, and the node-problem-detector reading of it. Pure data.
+
+import type { Orphan } from '../kubelet/orphans';
+import type { StaticPodUIDSource } from '../kubelet/static-pods';
+import type { Plan } from './plan';
+import type { Preflight } from './preflight';
+
+export const NODE_PLAN_SCHEMA_VERSION = 1;
+
+/** Where a desired pod came from. */
+export interface DesiredPodSource {
+  kind: 'static-pod' | 'manifest' | 'pods-api';
+  /** The file (static pod manifest or given file), `<stdin>`, or the Pods API socket. */
+  file: string;
+  /** 1-based YAML document (given files only). */
+  document?: number;
+  /** What the pod was taken from (`Pod/web`, `List item 3: Pod/web`). */
+  from?: string;
+  /** Static pods: where the uid came from. */
+  uidSource?: StaticPodUIDSource;
+}
+
+export interface NodePodPlan extends Plan {
+  source: DesiredPodSource;
+  preflight: Preflight;
+}
+
+export interface NodePlanSummary {
+  pods: number;
+  podsWithChanges: number;
+  podsBlocked: number;
+  orphans: number;
+  problems: number;
+  /** Something would change: a pod's plan or preflight work, or an orphan to remove. */
+  changes: boolean;
+  text: string;
+}
+
+export interface NodePlan {
+  schemaVersion: number;
+  node: string;
+  plans: NodePodPlan[];
+  orphans: Orphan[];
+  /** One line per input kubelet would reject or that could not be read; the rest is planned. */
+  problems: string[];
+  summary: NodePlanSummary;
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** A pod changes when its runtime plan does or when the preflight has work or a refusal. */
+export function podChanges(p: Pick<NodePodPlan, 'changes' | 'preflight'>): boolean {
+  return p.changes || p.preflight.steps.length > 0;
+}
+
+export function summarizeNodePlan(node: string, plans: NodePodPlan[], orphans: Orphan[], problems: string[]): NodePlanSummary {
+  const withChanges = plans.filter(podChanges).length;
+  const blocked = plans.filter((p) => p.preflight.blocked !== null).length;
+  const parts = [`${plural(plans.length, 'pod', 'pods')}: ${withChanges} with changes, ${plans.length - withChanges} without`];
+  if (blocked) parts.push(`${blocked} blocked`);
+  parts.push(orphans.length ? plural(orphans.length, 'orphan', 'orphans') : 'no orphans');
+  if (problems.length) parts.push(plural(problems.length, 'input problem', 'input problems'));
+  return {
+    pods: plans.length,
+    podsWithChanges: withChanges,
+    podsBlocked: blocked,
+    orphans: orphans.length,
+    problems: problems.length,
+    changes: withChanges > 0 || orphans.length > 0,
+    text: `Node ${node}: ${parts.join('; ')}.`,
+  };
+}
+
+export function buildNodePlan(node: string, plans: NodePodPlan[], orphans: Orphan[], problems: string[]): NodePlan {
+  return { schemaVersion: NODE_PLAN_SCHEMA_VERSION, node, plans, orphans, problems, summary: summarizeNodePlan(node, plans, orphans, problems) };
+}
+
+/** `--detailed-exitcode`: 1 when an input was bad, 2 when something would change (orphans count), else 0. */
+export function detailedExitCode(plan: NodePlan): 0 | 1 | 2 {
+  if (plan.problems.length > 0) return 1;
+  return plan.summary.changes ? 2 : 0;
+}
+
+/** node-problem-detector custom plugin conditions: 0 OK, 1 NonOK, 2 Unknown. */
+export const NPD_OK = 0;
+export const NPD_NON_OK = 1;
+export const NPD_UNKNOWN = 2;
+
+/** NPD truncates plugin output (max_output_length, 80 by default): keep the line within it. */
+export const NPD_MAX_LINE = 80;
+
+function clip(line: string): string {
+  return line.length <= NPD_MAX_LINE ? line : `${line.slice(0, NPD_MAX_LINE - 3)}...`;
+}
+
+/**
+ * The node-problem-detector reading: NonOK when a pod would change or is blocked, or an orphan runs
+ * or lingers; Unknown when nothing is wrong but some input could not be read; OK otherwise.
+ */
+export function npdStatus(plan: NodePlan): { exitCode: 0 | 1 | 2; line: string } {
+  const s = plan.summary;
+  if (s.changes || s.podsBlocked > 0) {
+    const bits: string[] = [];
+    if (s.podsBlocked) bits.push(`${s.podsBlocked} blocked`);
+    if (s.podsWithChanges) bits.push(`${s.podsWithChanges}/${s.pods} pods would change`);
+    if (s.orphans) bits.push(plural(s.orphans, 'orphan pod', 'orphan pods'));
+    const first = plan.plans.find((p) => p.preflight.blocked !== null) ?? plan.plans.find(podChanges);
+    const which = first ? ` (${first.pod.namespace}/${first.pod.name})` : plan.orphans[0] ? ` (${plan.orphans[0].namespace}/${plan.orphans[0].name})` : '';
+    return { exitCode: NPD_NON_OK, line: clip(`NonOK: ${bits.join(', ')}${which}`) };
+  }
+  if (s.problems > 0) return { exitCode: NPD_UNKNOWN, line: clip(`Unknown: ${plan.problems[0]}`) };
+  return { exitCode: NPD_OK, line: clip(`OK: ${plural(s.pods, 'pod', 'pods')} as kubelet would keep them, no orphans`) };
+}

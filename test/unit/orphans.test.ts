@@ -1,0 +1,50 @@
+// Orphan detection (HandlePodCleanups + container GC): only kubelet-labelled objects, grouped by uid.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { findOrphans, type RuntimeContainer, type RuntimeSandbox } from '../../src/kubelet/orphans';
+
+const NOW = 1_700_000_100_000;
+const ns = (ms: number): string => String(BigInt(ms) * 1_000_000n);
+const labels = (uid: string, name = 'p', namespace = 'default') => ({
+  'io.kubernetes.pod.uid': uid,
+  'io.kubernetes.pod.name': name,
+  'io.kubernetes.pod.namespace': namespace,
+});
+const sb = (id: string, uid: string, state = 'SANDBOX_READY', created = NOW - 60_000, l: Record<string, string> | undefined = labels(uid)): RuntimeSandbox => ({
+  id, state, createdAt: ns(created), labels: l, metadata: { name: 'p', namespace: 'default', uid, attempt: 0 },
+});
+const ctr = (id: string, uid: string, state = 'CONTAINER_RUNNING', sandbox = 's1'): RuntimeContainer => ({
+  id, podSandboxId: sandbox, state, createdAt: ns(NOW - 30_000), labels: { ...labels(uid), 'io.kubernetes.container.name': 'c' },
+});
+
+const cases: Array<{ name: string; desired: string[]; sandboxes: RuntimeSandbox[]; containers: RuntimeContainer[]; want: Array<[string, string]> }> = [
+  { name: 'a desired pod is no orphan', desired: ['u1'], sandboxes: [sb('s1', 'u1')], containers: [ctr('c1', 'u1')], want: [] },
+  { name: 'a running unknown pod is killed', desired: [], sandboxes: [sb('s1', 'u1')], containers: [ctr('c1', 'u1')], want: [['u1', 'kill']] },
+  { name: 'a dead unknown pod is removed by GC', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_NOTREADY')], containers: [ctr('c1', 'u1', 'CONTAINER_EXITED')], want: [['u1', 'remove']] },
+  { name: 'a sandbox without kubelet labels is never reported', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, {})], containers: [], want: [] },
+  { name: 'a sandbox missing the name label is not kubelet\'s', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, { 'io.kubernetes.pod.uid': 'u1' })], containers: [], want: [] },
+  { name: 'a container without the container name label is ignored', desired: [], sandboxes: [], containers: [{ ...ctr('c1', 'u1'), labels: labels('u1') }], want: [] },
+  { name: 'a container whose sandbox is gone is still an orphan', desired: [], sandboxes: [], containers: [ctr('c1', 'u2')], want: [['u2', 'kill']] },
+];
+
+for (const c of cases) {
+  test(`orphans: ${c.name}`, () => {
+    const got = findOrphans(new Set(c.desired), c.sandboxes, c.containers, NOW);
+    assert.deepEqual(got.map((o) => [o.uid, o.kubelet]), c.want);
+  });
+}
+
+test('orphans carry identity, states, ages and the 1s grace; order is namespace, name, uid', () => {
+  const got = findOrphans(
+    new Set(),
+    [sb('s2', 'u2', 'SANDBOX_READY', NOW - 10_000, labels('u2', 'b', 'x')), sb('s1', 'u1', 'SANDBOX_NOTREADY', NOW - 60_000, labels('u1', 'a', 'x')), sb('s3', 'u2', 'SANDBOX_NOTREADY', NOW - 90_000, labels('u2', 'b', 'x'))],
+    [ctr('c1', 'u2', 'CONTAINER_RUNNING', 's2')],
+    NOW,
+  );
+  assert.deepEqual(got.map((o) => `${o.namespace}/${o.name}`), ['x/a', 'x/b']);
+  const b = got[1];
+  assert.deepEqual(b.sandboxes.map((s) => [s.id, s.state, s.ageSeconds]), [['s2', 'ready', 10], ['s3', 'notready', 90]]);
+  assert.equal(b.gracePeriodSeconds, 1);
+  assert.equal(b.containers[0].ageSeconds, 30);
+  assert.equal(got[0].gracePeriodSeconds, undefined);
+});
