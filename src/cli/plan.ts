@@ -120,6 +120,7 @@ function planColours(ctx: Context) {
 
 export async function plan(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
   const output = listOutput(opts.output);
+  if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, opts, output);
   const planned = await planPods(ctx, {
     files: args,
     kubeletVersion: opts.kubeletVersion,
@@ -137,4 +138,35 @@ export async function plan(ctx: Context, args: string[], opts: Record<string, an
   }
   const changes = plans.some((p) => p.changes);
   return opts.detailedExitcode && changes ? 2 : 0;
+}
+
+/** `plan --upgrade-to VERSION`: what the target kubelet's first sync would restart. */
+async function upgradePreview(ctx: Context, args: string[], opts: Record<string, any>, output: string): Promise<number> {
+  const { buildUpgradePlan } = require('../plan/upgrade') as typeof import('../plan/upgrade');
+  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
+  const featureGates = parseFeatureGates(opts.featureGates);
+  // Refuse a target that cannot be planned before touching the runtime.
+  resolveKubeletRules(opts.upgradeTo, featureGates);
+  const planned = await planPods(ctx, {
+    files: args,
+    kubeletVersion: opts.kubeletVersion,
+    featureGates: opts.featureGates,
+    livenessFailed: opts.livenessFailed,
+    startupFailed: opts.startupFailed,
+  });
+  const upgrade = buildUpgradePlan(
+    planned.map((p) => ({
+      pod: p.loaded.pod,
+      podStatus: p.observed.status,
+      probeResults: probeResults(p.loaded.pod, p.observed, opts.livenessFailed ?? [], opts.startupFailed ?? []),
+    })),
+    { current: { kubeletVersion: opts.kubeletVersion, featureGates }, targetVersion: opts.upgradeTo },
+  );
+  if (output === 'table') {
+    const { renderUpgradePlan } = require('../render/upgrade-view') as typeof import('../render/upgrade-view');
+    ctx.out(renderUpgradePlan(upgrade, planColours(ctx)));
+  } else {
+    ctx.out(output === 'json' ? JSON.stringify(upgrade, null, 2) : (require('yaml') as typeof import('yaml')).stringify(upgrade));
+  }
+  return opts.detailedExitcode && upgrade.changes ? 2 : 0;
 }

@@ -179,7 +179,8 @@ export function buildProgram(runner: ActionRunner): Command {
       .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
       .option('--feature-gates <k=v,...>', 'kubelet feature gates that change the plan (SidecarContainers, LegacySidecarContainers, InPlacePodVerticalScaling)')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [])
-      .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, []),
+      .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [])
+      .option('--upgrade-to <version>', 'preview an in-place kubelet upgrade: which running containers the target kubelet\'s first sync would restart, and why'),
   ).action(action(planCmds, 'plan'));
 
   nodeOptions(
