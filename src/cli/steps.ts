@@ -67,6 +67,17 @@ export interface NodeSettings {
   legacyLogDir: string;
 }
 
+/** A node fact kubelet reads from the host: its huge page sizes, in /sys/kernel/mm/hugepages order. */
+function hostHugePageSizes(): string[] {
+  const { readHugePageSizes, HUGEPAGES_DIR } = require('../sync/node-fs') as typeof import('../sync/node-fs');
+  const { hugePageUnitSize } = require('../kubelet/resources') as typeof import('../kubelet/resources');
+  try {
+    return readHugePageSizes(HUGEPAGES_DIR, hugePageUnitSize);
+  } catch (err) {
+    throw new SyncpodError(`${HUGEPAGES_DIR}: ${errorLine(err)}`);
+  }
+}
+
 /** Node/kubelet flags (`nodeOptions` in program.ts) to generator options for this pod. */
 export function nodeSettings(opts: Record<string, any>, pod: Pod): NodeSettings {
   const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
@@ -121,6 +132,7 @@ export function nodeSettings(opts: Record<string, any>, pod: Pod): NodeSettings 
       values,
       nodeAllocatable: { cpu: String(os.cpus().length), memory: String(os.totalmem()) },
       memoryCapacityBytes: os.totalmem(),
+      hugePageSizes: hostHugePageSizes(),
       nodeHostsFile,
       hashScheme: rules.hashScheme,
       hashWithoutResources: rules.version === '1.28' && rules.gates.InPlacePodVerticalScaling,

@@ -36,7 +36,7 @@ export interface ContainerOptions extends NodeOptions {
   imageRef: string;
   /** User of the image from ImageStatus (uid or username); absent = root. */
   imageUser?: ImageUser;
-  /** IPs handed to container creation (the sandbox's); /etc/hosts is managed only when non-empty. */
+  /** IPs handed to container creation (the sandbox's); for a host-network pod without any, the node's. */
   podIPs: string[];
   /** 8 lowercase hex digits for the termination-log file (random in kubelet: pass a fresh one). */
   terminationLogName: string;
@@ -50,8 +50,10 @@ export interface ContainerOptions extends NodeOptions {
   nodeAllocatable?: Record<string, string>;
   /** Machine memory capacity in bytes (OOM score of Burstable pods). */
   memoryCapacityBytes?: number;
-  /** Huge page sizes of the host (e.g. ["2MB", "1GB"]); absent = only the sizes the container limits. */
-  hugePageSizes?: string[];
+  /** Huge page sizes of the host in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
+  hugePageSizes: string[];
+  /** RelaxedEnvironmentVariableValidation (on from 1.32): envFrom keys are kept whatever their form. Default true. */
+  relaxedEnvVarNames?: boolean;
   /** SELinux enabled on the host (selinux_relabel of mounts). Default false. */
   selinuxEnabled?: boolean;
   /** kubelet --seccomp-default. Default false. */
@@ -75,6 +77,14 @@ export interface ContainerConfigResult {
 }
 
 const utf8 = new TextEncoder();
+
+/** generateAPIPodStatus for a host-network pod: the first host IP, and the first of the other family. */
+function hostNetworkPodIPs(nodeIPs: string[]): string[] {
+  const first = nodeIPs[0];
+  if (first === undefined) return [];
+  const other = nodeIPs.find((ip) => ip.includes(':') !== first.includes(':'));
+  return other === undefined ? [first] : [first, other];
+}
 
 function findContainer(pod: Pod, name: string, kind: ContainerKind): Container | EphemeralContainer | undefined {
   const list = kind === 'init' ? pod.spec?.initContainers : kind === 'ephemeral' ? pod.spec?.ephemeralContainers : pod.spec?.containers;
@@ -111,17 +121,20 @@ export function generateContainerConfig(
   const podLogsRoot = o.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT;
 
   const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '');
+  // kubelet's SyncPod: a host-network pod's status carries the host IPs, and those are its pod IPs.
+  const podIPs = o.podIPs.length === 0 && pod.spec?.hostNetwork === true ? hostNetworkPodIPs(o.nodeIPs ?? []) : o.podIPs;
   const envs = makeEnvironmentVariables(pod, c, {
-    podIPs: o.podIPs,
+    podIPs,
     nodeIPs: o.nodeIPs ?? [],
     values: o.values,
     services: o.services,
     nodeAllocatable: o.nodeAllocatable,
+    relaxedEnvVarNames: o.relaxedEnvVarNames,
   });
   const mounted = makeMounts(pod, c, {
     kubeletRoot,
     envs,
-    podIPs: o.podIPs,
+    podIPs,
     hostname,
     domain,
     nodeHostsFile: o.nodeHostsFile,

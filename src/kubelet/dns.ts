@@ -43,19 +43,30 @@ export interface ResolvConf {
   options: string[];
 }
 
-/** parseResolvConf: nameserver lines accumulate, the last search line wins, options merge by name. */
+/**
+ * parseResolvConf: nameserver lines accumulate, the last search line wins, options merge by name.
+ * A `nameserver` line without an address is an error (kubelet then fails the pod's sandbox).
+ */
 export function parseResolvConf(text: string): ResolvConf {
   const servers: string[] = [];
   let searches: string[] = [];
   let options: string[] = [];
-  for (const raw of text.slice(0, MAX_RESOLV_CONF_BYTES).split('\n')) {
+  const emptyNameserverLines: number[] = [];
+  for (const [i, raw] of text.slice(0, MAX_RESOLV_CONF_BYTES).split('\n').entries()) {
     const line = raw.trim();
     if (line.startsWith('#')) continue;
     const fields = line.split(/\s+/).filter((f) => f !== '');
     if (fields.length === 0) continue;
-    if (fields[0] === 'nameserver' && fields.length >= 2) servers.push(fields[1]!);
+    if (fields[0] === 'nameserver') {
+      if (fields.length >= 2) servers.push(fields[1]!);
+      else emptyNameserverLines.push(i + 1);
+    }
     if (fields[0] === 'search') searches = fields.slice(1).filter((s) => s !== '.').map((s) => s.replace(/\.$/, ''));
     if (fields[0] === 'options') options = mergeOptions(options, fields.slice(1));
+  }
+  if (emptyNameserverLines.length > 0) {
+    const where = emptyNameserverLines.length === 1 ? 'line' : 'lines';
+    throw new SyncpodError(`resolv.conf ${where} ${emptyNameserverLines.join(', ')}: nameserver list is empty`);
   }
   return { servers, searches, options };
 }

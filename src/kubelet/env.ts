@@ -11,8 +11,8 @@
 //   enableServiceLinks) every service of the pod's namespace, read from the API server. syncpod
 //   has no API server: it adds service variables only for services passed in `services`.
 // - Secrets and ConfigMaps are not read from an API server: their values come from `values`.
-//   envFrom keys that are not valid variable names are skipped like kubelet does, but without
-//   its InvalidEnvironmentVariableNames event.
+//   Without RelaxedEnvironmentVariableValidation, envFrom keys that are not valid variable names
+//   are skipped like kubelet does, but without its InvalidEnvironmentVariableNames event.
 // - A `$` followed by a non-ASCII character is kept as written (Go's expander splits the UTF-8
 //   sequence there).
 
@@ -176,6 +176,11 @@ export interface EnvironmentInputs {
   services?: ServiceInfo[];
   /** Node allocatable (cpu, memory, ephemeral-storage) for resourceFieldRef limits not set. */
   nodeAllocatable?: Record<string, string>;
+  /**
+   * RelaxedEnvironmentVariableValidation (beta on from 1.32, then GA): envFrom keys are kept whatever
+   * their form. Off: keys that are not C-style names are skipped. Default true.
+   */
+  relaxedEnvVarNames?: boolean;
 }
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -328,7 +333,7 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, inputs:
     }
     for (const key of Object.keys(data).sort()) {
       const name = (src.prefix ?? '') + key;
-      if (!ENV_NAME.test(name)) continue;
+      if (inputs.relaxedEnvVarNames === false && !ENV_NAME.test(name)) continue;
       env.set(name, data[key]!);
     }
   }

@@ -81,7 +81,7 @@ function propagationOf(m: VolumeMount, where: string): MountPropagation {
     case 'Bidirectional':
       return 'PROPAGATION_BIDIRECTIONAL';
     default:
-      throw new SyncpodError(`${where}: invalid mountPropagation "${m.mountPropagation}"`);
+      throw new SyncpodError(`${where}: invalid MountPropagation mode: "${m.mountPropagation}"`);
   }
 }
 
@@ -145,11 +145,17 @@ export function etcHostsContent(
   return text;
 }
 
+/** shouldMountHostsFile: the pod has IPs, or it uses the host network (kubelet 1.35 says so outright; earlier
+ * kubelets reach the same result because a host-network pod's IPs are the host's). */
+export function shouldMountHostsFile(pod: Pod, podIPs: string[]): boolean {
+  return podIPs.length > 0 || pod.spec?.hostNetwork === true;
+}
+
 export interface MountInputs {
   kubeletRoot: string;
   /** Final environment (for subPathExpr). */
   envs: EnvVar[];
-  /** IPs handed to container creation; /etc/hosts is only managed when non-empty. */
+  /** IPs handed to container creation; /etc/hosts is managed when non-empty or the pod uses the host network. */
   podIPs: string[];
   /** Short hostname and domain (generatePodHostNameAndDomain). */
   hostname: string;
@@ -184,7 +190,7 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
   const mounts: Mount[] = [];
   const effects: FsEffect[] = [];
   const seenVolumes = new Set<string>();
-  let manageEtcHosts = o.podIPs.length > 0;
+  let manageEtcHosts = shouldMountHostsFile(pod, o.podIPs);
 
   for (const m of container.volumeMounts ?? []) {
     const mw = `${where}: volumeMount ${m.name}`;

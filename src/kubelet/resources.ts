@@ -281,29 +281,41 @@ export function hugePageUnitSize(bytes: number): string {
   return `${size}${HUGEPAGE_UNITS[idx]}`;
 }
 
+/** HugePageSizeFromResourceName + HugePageUnitSizeFromByteSize; undefined where kubelet logs and skips. */
+function hugePageSizeOfResource(name: string): { size: string; bytes: number } | undefined {
+  let bytes: number;
+  try {
+    bytes = toBytes(parseQuantity(name.slice('hugepages-'.length)));
+  } catch {
+    return undefined;
+  }
+  if (!(bytes > 0)) return undefined;
+  try {
+    return { size: hugePageUnitSize(bytes), bytes };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
- * GetHugepageLimitsFromResources. With `hostPageSizes` (e.g. ["2MB", "1GB"]) as kubelet does: one
- * entry per host size, limit 0 unless the container limits `hugepages-<size>`. Without it, only
- * the sizes the container limits, in increasing size.
+ * GetHugepageLimitsFromResources: one entry per page size of the host (`hostPageSizes`, as
+ * /sys/kernel/mm/hugepages lists them, in that order), limit 0 unless the container limits
+ * `hugepages-<size>`. A resource name that is not a valid page size is skipped, as kubelet does.
  */
-export function hugepageLimits(container: Container, hostPageSizes: string[] | undefined): HugepageLimit[] {
-  const wanted = new Map<string, { bytes: number; limit: number }>();
+export function hugepageLimits(container: Container, hostPageSizes: string[]): HugepageLimit[] {
+  const wanted = new Map<string, number>();
   for (const [name, q] of containerAmounts(container).limits) {
     if (!name.startsWith('hugepages-')) continue;
-    const pageBytes = toBytes(quantityOf(name.slice('hugepages-'.length), `container ${container.name}: resource ${name}`));
-    wanted.set(hugePageUnitSize(pageBytes), { bytes: pageBytes, limit: toBytes(q) });
+    const page = hugePageSizeOfResource(name);
+    if (page !== undefined) wanted.set(page.size, toBytes(q));
   }
-  if (hostPageSizes !== undefined) {
-    return hostPageSizes.map((size) => ({ pageSize: size, limit: String(wanted.get(size)?.limit ?? 0) }));
-  }
-  return [...wanted.entries()]
-    .sort((a, b) => a[1].bytes - b[1].bytes)
-    .map(([size, v]) => ({ pageSize: size, limit: String(v.limit) }));
+  return hostPageSizes.map((size) => ({ pageSize: size, limit: String(wanted.get(size) ?? 0) }));
 }
 
 export interface ContainerResourceInputs extends OomInputs {
   cgroup: CgroupSettings;
-  hugePageSizes?: string[];
+  /** The host's huge page sizes in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
+  hugePageSizes: string[];
 }
 
 /** generateLinuxContainerResources for one container (init, regular or ephemeral). */

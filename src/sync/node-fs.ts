@@ -50,3 +50,36 @@ export const nodeFs: SyncFs = {
     fs.symlinkSync(target, p);
   },
 };
+
+export const HUGEPAGES_DIR = '/sys/kernel/mm/hugepages';
+
+/** `hugepages-2048kB` -> 2097152; undefined for names of another form. */
+function hugePageDirBytes(name: string): number | undefined {
+  const m = /^hugepages-(\d+)kB$/.exec(name);
+  return m ? Number(m[1]) * 1024 : undefined;
+}
+
+/**
+ * The host's huge page sizes as kubelet reads them (libcontainer HugePageSizes): the entries of
+ * /sys/kernel/mm/hugepages in directory order (not sorted; opendir keeps the kernel's order),
+ * each named by its unit size ("2MB", "1GB"). No directory: no huge pages.
+ */
+export function readHugePageSizes(dir = HUGEPAGES_DIR, unitSize: (bytes: number) => string): string[] {
+  let d: fs.Dir;
+  try {
+    d = fs.opendirSync(dir);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: string[] = [];
+  try {
+    for (let e = d.readSync(); e !== null; e = d.readSync()) {
+      const bytes = hugePageDirBytes(e.name);
+      if (bytes !== undefined) out.push(unitSize(bytes));
+    }
+  } finally {
+    d.closeSync();
+  }
+  return out;
+}

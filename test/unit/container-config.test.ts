@@ -18,6 +18,7 @@ const opts: ContainerOptions = {
   nodeIPs: ['192.168.1.5'],
   terminationLogName: '3f9a0c12',
   memoryCapacityBytes: 16 * 1024 ** 3,
+  hugePageSizes: ['2MB', '1GB'],
 };
 /** The web pod with its one container changed (and optional pod spec changes). */
 const podWith = (c: Partial<Container>, spec: Partial<Pod['spec']> = {}): { pod: Pod; c: Container } => {

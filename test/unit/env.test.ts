@@ -116,7 +116,7 @@ test('secret and configMap values come from the supplied values, else a clear er
         { name: 'OPT', valueFrom: { configMapKeyRef: { name: 'none', key: 'k', optional: true } } },
         { name: 'LVL', value: '$(CFG_LEVEL)' },
       ],
-    }, { values }),
+    }, { values, relaxedEnvVarNames: false }),
     ['CFG_LEVEL=debug', 'CFG_MODE=fast', 'PW=s3cret', 'TOKEN=from-env-file', 'LVL=debug'],
   );
   assert.throws(

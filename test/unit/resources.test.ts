@@ -58,7 +58,7 @@ test('container resources: the worked examples (CFS quota on, default period)', 
   for (const c of cases) {
     const container = ctr('app', c.requests, c.limits);
     const r = generateLinuxContainerResources(podOf([container]), container, {
-      qos: 'BestEffort', nodeCritical: false, cgroup: v2,
+      qos: 'BestEffort', nodeCritical: false, cgroup: v2, hugePageSizes: [],
     });
     assert.equal(r.cpuShares, c.shares, `${c.name}: shares`);
     assert.equal(r.cpuQuota, c.quota, `${c.name}: quota`);
@@ -69,7 +69,7 @@ test('container resources: the worked examples (CFS quota on, default period)', 
 
 test('cgroup switches: v1 has no unified map, singleProcessOOMKill drops memory.oom.group, CFS quota off leaves quota/period unset', () => {
   const c = ctr('app', { cpu: '250m' }, { cpu: '500m' });
-  const inputs = { qos: 'BestEffort' as const, nodeCritical: false };
+  const inputs = { qos: 'BestEffort' as const, nodeCritical: false, hugePageSizes: [] };
   assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v2 }).unified, { 'memory.oom.group': '1' });
   assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v1 }).unified, {});
   assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, singleProcessOOMKill: true } }).unified, {});
@@ -81,7 +81,7 @@ test('cgroup switches: v1 has no unified map, singleProcessOOMKill drops memory.
 
 test('no-swap values are written only when the host has a swap controller', () => {
   const c = ctr('app', undefined, { memory: '1Gi' });
-  const inputs = { qos: 'BestEffort' as const, nodeCritical: false };
+  const inputs = { qos: 'BestEffort' as const, nodeCritical: false, hugePageSizes: [] };
   const v2swap = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, swapControllerAvailable: true } });
   assert.deepEqual(v2swap.unified, { 'memory.oom.group': '1', 'memory.swap.max': '0' });
   const v1swap = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v1, swapControllerAvailable: true } });
@@ -134,8 +134,8 @@ test('huge page sizes and limits', () => {
   assert.equal(hugePageUnitSize(GI), '1GB');
   assert.equal(hugePageUnitSize(64 * 1024), '64KB');
   const c = ctr('a', undefined, { 'hugepages-2Mi': '100Mi', memory: '1Gi' });
-  const inputs = { qos: 'Burstable' as const, nodeCritical: false, memoryCapacityBytes: 16 * GI, cgroup: v2 };
-  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, inputs).hugepageLimits, [{ pageSize: '2MB', limit: String(100 * 1024 * 1024) }]);
+  const inputs = { qos: 'Burstable' as const, nodeCritical: false, memoryCapacityBytes: 16 * GI, cgroup: v2, hugePageSizes: [] };
+  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, inputs).hugepageLimits, [], 'a host without huge pages');
   assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, hugePageSizes: ['2MB', '1GB'] }).hugepageLimits, [
     { pageSize: '2MB', limit: String(100 * 1024 * 1024) },
     { pageSize: '1GB', limit: '0' },
@@ -173,7 +173,7 @@ test('overhead: request = limit; all defaults when the pod has none', () => {
 test('a malformed quantity names the container and field', () => {
   const c = ctr('app', { cpu: 'lots' });
   assert.throws(
-    () => generateLinuxContainerResources(podOf([c]), c, { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: GI, cgroup: v2 }),
+    () => generateLinuxContainerResources(podOf([c]), c, { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: GI, cgroup: v2, hugePageSizes: [] }),
     /container app: resources\.requests\.cpu/,
   );
 });

@@ -73,7 +73,7 @@ function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
   };
 }
 
-const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local' };
+const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local', hugePageSizes: [] };
 
 function emptyStatus(pod: Pod): PodStatus {
   return { uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, ips: [], sandboxStatuses: [], containerStatuses: [] };
