@@ -113,7 +113,7 @@ function supplementalGroupsPolicy(psc: PodSecurityContext | undefined): 'Merge' 
   const p = (psc as { supplementalGroupsPolicy?: string } | undefined)?.supplementalGroupsPolicy;
   if (p === undefined || p === 'Merge') return 'Merge';
   if (p === 'Strict') return 'Strict';
-  throw new SyncpodError(`spec.securityContext.supplementalGroupsPolicy "${p}" is not Merge or Strict`);
+  throw new SyncpodError(`spec.securityContext.supplementalGroupsPolicy: unsupported supplementalGroupsPolicy: ${p}`);
 }
 
 /** DetermineEffectiveSecurityContext: pod fields overlaid by the container's. */
