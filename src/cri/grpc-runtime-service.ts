@@ -27,6 +27,7 @@ export type RuntimeMethods = Pick<
   | 'ContainerStatus'
   | 'ExecSync'
   | 'UpdateRuntimeConfig'
+  | 'RuntimeConfig'
 >;
 export type ImageMethods = Pick<T.ImageServiceMethods, 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo'>;
 
