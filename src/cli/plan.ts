@@ -2,28 +2,16 @@
 import type { Context } from './context';
 import { listOutput } from './output';
 import { SyncpodError } from '../errors';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import type { Plan } from '../plan/plan';
 import type { ObservedPod } from '../state/pod-status';
 import type { LoadedPod } from '../manifest/types';
 import type { ComputePodActionsOptions, ProbeResults } from '../kubelet/compute-pod-actions';
-import type { FeatureGates } from '../kubelet/kubelet-version';
+import type { FeatureGates } from '../kubelet/features';
 
-const KNOWN_GATES = ['SidecarContainers', 'LegacySidecarContainers', 'InPlacePodVerticalScaling'] as const;
-
-/** Parses `--feature-gates A=true,B=false` (kubelet's syntax). */
+/** Parses `--feature-gates A=true,B=false` (kubelet's syntax); the gate table lives in kubelet/features.ts. */
 export function parseFeatureGates(text: string | undefined): FeatureGates {
-  const gates: Record<string, boolean> = {};
-  if (!text) return gates;
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
-    const m = /^([A-Za-z0-9]+)=(true|false)$/i.exec(part);
-    if (!m) throw new SyncpodError(`--feature-gates: "${part}" is not NAME=true|false`);
-    if (!(KNOWN_GATES as readonly string[]).includes(m[1])) {
-      throw new SyncpodError(`--feature-gates: ${m[1]} does not change the plan; known gates: ${KNOWN_GATES.join(', ')}`);
-    }
-    gates[m[1]] = m[2].toLowerCase() === 'true';
-  }
-  return gates as FeatureGates;
+  return (require('../kubelet/features') as typeof import('../kubelet/features')).parseFeatureGates(text);
 }
 
 /**

@@ -177,7 +177,7 @@ export function buildProgram(runner: ActionRunner): Command {
       .argument('<file...>', "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin)")
       .option('-o, --output <format>', OUTPUT_LIST, 'table')
       .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
-      .option('--feature-gates <k=v,...>', 'kubelet feature gates that change the plan (SidecarContainers, LegacySidecarContainers, InPlacePodVerticalScaling)')
+      .option('--feature-gates <k=v,...>', 'kubelet feature gates, as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [])
       .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [])
       .option('--upgrade-to <version>', 'preview an in-place kubelet upgrade: which running containers the target kubelet\'s first sync would restart, and why'),

@@ -4,7 +4,7 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import type { SandboxOptions } from '../kubelet/sandbox-config';
@@ -135,7 +135,7 @@ export function nodeSettings(opts: Record<string, any>, pod: Pod): NodeSettings 
       hugePageSizes: hostHugePageSizes(),
       nodeHostsFile,
       hashScheme: rules.hashScheme,
-      hashWithoutResources: rules.version === '1.28' && rules.gates.InPlacePodVerticalScaling,
+      hashWithoutResources: rules.minor <= 30 && rules.gates.InPlacePodVerticalScaling,
     },
     podLogsRoot,
     // kubelet's /var/log/containers sits beside /var/log/pods; keep that relation for other roots.

@@ -1,7 +1,7 @@
 // `syncpod sync POD.yaml`: load, lock the pod, observe and plan, confirm kills, execute in
 // SyncPod's order (src/sync/), show the results. The command only wires flags to those modules.
 import { randomUUID } from 'node:crypto';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import type { Plan } from '../plan/plan';

@@ -3,16 +3,16 @@
 // with the reason for every decision so a plan can explain itself.
 // Mirrors kubelet 1.28 and 1.33 (pkg/kubelet/kuberuntime); the differences live in kubelet-version.ts.
 
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from './api-types';
 import { SyncpodError } from '../errors';
 import { formatHash, hashContainer, hashContainerLegacy } from './hash';
 import {
   HASH_SCHEME_LABEL,
+  effectiveGates,
   resolveKubeletRules,
   type FeatureGates,
   type HashScheme,
   type KubeletRules,
-  type KubeletVersion,
 } from './kubelet-version';
 import type { ContainerStatus, PodStatus } from './types';
 
@@ -112,7 +112,7 @@ export interface StartDecision {
 }
 
 export interface PodActions {
-  kubeletVersion: KubeletVersion;
+  kubeletVersion: string;
   initPath: 'classic' | 'sidecar';
   killPod: boolean;
   /** Why killPod is true (null when false). */
@@ -138,7 +138,7 @@ export interface PodActions {
   /** Every hash comparison kubelet made for a running container. */
   hashChecks: HashCheck[];
   /** Effective feature gates. */
-  featureGates: Required<FeatureGates>;
+  featureGates: Record<string, boolean>;
 }
 
 interface Ctx {
@@ -210,7 +210,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
     ephemeralContainerStarts: w.ephemeral,
     waiting: w.waiting,
     hashChecks: w.hashChecks,
-    featureGates: rules.gates,
+    featureGates: effectiveGates(rules),
   });
 
   const containers = spec.containers;
@@ -353,7 +353,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
 
 /** Which init-container algorithm the mirrored kubelet runs for this pod. */
 function usesSidecarPath(pod: Pod, rules: KubeletRules): boolean {
-  if (rules.version === '1.28') return rules.gates.SidecarContainers;
+  if (rules.minor === 28) return rules.gates.SidecarContainers;
   return hasRestartableInitContainer(pod) || !rules.gates.LegacySidecarContainers;
 }
 

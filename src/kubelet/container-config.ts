@@ -6,7 +6,7 @@
 // Not produced (no device plugins, DRA or block volumes in syncpod): devices, CDI devices and
 // their env/mounts/annotations; image volumes; user-namespace ID mappings on mounts; stop signal.
 
-import type { Container, EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
+import type { Container, EphemeralContainer, Pod } from './api-types';
 import type { ContainerConfig, KeyValue } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { generatePodHostNameAndDomain } from './dns';

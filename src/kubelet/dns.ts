@@ -6,7 +6,7 @@
 // every call; here they keep the order of first appearance (a later option with the same name
 // replaces the value in place).
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from './api-types';
 import type { DNSConfig } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { formatPod } from './labels';

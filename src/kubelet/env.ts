@@ -16,7 +16,7 @@
 // - A `$` followed by a non-ASCII character is kept as written (Go's expander splits the UTF-8
 //   sequence there).
 
-import type { Container, EnvVar as ApiEnvVar, Pod } from 'kubernetes-types/core/v1';
+import type { Container, EnvVar as ApiEnvVar, Pod } from './api-types';
 import { SyncpodError } from '../errors';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 

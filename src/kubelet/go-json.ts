@@ -8,7 +8,7 @@
 // (Go never sees them). Control characters: \b and \f as written by Go >= 1.22 (kubelet >= 1.30);
 // kubelet 1.28, built with Go 1.20, writes \u0008 and \u000c instead.
 
-import type { ContainerPort, LifecycleHandler } from 'kubernetes-types/core/v1';
+import type { ContainerPort, LifecycleHandler } from './api-types';
 import { SyncpodError } from '../errors';
 
 const HEX = '0123456789abcdef';

@@ -23,7 +23,7 @@
 // - U+0008/U+000C: 1.28 and 1.29 release builds used Go <= 1.21 (\u0008, \u000c), 1.30 Go 1.22 (\b, \f).
 // - Admission mutations (the service-account volumeMount) change the hash and are not known here.
 
-import type { Container } from 'kubernetes-types/core/v1';
+import type { Container } from './api-types';
 import { SyncpodError } from '../errors';
 import { goJsonString } from './go-json';
 

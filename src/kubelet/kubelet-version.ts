@@ -1,15 +1,24 @@
-// Which kubelet minor versions the planner mirrors, and the rules that differ between them.
-// Only versions whose computePodActions was read at source level are accepted; every other
-// version is refused with a one-line error rather than planned with another version's rules.
+// The kubelet rules one invocation plans with: version (minor and patch), effective feature gates
+// with where each came from, and the version-dependent switches the planner reads. Resolved once
+// per invocation (resolveKubeletRules) and passed down. Pure.
 
 import { SyncpodError } from '../errors';
+import {
+  GATE_NAMES,
+  parseKubeletVersion,
+  resolveFeatureGates,
+  type EffectiveGate,
+  type FeatureGates,
+  type GateName,
+} from './features';
+
+export type { FeatureGates, GateName } from './features';
 
 /** Kubelet minor versions whose computePodActions rules were established from source. */
 export const SUPPORTED_KUBELET_VERSIONS = ['1.28', '1.33'] as const;
-export type KubeletVersion = (typeof SUPPORTED_KUBELET_VERSIONS)[number];
 
 /** The newest mirrored version, used when no version is given. */
-export const DEFAULT_KUBELET_VERSION: KubeletVersion = '1.33';
+export const DEFAULT_KUBELET_VERSION = '1.33';
 
 export type HashScheme = 'name+image' | 'whole-spec';
 
@@ -19,19 +28,27 @@ export const HASH_SCHEME_LABEL: Record<HashScheme, string> = {
   'whole-spec': 'whole-container hash of kubelet 1.16–1.30',
 };
 
-/** Feature gates that change computePodActions. Unset means the version's default. */
-export interface FeatureGates {
-  SidecarContainers?: boolean;
-  LegacySidecarContainers?: boolean;
-  InPlacePodVerticalScaling?: boolean;
+/** Where the kubelet version came from. */
+export type VersionOrigin = 'flag' | 'detected' | 'default';
+
+/** What node detection found (node profile): version text and the configuration's featureGates. */
+export interface DetectedKubelet {
+  version?: string;
+  featureGates?: FeatureGates;
 }
 
-/** The version-dependent switches the planner reads; one value per mirrored version. */
+/** The version-dependent switches the planner reads; resolved once per invocation. */
 export interface KubeletRules {
-  version: KubeletVersion;
+  /** '1.33' or '1.33.2' (patch kept when known). */
+  version: string;
+  minor: number;
+  patch: number | null;
+  versionOrigin: VersionOrigin;
   hashScheme: HashScheme;
-  /** Effective gate values after defaults. */
-  gates: Required<FeatureGates>;
+  /** Effective value of every gate syncpod consults (false for a gate the version does not have). */
+  gates: Record<GateName, boolean>;
+  /** The gates that exist at this version, with stage and where each value came from. */
+  gateOrigins: Partial<Record<GateName, EffectiveGate>>;
   /** Sidecar path: an init container stuck in CREATED is started again (else: wait). */
   restartCreatedInitContainers: boolean;
   /** Sidecar path: a running restartable init container whose hash changed is restarted. */
@@ -63,68 +80,57 @@ const REFUSALS: Array<{ test: (minor: number) => boolean; why: string }> = [
   },
 ];
 
-/** Parses '1.33', 'v1.33', '1.33.2' or 'v1.33.2-eks' into a minor version number. */
-function parseMinor(text: string): number {
-  const m = /^v?1\.(\d+)(?:\.\d+)?(?:[-+].*)?$/.exec(text.trim());
-  if (!m) {
-    throw new SyncpodError(`invalid kubelet version "${text}": expected a version such as 1.33 or v1.33.2`);
-  }
-  return Number(m[1]);
-}
-
-/** Resolves the mirrored version and gate defaults; throws SyncpodError for versions not mirrored. */
-export function resolveKubeletRules(version: string | undefined, gates: FeatureGates = {}): KubeletRules {
-  const minor = parseMinor(version ?? DEFAULT_KUBELET_VERSION);
-  const mirrored = SUPPORTED_KUBELET_VERSIONS.find((v) => v === `1.${minor}`);
+/**
+ * Resolves the rules for one invocation. Version: flag > detected > DEFAULT_KUBELET_VERSION; gates:
+ * flag > detected > the version's default. Throws a one-line SyncpodError for a malformed or
+ * unmirrored version, an unknown gate, or a locked gate set against its default.
+ */
+export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, detected: DetectedKubelet = {}): KubeletRules {
+  const versionOrigin: VersionOrigin = version !== undefined ? 'flag' : detected.version !== undefined ? 'detected' : 'default';
+  const v = parseKubeletVersion(version ?? detected.version ?? DEFAULT_KUBELET_VERSION);
+  const mirrored = SUPPORTED_KUBELET_VERSIONS.find((s) => s === `1.${v.minor}`);
   if (!mirrored) {
-    const refusal = REFUSALS.find((r) => r.test(minor));
+    const refusal = REFUSALS.find((r) => r.test(v.minor));
     const why = refusal ? refusal.why : 'not a mirrored kubelet version';
     throw new SyncpodError(
-      `kubelet ${`1.${minor}`} cannot be planned: ${why}; mirrored versions: ${SUPPORTED_KUBELET_VERSIONS.join(', ')}`,
+      `kubelet 1.${v.minor} cannot be planned: ${why}; mirrored versions: ${SUPPORTED_KUBELET_VERSIONS.join(', ')}`,
     );
   }
-  return mirrored === '1.28' ? rules128(gates) : rules133(gates);
-}
-
-function rules128(gates: FeatureGates): KubeletRules {
-  if (gates.LegacySidecarContainers !== undefined) {
-    throw new SyncpodError('feature gate LegacySidecarContainers does not exist in kubelet 1.28 (it appeared in 1.33)');
-  }
-  if (gates.InPlacePodVerticalScaling === true) {
+  if (v.minor === 28 && (flags.InPlacePodVerticalScaling ?? detected.featureGates?.InPlacePodVerticalScaling) === true) {
     throw new SyncpodError(
       'kubelet 1.28 with InPlacePodVerticalScaling on cannot be planned: it compares hashWithoutResources and the API status resources, which syncpod does not read',
     );
   }
-  return {
-    version: '1.28',
-    hashScheme: 'whole-spec',
-    gates: {
-      SidecarContainers: gates.SidecarContainers ?? false,
-      LegacySidecarContainers: false,
-      InPlacePodVerticalScaling: false,
-    },
-    restartCreatedInitContainers: false,
-    restartChangedSidecars: false,
-    exitedCountsAsInitialized: true,
-    succeededRequiresExited: false,
-  };
-}
-
-function rules133(gates: FeatureGates): KubeletRules {
-  if (gates.SidecarContainers === false) {
-    throw new SyncpodError('feature gate SidecarContainers is GA and locked on in kubelet 1.33; it cannot be turned off');
+  const gateOrigins = resolveFeatureGates(v.minor, v.text, flags, detected.featureGates ?? {});
+  const gates = {} as Record<GateName, boolean>;
+  for (const name of GATE_NAMES) gates[name] = gateOrigins[name]?.enabled ?? false;
+  const base = { version: v.text, minor: v.minor, patch: v.patch, versionOrigin, gates, gateOrigins };
+  if (v.minor === 28) {
+    return {
+      ...base,
+      hashScheme: 'whole-spec',
+      restartCreatedInitContainers: false,
+      restartChangedSidecars: false,
+      exitedCountsAsInitialized: true,
+      succeededRequiresExited: false,
+    };
   }
   return {
-    version: '1.33',
+    ...base,
     hashScheme: 'name+image',
-    gates: {
-      SidecarContainers: true,
-      LegacySidecarContainers: gates.LegacySidecarContainers ?? false,
-      InPlacePodVerticalScaling: gates.InPlacePodVerticalScaling ?? true,
-    },
     restartCreatedInitContainers: true,
     restartChangedSidecars: true,
     exitedCountsAsInitialized: false,
     succeededRequiresExited: true,
   };
+}
+
+/** The effective gates that exist at the rules' version, as plain booleans (plan JSON). */
+export function effectiveGates(rules: KubeletRules): Record<string, boolean> {
+  const out: Record<string, boolean> = {};
+  for (const name of GATE_NAMES) {
+    const g = rules.gateOrigins[name];
+    if (g) out[name] = g.enabled;
+  }
+  return out;
 }

@@ -2,7 +2,7 @@
 // paths it derives for a pod, mirroring kubelet 1.33 (kuberuntime/labels.go, kubelet_getters.go,
 // kuberuntime/helpers.go). Pure: paths are built as strings, nothing is touched.
 
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from './api-types';
 import { SyncpodError } from '../errors';
 import { formatHash, hashContainer, hashContainerLegacy, hashContainerWithoutResources } from './hash';
 import type { HashScheme } from './kubelet-version';

@@ -5,7 +5,7 @@
 //
 // Volume types: hostPath and emptyDir (default medium) only; every other type is refused.
 
-import type { Container, Pod, Volume, VolumeMount } from 'kubernetes-types/core/v1';
+import type { Container, Pod, Volume, VolumeMount } from './api-types';
 import type { Mount, MountPropagation } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { expandSubPathExpr, type EnvVar } from './env';

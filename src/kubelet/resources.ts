@@ -7,7 +7,7 @@
 // PodLevelResources), the CPU manager's exclusive CPUs (cpu_quota -1), in-place resize's
 // allocated resources.
 
-import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
+import type { Container, Pod, ResourceRequirements } from './api-types';
 import type { HugepageLimit, LinuxContainerResources } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from './quantity';

@@ -3,7 +3,7 @@
 // MakePortMappings). Every node fact is an input (SandboxOptions); the directories kubelet
 // creates are returned as data (effects), and the events it would record as `events`.
 
-import type { ContainerPort, Pod } from 'kubernetes-types/core/v1';
+import type { ContainerPort, Pod } from './api-types';
 import type { LinuxPodSandboxConfig, PodSandboxConfig, PortMapping, Protocol } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { getPodDNS, podSandboxHostname, type KubeletEvent } from './dns';

@@ -7,7 +7,7 @@
 // syncpod never mounts), supplementalGroupsPolicy's runtime checks, user-namespace ID mappings
 // (hostUsers: false is refused).
 
-import type { Container, Pod, PodSecurityContext, SecurityContext, SELinuxOptions } from 'kubernetes-types/core/v1';
+import type { Container, Pod, PodSecurityContext, SecurityContext, SELinuxOptions } from './api-types';
 import type {
   Capability,
   LinuxContainerSecurityContext,

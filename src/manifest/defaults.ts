@@ -8,7 +8,7 @@
 // default tolerations, priority — and gate-dependent defaults (resizePolicy with
 // InPlacePodVerticalScaling, pod-level resources).
 
-import type { Container, EphemeralContainer, Pod, PodSpec, Probe, Volume } from 'kubernetes-types/core/v1';
+import type { Container, EphemeralContainer, Pod, PodSpec, Probe, Volume } from '../kubelet/api-types';
 import { defaultImagePullPolicy } from '../kubelet/image-ref';
 import { canonicalQuantity, formatQuantity, parseQuantity } from '../kubelet/quantity';
 

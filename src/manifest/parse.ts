@@ -1,7 +1,7 @@
 // Text -> pods: YAML/JSON documents, pod selection from Pods, workload templates and Lists,
 // API-server defaults, validation. Pure (the text is given; load.ts reads files).
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import { parseAllDocuments } from 'yaml';
 import { SyncpodError } from '../errors';
 import { applyPodDefaults } from './defaults';

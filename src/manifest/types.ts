@@ -1,6 +1,6 @@
 // What the manifest layer hands to the rest of syncpod.
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 
 export interface PodSource {
   /** The file as the user named it; `<stdin>` for `-`. */

@@ -1,7 +1,7 @@
 // Validation of what the plan and the config generators rely on, with field paths, in the spirit
 // of the API server's pkg/apis/core/validation (not all of it). Runs on the defaulted pod. Pure.
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import { parseQuantity, type Quantity } from '../kubelet/quantity';
 
 export interface Problem {

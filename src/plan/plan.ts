@@ -2,7 +2,7 @@
 // Built from computePodActions plus the steps SyncPod takes in order. Pure: `now` is an input.
 // Contract: keys are only ever added, never renamed or dropped; schemaVersion changes when meaning does.
 
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from '../kubelet/api-types';
 import { estimateCrashLoopBackOff, type BackOffEstimate } from '../kubelet/backoff';
 import {
   computePodActions,
@@ -13,7 +13,7 @@ import {
   type PodActions,
   type StartDecision,
 } from '../kubelet/compute-pod-actions';
-import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { resolveKubeletRules, type KubeletRules } from '../kubelet/kubelet-version';
 import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
 
@@ -228,7 +228,7 @@ export function buildPlan(input: PlanInput): Plan {
     waiting: a.waiting,
     backOff: backOffs,
     hashNotes,
-    assumptions: assumptions(input, a, rules.gates.InPlacePodVerticalScaling, backOffs.length > 0),
+    assumptions: assumptions(input, rules, backOffs.length > 0),
     changes: numbered.length > 0,
   };
   return { ...planBody, summary: summarizePlan(planBody) };
@@ -290,7 +290,7 @@ function estimateBackOff(
   return { ...base, delaySeconds: e.delaySeconds, heldBack: e.heldBack, remainingSeconds: e.remainingSeconds, note };
 }
 
-function assumptions(input: PlanInput, a: PodActions, resizeGate: boolean, hasBackOff: boolean): string[] {
+function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean): string[] {
   const out: string[] = [];
   const probes = input.options?.probeResults;
   const given = Object.keys(probes?.liveness ?? {}).length + Object.keys(probes?.startup ?? {}).length;
@@ -306,12 +306,12 @@ function assumptions(input: PlanInput, a: PodActions, resizeGate: boolean, hasBa
   }
   if ((input.podSource ?? 'manifest') === 'manifest') {
     out.push(
-      a.kubeletVersion === '1.28'
-        ? 'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations (e.g. the service-account token volume mount) are missing, and kubelet 1.28 hashes the whole container, so such differences show as "definition changed".'
+      rules.hashScheme === 'whole-spec'
+        ? `The pod is the manifest with API defaults, not the object stored by the API server: admission mutations (e.g. the service-account token volume mount) are missing, and kubelet ${rules.version} hashes the whole container, so such differences show as "definition changed".`
         : 'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations (e.g. the service-account token volume mount) are not applied.',
     );
   }
-  if (resizeGate) {
+  if (rules.gates.InPlacePodVerticalScaling) {
     out.push(
       'In-place resize (InPlacePodVerticalScaling) is not evaluated: the resources kubelet actuated are assumed to equal the spec.',
     );

@@ -8,7 +8,7 @@
 // stays even if PodSandboxStatus then fails; a container whose CreateContainer succeeded stays
 // when StartContainer fails (the next sync sees it in CREATED state and plans around it); a
 // container whose postStart hook failed is killed (FailedPostStartHook) but not removed.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import { errorLine } from '../errors';

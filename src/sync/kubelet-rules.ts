@@ -1,7 +1,7 @@
 // Small kubelet rules the executor needs, mirroring kubelet 1.33 (kuberuntime_container.go
 // killContainer grace period, startContainer restart count / calcRestartCountByLogDir, image
 // manager EnsureImageExists messages, format.Pod). Pure.
-import type { Container, EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
+import type { Container, EphemeralContainer, Pod } from '../kubelet/api-types';
 import type { ContainerStatus } from '../kubelet/types';
 
 /** kubelet's minimumGracePeriodInSeconds. */

@@ -1,7 +1,7 @@
 // One `syncpod sync`: execute the plan and, with --wait, do what kubelet's repeated syncs would:
 // after an init container was started, wait for it to finish, observe again, plan again and go on
 // (bounded by the wait timeout and a round limit). Observation and planning are passed in.
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 import type { PodStatus } from '../kubelet/types';
 import type { Plan } from '../plan/plan';
 import { errorLine } from '../errors';

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Container, EphemeralContainer, Pod } from 'kubernetes-types/core/v1';
+import type { Container, EphemeralContainer, Pod } from '../../src/kubelet/api-types';
 import { generateContainerConfig, type ContainerOptions } from '../../src/kubelet/container-config';
 import { encodeContainerPorts, encodeLifecycleHandler } from '../../src/kubelet/go-json';
 import { formatHash, hashContainer, hashContainerLegacy } from '../../src/kubelet/hash';

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import {
   generatePodHostNameAndDomain,
   getNodenameForKernel,

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Container } from 'kubernetes-types/core/v1';
+import type { Container } from '../../src/kubelet/api-types';
 import {
   containerGoJson,
   formatHash,

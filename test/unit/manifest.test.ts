@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { readFileSync } from 'node:fs';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText } from '../../src/manifest/parse';
 import { applyPodDefaults } from '../../src/manifest/defaults';

@@ -2,7 +2,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import { buildPlan, STEP_ACTIONS, type Plan } from '../../src/plan/plan';
 import { summarizePlans } from '../../src/plan/summary';
 import type { PodStatus } from '../../src/kubelet/types';

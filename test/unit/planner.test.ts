@@ -3,7 +3,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import { computePodActions, type ComputePodActionsOptions, type PodActions } from '../../src/kubelet/compute-pod-actions';
 import type { PodStatus } from '../../src/kubelet/types';
 import { SyncpodError } from '../../src/errors';
@@ -937,11 +937,11 @@ test('reject malformed versions and impossible gates with one-line errors', () =
   }
 });
 
-test('accept patch and v-prefixed versions, and default to 1.33', () => {
+test('accept patch and v-prefixed versions (the patch is kept), and default to 1.33', () => {
   const pod = basePod();
   assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image')).kubeletVersion, '1.33');
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image'), { kubeletVersion: 'v1.33.4' }).kubeletVersion, '1.33');
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.28.7' }).kubeletVersion, '1.28');
+  assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image'), { kubeletVersion: 'v1.33.4' }).kubeletVersion, '1.33.4');
+  assert.equal(computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.28.7' }).kubeletVersion, '1.28.7');
 });
 
 test('reject a pod without containers', () => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from '../../src/kubelet/api-types';
 import {
   calculateSandboxResources,
   containerOOMScoreAdjust,

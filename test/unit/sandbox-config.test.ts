@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from '../../src/kubelet/api-types';
 import {
   containerPortMappings,
   generatePodSandboxConfig,

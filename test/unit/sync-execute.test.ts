@@ -2,7 +2,7 @@
 // where a failure stops the sync, what is left behind, restart counts, pull policy, grace periods.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import { buildPlan } from '../../src/plan/plan';
 import type { PodStatus } from '../../src/kubelet/types';
 import { executePlan, type ExecuteDeps } from '../../src/sync/execute';
