@@ -3,7 +3,7 @@
 // Exists/Create: on cgroup v1 the cgroup must exist in every required subsystem, on v2 once in the
 // unified hierarchy; systemd spells it as nested .slice units). Pure: paths only.
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from './api-types';
 import { getPodQOS, type QOSClass } from './resources';
 import { podCgroupParent } from './sandbox-config';
 

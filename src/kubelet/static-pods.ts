@@ -12,7 +12,7 @@
 // kubelet's own uid is known — a mirror pod's kubernetes.io/config.mirror annotation in the given
 // pods, or the Pods API — that uid is used (see `uidSource`).
 
-import type { Pod, Toleration } from 'kubernetes-types/core/v1';
+import type { Pod, Toleration } from './api-types';
 import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE } from './labels';
 
 /** The mirror pod's annotation: the static pod's uid (kubetypes.ConfigMirrorAnnotationKey). */

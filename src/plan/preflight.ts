@@ -5,7 +5,7 @@
 // are checked, the ...OrCreate types are created); and, at each container start, the image is
 // ensured per imagePullPolicy. Pure: the node facts are observed elsewhere and passed in.
 
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../kubelet/api-types';
 
 /** The closed vocabulary of preflight actions, in kubelet's order. */
 export const PREFLIGHT_ACTIONS = [

@@ -1,7 +1,7 @@
 // kubelet.syncPod's checks before the runtime's SyncPod, as preflight steps; pod cgroup naming.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import { buildPreflight, type PreflightFacts } from '../../src/plan/preflight';
 import { podCgroup } from '../../src/kubelet/pod-cgroup';
 

@@ -1,7 +1,7 @@
 // Static pods as kubelet's file source names and annotates them (config/common.go, file.go).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Pod } from 'kubernetes-types/core/v1';
+import type { Pod } from '../../src/kubelet/api-types';
 import {
   applyStaticPodDefaults,
   fnv128a,
