@@ -23,6 +23,7 @@ export type {
   SELinuxOptions,
   SeccompProfile,
   Sysctl,
+  Toleration,
   VolumeMount,
 } from 'kubernetes-types/core/v1';
 export type { ObjectMeta } from 'kubernetes-types/meta/v1';
