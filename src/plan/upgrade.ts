@@ -3,7 +3,7 @@
 // difference is the upgrade's effect, container by container, with the reason.
 // Contract (JSON): keys are only ever added; schemaVersion changes when meaning does.
 
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from '../kubelet/api-types';
 import {
   computePodActions,
   type ComputePodActionsOptions,

@@ -7,7 +7,7 @@
 // machine (HugePageSizes of the test host) are given an explicit host page list here.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Container, Pod, ResourceRequirements } from 'kubernetes-types/core/v1';
+import type { Container, Pod, ResourceRequirements } from '../../src/kubelet/api-types';
 import type { LinuxContainerResources } from '../../src/cri/types';
 import { generateContainerConfig, type ContainerOptions } from '../../src/kubelet/container-config';
 import {

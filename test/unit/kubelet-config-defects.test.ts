@@ -5,7 +5,7 @@
 // kuberuntime_container_linux.go GetHugepageLimitsFromResources.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import type { Container, Pod } from 'kubernetes-types/core/v1';
+import type { Container, Pod } from '../../src/kubelet/api-types';
 import { generateContainerConfig, type ContainerOptions } from '../../src/kubelet/container-config';
 import { getPodDNS, parseResolvConf } from '../../src/kubelet/dns';
 import { makeEnvironmentVariables } from '../../src/kubelet/env';
