@@ -29,7 +29,7 @@ const ACCEPTED = ['Pod', 'List', ...Object.keys(WORKLOADS)].join(', ');
  * yes/no/on/off are booleans; but no sexagesimal numbers or timestamps (go-yaml v2 keeps them
  * as strings).
  */
-const YAML_OPTIONS = {
+export const YAML_OPTIONS = {
   version: '1.1' as const,
   customTags: (tags: unknown[]): unknown[] =>
     tags.filter((t) => {

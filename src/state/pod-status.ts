@@ -132,6 +132,20 @@ function isNotFound(err: unknown): boolean {
 export interface ObserveOptions {
   /** Status calls in flight at once (default 16). */
   concurrency?: number;
+  /** The runtime's sandboxes and containers, already listed (node-wide planning lists once). */
+  lists?: RuntimeLists;
+}
+
+/** Every sandbox and container of the runtime, unfiltered, as kubelet's relister reads them. */
+export interface RuntimeLists {
+  sandboxes: T.PodSandbox[];
+  containers: T.Container[];
+}
+
+/** One ListPodSandbox and one ListContainers, no filter. */
+export async function listRuntime(runtime: RuntimeService): Promise<RuntimeLists> {
+  const [sandboxList, containerList] = await Promise.all([runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {})]);
+  return { sandboxes: sandboxList.items, containers: containerList.containers };
 }
 
 /**
@@ -140,12 +154,9 @@ export interface ObserveOptions {
  */
 export async function observePods(runtime: RuntimeService, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
   const concurrency = opts.concurrency ?? 16;
-  const [sandboxList, containerList] = await Promise.all([
-    runtime.call('ListPodSandbox', {}),
-    runtime.call('ListContainers', {}),
-  ]);
-  const sandboxes = [...sandboxList.items].sort(byNewest);
-  const containers = [...containerList.containers].sort(byNewest);
+  const lists = opts.lists ?? (await listRuntime(runtime));
+  const sandboxes = [...lists.sandboxes].sort(byNewest);
+  const containers = [...lists.containers].sort(byNewest);
 
   const matches: PodMatch[] = refs.map((ref) => {
     const byName = sandboxes.filter(

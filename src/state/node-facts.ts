@@ -1,0 +1,71 @@
+// The node facts kubelet.syncPod's preflight reads, observed: the runtime's NetworkReady condition
+// (from one Status call), the pod cgroup and pod data directories on the filesystem, what is at each
+// hostPath, and whether the runtime holds each image a start needs (from one ListImages).
+import type { Pod } from 'kubernetes-types/core/v1';
+import type * as T from '../cri/types';
+import { matchImage } from '../kubelet/image-gc';
+import { podDir } from '../kubelet/labels';
+import { CGROUP_V1_SUBSYSTEMS, podCgroup } from '../kubelet/pod-cgroup';
+import type { Plan } from '../plan/plan';
+import type { PathKind, PreflightFacts } from '../plan/preflight';
+import type { SyncFs } from '../sync/types';
+
+export interface NodeCgroupSettings {
+  /** kubelet's cgroupsPerQOS (default true): pods get a cgroup under kubepods. */
+  cgroupsPerQOS: boolean;
+  cgroupDriver: 'cgroupfs' | 'systemd';
+  cgroupVersion: 1 | 2;
+  /** The cgroup filesystem mount (default /sys/fs/cgroup). */
+  cgroupMount?: string;
+}
+
+/** The NetworkReady condition of a Status response (null when the runtime reports none). */
+export function runtimeNetwork(status: T.StatusResponse | undefined): PreflightFacts['network'] {
+  const c = status?.status?.conditions.find((x) => x.type === 'NetworkReady');
+  return c ? { ready: c.status, reason: c.reason, message: c.message } : null;
+}
+
+/** v1 subsystems mounted on this node (kubelet only requires those it finds). */
+export function mountedV1Subsystems(fs: SyncFs, mount = '/sys/fs/cgroup'): string[] {
+  return CGROUP_V1_SUBSYSTEMS.filter((s) => fs.kind(`${mount}/${s}`) === 'dir');
+}
+
+/** Cgroup, pod directories and hostPaths of one pod (which has a uid). */
+export function podFsFacts(
+  fs: SyncFs,
+  pod: Pod,
+  o: NodeCgroupSettings & { kubeletRoot: string; v1Subsystems?: string[] },
+): Pick<PreflightFacts, 'podCgroup' | 'podDirs' | 'hostPaths'> {
+  let cg: PreflightFacts['podCgroup'];
+  if (o.cgroupsPerQOS) {
+    const c = podCgroup(pod, { driver: o.cgroupDriver, version: o.cgroupVersion, mountPoint: o.cgroupMount, v1Subsystems: o.v1Subsystems });
+    cg = { name: c.name, missing: c.paths.filter((p) => fs.kind(p) !== 'dir') };
+  }
+  const dir = podDir(o.kubeletRoot, pod);
+  const podDirs = [dir, `${dir}/volumes`, `${dir}/plugins`].map((path) => ({ path, exists: fs.kind(path) === 'dir' }));
+  const hostPaths = (pod.spec?.volumes ?? [])
+    .filter((v) => v.hostPath)
+    .map((v) => ({ volume: v.name, path: v.hostPath!.path, kind: fs.kind(v.hostPath!.path) as PathKind | undefined }));
+  return { podCgroup: cg, podDirs, hostPaths };
+}
+
+/** The containers a plan starts, with their images and whether the runtime has them. */
+export function imageFacts(images: T.Image[], pod: Pod, plan: Plan): PreflightFacts['images'] {
+  const a = plan.actions;
+  const names = [
+    ...a.ephemeralContainersToStart,
+    ...(a.nextInitContainerToStart !== null ? [a.nextInitContainerToStart] : []),
+    ...a.initContainersToStart,
+    ...a.containersToStart.map((c) => c.name),
+  ];
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...((pod.spec?.ephemeralContainers ?? []) as Array<{ name: string; image?: string }>)];
+  const seen = new Set<string>();
+  const out: PreflightFacts['images'] = [];
+  for (const n of names) {
+    if (seen.has(n)) continue;
+    seen.add(n);
+    const image = all.find((c) => c.name === n)?.image ?? '';
+    out.push({ container: n, image, present: !!matchImage(images, image) });
+  }
+  return out;
+}

@@ -1,0 +1,235 @@
+// The desired pods of a node: the static pods of the kubelet's staticPodPath (as its file source
+// reads them: one Pod per file), pods given as files or stdin (typically `kubectl get pods -A
+// --field-selector spec.nodeName=NODE -o yaml`, a List), and what the kubelet's Pods API knows.
+// Bad input never stops the rest: each bad file or List item is one problem line.
+//
+// Rules kept from kubelet: mirror pods (kubernetes.io/config.mirror) are not pods to run — they
+// carry the static pod's real uid, which is used for the static pod of that name; pods that have
+// finished (phase Succeeded or Failed) are not run again, but their uid is known (not an orphan);
+// a pod bound to another node is not this node's.
+import type { Pod } from 'kubernetes-types/core/v1';
+import { parseAllDocuments } from 'yaml';
+import { errorLine } from '../errors';
+import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, type DirEntry } from '../kubelet/static-pods';
+import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
+import { applyPodDefaults } from '../manifest/defaults';
+import { YAML_OPTIONS } from '../manifest/parse';
+import { validatePod, type PodPaths } from '../manifest/validate';
+import type { DesiredPodSource } from '../plan/node-plan';
+import type { PodIdentity } from '../state/pods-api';
+
+export interface DesiredPod {
+  pod: Pod;
+  source: DesiredPodSource;
+}
+
+export interface NodeInputs {
+  desired: DesiredPod[];
+  /** Uids kubelet knows without running them (finished pods, Pods API pods without a spec here). */
+  knownUids: Set<string>;
+  problems: string[];
+  /** Facts worth a line on stderr (skipped mirror pods, finished pods...). */
+  notes: string[];
+}
+
+export interface NodeInputDeps {
+  /** Directory entries with their kinds; undefined when the directory does not exist. */
+  readDir(path: string): DirEntry[] | undefined;
+  readFile(path: string): string;
+  readStdin(): Promise<string>;
+}
+
+export interface NodeInputRequest {
+  nodeName: string;
+  /** kubelet's staticPodPath; '' or undefined: none configured. */
+  staticPodPath?: string;
+  /** Files or `-`. */
+  files: string[];
+  /** Pods the kubelet's Pods API reported (undefined: not read). */
+  podsApi?: PodIdentity[];
+  podsApiSocket?: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const key = (ns: string | undefined, name: string | undefined): string => `${ns || 'default'}/${name ?? ''}`;
+
+/** YAML/JSON documents of a text; a syntax error is one problem for the whole text. */
+function documents(text: string, label: string): { docs: unknown[]; problem?: string } {
+  const parsed = parseAllDocuments(text, YAML_OPTIONS as never);
+  const list = Array.isArray(parsed) ? parsed : [parsed];
+  for (const doc of list) {
+    const e = doc.errors[0];
+    if (e) {
+      const pos = e.linePos?.[0];
+      return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${e.message.split('\n')[0]}` };
+    }
+  }
+  return { docs: list.map((d) => d.toJS({ maxAliasCount: 1000 })).filter((v) => v !== null && v !== undefined) };
+}
+
+/** A Pod object defaulted and validated, or the problem line. */
+function toPod(value: Obj, where: string, paths: PodPaths): Pod | string {
+  const { status: _status, ...raw } = value;
+  const pod = applyPodDefaults(raw as Pod);
+  const problems = validatePod(pod, paths);
+  if (problems.length > 0) {
+    const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+    return `${where}: ${problems[0].path}: ${problems[0].message}${more}`;
+  }
+  return pod;
+}
+
+function kindOf(v: Obj): string {
+  return typeof v.kind === 'string' ? v.kind : '';
+}
+
+interface GivenPod {
+  pod: Pod;
+  source: DesiredPodSource;
+  phase: string;
+}
+
+/** Pods of one given text: Pods and Lists of Pods; anything else is a problem per item. */
+export function parseGivenPods(text: string, label: string): { pods: GivenPod[]; problems: string[] } {
+  const { docs, problem } = documents(text, label);
+  if (problem) return { pods: [], problems: [problem] };
+  const pods: GivenPod[] = [];
+  const problems: string[] = [];
+  const take = (v: unknown, where: string, prefix: string, from: string, document: number): void => {
+    const at = (p: string): string => (prefix ? `${prefix}.${p}` : p);
+    if (!isObj(v)) return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}not a Kubernetes object`);
+    const kind = kindOf(v);
+    if (kind !== 'Pod') {
+      const name = isObj(v.metadata) ? String(v.metadata.name ?? '') : '';
+      return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}${kind || 'an object without kind'}${name ? `/${name}` : ''} is not a Pod; a node runs pods only`);
+    }
+    const pod = toPod(v, where, { metadata: at('metadata'), spec: at('spec') });
+    if (typeof pod === 'string') return void problems.push(pod);
+    const phase = isObj(v.status) && typeof v.status.phase === 'string' ? v.status.phase : '';
+    pods.push({ pod, phase, source: { kind: 'manifest', file: label, document, from: `${from}Pod/${pod.metadata?.name ?? ''}` } });
+  };
+  docs.forEach((doc, i) => {
+    const where = `${label}: document ${i + 1}`;
+    if (isObj(doc) && (kindOf(doc) === 'List' || kindOf(doc) === 'PodList')) {
+      if (!Array.isArray(doc.items)) return void problems.push(`${where}: items: must be a list`);
+      doc.items.forEach((item, j) => take(kindOf(doc) === 'PodList' && isObj(item) && !item.kind ? { ...item, kind: 'Pod' } : item, where, `items[${j}]`, `List item ${j + 1}: `, i + 1));
+      return;
+    }
+    take(doc, where, '', '', i + 1);
+  });
+  return { pods, problems };
+}
+
+/** One static pod file as kubelet's file source decodes it: exactly one Pod with a name. */
+export function parseStaticPodFile(text: string, path: string): Pod | string {
+  const { docs, problem } = documents(text, path);
+  if (problem) return problem;
+  if (docs.length === 0) return `${path}: empty file: a static pod manifest holds one Pod`;
+  const doc = docs[0];
+  if (!isObj(doc) || kindOf(doc) !== 'Pod') {
+    const kind = isObj(doc) ? kindOf(doc) || 'an object without kind' : 'not an object';
+    return `${path}: ${kind} is not a Pod: kubelet's file source accepts one Pod per file`;
+  }
+  if (!isObj(doc.metadata) || !doc.metadata.name) return `${path}: invalid pod: name is needed for the pod`;
+  if (docs.length > 1) return `${path}: ${docs.length} documents: kubelet's file source accepts one Pod per file`;
+  return toPod(doc, path, { metadata: 'metadata', spec: 'spec' });
+}
+
+/** Everything the node should run, with one problem line per bad input. */
+export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps): Promise<NodeInputs> {
+  const problems: string[] = [];
+  const notes: string[] = [];
+  const knownUids = new Set<string>();
+  const given: GivenPod[] = [];
+  for (const file of req.files) {
+    let text: string;
+    const label = file === '-' ? '<stdin>' : file;
+    try {
+      text = file === '-' ? await deps.readStdin() : deps.readFile(file);
+    } catch (err) {
+      problems.push(`${label}: cannot read: ${errorLine(err)}`);
+      continue;
+    }
+    const r = parseGivenPods(text, label);
+    given.push(...r.pods);
+    problems.push(...r.problems);
+  }
+
+  // Kubelet's own uid of each static pod, by namespace/name: mirror pods first, then the Pods API.
+  const knownStatic = new Map<string, { uid: string; from: 'mirror-pod' | 'pods-api' }>();
+  for (const p of req.podsApi ?? []) {
+    knownUids.add(p.uid);
+    if (p.configSource && p.configSource !== 'api') knownStatic.set(key(p.namespace, p.name), { uid: p.uid, from: 'pods-api' });
+  }
+  const desired: DesiredPod[] = [];
+  for (const g of given) {
+    const m = g.pod.metadata!;
+    if (isMirrorPod(g.pod)) {
+      const uid = m.annotations![ANNOTATION_CONFIG_MIRROR];
+      if (uid) knownStatic.set(key(m.namespace, m.name), { uid, from: 'mirror-pod' });
+      notes.push(`${g.source.file}: ${g.source.from} is a mirror pod: kubelet runs its static pod (uid ${uid}), not the API object`);
+      continue;
+    }
+    if (m.uid) knownUids.add(m.uid);
+    if (g.pod.spec?.nodeName && g.pod.spec.nodeName !== req.nodeName) {
+      notes.push(`${g.source.file}: ${g.source.from} is bound to node ${g.pod.spec.nodeName}, not ${req.nodeName}: not planned`);
+      continue;
+    }
+    if (g.phase === 'Succeeded' || g.phase === 'Failed') {
+      notes.push(`${g.source.file}: ${g.source.from} has finished (${g.phase}): kubelet does not run it again`);
+      continue;
+    }
+    desired.push({ pod: g.pod, source: g.source });
+  }
+
+  if (req.staticPodPath) {
+    const dir = req.staticPodPath.replace(/\/+$/, '') || '/';
+    const entries = deps.readDir(dir);
+    if (entries === undefined) {
+      problems.push(`staticPodPath ${dir}: no such directory (kubelet ignores a missing path and runs no static pods from it)`);
+    } else {
+      const { files, skipped } = staticPodFiles(entries);
+      for (const s of skipped) notes.push(`${dir}/${s.name}: ${s.why}`);
+      for (const name of files) {
+        const path = `${dir === '/' ? '' : dir}/${name}`;
+        let text: string;
+        try {
+          text = deps.readFile(path);
+        } catch (err) {
+          problems.push(`${path}: cannot read: ${errorLine(err)}`);
+          continue;
+        }
+        const parsed = parseStaticPodFile(text, path);
+        if (typeof parsed === 'string') {
+          problems.push(parsed);
+          continue;
+        }
+        const generated = generatePodName(parsed.metadata?.name ?? '', req.nodeName);
+        const known = knownStatic.get(key(parsed.metadata?.namespace, generated));
+        const { pod, uidSource } = applyStaticPodDefaults(parsed, { nodeName: req.nodeName, source: path, knownUID: known });
+        desired.push({ pod, source: { kind: 'static-pod', file: path, uidSource } });
+      }
+    }
+  }
+  if (req.podsApi) {
+    const planned = new Set(desired.map((d) => d.pod.metadata?.uid));
+    const missing = req.podsApi.filter((p) => !planned.has(p.uid) && p.phase !== 'Succeeded' && p.phase !== 'Failed');
+    for (const p of missing) notes.push(`${req.podsApiSocket ?? 'Pods API'}: pod ${p.namespace}/${p.name} (uid ${p.uid}) is known to kubelet but its spec was not given: not planned, not an orphan`);
+  }
+
+  // One plan per pod: a second pod of the same namespace/name is a problem (kubelet's pod manager keys by it).
+  const seen = new Map<string, DesiredPod>();
+  const unique: DesiredPod[] = [];
+  for (const d of desired) {
+    const k = key(d.pod.metadata?.namespace, d.pod.metadata?.name);
+    const first = seen.get(k);
+    if (first) {
+      problems.push(`${d.source.file}: pod ${k} is also in ${first.source.file}; planned once, from the first`);
+      continue;
+    }
+    seen.set(k, d);
+    unique.push(d);
+  }
+  return { desired: unique, knownUids, problems, notes };
+}

@@ -1,0 +1,125 @@
+// `plan --node`: every pod this node should run against everything it runs. Load the desired pods
+// (static pods, given files, the Pods API), list the runtime once, observe each desired pod from
+// those lists, plan it with kubelet.syncPod's preflight, and find the orphans in the same lists: the
+// orphan view costs no CRI call beyond what planning makes (2 lists, 1 Status, 1 ListImages when a
+// start is planned, one status call per sandbox/container of a desired pod).
+import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
+import type * as T from '../cri/types';
+import type { ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
+import { findOrphans } from '../kubelet/orphans';
+import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
+import { buildPlan } from '../plan/plan';
+import { buildPreflight } from '../plan/preflight';
+import { imageFacts, mountedV1Subsystems, podFsFacts, runtimeNetwork, type NodeCgroupSettings } from '../state/node-facts';
+import { listRuntime, observePods, type ObservedPod, type RuntimeLists } from '../state/pod-status';
+import type { PodIdentity } from '../state/pods-api';
+import type { SyncFs } from '../sync/types';
+import { loadNodeInputs, type DesiredPod, type NodeInputDeps } from './node-inputs';
+
+export interface NodePlanRequest {
+  nodeName: string;
+  staticPodPath?: string;
+  files: string[];
+  kubeletRoot: string;
+  /** The Pods API socket to read; undefined: do not read it. */
+  podsApiSocket?: string;
+  cgroup: NodeCgroupSettings;
+  options: ComputePodActionsOptions;
+}
+
+export interface NodePlanDeps {
+  runtime: Pick<RuntimeService, 'call'>;
+  image: Pick<ImageService, 'call'>;
+  fs: SyncFs;
+  inputs: NodeInputDeps;
+  /** ListPods of the Pods API; undefined when there is no socket. */
+  podsApi(socket: string): Promise<PodIdentity[] | undefined>;
+  now(): number;
+}
+
+export interface PlannedNodePod {
+  desired: DesiredPod;
+  observed: ObservedPod;
+  plan: NodePodPlan;
+}
+
+export interface NodePlanResult {
+  plan: NodePlan;
+  pods: PlannedNodePod[];
+  lists: RuntimeLists;
+  status: T.StatusResponse | undefined;
+  notes: string[];
+}
+
+const STATIC_UID_NOTE =
+  "The static pod's uid was computed by syncpod (fnv-128a over the manifest, node name and path), not taken from kubelet, which hashes a Go dump of its internal pod type: give the mirror pods (kubectl get pods -o yaml) or read the Pods API to match the pod kubelet already runs.";
+
+/** Plans every desired pod of the node and finds the orphans. */
+export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promise<NodePlanResult> {
+  let podsApi: PodIdentity[] | undefined;
+  const problems: string[] = [];
+  if (req.podsApiSocket) {
+    try {
+      podsApi = await deps.podsApi(req.podsApiSocket);
+    } catch (err) {
+      problems.push((err as Error).message);
+    }
+  }
+  const inputs = await loadNodeInputs(
+    { nodeName: req.nodeName, staticPodPath: req.staticPodPath, files: req.files, podsApi, podsApiSocket: req.podsApiSocket },
+    deps.inputs,
+  );
+  problems.push(...inputs.problems);
+
+  const [lists, statusRes] = await Promise.all([listRuntime(deps.runtime as RuntimeService), deps.runtime.call('Status', { verbose: false })]);
+  const observed = await observePods(
+    deps.runtime as RuntimeService,
+    inputs.desired.map((d) => ({ namespace: d.pod.metadata?.namespace ?? 'default', name: d.pod.metadata?.name ?? '', uid: d.pod.metadata?.uid ?? '' })),
+    { lists },
+  );
+  const now = deps.now();
+  const network = runtimeNetwork(statusRes);
+  const v1Subsystems = req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
+
+  const planned = inputs.desired.map((d, i) => {
+    const o = observed[i];
+    const isStatic = d.source.kind === 'static-pod';
+    const plan = buildPlan({
+      pod: d.pod,
+      podStatus: o.status,
+      now,
+      options: req.options,
+      matchedBy: o.match.by === 'uid' ? 'uid-label' : 'namespace-name',
+      // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
+      podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
+    });
+    if (isStatic && d.source.uidSource === 'computed') plan.assumptions.push(STATIC_UID_NOTE);
+    return { d, o, plan };
+  });
+
+  let images: T.Image[] = [];
+  if (planned.some((p) => p.plan.steps.some((s) => s.action.startsWith('start-')))) {
+    images = (await deps.image.call('ListImages', {})).images;
+  }
+
+  const pods: PlannedNodePod[] = planned.map(({ d, o, plan }) => {
+    // A pod with no uid yet (a manifest never run here) gets one at sync: its paths are shown with <uid>.
+    const pod = d.pod.metadata?.uid ? d.pod : { ...d.pod, metadata: { ...d.pod.metadata, uid: o.match.uid || '<uid>' } };
+    const facts = {
+      network,
+      ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems }),
+      images: imageFacts(images, d.pod, plan),
+    };
+    const preflight = buildPreflight(d.pod, facts);
+    const nodePodPlan: NodePodPlan = { ...plan, source: d.source, preflight };
+    return { desired: d, observed: o, plan: nodePodPlan };
+  });
+
+  const desiredUids = new Set<string>([...inputs.knownUids]);
+  for (const p of pods) {
+    if (p.desired.pod.metadata?.uid) desiredUids.add(p.desired.pod.metadata.uid);
+    if (p.observed.match.uid) desiredUids.add(p.observed.match.uid);
+  }
+  const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
+  return { plan: buildNodePlan(req.nodeName, pods.map((p) => p.plan), orphans, problems), pods, lists, status: statusRes, notes: inputs.notes };
+}
