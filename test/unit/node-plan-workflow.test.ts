@@ -206,7 +206,7 @@ test('Pods API: ListPods on a stand-in grpc-js server; identities decoded; FAILE
       },
     } as any,
     {
-      ListPods: (_call: unknown, cb: (err: unknown, v?: unknown) => void) => {
+      ListPods: (_call: unknown, cb: (err: any, v?: unknown) => void) => {
         if (initializing) return cb({ code: grpc.status.FAILED_PRECONDITION, details: 'Kubelet is initializing' });
         cb(null, {
           pods: [
