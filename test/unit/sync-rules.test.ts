@@ -6,7 +6,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { formatConfigSeen, goDurationSeconds, killGracePeriod, restartCountFromLogDir } from '../../src/sync/kubelet-rules';
-import { acquirePodLock } from '../../src/sync/lock';
+import { acquirePodLock, lockPath } from '../../src/sync/lock';
 import { renderSyncReport } from '../../src/render/sync-view';
 
 test('killGracePeriod: deletion grace, else termination grace (probe overrides), else 2', () => {
@@ -41,13 +41,13 @@ test('the pod lock is exclusive, released, and taken over from a dead owner', as
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-lock-'));
   try {
     const a = await acquirePodLock('ns', 'web', { dir, timeoutMs: 1000 });
-    await assert.rejects(acquirePodLock('ns', 'web', { dir, timeoutMs: 150 }), /is being synced by pid \d+/);
+    await assert.rejects(acquirePodLock('ns', 'web', { dir, timeoutMs: 150 }), /pod ns\/web is held by pid \d+/);
     a.release();
     const b = await acquirePodLock('ns', 'web', { dir, timeoutMs: 100 });
     b.release();
-    fs.writeFileSync(path.join(dir, 'ns_web.lock'), '999999999\n');
+    fs.writeFileSync(lockPath(dir, 'ns/web'), '999999999\n');
     const c = await acquirePodLock('ns', 'web', { dir, timeoutMs: 100 });
-    assert.equal(fs.readFileSync(c.path, 'utf8').trim(), String(process.pid));
+    assert.equal(fs.readFileSync(c.path, 'utf8').split(' ')[0], String(process.pid));
     c.release();
     assert.ok(!fs.existsSync(c.path));
   } finally {
