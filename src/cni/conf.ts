@@ -174,6 +174,6 @@ export async function loadNetworkConfig(confDir: string, networkName?: string): 
   throw new CniConfigError(
     files.length === 0
       ? `no CNI network config found in ${confDir} (*.conf, *.conflist, *.json)`
-      : `no usable CNI network config in ${confDir} (${warnings.length} skipped; see warnings)`,
+      : `no usable CNI network config in ${confDir}: ${warnings.length} skipped: ${warnings.map((w) => w.replace(/^skipping CNI config /, '')).join('; ')}`,
   );
 }

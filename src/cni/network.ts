@@ -4,6 +4,7 @@
 // (spec >= 0.4.0); CHECK in order with the cached result (spec >= 0.4.0, unless disableCheck).
 // A failed ADD is followed by DEL of the whole chain, as the callers of libcni do.
 
+import { resolve } from 'node:path';
 import { SyncpodError } from '../errors';
 import {
   cacheFilePath,
@@ -49,9 +50,12 @@ export interface CniDeps {
   exec: CniExec;
 }
 
-/** Split a --cni-bin-dir value (DIR[:DIR...]); empty parts are dropped. */
+/**
+ * Split a --cni-bin-dir value (DIR[:DIR...]); empty parts are dropped and relative ones made
+ * absolute against the working directory (plugins get CNI_PATH and run elsewhere).
+ */
 export function parseBinDirs(value: string): string[] {
-  return value.split(':').filter((d) => d !== '');
+  return value.split(':').filter((d) => d !== '').map((d) => resolve(d));
 }
 
 const MAX_IFNAME = 15;

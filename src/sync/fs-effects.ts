@@ -37,13 +37,12 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
       fs.chmod(e.path, e.mode);
       return;
     }
+    // touch and writeFile set the mode on what they created or opened (never through a symlink).
     case 'touch':
       fs.touch(e.path, e.mode);
-      fs.chmod(e.path, e.mode);
       return;
     case 'writeFile':
       fs.writeFile(e.path, e.content, e.mode);
-      fs.chmod(e.path, e.mode);
       return;
     case 'mkdirSubPath': {
       const mode = fs.mode(e.root);

@@ -1,6 +1,33 @@
 // SyncFs on node:fs (the real node filesystem).
 import * as fs from 'node:fs';
+import * as path from 'node:path';
+import { SyncpodError } from '../errors';
 import type { SyncFs } from './types';
+
+/**
+ * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
+ * `p` (a symlink planted there included) is replaced, never followed, and no target changes mode.
+ */
+function replaceFile(p: string, content: string, mode: number): void {
+  const tmp = `${path.dirname(p)}/.${path.basename(p)}.syncpod-${process.pid}`;
+  fs.rmSync(tmp, { force: true });
+  const fd = fs.openSync(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, mode);
+  try {
+    fs.writeSync(fd, content);
+    fs.fchmodSync(fd, mode);
+  } catch (err) {
+    fs.closeSync(fd);
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+  fs.closeSync(fd);
+  try {
+    fs.renameSync(tmp, p);
+  } catch (err) {
+    fs.rmSync(tmp, { force: true });
+    throw err;
+  }
+}
 
 function statKind(st: fs.Stats): string {
   if (st.isDirectory()) return 'dir';
@@ -15,9 +42,20 @@ export const nodeFs: SyncFs = {
   exists: (p) => fs.existsSync(p),
   mkdirAll: (p, mode) => void fs.mkdirSync(p, { recursive: true, mode }),
   touch(p, mode) {
-    fs.closeSync(fs.openSync(p, fs.constants.O_CREAT | fs.constants.O_WRONLY, mode));
+    let fd: number;
+    try {
+      fd = fs.openSync(p, fs.constants.O_CREAT | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, mode);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SyncpodError(`${p} is a symbolic link; not following it`);
+      throw err;
+    }
+    try {
+      fs.fchmodSync(fd, mode);
+    } finally {
+      fs.closeSync(fd);
+    }
   },
-  writeFile: (p, content, mode) => fs.writeFileSync(p, content, { mode }),
+  writeFile: replaceFile,
   chmod: (p, mode) => fs.chmodSync(p, mode),
   kind(p) {
     try {

@@ -16,8 +16,9 @@ export interface SyncFs {
   exists(path: string): boolean;
   /** mkdir -p; the mode is applied to the directories it creates. */
   mkdirAll(path: string, mode: number): void;
-  /** Creates an empty file if missing (never truncates). */
+  /** Creates an empty file if missing (never truncates), then sets its mode; a symlink there is refused. */
   touch(path: string, mode: number): void;
+  /** Replaces the file whole with a new regular file of that mode; a symlink there is replaced, not followed. */
   writeFile(path: string, content: string, mode: number): void;
   chmod(path: string, mode: number): void;
   /** 'dir' | 'file' | 'socket' | 'char' | 'block' | 'other', or undefined when missing. */

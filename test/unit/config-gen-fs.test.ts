@@ -1,0 +1,65 @@
+// Issue 9 item 9 (the config-gen parts): skipped CNI configs are named in the error, a relative
+// --cni-bin-dir is made absolute, and the pod's etc-hosts replaced by a symlink is never followed.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { loadNetworkConfig } from '../../src/cni/conf';
+import { parseBinDirs } from '../../src/cni/network';
+import { applyEffect } from '../../src/sync/fs-effects';
+import { nodeFs } from '../../src/sync/node-fs';
+
+const tmp = () => fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-fs-'));
+
+test('no usable CNI config: the error line names every skipped file and why', async () => {
+  const dir = tmp();
+  try {
+    fs.writeFileSync(path.join(dir, '10-a.conf'), '{"name":"a","cniVersion":"0.4.0"}');
+    fs.writeFileSync(path.join(dir, '20-b.conflist'), '{not json');
+    await assert.rejects(loadNetworkConfig(dir), (e: Error) => {
+      assert.match(e.message, new RegExp(`^no usable CNI network config in ${dir}: 2 skipped: ${dir}/10-a\\.conf: no "type" \\(perhaps this is a \\.conflist\\?\\); ${dir}/20-b\\.conflist: invalid JSON: `));
+      assert.ok(!e.message.includes('see warnings'));
+      assert.ok(!e.message.includes('\n'), 'one line');
+      return true;
+    });
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a relative --cni-bin-dir entry is made absolute against the working directory', () => {
+  assert.deepEqual(parseBinDirs('bin:/usr/lib/cni::./x/../plugins'), [path.resolve('bin'), '/usr/lib/cni', path.resolve('plugins')]);
+});
+
+test("writing the pod's etc-hosts over a symlink replaces the link and leaves its target alone", () => {
+  const dir = tmp();
+  try {
+    const target = path.join(dir, 'shadow');
+    fs.writeFileSync(target, 'secret\n', { mode: 0o600 });
+    const hosts = path.join(dir, 'etc-hosts');
+    fs.symlinkSync(target, hosts);
+    applyEffect(nodeFs, { kind: 'writeFile', path: hosts, mode: 0o644, content: '127.0.0.1\tlocalhost\n', why: 'managed /etc/hosts' });
+    assert.equal(fs.statSync(target).mode & 0o777, 0o600, 'target mode unchanged');
+    assert.equal(fs.readFileSync(target, 'utf8'), 'secret\n', 'target content unchanged');
+    assert.ok(fs.lstatSync(hosts).isFile(), 'etc-hosts is now a regular file');
+    assert.equal(fs.lstatSync(hosts).mode & 0o777, 0o644);
+    assert.equal(fs.readFileSync(hosts, 'utf8'), '127.0.0.1\tlocalhost\n');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the termination-log touch does not follow a symlink either', () => {
+  const dir = tmp();
+  try {
+    const target = path.join(dir, 'shadow');
+    fs.writeFileSync(target, 'secret\n', { mode: 0o600 });
+    const log = path.join(dir, '3f9a0c12');
+    fs.symlinkSync(target, log);
+    assert.throws(() => applyEffect(nodeFs, { kind: 'touch', path: log, mode: 0o666, why: 'termination-message file' }), /symbolic link/);
+    assert.equal(fs.statSync(target).mode & 0o777, 0o600);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
