@@ -1,7 +1,6 @@
 // Composition root: argv -> commander -> Context -> command handler. The only place that decides
 // the exit code; errors become one line on stderr (a stack only with --debug).
-import type { Command } from 'commander';
-import { buildProgram, type ActionRunner, type CommandHandler } from './cli/program';
+import { buildProgram, type ActionRunner, type GlobalOptions } from './cli/program';
 import { createContext, type Context, type Io } from './cli/context';
 import { SyncpodError, errorLine } from './errors';
 
@@ -13,40 +12,29 @@ function wantsDebug(argv: string[], env: Record<string, string | undefined>): bo
 export async function main(argv: string[], io: Io): Promise<number> {
   let exitCode = 0;
   let ctx: Context | undefined;
-  const runner: ActionRunner = {
-    async run(cmd: Command, load, handlerName, args) {
-      // Global options come from the program itself: a subcommand's own option of the same name
-      // (net-setup --timeout, stop --timeout) must not replace the CRI deadline.
-      let root: Command = cmd;
-      while (root.parent) root = root.parent;
-      const globals = root.opts() as Record<string, any>;
-      const opts = cmd.opts() as Record<string, any>;
-      ctx = createContext(io, {
-        runtimeEndpoint: globals.runtimeEndpoint,
-        imageEndpoint: globals.imageEndpoint,
-        timeout: globals.timeout,
-        config: globals.config,
-        debug: globals.debug,
-        api: globals.api,
-        noColor: globals.color === false,
-      });
-      const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
-        a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],
-      );
-      const mod = load();
-      const handler = mod[handlerName] as CommandHandler | undefined;
-      if (typeof handler !== 'function') throw new Error(`internal: no handler ${handlerName}`);
-      const code = await handler(ctx, positional, opts);
-      if (typeof code === 'number') exitCode = code;
-    },
+  const run: ActionRunner = async (entry, cmd, args) => {
+    // Global options come from the program itself: a subcommand's own option of the same name
+    // (net-setup --timeout, stop --timeout) must not replace the CRI deadline.
+    let root = cmd as { parent: unknown; opts(): unknown };
+    while (root.parent) root = root.parent as typeof root;
+    const globals = root.opts() as GlobalOptions;
+    ctx = createContext(io, {
+      runtimeEndpoint: globals.runtimeEndpoint,
+      imageEndpoint: globals.imageEndpoint,
+      timeout: globals.timeout,
+      config: globals.config,
+      debug: globals.debug,
+      api: globals.api,
+      noColor: globals.color === false,
+    });
+    const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
+      a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],
+    );
+    const handler = await entry.load();
+    const code = await (handler as (c: Context, a: string[], o: unknown) => Promise<number | void>)(ctx, positional, cmd.opts());
+    if (typeof code === 'number') exitCode = code;
   };
-  const program = buildProgram(runner);
-  program.exitOverride();
-  program.configureOutput({
-    writeOut: (s) => io.stdout.write(s),
-    writeErr: (s) => io.stderr.write(s),
-    outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '')}`),
-  });
+  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
   try {
     if (argv.length === 0) {
       io.stdout.write(program.helpInformation());

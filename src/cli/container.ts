@@ -6,8 +6,11 @@ import { formatContainers } from '../render/containers-view';
 import { formatInspectContainers } from '../render/inspect-view';
 import { systemZone } from '../render/text';
 import { SyncpodError } from '../errors';
+import { readLogs } from '../logs/reader';
+import { parseSince } from '../logs/since';
+import type { InspectOptions, LogsOptions, PsOptions } from './commands';
 
-export async function ps(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promise<number> {
   const output = listOutput(opts.output);
   const flags = {
     all: opts.all,
@@ -47,7 +50,7 @@ export async function resolveContainerIds(ctx: Context, given: string[]): Promis
   return given.map((g) => resolveIdPrefix(g, ids, 'container'));
 }
 
-export async function inspect(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function inspect(ctx: Context, args: string[], opts: InspectOptions): Promise<number> {
   const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
   const ids = await resolveContainerIds(ctx, args);
   const { runtime } = ctx.cri();
@@ -57,9 +60,7 @@ export async function inspect(ctx: Context, args: string[], opts: Record<string,
   return 0;
 }
 
-export async function logs(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { readLogs } = require('../logs/reader') as typeof import('../logs/reader');
-  const { parseSince } = require('../logs/since') as typeof import('../logs/since');
+export async function logs(ctx: Context, args: string[], opts: LogsOptions): Promise<number> {
   const { runtime } = ctx.cri();
   // One list serves both the id prefix and, with --previous, the search for the earlier instance.
   const { containers } = await runtime.call('ListContainers', {});

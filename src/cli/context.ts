@@ -2,7 +2,7 @@
 // colour, a clock. Built once per invocation by src/main.ts; commands only wire flags to these.
 import { readFileSync } from 'node:fs';
 import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
-import type { CriServices } from '../cri/connect';
+import { openCri, type CriServices } from '../cri/connect';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -58,7 +58,6 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
     },
     cri() {
       if (!cri) {
-        const { openCri } = require('../cri/connect') as typeof import('../cri/connect');
         const s = ctx.settings();
         cri = openCri(s, s.debug || flags.debug ? (l) => ctx.debug(l) : undefined);
       }

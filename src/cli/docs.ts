@@ -1,12 +1,12 @@
 // man pages and shell completions, generated from the command definitions in program.ts so they
 // cannot drift from what the commands accept (test/unit/docs.test.ts compares man/ with this).
-import type { Command, Option } from 'commander';
+import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 import { buildProgram } from './program';
 import type { Context } from './context';
 import { VERSION } from '../version';
 
-const noRunner = { run: async () => {} };
+const noRunner = async (): Promise<void> => {};
 
 export function programForDocs(): Command {
   return buildProgram(noRunner);

@@ -4,8 +4,9 @@ import { coloursFor, listOutput, nowNs, protoJSON } from './output';
 import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
+import type { ImagesOptions, InspectiOptions } from './commands';
 
-export async function images(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
   const output = listOutput(opts.output);
   const { image } = ctx.cri();
   const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
@@ -24,7 +25,7 @@ export async function images(ctx: Context, args: string[], opts: Record<string, 
   return 0;
 }
 
-export async function inspecti(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function inspecti(ctx: Context, args: string[], opts: InspectiOptions): Promise<number> {
   const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
   const { image } = ctx.cri();
   const responses = [];

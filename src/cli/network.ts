@@ -6,6 +6,12 @@ import { SyncpodError } from '../errors';
 import { resolveSandboxIds } from './sandbox';
 import type { CniCommand, CniOptions } from '../cni/types';
 import type { NetVerb, SandboxNetwork } from '../state/sandbox-netns';
+import * as state from '../state/sandbox-netns';
+import * as cni from '../cni/network';
+import * as view from '../render/cni-view';
+import { ChildProcessCniExec } from '../cni/child-process-cni-exec';
+import { parseTimeout } from '../config/settings';
+import type { NetOptions } from './commands';
 
 type NetOutput = 'table' | 'json';
 
@@ -15,14 +21,12 @@ function netOutput(value: string | undefined): NetOutput {
   return v;
 }
 
-function cniOptions(opts: Record<string, any>): CniOptions {
-  const { parseBinDirs } = require('../cni/network') as typeof import('../cni/network');
-  const { parseTimeout } = require('../config/settings') as typeof import('../config/settings');
+function cniOptions(opts: NetOptions): CniOptions {
   const nonEmpty = (flag: string, v: unknown): string => {
     if (typeof v !== 'string' || v === '') throw new SyncpodError(`${flag} must not be empty`);
     return v;
   };
-  const binDirs = parseBinDirs(nonEmpty('--cni-bin-dir', opts.cniBinDir));
+  const binDirs = cni.parseBinDirs(nonEmpty('--cni-bin-dir', opts.cniBinDir));
   if (binDirs.length === 0) throw new SyncpodError('--cni-bin-dir must name at least one directory');
   if (opts.network !== undefined) nonEmpty('--network', opts.network);
   return {
@@ -35,23 +39,18 @@ function cniOptions(opts: Record<string, any>): CniOptions {
 }
 
 function colours(ctx: Context) {
-  const v = require('../render/cni-view') as typeof import('../render/cni-view');
-  if (!ctx.colour) return v.plainColours;
+  if (!ctx.colour) return view.plainColours;
   const sgr = (open: number, close: number) => (t: string) => (t === '' ? t : `\u001b[${open}m${t}\u001b[${close}m`);
   return { heading: sgr(1, 22), ok: sgr(32, 39), bad: sgr(31, 39), dim: sgr(2, 22) };
 }
 
 const VERB: Record<CniCommand, NetVerb> = { ADD: 'set up', DEL: 'tear down', CHECK: 'check' };
 
-async function run(ctx: Context, command: CniCommand, args: string[], opts: Record<string, any>): Promise<number> {
+async function run(ctx: Context, command: CniCommand, args: string[], opts: NetOptions): Promise<number> {
   const output = netOutput(opts.output);
   const options = cniOptions(opts);
   const ifname = String(opts.ifname ?? 'eth0');
   const dryRun = opts.dryRun === true;
-  const state = require('../state/sandbox-netns') as typeof import('../state/sandbox-netns');
-  const cni = require('../cni/network') as typeof import('../cni/network');
-  const view = require('../render/cni-view') as typeof import('../render/cni-view');
-  const { ChildProcessCniExec } = require('../cni/child-process-cni-exec') as typeof import('../cni/child-process-cni-exec');
 
   const [id] = await resolveSandboxIds(ctx, args.slice(0, 1));
   const sb: SandboxNetwork = await state.observeSandboxNetwork(ctx.cri().runtime, id);
@@ -106,6 +105,6 @@ async function run(ctx: Context, command: CniCommand, args: string[], opts: Reco
   return 0;
 }
 
-export const netSetup = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'ADD', args, opts);
-export const netTeardown = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'DEL', args, opts);
-export const netCheck = (ctx: Context, args: string[], opts: Record<string, any>) => run(ctx, 'CHECK', args, opts);
+export const netSetup = (ctx: Context, args: string[], opts: NetOptions) => run(ctx, 'ADD', args, opts);
+export const netTeardown = (ctx: Context, args: string[], opts: NetOptions) => run(ctx, 'DEL', args, opts);
+export const netCheck = (ctx: Context, args: string[], opts: NetOptions) => run(ctx, 'CHECK', args, opts);

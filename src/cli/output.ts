@@ -1,13 +1,14 @@
 // Shared wiring for the read commands: colours, clock, the protobuf JSON port, -o parsing.
 import { SyncpodError } from '../errors';
 import type { Context } from './context';
-import type { Colours } from '../render/colour';
+import { ansiColours, plainColours, type Colours } from '../render/colour';
+import { toProtoJSON } from '../cri/json';
+import { runtimeV1 } from '../cri/gen/runtime-v1';
 import type { ListOutput, ProtoJSON } from '../render/list-output';
 import type { JsonObject } from '../render/json';
 
 export function coloursFor(ctx: Context): Colours {
-  const c = require('../render/colour') as typeof import('../render/colour');
-  return ctx.colour ? c.ansiColours : c.plainColours;
+  return ctx.colour ? ansiColours : plainColours;
 }
 
 export function nowNs(ctx: Context): bigint {
@@ -16,8 +17,6 @@ export function nowNs(ctx: Context): bigint {
 
 /** Protobuf JSON (crictl's -o json) for messages of the API version in use. */
 export function protoJSON(ctx: Context): ProtoJSON {
-  const { toProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-  const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
   return (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
 }
 
@@ -25,4 +24,12 @@ export function listOutput(value: string | undefined, allowed: readonly string[]
   const v = (value ?? 'table').toLowerCase();
   if (!allowed.includes(v)) throw new SyncpodError(`--output: must be one of ${allowed.join(', ')}, got "${value}"`);
   return v as ListOutput;
+}
+
+/** kubelet's runtimeRequestTimeout default: the deadline of mutating runtime calls. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
+
+/** --dry-run of a step command: the request as protobuf JSON. */
+export function printRequest(ctx: Context, typeName: string, request: unknown): void {
+  ctx.out(JSON.stringify(toProtoJSON(runtimeV1, typeName, request), null, 2));
 }

@@ -3,7 +3,15 @@ import type { Context } from './context';
 import { listOutput } from './output';
 import { SyncpodError } from '../errors';
 import type { Pod } from '../kubelet/api-types';
-import type { Plan } from '../plan/plan';
+import { buildPlan, type Plan } from '../plan/plan';
+import { loadManifests } from '../manifest/load';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { observePods } from '../state/pod-status';
+import { renderPlans } from '../render/plan-view';
+import type { PlanOptions } from './commands';
+import { buildUpgradePlan } from '../plan/upgrade';
+import { renderUpgradePlan } from '../render/upgrade-view';
+import { parseFeatureGates as parseGates } from '../kubelet/features';
 import type { ObservedPod } from '../state/pod-status';
 import type { LoadedPod } from '../manifest/types';
 import type { ComputePodActionsOptions, ProbeResults } from '../kubelet/compute-pod-actions';
@@ -11,7 +19,7 @@ import type { FeatureGates } from '../kubelet/features';
 
 /** Parses `--feature-gates A=true,B=false` (kubelet's syntax); the gate table lives in kubelet/features.ts. */
 export function parseFeatureGates(text: string | undefined): FeatureGates {
-  return (require('../kubelet/features') as typeof import('../kubelet/features')).parseFeatureGates(text);
+  return parseGates(text);
 }
 
 /**
@@ -50,10 +58,6 @@ export interface PlanRequest {
 
 /** Loads, observes and plans; shared by `plan` and `sync`. */
 export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedPod[]> {
-  const { loadManifests } = require('../manifest/load') as typeof import('../manifest/load');
-  const { buildPlan } = require('../plan/plan') as typeof import('../plan/plan');
-  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
-  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
   const featureGates = parseFeatureGates(req.featureGates);
   // Refuse an unsupported kubelet version before touching the runtime.
   resolveKubeletRules(req.kubeletVersion, featureGates);
@@ -106,9 +110,9 @@ function planColours(ctx: Context) {
   return { red: chalk.red, green: chalk.green, yellow: chalk.yellow, dim: chalk.dim };
 }
 
-export async function plan(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
   const output = listOutput(opts.output);
-  if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, opts, output);
+  if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, { ...opts, upgradeTo: opts.upgradeTo }, output);
   const planned = await planPods(ctx, {
     files: args,
     kubeletVersion: opts.kubeletVersion,
@@ -118,7 +122,6 @@ export async function plan(ctx: Context, args: string[], opts: Record<string, an
   });
   const plans = planned.map((p) => p.plan);
   if (output === 'table') {
-    const { renderPlans } = require('../render/plan-view') as typeof import('../render/plan-view');
     ctx.out(renderPlans(plans, planColours(ctx)));
   } else {
     const value = plans.length === 1 ? plans[0] : { plans };
@@ -129,9 +132,7 @@ export async function plan(ctx: Context, args: string[], opts: Record<string, an
 }
 
 /** `plan --upgrade-to VERSION`: what the target kubelet's first sync would restart. */
-async function upgradePreview(ctx: Context, args: string[], opts: Record<string, any>, output: string): Promise<number> {
-  const { buildUpgradePlan } = require('../plan/upgrade') as typeof import('../plan/upgrade');
-  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
+async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & { upgradeTo: string }, output: string): Promise<number> {
   const featureGates = parseFeatureGates(opts.featureGates);
   // Refuse a target that cannot be planned before touching the runtime.
   resolveKubeletRules(opts.upgradeTo, featureGates);
@@ -151,7 +152,6 @@ async function upgradePreview(ctx: Context, args: string[], opts: Record<string,
     { current: { kubeletVersion: opts.kubeletVersion, featureGates }, targetVersion: opts.upgradeTo },
   );
   if (output === 'table') {
-    const { renderUpgradePlan } = require('../render/upgrade-view') as typeof import('../render/upgrade-view');
     ctx.out(renderUpgradePlan(upgrade, planColours(ctx)));
   } else {
     ctx.out(output === 'json' ? JSON.stringify(upgrade, null, 2) : (require('yaml') as typeof import('yaml')).stringify(upgrade));

@@ -3,8 +3,9 @@ import type { Context } from './context';
 import { listOutput, protoJSON } from './output';
 import { formatInfo, formatVersion } from '../render/inspect-view';
 import { SyncpodError } from '../errors';
+import type { InfoOptions, VersionOptions } from './commands';
 
-export async function version(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+export async function version(ctx: Context, _args: string[], opts: VersionOptions): Promise<number> {
   const { runtime } = ctx.cri();
   const v = await runtime.call('Version', { version: '0.1.0' });
   const api = runtime.apiVersion ?? 'v1';
@@ -20,7 +21,7 @@ export async function version(ctx: Context, _args: string[], opts: Record<string
   return 0;
 }
 
-export async function info(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+export async function info(ctx: Context, _args: string[], opts: InfoOptions): Promise<number> {
   const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
   const { runtime } = ctx.cri();
   const res = await runtime.call('Status', { verbose: !opts.quiet });

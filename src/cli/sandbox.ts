@@ -5,8 +5,9 @@ import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters'
 import { formatPods } from '../render/pods-view';
 import { formatInspectPods } from '../render/inspect-view';
 import { systemZone } from '../render/text';
+import type { InspectpOptions, PodsOptions } from './commands';
 
-export async function pods(ctx: Context, _args: string[], opts: Record<string, any>): Promise<number> {
+export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Promise<number> {
   const output = listOutput(opts.output);
   const flags = { id: opts.id, name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
   const filter = podSandboxFilter(flags);
@@ -26,7 +27,7 @@ export async function resolveSandboxIds(ctx: Context, given: string[]): Promise<
   return given.map((g) => resolveIdPrefix(g, ids, 'pod sandbox'));
 }
 
-export async function inspectp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
   const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
   const ids = await resolveSandboxIds(ctx, args);
   const { runtime } = ctx.cri();

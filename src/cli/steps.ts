@@ -12,9 +12,29 @@ import type { ContainerNodeOptions, ExecuteDeps } from '../sync/execute';
 import type { ValueSources } from '../kubelet/env';
 import type { LoadedPod } from '../manifest/types';
 import type * as T from '../cri/types';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { parseFeatureGates } from './plan';
+import { HUGEPAGES_DIR, nodeFs, readHugePageSizes } from '../sync/node-fs';
+import { hugePageUnitSize } from '../kubelet/resources';
+import { findSpecContainer, formatConfigSeen, nextRestartCount } from '../sync/kubelet-rules';
+import { fromProtoJSON, toProtoJSON } from '../cri/json';
+import { runtimeV1 } from '../cri/gen/runtime-v1';
+import { loadManifests } from '../manifest/load';
+import { observePods } from '../state/pod-status';
+import { generatePodSandboxConfig } from '../kubelet/sandbox-config';
+import { applyEffect } from '../sync/fs-effects';
+import { resolveSandboxIds } from './sandbox';
+import { generateContainerConfig } from '../kubelet/container-config';
+import { buildContainerLogsDirectory } from '../kubelet/labels';
+import { StepError, ensureImageExists } from '../sync/execute';
+import { applyDefaultImageTag } from '../kubelet/image-ref';
+import { dryRunCri } from '../sync/dry-run';
+import { parse as parseYaml } from 'yaml';
+import type { ImageMethods } from '../cri/grpc-runtime-service';
+import type { FsEffect } from '../kubelet/mounts';
+import type { NodeOptions, CreateOptions, PullOptions, RmiOptions, RunpOptions } from './commands';
+import { RUNTIME_REQUEST_TIMEOUT_MS, printRequest } from './output';
 
-/** kubelet's runtimeRequestTimeout default: the deadline of mutating runtime calls. */
-export const RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 const PULL_TIMEOUT_MS = 30 * 60 * 1000;
 
 function readText(ctx: Context, file: string, what: string): Promise<string> | string {
@@ -69,8 +89,6 @@ export interface NodeSettings {
 
 /** A node fact kubelet reads from the host: its huge page sizes, in /sys/kernel/mm/hugepages order. */
 function hostHugePageSizes(): string[] {
-  const { readHugePageSizes, HUGEPAGES_DIR } = require('../sync/node-fs') as typeof import('../sync/node-fs');
-  const { hugePageUnitSize } = require('../kubelet/resources') as typeof import('../kubelet/resources');
   try {
     return readHugePageSizes(HUGEPAGES_DIR, hugePageUnitSize);
   } catch (err) {
@@ -79,9 +97,7 @@ function hostHugePageSizes(): string[] {
 }
 
 /** Node/kubelet flags (`nodeOptions` in program.ts) to generator options for this pod. */
-export function nodeSettings(opts: Record<string, any>, pod: Pod): NodeSettings {
-  const { resolveKubeletRules } = require('../kubelet/kubelet-version') as typeof import('../kubelet/kubelet-version');
-  const { parseFeatureGates } = require('./plan') as typeof import('./plan');
+export function nodeSettings(opts: Partial<NodeOptions> & { runtime?: string; featureGates?: string }, pod: Pod): NodeSettings {
   const rules = resolveKubeletRules(opts.kubeletVersion, parseFeatureGates(opts.featureGates));
   const podLogsRoot = String(opts.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
   let resolvConf: string | null = null;
@@ -149,12 +165,11 @@ export function setUid(pod: Pod, uid: string): void {
 }
 
 /** kubelet sets spec.nodeName before it ever sees a pod; a manifest may lack it. */
-export function withNodeName(pod: Pod, opts: Record<string, any>): void {
+export function withNodeName(pod: Pod, opts: { nodeName?: string }): void {
   if (pod.spec && !pod.spec.nodeName) pod.spec.nodeName = opts.nodeName ?? os.hostname();
 }
 
 export function executeDeps(ctx: Context): ExecuteDeps {
-  const { nodeFs } = require('../sync/node-fs') as typeof import('../sync/node-fs');
   const { runtime, image } = ctx.cri();
   return {
     runtime,
@@ -169,20 +184,13 @@ export function executeDeps(ctx: Context): ExecuteDeps {
 
 /** kubernetes.io/config.seen: kept from the pod's newest sandbox (kubelet keeps the pod in memory), else now. */
 export function configSeenFor(ctx: Context, sandboxes: T.PodSandboxStatus[]): string {
-  const { formatConfigSeen } = require('../sync/kubelet-rules') as typeof import('../sync/kubelet-rules');
   const kept = sandboxes.map((s) => s.annotations?.['kubernetes.io/config.seen']).find((v) => v);
   return kept ?? formatConfigSeen(ctx.now(), -new Date(ctx.now()).getTimezoneOffset());
 }
 
-function printRequest(ctx: Context, typeName: string, request: unknown): void {
-  const { toProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-  const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
-  ctx.out(JSON.stringify(toProtoJSON(runtimeV1, typeName, request), null, 2));
-}
-
 function parseDoc(text: string, file: string): unknown {
   try {
-    return (require('yaml') as typeof import('yaml')).parse(text);
+    return parseYaml(text);
   } catch (err) {
     throw new SyncpodError(`${file}: not valid YAML or JSON: ${errorLine(err)}`);
   }
@@ -193,7 +201,6 @@ function isManifest(doc: unknown): boolean {
 }
 
 async function loadOnePod(ctx: Context, file: string, text: string): Promise<LoadedPod> {
-  const { loadManifests } = require('../manifest/load') as typeof import('../manifest/load');
   const loaded = file === '-' ? await loadManifests(['-'], async () => text) : await loadManifests([file], () => ctx.readStdin());
   if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; give a file with one pod`);
   return loaded[0];
@@ -201,7 +208,6 @@ async function loadOnePod(ctx: Context, file: string, text: string): Promise<Loa
 
 /** The pod's uid: the manifest's, else the newest pod of that namespace/name, else a fresh one (said on stderr). */
 async function podWithUid(ctx: Context, loaded: LoadedPod) {
-  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
   const pod = loaded.pod;
   const ref = { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
   const [observed] = await observePods(ctx.cri().runtime, [ref]);
@@ -215,14 +221,13 @@ async function podWithUid(ctx: Context, loaded: LoadedPod) {
   return { pod, observed };
 }
 
-export async function runp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function runp(ctx: Context, args: string[], opts: RunpOptions): Promise<number> {
   const file = args[0];
   const text = await readText(ctx, file, 'pod config');
   const doc = parseDoc(text, file);
   let request: { config: T.PodSandboxConfig; runtimeHandler: string };
-  let effects: import('../kubelet/mounts').FsEffect[] = [];
+  let effects: FsEffect[] = [];
   if (isManifest(doc)) {
-    const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
     const loaded = await loadOnePod(ctx, file, text);
     const { pod, observed } = await podWithUid(ctx, loaded);
     const newest = observed.status.sandboxStatuses[0];
@@ -233,8 +238,6 @@ export async function runp(ctx: Context, args: string[], opts: Record<string, an
     request = { config: gen.config, runtimeHandler: gen.runtimeHandler };
     effects = gen.effects;
   } else {
-    const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-    const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
     if (opts.attempt !== undefined) throw new SyncpodError('--attempt applies to pod manifests; a PodSandboxConfig carries metadata.attempt');
     const config = fromProtoJSON(runtimeV1, 'PodSandboxConfig', doc, file === '-' ? '<stdin>' : file) as unknown as T.PodSandboxConfig;
     request = { config, runtimeHandler: opts.runtime ?? opts.runtimeHandler ?? '' };
@@ -244,8 +247,6 @@ export async function runp(ctx: Context, args: string[], opts: Record<string, an
     printRequest(ctx, 'RunPodSandboxRequest', request);
     return 0;
   }
-  const { applyEffect } = require('../sync/fs-effects') as typeof import('../sync/fs-effects');
-  const { nodeFs } = require('../sync/node-fs') as typeof import('../sync/node-fs');
   for (const e of effects) applyEffect(nodeFs, e);
   const deps = executeDeps(ctx);
   const res = await ctx.cri().runtime.call('RunPodSandbox', request, { timeoutMs: deps.requestTimeoutMs }).catch((err) => {
@@ -255,8 +256,7 @@ export async function runp(ctx: Context, args: string[], opts: Record<string, an
   return 0;
 }
 
-export async function create(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
+export async function create(ctx: Context, args: string[], opts: CreateOptions): Promise<number> {
   const [podArg, configFile, sandboxFile] = args;
   const [podSandboxId] = await resolveSandboxIds(ctx, [podArg]);
   const { runtime } = ctx.cri();
@@ -264,11 +264,9 @@ export async function create(ctx: Context, args: string[], opts: Record<string, 
   let request: { podSandboxId: string; config: T.ContainerConfig; sandboxConfig: T.PodSandboxConfig };
   if (opts.container !== undefined) {
     if (sandboxFile !== undefined) throw new SyncpodError('with --container the pod manifest gives the sandbox config; drop the third argument');
-    request = await kubeletContainerRequest(ctx, podSandboxId, configFile, opts, deps);
+    request = await kubeletContainerRequest(ctx, podSandboxId, configFile, { ...opts, container: opts.container }, deps);
   } else {
     if (sandboxFile === undefined) throw new SyncpodError('create needs CONTAINER.json SANDBOX.json, or a pod manifest with --container NAME');
-    const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-    const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
     const cDoc = parseDoc(await readText(ctx, configFile, 'container config'), configFile);
     if (isManifest(cDoc)) throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
     const sDoc = parseDoc(await readText(ctx, sandboxFile, 'pod config'), sandboxFile);
@@ -294,15 +292,7 @@ export async function create(ctx: Context, args: string[], opts: Record<string, 
 }
 
 /** kubelet's startContainer up to CreateContainer: image per pull policy, restart count, config, fs effects. */
-async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file: string, opts: Record<string, any>, deps: ExecuteDeps) {
-  const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
-  const { generateContainerConfig } = require('../kubelet/container-config') as typeof import('../kubelet/container-config');
-  const { buildContainerLogsDirectory } = require('../kubelet/labels') as typeof import('../kubelet/labels');
-  const { ensureImageExists, StepError } = require('../sync/execute') as typeof import('../sync/execute');
-  const { findSpecContainer, nextRestartCount } = require('../sync/kubelet-rules') as typeof import('../sync/kubelet-rules');
-  const { applyEffect } = require('../sync/fs-effects') as typeof import('../sync/fs-effects');
-  const { applyDefaultImageTag } = require('../kubelet/image-ref') as typeof import('../kubelet/image-ref');
-  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
+async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file: string, opts: CreateOptions & { container: string }, deps: ExecuteDeps) {
   const { runtime, image } = ctx.cri();
 
   const sb = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
@@ -333,7 +323,7 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
       imageUser = st.uid !== undefined ? { uid: String(st.uid.value) } : st.username ? { username: st.username } : undefined;
     } else if (opts.dryRun) {
       // Decide the pull without pulling: the request then names the image id kubelet would use.
-      const dry = (require('../sync/dry-run') as typeof import('../sync/dry-run')).dryRunCri<import('../cri/grpc-runtime-service').ImageMethods>(image, 'ImageService', []);
+      const dry = dryRunCri<ImageMethods>(image, 'ImageService', []);
       ({ imageRef, imageUser } = await ensureImageExists({ img: dry, notes }, found.container, sandboxConfig, deps.pullTimeoutMs));
     } else {
       ({ imageRef, imageUser } = await ensureImageExists({ img: image, notes }, found.container, sandboxConfig, deps.pullTimeoutMs));
@@ -360,123 +350,7 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
   return { podSandboxId, config: gen.config, sandboxConfig };
 }
 
-async function eachId(
-  ctx: Context,
-  ids: string[],
-  typeName: string,
-  requestOf: (id: string) => unknown,
-  send: (id: string) => Promise<string | void>,
-  dryRun: boolean,
-): Promise<number> {
-  if (dryRun) {
-    for (const id of ids) printRequest(ctx, typeName, requestOf(id));
-    return 0;
-  }
-  for (const id of ids) {
-    const line = await send(id);
-    if (line) ctx.out(line);
-  }
-  return 0;
-}
-
-export async function start(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveContainerIds } = require('./container') as typeof import('./container');
-  const ids = await resolveContainerIds(ctx, args);
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
-  return eachId(ctx, ids, 'StartContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
-    await ctx.cri().runtime.call('StartContainer', { containerId }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`starting the container "${containerId}": ${errorLine(err)}`);
-    });
-    return containerId;
-  }, !!opts.dryRun);
-}
-
-export async function stop(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveContainerIds } = require('./container') as typeof import('./container');
-  const ids = await resolveContainerIds(ctx, args);
-  const timeout = Number(opts.timeout ?? 0);
-  if (timeout < 0) throw new SyncpodError('--timeout must not be negative');
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS) + timeout * 1000;
-  return eachId(ctx, ids, 'StopContainerRequest', (containerId) => ({ containerId, timeout: String(timeout) }), async (containerId) => {
-    await ctx.cri().runtime.call('StopContainer', { containerId, timeout: String(timeout) }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`stopping the container "${containerId}": ${errorLine(err)}`);
-    });
-    return containerId;
-  }, !!opts.dryRun);
-}
-
-export async function rm(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveContainerIds } = require('./container') as typeof import('./container');
-  const ids = await resolveContainerIds(ctx, args);
-  const { runtime } = ctx.cri();
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
-  return eachId(ctx, ids, 'RemoveContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
-    const st = (await runtime.call('ContainerStatus', { containerId, verbose: false })).status;
-    if (st?.state === 'CONTAINER_RUNNING') {
-      if (!opts.force) throw new SyncpodError(`container "${containerId}" is running, please stop it first`);
-      await runtime.call('StopContainer', { containerId, timeout: '0' }, { timeoutMs: t }).catch((err) => {
-        throw new SyncpodError(`stopping the container "${containerId}": ${errorLine(err)}`);
-      });
-    }
-    await runtime.call('RemoveContainer', { containerId }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`removing container "${containerId}": ${errorLine(err)}`);
-    });
-    // crictl removes the log file and its rotations unless --keep-logs.
-    const logPath = st?.logPath ?? '';
-    if (logPath) {
-      const dir = logPath.slice(0, logPath.lastIndexOf('/'));
-      const base = logPath.slice(logPath.lastIndexOf('/') + 1);
-      let entries: string[] = [];
-      try {
-        entries = fs.readdirSync(dir);
-      } catch {
-        /* no directory */
-      }
-      for (const f of entries.filter((e) => e === base || e.startsWith(base + '.'))) {
-        try {
-          fs.unlinkSync(`${dir}/${f}`);
-        } catch (err) {
-          ctx.warn(`removing log file ${dir}/${f} for container "${containerId}" failed: ${errorLine(err)}`);
-        }
-      }
-    }
-    return containerId;
-  }, !!opts.dryRun);
-}
-
-export async function stopp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
-  const ids = await resolveSandboxIds(ctx, args);
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
-  return eachId(ctx, ids, 'StopPodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {
-    await ctx.cri().runtime.call('StopPodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`stopping the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
-    });
-    return `Stopped sandbox ${podSandboxId}`;
-  }, !!opts.dryRun);
-}
-
-export async function rmp(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { resolveSandboxIds } = require('./sandbox') as typeof import('./sandbox');
-  const ids = await resolveSandboxIds(ctx, args);
-  const { runtime } = ctx.cri();
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
-  return eachId(ctx, ids, 'RemovePodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {
-    const st = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
-    if (st?.state === 'SANDBOX_READY') {
-      if (!opts.force) throw new SyncpodError(`pod sandbox "${podSandboxId}" is running, please stop it first`);
-      await runtime.call('StopPodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
-        throw new SyncpodError(`stopping the pod sandbox "${podSandboxId}" failed: ${errorLine(err)}`);
-      });
-    }
-    await runtime.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
-    });
-    return `Removed sandbox ${podSandboxId}`;
-  }, !!opts.dryRun);
-}
-
-function authOf(opts: Record<string, any>): T.AuthConfig | undefined {
+function authOf(opts: PullOptions): T.AuthConfig | undefined {
   if (opts.creds && opts.auth) throw new SyncpodError('both --creds and --auth are specified');
   if (opts.creds) {
     const c = String(opts.creds);
@@ -488,7 +362,7 @@ function authOf(opts: Record<string, any>): T.AuthConfig | undefined {
   return undefined;
 }
 
-export async function pull(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function pull(ctx: Context, args: string[], opts: PullOptions): Promise<number> {
   const imageName = args[0];
   if (!imageName) throw new SyncpodError('image name cannot be empty');
   const auth = authOf(opts);
@@ -497,13 +371,10 @@ export async function pull(ctx: Context, args: string[], opts: Record<string, an
     const text = await readText(ctx, opts.podConfig, 'pod config');
     const doc = parseDoc(text, opts.podConfig);
     if (isManifest(doc)) {
-      const { generatePodSandboxConfig } = require('../kubelet/sandbox-config') as typeof import('../kubelet/sandbox-config');
       const { pod, observed } = await podWithUid(ctx, await loadOnePod(ctx, opts.podConfig, text));
       const newest = observed.status.sandboxStatuses[0];
       sandboxConfig = generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...nodeSettings({}, pod).sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) }).config;
     } else {
-      const { fromProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-      const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
       sandboxConfig = fromProtoJSON(runtimeV1, 'PodSandboxConfig', doc, opts.podConfig) as unknown as T.PodSandboxConfig;
     }
   }
@@ -516,39 +387,5 @@ export async function pull(ctx: Context, args: string[], opts: Record<string, an
     throw new SyncpodError(`pulling image: ${errorLine(err)}`);
   });
   ctx.out(`Image is up to date for ${res.imageRef}`);
-  return 0;
-}
-
-export async function rmi(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
-  const { image } = ctx.cri();
-  const resolved: Array<{ given: string; img: T.Image }> = [];
-  let list: T.Image[] | undefined;
-  for (const given of args) {
-    if (!given) throw new SyncpodError('image name cannot be empty');
-    let img = (await image.call('ImageStatus', { image: { image: given }, verbose: false })).image;
-    if (!img?.id) {
-      // An ID prefix, as crictl accepts.
-      list ??= (await image.call('ListImages', {})).images;
-      const hits = list.filter((i) => i.id.startsWith(given) || i.id.replace(/^sha256:/, '').startsWith(given));
-      if (hits.length > 1) throw new SyncpodError(`image ID prefix "${given}" is ambiguous (${hits.length} images)`);
-      img = hits[0];
-    }
-    if (!img?.id) throw new SyncpodError(`no such image ${given}`);
-    resolved.push({ given, img });
-  }
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
-  if (opts.dryRun) {
-    for (const r of resolved) printRequest(ctx, 'RemoveImageRequest', { image: { image: r.img.id } });
-    return 0;
-  }
-  for (const r of resolved) {
-    if (r.img.repoTags.length > 1 && !r.given.startsWith('sha256:') && /[:/]/.test(r.given)) {
-      ctx.warn(`Image "${r.given}" has multiple tags. Removing this image will delete all of the following tags: ${r.img.repoTags.join(', ')}`);
-    }
-    await image.call('RemoveImage', { image: { image: r.img.id } }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`error of removing image "${r.given}": ${errorLine(err)}`);
-    });
-    for (const tag of r.img.repoTags.length ? r.img.repoTags : r.img.repoDigests) ctx.out(`Deleted: ${tag}`);
-  }
   return 0;
 }

@@ -8,9 +8,22 @@ import type { Plan } from '../plan/plan';
 import type { PodStatus } from '../kubelet/types';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { SyncHooks } from '../sync/types';
+import { parseTimeout } from '../config/settings';
+import { parseFeatureGates, planPods } from './plan';
+import { nodeSettings, executeDeps, configSeenFor, setUid, withNodeName } from './steps';
+import { buildPlan } from '../plan/plan';
+import { observePods } from '../state/pod-status';
+import { acquirePodLock } from '../sync/lock';
+import * as view from '../render/sync-view';
+import { syncPod } from '../sync/sync-pod';
+import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
+import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
+import { toProtoJSON } from '../cri/json';
+import { runtimeV1 } from '../cri/gen/runtime-v1';
+import { renderPlans } from '../render/plan-view';
+import type { SyncOptions } from './commands';
 
 function parseDuration(text: string, flag: string): number {
-  const { parseTimeout } = require('../config/settings') as typeof import('../config/settings');
   try {
     return parseTimeout(String(text), flag);
   } catch (err) {
@@ -38,15 +51,11 @@ async function ask(ctx: Context, question: string): Promise<boolean> {
   return /^y(es)?$/i.test(answer);
 }
 
-export async function sync(ctx: Context, args: string[], opts: Record<string, any>): Promise<number> {
+export async function sync(ctx: Context, args: string[], opts: SyncOptions): Promise<number> {
   const t0 = performance.now();
   const output = String(opts.output ?? 'table').toLowerCase();
   if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${opts.output}"`);
   const waitTimeoutMs = parseDuration(opts.waitTimeout ?? '5m', '--wait-timeout');
-  const { planPods } = require('./plan') as typeof import('./plan');
-  const { nodeSettings, executeDeps, configSeenFor, setUid, withNodeName } = require('./steps') as typeof import('./steps');
-  const { buildPlan } = require('../plan/plan') as typeof import('../plan/plan');
-  const { observePods } = require('../state/pod-status') as typeof import('../state/pod-status');
 
   let planRpcMs = 0;
   let planMs = 0;
@@ -63,7 +72,7 @@ export async function sync(ctx: Context, args: string[], opts: Record<string, an
   } as unknown as RuntimeService;
 
   const p0 = performance.now();
-  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion, featureGates: opts.featureGates });
+  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion });
   if (planned.length !== 1) throw new SyncpodError(`${args[0]}: holds ${planned.length} pods; sync takes one pod (run one sync per pod)`);
   const [{ loaded, observed: firstObserved }] = planned;
   const pod: Pod = loaded.pod;
@@ -79,7 +88,8 @@ export async function sync(ctx: Context, args: string[], opts: Record<string, an
   }
   withNodeName(pod, opts);
   const settings = nodeSettings(opts, pod);
-  const featureGates = (require('./plan') as typeof import('./plan')).parseFeatureGates(opts.featureGates);
+  // sync has no --feature-gates: the mirrored version's defaults.
+  const featureGates = parseFeatureGates(undefined);
   const podSource = hadUid ? 'api-server' : 'manifest';
 
   let lastSandboxes = firstObserved.sandboxes;
@@ -94,7 +104,6 @@ export async function sync(ctx: Context, args: string[], opts: Record<string, an
   planMs += performance.now() - p0;
 
   // The lock, then a fresh plan: what another sync did meanwhile is seen.
-  const { acquirePodLock } = require('../sync/lock') as typeof import('../sync/lock');
   const lock = opts.dryRun
     ? undefined
     : await acquirePodLock(ns, name, {
@@ -126,14 +135,12 @@ export async function sync(ctx: Context, args: string[], opts: Record<string, an
 
     const useSpinner = output !== 'json' && !!ctx.io.stderr.isTTY;
     let hooks: SyncHooks;
-    const view = require('../render/sync-view') as typeof import('../render/sync-view');
     if (useSpinner) {
       const ora = (require('ora') as typeof import('ora')).default;
       hooks = view.spinnerProgress(() => ora({ stream: ctx.io.stderr as NodeJS.WritableStream, color: ctx.colourErr ? 'cyan' : undefined, isEnabled: true }) as any);
     } else {
       hooks = view.plainProgress((l) => ctx.io.stderr.write(l + '\n'));
     }
-    const { syncPod } = require('../sync/sync-pod') as typeof import('../sync/sync-pod');
     const outcome = await syncPod(
       { ...base, plan: first.plan, status: first.status, wait: !!opts.wait, waitTimeoutMs },
       { ...deps, replan, confirmKill },
@@ -160,15 +167,11 @@ export async function sync(ctx: Context, args: string[], opts: Record<string, an
 async function dryRun(
   ctx: Context,
   first: { plan: Plan; status: PodStatus },
-  base: Omit<import('../sync/execute').ExecuteInput, 'plan' | 'status'>,
-  deps: import('../sync/execute').ExecuteDeps,
+  base: Omit<ExecuteInput, 'plan' | 'status'>,
+  deps: ExecuteDeps,
   output: string,
 ): Promise<number> {
-  const { executePlan } = require('../sync/execute') as typeof import('../sync/execute');
-  const { dryRunCri, dryRunFs } = require('../sync/dry-run') as typeof import('../sync/dry-run');
-  const { toProtoJSON } = require('../cri/json') as typeof import('../cri/json');
-  const { runtimeV1 } = require('../cri/gen/runtime-v1') as typeof import('../cri/gen/runtime-v1');
-  const recorded: import('../sync/dry-run').RecordedRequest[] = [];
+  const recorded: RecordedRequest[] = [];
   const fsChanges: string[] = [];
   const out = await executePlan(
     { ...base, ...first },
@@ -183,7 +186,6 @@ async function dryRun(
   if (output === 'json') {
     ctx.out(JSON.stringify({ plan: first.plan, requests, filesystem: fsChanges, failures }, null, 2));
   } else {
-    const { renderPlans } = require('../render/plan-view') as typeof import('../render/plan-view');
     let text = renderPlans([first.plan]);
     if (!text.endsWith('\n')) text += '\n';
     text += `\nRequests (${requests.length}), none sent:\n`;

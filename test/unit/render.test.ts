@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { join } from 'node:path';
 import { runtimeV1 } from '../../src/cri/gen/runtime-v1';
 import { toProtoJSON } from '../../src/cri/json';
@@ -218,6 +218,45 @@ test('each output loads only the package it needs: -q and JSON none, tables cli-
     const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(call)], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), want, call);
+  }
+});
+
+test('loading a command loads no heavy package beyond what its flow always needs (yaml for manifests)', async () => {
+  // Heavy packages stay behind their adapters: a command's module (and everything it imports
+  // statically) evaluates none of them; they load when an output or a runtime call needs them.
+  // Each command is loaded through the table's own loader, in a fresh process.
+  const { COMMANDS } = await import('../../src/cli/commands');
+  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull']);
+  const script = `
+    const { COMMANDS } = require('./src/cli/commands.ts');
+    COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
+      if (typeof handler !== 'function') throw new Error('no handler');
+      const names = Object.keys(require.cache).map((p) => /node_modules\\/(@grpc\\/grpc-js|yaml|cli-table3|chalk|ora)\\//.exec(p)?.[1]).filter(Boolean);
+      process.stdout.write(JSON.stringify([...new Set(names)].sort()));
+    });`;
+  const loadIn = (name: string) =>
+    new Promise<string[]>((resolve, reject) => {
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..'), env: { ...process.env, SYNCPOD_TEST_COMMAND: name } });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${name}: ${err}`))));
+    });
+  assert.ok(COMMANDS.length >= 25, 'the table lists every command');
+  // One process per command module (commands that share a module load the same code).
+  const moduleOf = (c: (typeof COMMANDS)[number]) => /import\(["']([^"']+)["']\)/.exec(c.load.toString())?.[1] ?? c.name;
+  const groups = new Map<string, string[]>();
+  for (const c of COMMANDS) groups.set(moduleOf(c), [...(groups.get(moduleOf(c)) ?? []), c.name]);
+  const firsts = [...groups.values()].map((names) => names[0]);
+  for (let i = 0; i < firsts.length; i += 2) {
+    const pair = firsts.slice(i, i + 2);
+    const loaded = await Promise.all(pair.map((name) => loadIn(name)));
+    pair.forEach((first, j) => {
+      for (const name of [...groups.values()].find((g) => g[0] === first)!) {
+        assert.deepEqual(loaded[j], MANIFEST_COMMANDS.has(name) ? ['yaml'] : [], `syncpod ${name}`);
+      }
+    });
   }
 });
 
