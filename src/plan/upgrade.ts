@@ -13,7 +13,7 @@ import {
   type StartDecision,
 } from '../kubelet/compute-pod-actions';
 import { containerGoJson, formatHash, hashSchemeOfMinor, kubeletContainerHash, wholeSpecMinor } from '../kubelet/hash';
-import { resolveKubeletRules, type FeatureGates } from '../kubelet/kubelet-version';
+import { effectiveGates, resolveKubeletRules, type FeatureGates } from '../kubelet/kubelet-version';
 import type { ContainerState, ContainerStatus, PodStatus } from '../kubelet/types';
 
 export const UPGRADE_SCHEMA_VERSION = 1;
@@ -102,11 +102,14 @@ function minorOf(version: string): number {
   return Number(/^v?1\.(\d+)/.exec(version)?.[1] ?? NaN);
 }
 
-/** Effective gates that differ (or exist in only one) between the two kubelets, sorted by name. */
+/**
+ * Gates whose effective value differs between the two kubelets, sorted by name. A gate one kubelet
+ * lacks counts as off there (null in the data): a new gate that defaults to off changes nothing.
+ */
 export function gateChanges(current: Record<string, boolean>, target: Record<string, boolean>): GateFlip[] {
   const names = [...new Set([...Object.keys(current), ...Object.keys(target)])].sort();
   return names
-    .filter((g) => current[g] !== target[g])
+    .filter((g) => (current[g] ?? false) !== (target[g] ?? false))
     .map((g) => ({ gate: g, current: current[g] ?? null, target: target[g] ?? null }));
 }
 
@@ -131,7 +134,7 @@ export function buildUpgradePlan(inputs: UpgradePodInput[], o: UpgradeOptions): 
     schemaVersion: UPGRADE_SCHEMA_VERSION,
     from,
     to,
-    gateChanges: gateChanges(currentRules.gates as Record<string, boolean>, targetRules.gates as Record<string, boolean>),
+    gateChanges: gateChanges(effectiveGates(currentRules), effectiveGates(targetRules)),
     pods,
     summary: { pods: pods.length, running, restart, start, keep: count('keep'), pending: count('pending'), text: `${text}.` },
     changes: restart + start > 0,

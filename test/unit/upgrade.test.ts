@@ -69,10 +69,10 @@ test('an exited container left alone by both kubelets is kept; the init path cha
 });
 
 test('gate changes list flipped defaults and gates that exist on one side only', () => {
-  assert.deepEqual(gateChanges({ A: true, B: false, C: true }, { A: true, B: true, D: false }), [
+  assert.deepEqual(gateChanges({ A: true, B: false, C: true }, { A: true, B: true, D: false, E: true }), [
     { gate: 'B', current: false, target: true },
     { gate: 'C', current: true, target: null },
-    { gate: 'D', current: null, target: false },
+    { gate: 'E', current: null, target: true },
   ]);
 });
 
@@ -93,6 +93,9 @@ test('the table view is rendered from the data: one section per pod, gate change
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
   assert.match(lines[1]!, /^CONTAINER\s+STATE\s+UPGRADE\s+REASON$/);
   assert.match(lines[2]!, /^app\s+running\s+restart\s+1\.33 hashes name and image only: it expects [0-9a-f]+, the container carries [0-9a-f]+ written by the whole-spec scheme of 1\.28$/);
-  assert.ok(text.includes('Feature gates that differ (1.28 → 1.33):\n  InPlacePodVerticalScaling: off → on'), text);
+  assert.ok(text.includes('Feature gates that differ (1.28 → 1.33):\n'), text);
+  assert.match(text, /^  InPlacePodVerticalScaling: off → on$/m);
+  assert.match(text, /^  RecursiveReadOnlyMounts: absent → on$/m);
+  assert.doesNotMatch(text, /absent → off/);
   assert.equal(lines.at(-1), p.summary.text);
 });
