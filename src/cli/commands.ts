@@ -214,6 +214,7 @@ const syncDef = (c: Cmd) =>
       .option('--wait-timeout <duration>', 'how long --wait waits for one init container', '5m')
       .option('--timings', 'report time spent in runtime calls and in syncpod itself')
       .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
+      .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
       .option('-o, --output <format>', 'result format: table or json', 'table'),
   );
 export type SyncOptions = OptionsOf<typeof syncDef>;
@@ -241,7 +242,8 @@ const createDef = (c: Cmd) =>
       .argument('[sandbox-config]', 'PodSandboxConfig file (crictl form)')
       .option('--container <name>', 'the container of the manifest to create (regular, init or ephemeral)')
       .option('--no-pull', 'never pull the image (default: imagePullPolicy, as kubelet)')
-      .option('--dry-run', 'print the CreateContainer request (and the pull decision) as JSON, send nothing'),
+      .option('--dry-run', 'print the CreateContainer request (and the pull decision) as JSON, send nothing')
+      .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)'),
   );
 export type CreateOptions = OptionsOf<typeof createDef>;
 

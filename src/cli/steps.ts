@@ -28,6 +28,7 @@ import { generateContainerConfig } from '../kubelet/container-config';
 import { buildContainerLogsDirectory } from '../kubelet/labels';
 import { StepError, ensureImageExists } from '../sync/execute';
 import { applyDefaultImageTag } from '../kubelet/image-ref';
+import { redactCreateContainerRequest, redactionNote } from '../sync/redact';
 import { dryRunCri } from '../sync/dry-run';
 import { parse as parseYaml } from 'yaml';
 import type { ImageMethods } from '../cri/grpc-runtime-service';
@@ -347,7 +348,13 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
     targetContainerId: target ? observed.status.containerStatuses.find((s) => s.name === target)?.id : undefined,
   });
   if (!opts.dryRun) for (const e of gen.effects) applyEffect(deps.fs, e);
-  return { podSandboxId, config: gen.config, sandboxConfig };
+  const request = { podSandboxId, config: gen.config, sandboxConfig };
+  if (!opts.dryRun || opts.showSecrets) return request;
+  // Printed, not sent: values from Secrets are redacted (issue 9 item 7).
+  const shown = redactCreateContainerRequest(request, pod, settings.container.values);
+  const note = redactionNote(shown.redacted);
+  if (note) ctx.io.stderr.write(`${note}\n`);
+  return shown.request;
 }
 
 function authOf(opts: PullOptions): T.AuthConfig | undefined {

@@ -17,6 +17,7 @@ import { acquirePodLock } from '../sync/lock';
 import * as view from '../render/sync-view';
 import { syncPod } from '../sync/sync-pod';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
+import { redactRecorded, redactionNote } from '../sync/redact';
 import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { toProtoJSON } from '../cri/json';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
@@ -131,7 +132,7 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
       legacyLogDir: settings.legacyLogDir,
     };
 
-    if (opts.dryRun) return await dryRun(ctx, first, base, deps, output);
+    if (opts.dryRun) return await dryRun(ctx, first, base, deps, output, opts.showSecrets === true);
 
     const useSpinner = output !== 'json' && !!ctx.io.stderr.isTTY;
     let hooks: SyncHooks;
@@ -170,6 +171,7 @@ async function dryRun(
   base: Omit<ExecuteInput, 'plan' | 'status'>,
   deps: ExecuteDeps,
   output: string,
+  showSecrets: boolean,
 ): Promise<number> {
   const recorded: RecordedRequest[] = [];
   const fsChanges: string[] = [];
@@ -177,7 +179,11 @@ async function dryRun(
     { ...base, ...first },
     { ...deps, runtime: dryRunCri(deps.runtime, 'RuntimeService', recorded), image: dryRunCri(deps.image, 'ImageService', recorded), fs: dryRunFs(deps.fs, fsChanges) },
   );
-  const requests = recorded.map((r) => ({
+  // Printed, not sent: values from Secrets are redacted unless --show-secrets (issue 9 item 7).
+  const shown = showSecrets ? { recorded, redacted: 0 } : redactRecorded(recorded, base.pod, base.containerOptions.values);
+  const note = redactionNote(shown.redacted);
+  if (note) ctx.io.stderr.write(`${note}\n`);
+  const requests = shown.recorded.map((r) => ({
     service: r.service,
     rpc: r.rpc,
     request: toProtoJSON(runtimeV1, `${r.rpc}Request`, r.request),

@@ -23,6 +23,8 @@ import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 export interface EnvVar {
   name: string;
   value: string;
+  /** The value came from a Secret (secretKeyRef, envFrom secretRef) or was expanded from one. */
+  secret?: true;
 }
 
 /**
@@ -314,13 +316,33 @@ function lookupValue(
 
 /**
  * makeEnvironmentVariables: envFrom, then env (with $(VAR) expansion against the variables so far
- * and the service variables), then service variables not overridden.
+ * and the service variables), then service variables not overridden. Values from Secrets (and
+ * values expanded from them) are marked `secret`, so output can redact them.
  */
 export function makeEnvironmentVariables(pod: Pod, container: Container, inputs: EnvironmentInputs): EnvVar[] {
+  return collectEnvironment(pod, container, inputs, true);
+}
+
+/**
+ * Names of the container's variables whose value comes from a Secret, found without evaluating
+ * anything else (no pod IPs, node facts or values needed): what `--dry-run` output redacts.
+ */
+export function secretEnvNames(pod: Pod, container: Container, values: ValueSources | undefined): string[] {
+  return collectEnvironment(pod, container, { podIPs: [], nodeIPs: [], values }, false)
+    .filter((e) => e.secret)
+    .map((e) => e.name);
+}
+
+interface Held {
+  value: string;
+  secret: boolean;
+}
+
+function collectEnvironment(pod: Pod, container: Container, inputs: EnvironmentInputs, evaluate: boolean): EnvVar[] {
   const where = `container ${container.name}`;
   const namespace = pod.metadata?.namespace ?? '';
-  const serviceEnv = serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks !== false);
-  const env = new Map<string, string>();
+  const serviceEnv = evaluate ? serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks !== false) : new Map<string, string>();
+  const env = new Map<string, Held>();
 
   for (const [i, src] of (container.envFrom ?? []).entries()) {
     const kind = src.configMapRef ? 'configMap' : src.secretRef ? 'secret' : undefined;
@@ -328,23 +350,33 @@ export function makeEnvironmentVariables(pod: Pod, container: Container, inputs:
     if (!kind || !ref) throw new SyncpodError(`${where}: envFrom[${i}] names neither a configMapRef nor a secretRef`);
     const data = (kind === 'secret' ? inputs.values?.secrets : inputs.values?.configMaps)?.[ref.name ?? ''];
     if (data === undefined) {
-      if (ref.optional === true) continue;
+      if (ref.optional === true || !evaluate) continue;
       throw new SyncpodError(`${where}: envFrom ${kind} ${ref.name ?? ''} needs its values: pass them with --env-file`);
     }
     for (const key of Object.keys(data).sort()) {
       const name = (src.prefix ?? '') + key;
       if (inputs.relaxedEnvVarNames === false && !ENV_NAME.test(name)) continue;
-      env.set(name, data[key]!);
+      env.set(name, { value: data[key]!, secret: kind === 'secret' });
     }
   }
 
-  const mapping = mappingFuncFor(env, serviceEnv);
+  const plain = new Map<string, string>();
+  for (const [k, v] of env) plain.set(k, v.value);
+  const base = mappingFuncFor(plain, serviceEnv);
   for (const e of container.env ?? []) {
-    const value = envValue(pod, container, e, inputs, mapping, `${where}: env ${e.name}`);
-    if (value !== undefined) env.set(e.name, value);
+    const used: string[] = [];
+    const mapping = (name: string): string => {
+      used.push(name);
+      return base(name);
+    };
+    const held = envValue(pod, container, e, inputs, mapping, `${where}: env ${e.name}`, evaluate);
+    if (held === undefined) continue;
+    if (used.some((n) => env.get(n)?.secret === true)) held.secret = true;
+    env.set(e.name, held);
+    plain.set(e.name, held.value);
   }
 
-  const out: EnvVar[] = [...env].map(([name, value]) => ({ name, value }));
+  const out: EnvVar[] = [...env].map(([name, h]) => (h.secret ? { name, value: h.value, secret: true } : { name, value: h.value }));
   for (const [name, value] of serviceEnv) if (!env.has(name)) out.push({ name, value });
   return out;
 }
@@ -357,19 +389,22 @@ function envValue(
   inputs: EnvironmentInputs,
   mapping: (name: string) => string,
   where: string,
-): string | undefined {
-  if (e.value !== undefined && e.value !== '') return expand(e.value, mapping);
+  evaluate: boolean,
+): Held | undefined {
+  if (e.value !== undefined && e.value !== '') return { value: expand(e.value, mapping), secret: false };
   const from = e.valueFrom;
-  if (!from) return '';
-  if (from.fieldRef) return fieldRefValue(pod, from.fieldRef.fieldPath, inputs, where);
-  if (from.resourceFieldRef) return resourceFieldValue(pod, container, from.resourceFieldRef, inputs, where);
+  if (!from) return { value: '', secret: false };
+  if (from.fieldRef) return { value: evaluate ? fieldRefValue(pod, from.fieldRef.fieldPath, inputs, where) : '', secret: false };
+  if (from.resourceFieldRef) return { value: evaluate ? resourceFieldValue(pod, container, from.resourceFieldRef, inputs, where) : '', secret: false };
   const keyRef = from.secretKeyRef ?? from.configMapKeyRef;
   if (keyRef) {
     const kind = from.secretKeyRef ? 'secret' : 'configMap';
+    const secret = kind === 'secret';
     const v = lookupValue(kind, keyRef, e.name, inputs.values);
-    if (v !== undefined) return v;
+    if (v !== undefined) return { value: v, secret };
     if (keyRef.optional === true) return undefined;
+    if (!evaluate) return { value: '', secret };
     throw new SyncpodError(`${where}: ${kind}KeyRef needs a value: pass it with --env-file`);
   }
-  return '';
+  return { value: '', secret: false };
 }

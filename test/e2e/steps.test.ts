@@ -82,6 +82,30 @@ describe('runp, create, start from a manifest', () => {
     assert.deepEqual(mounts(info.mounts), mounts(sent.mounts));
   });
 
+  test('create --dry-run hides values that came from Secrets unless --show-secrets', async () => {
+    const secretPod = path.join(dir, 'secret-pod.json');
+    const doc = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+    doc.spec.containers[0].env = [
+      { name: 'MODE', value: 'steps' },
+      { name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } },
+    ];
+    fs.writeFileSync(secretPod, JSON.stringify(doc));
+    const envFile = path.join(dir, 'values.env');
+    fs.writeFileSync(envFile, 'e2e/db/password=hunter2-not-for-terminals\n');
+    const b64 = Buffer.from('hunter2-not-for-terminals').toString('base64');
+    const args = ['create', '--dry-run', ...nodeFlags(lab), '--env-file', envFile, '--container', 'app', ids.pod, secretPod];
+    const hidden = await run(args);
+    assert.equal(hidden.code, 0, hidden.stderr);
+    assert.ok(!hidden.stdout.includes(b64) && !hidden.stdout.includes('hunter2'), 'the secret is not printed');
+    const envs = JSON.parse(hidden.stdout).config.envs.map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`);
+    assert.ok(envs.includes('MODE=steps'));
+    assert.ok(envs.includes('PW=<redacted: from a Secret; --show-secrets shows it>'), envs.join(' '));
+    assert.match(hidden.stderr, /1 value from Secrets redacted; --show-secrets prints them/);
+    const shown = await run([...args, '--show-secrets']);
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.ok(shown.stdout.includes(b64), 'with --show-secrets the value is printed');
+  });
+
   test('start prints the id; then plan reports no changes', async () => {
     const r = await run(['start', ids.app.slice(0, 10)]);
     assert.equal(r.code, 0, r.stderr);
