@@ -194,9 +194,12 @@ const planDef = (c: Cmd) =>
   nodeOptions(
     c
       .description("Compute, changing nothing, what kubelet's SyncPod would do for each pod in the manifests")
-      .argument('<file...>', "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin)")
-      .option('-o, --output <format>', OUTPUT_LIST, 'table')
+      .argument('[file...]', "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin); with --node, more desired pods (e.g. kubectl get pods -o yaml)")
+      .option('-o, --output <format>', 'output format: table, json or yaml; with --node also npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown)', 'table')
       .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
+      .option('--node', 'plan every pod this node should run (static pods, given files, the Pods API) and report orphans')
+      .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
+      .option('--pods-api-socket <path>', "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock, read when present; none: skip)")
       .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [] as string[])
       .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [] as string[])
@@ -208,8 +211,13 @@ const syncDef = (c: Cmd) =>
   nodeOptions(
     c
       .description("Converge a pod: compute the plan and execute it in SyncPod's order (kill, sandbox, init, containers)")
-      .argument('<file>', "a pod manifest ('-' for stdin)")
+      .argument('[file...]', "a pod manifest ('-' for stdin); with --node, more desired pods")
       .option('-y, --yes', 'do not ask before killing containers or pods')
+      .option('--node', 'converge every pod this node should run (static pods, given files), one pass')
+      .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
+      .option('--pods-api-socket <path>', "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock; none: skip)")
+      .option('--remove-orphans', "with --node: kill and remove pods with kubelet's labels that no desired pod owns")
+      .option('--parallel <n>', 'with --node: pods synced at once', int('--parallel'), 4)
       .option('--wait', "wait for each init container to finish and go on, as kubelet's repeated syncs would")
       .option('--wait-timeout <duration>', 'how long --wait waits for one init container', '5m')
       .option('--timings', 'report time spent in runtime calls and in syncpod itself')

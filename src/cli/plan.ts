@@ -9,6 +9,7 @@ import { resolveKubeletRules } from '../kubelet/kubelet-version';
 import { observePods } from '../state/pod-status';
 import { renderPlans } from '../render/plan-view';
 import type { PlanOptions } from './commands';
+import { planNodeCommand } from './node';
 import { buildUpgradePlan } from '../plan/upgrade';
 import { renderUpgradePlan } from '../render/upgrade-view';
 import { parseFeatureGates as parseGates } from '../kubelet/features';
@@ -111,6 +112,7 @@ function planColours(ctx: Context) {
 }
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
+  if (opts.node) return planNodeCommand(ctx, args, opts, planColours(ctx));
   const output = listOutput(opts.output);
   if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, { ...opts, upgradeTo: opts.upgradeTo }, output);
   const planned = await planPods(ctx, {

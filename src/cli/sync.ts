@@ -23,6 +23,7 @@ import { toProtoJSON } from '../cri/json';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
 import { renderPlans } from '../render/plan-view';
 import type { SyncOptions } from './commands';
+import { syncNodeCommand } from './node';
 
 function parseDuration(text: string, flag: string): number {
   try {
@@ -53,6 +54,8 @@ async function ask(ctx: Context, question: string): Promise<boolean> {
 }
 
 export async function sync(ctx: Context, args: string[], opts: SyncOptions): Promise<number> {
+  if (opts.node) return syncNodeCommand(ctx, args, opts, ask);
+  if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);
   const t0 = performance.now();
   const output = String(opts.output ?? 'table').toLowerCase();
   if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${opts.output}"`);

@@ -1,0 +1,155 @@
+// `plan --node` and `sync --node`: wiring of flags to src/workflows/node-plan.ts and node-sync.ts.
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { randomUUID } from 'node:crypto';
+import type { Context } from './context';
+import type { PlanOptions, SyncOptions } from './commands';
+import { SyncpodError, errorLine } from '../errors';
+import type { DirEntry } from '../kubelet/static-pods';
+import { parseFeatureGates } from '../kubelet/features';
+import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
+import { listPodsApi, podsApiSocket } from '../state/pods-api';
+import { nodeFs } from '../sync/node-fs';
+import { acquirePodLock } from '../sync/lock';
+import { planNode, type NodePlanDeps, type NodePlanRequest } from '../workflows/node-plan';
+import { syncNode } from '../workflows/node-sync';
+import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
+import { plainProgress } from '../render/sync-view';
+import { yamlText } from '../render/yaml';
+import { configSeenFor, executeDeps, nodeSettings } from './steps';
+
+function readDir(path: string): DirEntry[] | undefined {
+  try {
+    return fs.readdirSync(path, { withFileTypes: true }).map((d) => {
+      let kind: DirEntry['kind'] = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other';
+      if (d.isSymbolicLink()) {
+        try {
+          const st = fs.statSync(`${path}/${d.name}`);
+          kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+        } catch {
+          kind = 'other';
+        }
+      }
+      return { name: d.name, kind };
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new SyncpodError(`staticPodPath ${path}: ${errorLine(err)}`);
+  }
+}
+
+function readFile(path: string): string {
+  try {
+    return fs.readFileSync(path, 'utf8');
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err));
+  }
+}
+
+/** Flags to the node plan request (the node profile will supply these from kubelet's config). */
+export function nodeRequest(args: string[], opts: PlanOptions | SyncOptions): NodePlanRequest {
+  const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
+  const driver = opts.cgroupDriver ?? 'cgroupfs';
+  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  const socketFlag = opts.podsApiSocket as string | undefined;
+  return {
+    nodeName: opts.nodeName ?? os.hostname(),
+    staticPodPath: opts.staticPodPath,
+    files: args,
+    kubeletRoot,
+    podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
+    cgroup: {
+      cgroupsPerQOS: true,
+      cgroupDriver: driver,
+      cgroupVersion: fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1,
+    },
+    options: { kubeletVersion: opts.kubeletVersion, featureGates: 'featureGates' in opts ? parseFeatureGates(opts.featureGates) : {} },
+  };
+}
+
+export function nodeDeps(ctx: Context): NodePlanDeps {
+  const { runtime, image } = ctx.cri();
+  return {
+    runtime,
+    image,
+    fs: nodeFs,
+    inputs: { readDir, readFile, readStdin: () => ctx.readStdin() },
+    podsApi: (socket) => listPodsApi(socket, { timeoutMs: ctx.settings().timeoutMs, exists: (p) => fs.existsSync(p) }),
+    now: () => ctx.now(),
+  };
+}
+
+
+function reportLines(ctx: Context, notes: string[], problems: string[]): void {
+  for (const n of notes) ctx.io.stderr.write(`note: ${n}\n`);
+  for (const p of problems) ctx.io.stderr.write(`syncpod: ${p}\n`);
+}
+
+/** `plan --node [FILE...]`. */
+export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
+  const output = String(opts.output ?? 'table').toLowerCase();
+  if (!['table', 'json', 'yaml', 'npd'].includes(output)) throw new SyncpodError(`--output: must be one of table, json, yaml, npd, got "${opts.output}"`);
+  if (output === 'npd') {
+    // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
+    try {
+      const r = await planNode(nodeRequest(args, opts), nodeDeps(ctx));
+      const s = npdStatus(r.plan);
+      ctx.out(s.line);
+      return s.exitCode;
+    } catch (err) {
+      ctx.out(`Unknown: ${errorLine(err)}`.slice(0, NPD_MAX_LINE));
+      return NPD_UNKNOWN;
+    }
+  }
+  const r = await planNode(nodeRequest(args, opts), nodeDeps(ctx));
+  reportLines(ctx, r.notes, r.plan.problems);
+  if (output === 'table') {
+    ctx.io.stdout.write(renderNodePlan(r.plan, colours));
+  } else if (output === 'json') {
+    ctx.out(JSON.stringify(r.plan, null, 2));
+  } else {
+    ctx.out(yamlText(JSON.parse(JSON.stringify(r.plan))));
+  }
+  if (r.plan.problems.length > 0) return 1;
+  return opts.detailedExitcode ? detailedExitCode(r.plan) : 0;
+}
+
+/** `sync --node [--remove-orphans] [FILE...]`. */
+export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
+  const output = String(opts.output ?? 'table').toLowerCase();
+  if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${opts.output}"`);
+  if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
+  if (opts.wait) throw new SyncpodError('--wait with --node: each pod gets one sync per run, as in one pass of kubelet\'s pod workers');
+  const parallel = opts.parallel;
+  if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
+  const { report, plan } = await syncNode(
+    { ...nodeRequest(args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel },
+    {
+      ...nodeDeps(ctx),
+      execute: executeDeps(ctx),
+      settingsFor: (pod, sandboxes) => {
+        const s = nodeSettings(opts, pod);
+        return { sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx, sandboxes) }, containerOptions: s.container, legacyLogDir: s.legacyLogDir };
+      },
+      lock: async (ns, name) => {
+        const l = await acquirePodLock(ns, name, { timeoutMs: 60_000, onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`) });
+        return () => l.release();
+      },
+      confirm: async (what) => {
+        if (opts.yes) return;
+        if (!ctx.io.stdin.isTTY) throw new SyncpodError(`the node sync kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`);
+        if (!(await ask(ctx, `Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was done');
+      },
+      newUid: () => randomUUID(),
+      hooks: (pod) => plainProgress((l) => ctx.io.stderr.write(`${pod}: ${l}\n`)),
+    },
+  );
+  reportLines(ctx, [], plan.problems);
+  if (output === 'json') ctx.out(JSON.stringify(report, null, 2));
+  else {
+    ctx.io.stdout.write(renderNodeSync(report));
+  }
+  return report.ok ? 0 : 1;
+}

