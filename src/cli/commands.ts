@@ -65,7 +65,8 @@ function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) 
     .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])
     .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: this host's name)")
     .option('--env-file <file>', 'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE')
-    .option('--kubelet-version <version>', 'kubelet minor version whose behaviour to mirror (1.28 or 1.33)', '1.33');
+    .option('--kubelet-version <version>', 'kubelet minor version whose behaviour to mirror (1.28 or 1.33)', '1.33')
+    .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
 }
 
 const nodeOnlyDef = (c: Cmd) => nodeOptions(c);
@@ -203,7 +204,8 @@ const planDef = (c: Cmd) =>
       .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [] as string[])
       .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [] as string[])
-      .option('--upgrade-to <version>', "preview an in-place kubelet upgrade: which running containers the target kubelet's first sync would restart, and why"),
+      .option('--upgrade-to <version>', "preview an in-place kubelet upgrade: which running containers the target kubelet's first sync would restart, and why")
+      .option('-l, --selector <selector>', "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)"),
   );
 export type PlanOptions = OptionsOf<typeof planDef>;
 
@@ -223,7 +225,8 @@ const syncDef = (c: Cmd) =>
       .option('--timings', 'report time spent in runtime calls and in syncpod itself')
       .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
       .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
-      .option('-o, --output <format>', 'result format: table or json', 'table'),
+      .option('-o, --output <format>', 'result format: table or json', 'table')
+      .option('-l, --selector <selector>', "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)"),
   );
 export type SyncOptions = OptionsOf<typeof syncDef>;
 

@@ -25,6 +25,8 @@ export interface Context {
   warn(line: string): void;
   debug(line: string): void;
   readStdin(): Promise<string>;
+  /** Standard input as bytes (manifests are checked to be UTF-8). */
+  readStdinBytes(): Promise<Uint8Array>;
   close(): void;
 }
 
@@ -74,10 +76,13 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
       if (flags.debug || settings?.debug) io.stderr.write(`DEBUG: ${line}\n`);
     },
     readStdin() {
+      return ctx.readStdinBytes().then((b) => Buffer.from(b).toString('utf8'));
+    },
+    readStdinBytes() {
       return new Promise((resolve, reject) => {
         const chunks: Buffer[] = [];
         io.stdin.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
-        io.stdin.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        io.stdin.on('end', () => resolve(Buffer.concat(chunks)));
         io.stdin.on('error', reject);
       });
     },

@@ -4,7 +4,7 @@ import { listOutput } from './output';
 import { SyncpodError } from '../errors';
 import type { Pod } from '../kubelet/api-types';
 import { buildPlan, type Plan } from '../plan/plan';
-import { loadManifests } from '../manifest/load';
+import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { resolveKubeletRules } from '../kubelet/kubelet-version';
 import { observePods } from '../state/pod-status';
 import { renderPlans } from '../render/plan-view';
@@ -55,6 +55,10 @@ export interface PlanRequest {
   featureGates?: string;
   livenessFailed?: string[];
   startupFailed?: string[];
+  /** `-l/--selector` */
+  selector?: string;
+  /** `--ordinal` as given */
+  ordinal?: string;
 }
 
 /** Loads, observes and plans; shared by `plan` and `sync`. */
@@ -62,7 +66,9 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
   const featureGates = parseFeatureGates(req.featureGates);
   // Refuse an unsupported kubelet version before touching the runtime.
   resolveKubeletRules(req.kubeletVersion, featureGates);
-  const loaded = await loadManifests(req.files, () => ctx.readStdin());
+  const loaded = await loadManifests(req.files, () => ctx.readStdinBytes(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const note = skippedNote(loaded);
+  if (note !== undefined) ctx.io.stderr.write(`${note}\n`);
   const seen = new Map<string, string>();
   for (const l of loaded) {
     const key = `${l.pod.metadata?.namespace}/${l.pod.metadata?.name}`;
@@ -91,7 +97,14 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
     });
     const withSource = plan as Plan & { source: unknown; matchCandidates: string[] };
-    withSource.source = { file: l.source.file, document: l.source.document, from: l.source.from, notes: l.source.notes };
+    withSource.source = {
+      file: l.source.file,
+      document: l.source.document,
+      from: l.source.from,
+      notes: l.source.notes,
+      controller: l.source.controller ?? null,
+      skipped: l.source.skipped,
+    };
     withSource.matchCandidates = o.match.candidates;
     if (o.match.by === 'namespace+name' && o.match.candidates.length > 1) {
       plan.assumptions.push(
@@ -121,6 +134,8 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     featureGates: opts.featureGates,
     livenessFailed: opts.livenessFailed,
     startupFailed: opts.startupFailed,
+    selector: opts.selector,
+    ordinal: opts.ordinal,
   });
   const plans = planned.map((p) => p.plan);
   if (output === 'table') {
@@ -144,6 +159,8 @@ async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & 
     featureGates: opts.featureGates,
     livenessFailed: opts.livenessFailed,
     startupFailed: opts.startupFailed,
+    selector: opts.selector,
+    ordinal: opts.ordinal,
   });
   const upgrade = buildUpgradePlan(
     planned.map((p) => ({

@@ -19,7 +19,7 @@ import { hugePageUnitSize } from '../kubelet/resources';
 import { findSpecContainer, formatConfigSeen, nextRestartCount } from '../sync/kubelet-rules';
 import { fromProtoJSON, toProtoJSON } from '../cri/json';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
-import { loadManifests } from '../manifest/load';
+import { loadManifests, parseOrdinalFlag } from '../manifest/load';
 import { observePods } from '../state/pod-status';
 import { generatePodSandboxConfig } from '../kubelet/sandbox-config';
 import { applyEffect } from '../sync/fs-effects';
@@ -201,8 +201,9 @@ function isManifest(doc: unknown): boolean {
   return !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
 }
 
-async function loadOnePod(ctx: Context, file: string, text: string): Promise<LoadedPod> {
-  const loaded = file === '-' ? await loadManifests(['-'], async () => text) : await loadManifests([file], () => ctx.readStdin());
+async function loadOnePod(ctx: Context, file: string, text: string, ordinalFlag: string | undefined): Promise<LoadedPod> {
+  const options = { ordinal: parseOrdinalFlag(ordinalFlag) };
+  const loaded = file === '-' ? await loadManifests(['-'], async () => text, options) : await loadManifests([file], () => ctx.readStdinBytes(), options);
   if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; give a file with one pod`);
   return loaded[0];
 }
@@ -229,7 +230,7 @@ export async function runp(ctx: Context, args: string[], opts: RunpOptions): Pro
   let request: { config: T.PodSandboxConfig; runtimeHandler: string };
   let effects: FsEffect[] = [];
   if (isManifest(doc)) {
-    const loaded = await loadOnePod(ctx, file, text);
+    const loaded = await loadOnePod(ctx, file, text, opts.ordinal);
     const { pod, observed } = await podWithUid(ctx, loaded);
     const newest = observed.status.sandboxStatuses[0];
     const attempt = opts.attempt ?? (newest ? newest.attempt + 1 : 0);
@@ -298,7 +299,7 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
 
   const sb = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
   if (!sb) throw new SyncpodError(`pod sandbox ${podSandboxId.slice(0, 13)}: the runtime returned no status`);
-  const loaded = await loadOnePod(ctx, file, await readText(ctx, file, 'pod manifest'));
+  const loaded = await loadOnePod(ctx, file, await readText(ctx, file, 'pod manifest'), opts.ordinal);
   const pod = loaded.pod;
   const meta = pod.metadata!;
   const where = `${loaded.source.file}: document ${loaded.source.document}`;
@@ -378,7 +379,7 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
     const text = await readText(ctx, opts.podConfig, 'pod config');
     const doc = parseDoc(text, opts.podConfig);
     if (isManifest(doc)) {
-      const { pod, observed } = await podWithUid(ctx, await loadOnePod(ctx, opts.podConfig, text));
+      const { pod, observed } = await podWithUid(ctx, await loadOnePod(ctx, opts.podConfig, text, undefined));
       const newest = observed.status.sandboxStatuses[0];
       sandboxConfig = generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...nodeSettings({}, pod).sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) }).config;
     } else {

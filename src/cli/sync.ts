@@ -76,7 +76,7 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
   } as unknown as RuntimeService;
 
   const p0 = performance.now();
-  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion });
+  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion, selector: opts.selector, ordinal: opts.ordinal });
   if (planned.length !== 1) throw new SyncpodError(`${args[0]}: holds ${planned.length} pods; sync takes one pod (run one sync per pod)`);
   const [{ loaded, observed: firstObserved }] = planned;
   const pod: Pod = loaded.pod;

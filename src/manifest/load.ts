@@ -4,17 +4,37 @@
 import { readdir, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SyncpodError } from '../errors';
-import { parseManifestText } from './parse';
-import type { LoadedPod } from './types';
+import { parseManifest, type ParseOptions, type ParsedText } from './parse';
+import type { LoadedPod, SkippedDocument } from './types';
+import { parseSelector } from './selector';
+import { decodeUtf8 } from './yaml-read';
 
 export const STDIN_LABEL = '<stdin>';
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
 
+export interface LoadOptions extends ParseOptions {
+  /** `-l/--selector`: only pods whose labels match (kubectl's label selector syntax). */
+  selector?: string;
+}
+
+/** `--ordinal N` as given on the command line (undefined when not given). */
+export function parseOrdinalFlag(text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) > 2147483647) throw new SyncpodError(`--ordinal: "${text}" is not a non-negative integer`);
+  return Number(text);
+}
+
 /**
  * Every pod in the given files, in argument order, then document order. Fails on the first bad
- * document, when nothing was found, and when two documents describe the same namespace/name.
+ * document, when a named file or stdin holds no pod, when a directory holds none, and when two
+ * documents describe the same namespace/name. Documents of kinds that carry no pod are skipped;
+ * each pod's source lists those of its file, and `skippedDocuments` lists them all.
  */
-export async function loadManifests(paths: string[], readStdin: () => Promise<string>): Promise<LoadedPod[]> {
+export async function loadManifests(
+  paths: string[],
+  readStdin: () => Promise<string | Uint8Array>,
+  options: LoadOptions = {},
+): Promise<LoadedPod[]> {
   if (paths.length === 0) throw new SyncpodError('no manifest given (name a file, a directory or - for stdin)');
   const pods: LoadedPod[] = [];
   let stdinRead = false;
@@ -22,10 +42,29 @@ export async function loadManifests(paths: string[], readStdin: () => Promise<st
     if (path === '-') {
       if (stdinRead) throw new SyncpodError('- (stdin) given more than once');
       stdinRead = true;
-      pods.push(...parseNonEmpty(await readStdin(), STDIN_LABEL));
+      pods.push(...withPods(parse(await readStdin(), STDIN_LABEL, options), STDIN_LABEL));
       continue;
     }
-    for (const file of await expand(path)) pods.push(...parseNonEmpty(await read(file), file));
+    const files = await expand(path);
+    if (files.length === 1 && files[0] === path) {
+      pods.push(...withPods(parse(await read(path), path, options), path));
+      continue;
+    }
+    // A directory: a file of Services or ConfigMaps beside the workloads is fine; no pod at all is not.
+    const found: LoadedPod[] = [];
+    const skipped: SkippedDocument[] = [];
+    for (const file of files) {
+      const parsed = parse(await read(file), file, options);
+      found.push(...parsed.pods);
+      skipped.push(...parsed.skipped);
+    }
+    pods.push(...withPods({ pods: found, skipped }, path));
+  }
+  if (options.selector !== undefined) {
+    const matches = parseSelector(options.selector);
+    const selected = pods.filter((p) => matches(p.pod.metadata?.labels ?? {}));
+    if (selected.length === 0) throw new SyncpodError(`no pod in ${paths.join(', ')} matches the selector "${options.selector}"`);
+    pods.splice(0, pods.length, ...selected);
   }
   const seen = new Map<string, LoadedPod>();
   for (const p of pods) {
@@ -41,10 +80,36 @@ export async function loadManifests(paths: string[], readStdin: () => Promise<st
   return pods;
 }
 
-function parseNonEmpty(text: string, label: string): LoadedPod[] {
-  const pods = parseManifestText(text, label);
-  if (pods.length === 0) throw new SyncpodError(`${label}: no pod found (the input has no documents)`);
-  return pods;
+/** The `Kind/name` of every skipped document, once each, in load order. */
+export function skippedDocuments(pods: LoadedPod[]): string[] {
+  const seen = new Map<string, string>();
+  for (const p of pods) for (const ref of p.source.skipped) seen.set(`${p.source.file}\0${ref}`, ref);
+  return [...seen.values()];
+}
+
+/** The one stderr note about skipped documents, or undefined when none were skipped. */
+export function skippedNote(pods: LoadedPod[]): string | undefined {
+  const refs = skippedDocuments(pods);
+  if (refs.length === 0) return undefined;
+  return `skipped ${refs.length} document${refs.length === 1 ? '' : 's'}: ${refs.join(', ')}`;
+}
+
+function parse(bytes: string | Uint8Array, label: string, options: ParseOptions): ParsedText {
+  let text: string;
+  if (typeof bytes === 'string') text = bytes;
+  else {
+    const decoded = decodeUtf8(bytes);
+    if ('badOffset' in decoded) throw new SyncpodError(`${label}: byte ${decoded.badOffset}: invalid UTF-8 (manifests must be UTF-8 text)`);
+    text = decoded.text;
+  }
+  return parseManifest(text, label, options);
+}
+
+function withPods(parsed: ParsedText, label: string): LoadedPod[] {
+  if (parsed.pods.length > 0) return parsed.pods;
+  if (parsed.skipped.length === 0) throw new SyncpodError(`${label}: no pod found (the input has no documents)`);
+  const refs = parsed.skipped.map((s) => s.ref);
+  throw new SyncpodError(`${label}: no pod found: no Pod, workload or List of them, only ${refs.join(', ')}`);
 }
 
 async function expand(path: string): Promise<string[]> {
@@ -60,9 +125,9 @@ async function expand(path: string): Promise<string[]> {
   return names.map((n) => join(path, n));
 }
 
-async function read(file: string): Promise<string> {
+async function read(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (err) {
     throw readError(file, err);
   }

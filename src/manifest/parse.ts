@@ -1,174 +1,212 @@
-// Text -> pods: YAML/JSON documents, pod selection from Pods, workload templates and Lists,
-// API-server defaults, validation. Pure (the text is given; load.ts reads files).
+// Text -> pods: YAML/JSON documents read as kubectl reads them, the kinds that carry a pod (Pods,
+// workload templates, Lists of them) checked against the API schema and turned into the pod their
+// controller would create, API-server defaults, validation. Documents of other kinds are skipped
+// and recorded. Pure (the text is given; load.ts reads files).
 
 import type { Pod } from '../kubelet/api-types';
-import { parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { SyncpodError } from '../errors';
+import { podFromWorkload, WORKLOAD_KINDS, type ControllerOptions } from './controllers';
 import { applyPodDefaults } from './defaults';
-import type { LoadedPod, PodSource } from './types';
+import { formatPath, servedApiVersion, validateSchema, type FieldPath } from './schema';
+import type { LoadedPod, PodSource, SkippedDocument } from './types';
 import { validatePod, type PodPaths } from './validate';
+import { KUBECTL_YAML_OPTIONS, templateLine } from './yaml-read';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** Kinds that carry a pod template: where the template is, and the API groups that serve them. */
-const WORKLOADS: Record<string, { template: string[]; groups: string[] }> = {
-  Deployment: { template: ['spec', 'template'], groups: ['apps', 'extensions'] },
-  ReplicaSet: { template: ['spec', 'template'], groups: ['apps', 'extensions'] },
-  StatefulSet: { template: ['spec', 'template'], groups: ['apps'] },
-  DaemonSet: { template: ['spec', 'template'], groups: ['apps', 'extensions'] },
-  Job: { template: ['spec', 'template'], groups: ['batch'] },
-  CronJob: { template: ['spec', 'jobTemplate', 'spec', 'template'], groups: ['batch'] },
-  ReplicationController: { template: ['spec', 'template'], groups: [''] },
-  PodTemplate: { template: ['template'], groups: [''] },
-};
-const ACCEPTED = ['Pod', 'List', ...Object.keys(WORKLOADS)].join(', ');
+/** More aliases than this in one document is refused (the "billion laughs" expansion). */
+const MAX_ALIAS_COUNT = 1000;
 
-/**
- * YAML 1.1 as kubectl reads it (sigs.k8s.io/yaml on go-yaml v2): `0644` is octal 420,
- * yes/no/on/off are booleans; but no sexagesimal numbers or timestamps (go-yaml v2 keeps them
- * as strings).
- */
-export const YAML_OPTIONS = {
-  version: '1.1' as const,
-  customTags: (tags: unknown[]): unknown[] =>
-    tags.filter((t) => {
-      const tag = t as { format?: string; tag?: string };
-      return tag.format !== 'TIME' && tag.tag !== 'tag:yaml.org,2002:timestamp';
-    }),
-};
+const POD_KINDS = ['Pod', ...WORKLOAD_KINDS];
+
+/** YAML options for reading manifests as kubectl does (go-yaml v2 scalars; see yaml-read.ts). */
+export const YAML_OPTIONS = KUBECTL_YAML_OPTIONS;
+
+export interface ParsedText {
+  pods: LoadedPod[];
+  skipped: SkippedDocument[];
+}
+
+export type ParseOptions = ControllerOptions;
 
 interface Candidate {
   pod: Pod;
   from: string;
   paths: PodPaths;
   notes: string[];
+  controller: PodSource['controller'];
+}
+
+/** Where each document's problems point: `file: document N` and a line/column finder. */
+interface DocContext {
+  where: string;
+  position(path: FieldPath): string;
 }
 
 /**
- * Every pod in a YAML or JSON text (one or many documents), defaulted and validated.
- * `fileLabel` names the text in errors and sources (`<stdin>` for standard input).
+ * Every pod in a YAML or JSON text (one or many documents), defaulted and validated, and the
+ * documents of other kinds that were skipped. `fileLabel` names the text in errors and sources
+ * (`<stdin>` for standard input).
  */
-export function parseManifestText(text: string, fileLabel: string): LoadedPod[] {
-  const docs = parseAllDocuments(text, YAML_OPTIONS as never);
-  const list = Array.isArray(docs) ? docs : [docs];
+export function parseManifest(text: string, fileLabel: string, options: ParseOptions = {}): ParsedText {
+  const tmpl = templateLine(text);
+  if (tmpl !== undefined) {
+    throw new SyncpodError(`${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`);
+  }
+  const lineCounter = new LineCounter();
+  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter } as never);
+  const list = (Array.isArray(docs) ? docs : [docs]) as Document[];
   // Syntax first: a broken file is reported as such before any document is looked at.
-  for (const doc of list) {
+  list.forEach((doc, i) => {
     const error = doc.errors[0];
     if (error) {
       const pos = error.linePos?.[0];
       const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-      throw new SyncpodError(pos ? `${fileLabel}: line ${pos.line}, column ${pos.col}: ${message}` : `${fileLabel}: ${message}`);
+      const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
+      throw new SyncpodError(pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`);
     }
-  }
-  const out: LoadedPod[] = [];
+  });
+  const out: ParsedText = { pods: [], skipped: [] };
   list.forEach((doc, i) => {
     const documentIndex = i + 1;
-    const value: unknown = doc.toJS({ maxAliasCount: 1000 });
-    if (value === null || value === undefined) return; // an empty document (e.g. a trailing `---`)
     const where = `${fileLabel}: document ${documentIndex}`;
-    for (const cand of selectPods(value, where, '')) {
+    let value: unknown;
+    try {
+      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+    } catch (err) {
+      if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+        throw new SyncpodError(`${where}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`);
+      }
+      throw new SyncpodError(`${where}: ${(err as Error).message}`);
+    }
+    if (value === null || value === undefined) return; // an empty document (e.g. a trailing `---`)
+    const ctx: DocContext = {
+      where,
+      position(path) {
+        // The node at the path, or its nearest ancestor present in the document (a missing field).
+        for (let n = path.length; n >= 0; n--) {
+          const node = doc.getIn(path.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+          if (node?.range) {
+            const { line, col } = lineCounter.linePos(node.range[0]);
+            return ` (line ${line}, column ${col})`;
+          }
+        }
+        return '';
+      },
+    };
+    for (const cand of selectPods(value, ctx, [], out.skipped, fileLabel, documentIndex, options)) {
       const pod = applyPodDefaults(cand.pod);
       const problems = validatePod(pod, cand.paths);
-      if (problems.length > 0) {
-        const p = problems[0]!;
-        const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
-        throw new SyncpodError(`${where}: ${p.path}: ${p.message}${more}`);
-      }
+      if (problems.length > 0) throw problemError(ctx, problems);
       const source: PodSource = {
         file: fileLabel,
         document: documentIndex,
         from: cand.from,
         specPath: cand.paths.spec,
         notes: cand.notes,
+        controller: cand.controller,
+        skipped: [],
       };
-      out.push({ pod, source });
+      out.pods.push({ pod, source });
     }
   });
+  // Each pod's source names the documents of other kinds its file held.
+  const skippedRefs = out.skipped.map((s) => s.ref);
+  for (const p of out.pods) p.source.skipped = skippedRefs;
   return out;
 }
 
-function groupOf(apiVersion: unknown): string | undefined {
-  if (apiVersion === undefined) return undefined;
-  if (typeof apiVersion !== 'string') return '?';
-  const slash = apiVersion.indexOf('/');
-  return slash < 0 ? '' : apiVersion.slice(0, slash);
+/** The pods of a text (see parseManifest); documents of other kinds are skipped silently. */
+export function parseManifestText(text: string, fileLabel: string, options: ParseOptions = {}): LoadedPod[] {
+  return parseManifest(text, fileLabel, options).pods;
 }
 
-/** The pods a document (or a List item at `prefix`) stands for. */
-function selectPods(value: unknown, where: string, prefix: string, impliedKind?: string): Candidate[] {
-  const at = (p: string): string => (prefix === '' ? p : `${prefix}.${p}`);
-  if (!isObj(value)) {
-    throw new SyncpodError(`${where}: ${prefix === '' ? '' : `${prefix}: `}not a Kubernetes object (expected a mapping with apiVersion and kind)`);
-  }
-  const kind = value.kind ?? impliedKind;
-  if (kind === undefined || kind === '') throw new SyncpodError(`${where}: ${at('kind')}: required`);
-  if (typeof kind !== 'string') throw new SyncpodError(`${where}: ${at('kind')}: must be a string`);
-  const group = groupOf(value.apiVersion);
-  const name = isObj(value.metadata) && typeof value.metadata.name === 'string' ? value.metadata.name : '';
-  const label = `${kind}/${name}`;
-  const wrongGroup = (groups: string[]): boolean => group !== undefined && !groups.includes(group);
-  const unsupported = (): SyncpodError =>
-    new SyncpodError(`${where}: ${at('kind')}: ${kind} of apiVersion ${String(value.apiVersion)} is not a pod, a workload with a pod template or a List (accepted: ${ACCEPTED})`);
-
-  if (kind === 'List' || (kind.endsWith('List') && Array.isArray(value.items))) {
-    if (wrongGroup(['', ...Object.values(WORKLOADS).flatMap((w) => w.groups)])) throw unsupported();
-    if (!Array.isArray(value.items)) throw new SyncpodError(`${where}: ${at('items')}: must be a list`);
-    const itemKind = kind === 'List' ? undefined : kind.slice(0, -'List'.length);
-    return value.items.flatMap((item, i) => {
-      const itemPrefix = at(`items[${i}]`);
-      return selectPods(item, where, itemPrefix, itemKind).map((c) => ({ ...c, from: `List item ${i + 1}: ${c.from}` }));
-    });
-  }
-
-  if (kind === 'Pod') {
-    if (wrongGroup([''])) throw unsupported();
-    const { status: _status, ...pod } = value;
-    return [{ pod: pod as Pod, from: label, paths: { metadata: at('metadata'), spec: at('spec') }, notes: [] }];
-  }
-
-  const workload = WORKLOADS[kind];
-  if (workload === undefined || wrongGroup(workload.groups)) throw unsupported();
-  let template: unknown = value;
-  for (const key of workload.template) {
-    template = isObj(template) ? template[key] : undefined;
-    if (template === undefined) throw new SyncpodError(`${where}: ${at(workload.template.join('.'))}: required`);
-  }
-  const templatePath = at(workload.template.join('.'));
-  if (!isObj(template)) throw new SyncpodError(`${where}: ${templatePath}: must be an object`);
-  return [podFromTemplate(value, template, kind, name, templatePath, at)];
+function problemError(ctx: DocContext, problems: Array<{ path: string | FieldPath; message: string }>): SyncpodError {
+  const p = problems[0]!;
+  const path = typeof p.path === 'string' ? p.path : formatPath(p.path);
+  const position = typeof p.path === 'string' ? ctx.position(pathSegments(p.path)) : ctx.position(p.path);
+  const more = problems.length > 1 ? ` (and ${problems.length - 1} more)` : '';
+  return new SyncpodError(`${ctx.where}: ${path}: ${p.message}${more}${position}`);
 }
 
-/**
- * A pod made from a workload's template, as its controller would create it, except for the
- * name: the workload's name without the controller's random suffix (said so in the notes).
- */
-function podFromTemplate(
-  workload: Obj,
-  template: Obj,
-  kind: string,
-  name: string,
-  templatePath: string,
-  at: (p: string) => string,
-): Candidate {
-  const wmeta = isObj(workload.metadata) ? workload.metadata : {};
-  const tmeta = isObj(template.metadata) ? { ...template.metadata } : {};
-  const notes: string[] = [];
-  let metadataPath = `${templatePath}.metadata`;
-  if (typeof tmeta.name !== 'string' || tmeta.name === '') {
-    tmeta.name = name;
-    metadataPath = at('metadata');
-    notes.push(`pod name "${name}" is the ${kind}'s name; its controller would add a generated suffix`);
+/** `spec.containers[0].image` -> segments. */
+function pathSegments(path: string): FieldPath {
+  const out: FieldPath = [];
+  for (const part of path.split('.')) {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
+    if (!m) {
+      out.push(part);
+      continue;
+    }
+    if (m[1]) out.push(m[1]);
+    for (const idx of m[2]!.matchAll(/\[(\d+)\]/g)) out.push(Number(idx[1]));
   }
-  if (tmeta.namespace === undefined && wmeta.namespace !== undefined) {
-    tmeta.namespace = wmeta.namespace;
-    notes.push(`namespace "${String(wmeta.namespace)}" is the ${kind}'s namespace`);
-  }
-  const pod = { apiVersion: 'v1', kind: 'Pod', metadata: tmeta, spec: template.spec } as Pod;
-  return {
-    pod,
-    from: `${kind}/${name}: pod template`,
-    paths: { metadata: metadataPath, spec: `${templatePath}.spec` },
-    notes,
+  return out;
+}
+
+/** The pods a document (or a List item at `prefix`) stands for; other kinds go to `skipped`. */
+function selectPods(
+  value: unknown,
+  ctx: DocContext,
+  prefix: FieldPath,
+  skipped: SkippedDocument[],
+  file: string,
+  document: number,
+  options: ParseOptions,
+  impliedKind?: string,
+): Candidate[] {
+  const at = (...p: FieldPath): FieldPath => [...prefix, ...p];
+  const fail = (path: FieldPath, message: string): never => {
+    throw new SyncpodError(`${ctx.where}: ${path.length ? `${formatPath(path)}: ` : ''}${message}${ctx.position(path)}`);
   };
+  if (!isObj(value)) fail(prefix, 'not a Kubernetes object (expected a mapping with apiVersion and kind)');
+  const obj = value as Obj;
+  const kind = obj.kind ?? impliedKind;
+  if (kind === undefined || kind === null || kind === '') fail(at('kind'), 'required');
+  if (typeof kind !== 'string') fail(at('kind'), 'must be a string');
+  const k = kind as string;
+  const apiVersion = obj.apiVersion ?? (impliedKind !== undefined ? undefined : null);
+  if (apiVersion === null || apiVersion === '') fail(at('apiVersion'), 'required');
+  if (apiVersion !== undefined && typeof apiVersion !== 'string') fail(at('apiVersion'), 'must be a string');
+  const metadata = isObj(obj.metadata) ? obj.metadata : {};
+  const name = typeof metadata.name === 'string' ? metadata.name : typeof metadata.generateName === 'string' ? `${metadata.generateName}*` : '';
+
+  if (k === 'List' || (k.endsWith('List') && Array.isArray(obj.items))) {
+    if (!Array.isArray(obj.items)) fail(at('items'), 'must be a list');
+    const itemKind = k === 'List' ? undefined : k.slice(0, -'List'.length);
+    return (obj.items as unknown[]).flatMap((item, i) =>
+      selectPods(item, ctx, at('items', i), skipped, file, document, options, itemKind).map((c) => ({
+        ...c,
+        from: `List item ${i + 1}: ${c.from}`,
+      })),
+    );
+  }
+
+  if (!POD_KINDS.includes(k)) {
+    // Services, ConfigMaps, RBAC, custom resources…: well-formed objects that carry no pod.
+    skipped.push({ file, document, ...(prefix.length ? { item: formatPath(prefix) } : {}), kind: k, name, ref: `${k}/${name}` });
+    return [];
+  }
+  const served = servedApiVersion(k)!;
+  const version = (apiVersion as string | undefined) ?? served;
+  if (version !== served) fail(at('apiVersion'), `no matches for kind "${k}" in version "${version}" (the API serves ${k} as ${served})`);
+  const problems = validateSchema(k, obj, prefix);
+  if (problems.length > 0) throw problemError(ctx, problems);
+
+  if (k === 'Pod') {
+    const { status: _status, ...pod } = obj;
+    return [
+      {
+        pod: pod as Pod,
+        from: `Pod/${name}`,
+        paths: { metadata: formatPath(at('metadata')), spec: formatPath(at('spec')) },
+        notes: [],
+        controller: undefined,
+      },
+    ];
+  }
+  const made = podFromWorkload(k, obj, prefix, options, (path, message) => fail(path, message));
+  return [{ ...made, paths: { metadata: formatPath(made.metadataPath), spec: formatPath(made.specPath) } }];
 }

@@ -2,6 +2,7 @@
 // of the API server's pkg/apis/core/validation (not all of it). Runs on the defaulted pod. Pure.
 
 import type { Pod } from '../kubelet/api-types';
+import { parseNormalizedImage } from '../kubelet/image-ref';
 import { parseQuantity, type Quantity } from '../kubelet/quantity';
 
 export interface Problem {
@@ -23,6 +24,21 @@ const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
 const LABEL_HELP = "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
 const SUBDOMAIN_HELP = "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
+
+const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
+const QUALIFIED_HELP = "must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
+const LABEL_VALUE_HELP = "a label value must be empty or at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+/** RelaxedEnvironmentVariableValidation (on by default from 1.32): printable ASCII except '='. */
+const ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
+const ENV_NAME_HELP = "must consist of printable ASCII characters except '='";
+
+function qualifiedName(k: string): boolean {
+  const slash = k.lastIndexOf('/');
+  const [prefix, name] = slash < 0 ? ['', k] : [k.slice(0, slash), k.slice(slash + 1)];
+  if (slash >= 0 && (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix))) return false;
+  return name.length > 0 && name.length <= 63 && QUALIFIED_NAME.test(name);
+}
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
@@ -84,6 +100,16 @@ export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', 
     if (meta.name === undefined || meta.name === '') c.required(`${paths.metadata}.name`);
     else c.subdomain(`${paths.metadata}.name`, meta.name);
     if (meta.namespace !== undefined) c.label(`${paths.metadata}.namespace`, meta.namespace);
+    if (isObj(meta.labels)) {
+      for (const [k, v] of Object.entries(meta.labels)) {
+        const at = `${paths.metadata}.labels`;
+        if (!qualifiedName(k)) c.invalid(at, k, QUALIFIED_HELP);
+        else if (typeof v === 'string' && (v.length > 63 || !LABEL_VALUE.test(v))) c.invalid(`${at}.${k}`, v, LABEL_VALUE_HELP);
+      }
+    }
+    if (isObj(meta.annotations)) {
+      for (const k of Object.keys(meta.annotations)) if (!qualifiedName(k)) c.invalid(`${paths.metadata}.annotations`, k, QUALIFIED_HELP);
+    }
   }
   const spec = pod.spec as unknown;
   if (c.object(paths.spec, spec)) validateSpec(c, spec, paths.spec);
@@ -116,7 +142,37 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
   if (spec.hostname !== undefined && spec.hostname !== '') c.label(`${at}.hostname`, spec.hostname);
   if (spec.subdomain !== undefined && spec.subdomain !== '') c.label(`${at}.subdomain`, spec.subdomain);
   if (spec.overhead !== undefined) validateQuantities(c, `${at}.overhead`, spec.overhead);
+  if (typeof spec.activeDeadlineSeconds === 'number' && spec.activeDeadlineSeconds < 1) {
+    c.invalid(`${at}.activeDeadlineSeconds`, spec.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive');
+  }
+  if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
+    c.invalid(`${at}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0');
+  }
+  if (isObj(spec.securityContext)) validateIds(c, `${at}.securityContext`, spec.securityContext);
 }
+
+/** runAsUser/runAsGroup/fsGroup: the API server's range for ids. */
+function validateIds(c: Collector, at: string, sc: Obj): void {
+  for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
+    const v = sc[f];
+    if (typeof v === 'number' && (v < 0 || v > 2147483647)) c.invalid(`${at}.${f}`, v, 'must be between 0 and 2147483647, inclusive');
+  }
+}
+
+/** A lifecycle or probe handler: exactly one action. */
+function oneHandler(c: Collector, at: string, h: unknown, kinds: readonly string[]): void {
+  if (!isObj(h)) return;
+  const set = kinds.filter((k) => h[k] !== undefined && h[k] !== null);
+  if (set.length === 0) c.add(at, `must specify a handler type (one of ${kinds.join(', ')})`);
+  else if (set.length > 1) c.add(`${at}.${set[1]}`, `forbidden: may not specify more than 1 handler type (also ${set[0]})`);
+}
+
+const VOLUME_SOURCES = [
+  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
+  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
+  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos',
+  'csi', 'ephemeral', 'image',
+] as const;
 
 function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
   const names = new Set<string>();
@@ -128,6 +184,9 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     if (typeof v.name === 'string' && names.has(v.name)) c.add(`${path}.name`, `duplicate value ${show(v.name)}`);
     names.add(String(v.name));
     if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
+    const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
+    if (sources.length > 1) c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
+    if (isObj(v.hostPath) && (v.hostPath.path === '' || v.hostPath.path === undefined)) c.required(`${path}.hostPath.path`);
   });
   return names;
 }
@@ -151,13 +210,47 @@ function validateContainer(
   }
 
   if (ctr.image === undefined || ctr.image === '') c.required(`${path}.image`);
-  else if (c.string(`${path}.image`, ctr.image) && ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
+  else if (c.string(`${path}.image`, ctr.image)) {
+    if (ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
+    else {
+      // The API server takes any string; kubelet then fails the container with InvalidImageName
+      // after creating the sandbox. Refused here, before anything happens.
+      try {
+        parseNormalizedImage(ctr.image);
+      } catch (err) {
+        c.invalid(`${path}.image`, ctr.image, `not an image reference kubelet can pull (${(err as Error).message.replace(/^couldn't parse image name "[^"]*": /, '')})`);
+      }
+    }
+  }
+  if (Array.isArray(ctr.env)) {
+    ctr.env.forEach((e, i) => {
+      if (isObj(e) && typeof e.name === 'string' && !ENV_NAME.test(e.name)) c.invalid(`${path}.env[${i}].name`, e.name, ENV_NAME_HELP);
+      if (isObj(e) && e.value !== undefined && e.value !== null && e.value !== '' && isObj(e.valueFrom)) {
+        c.add(`${path}.env[${i}].valueFrom`, "forbidden: may not be specified when `value` is not empty");
+      }
+    });
+  }
+  if (Array.isArray(ctr.envFrom)) {
+    ctr.envFrom.forEach((e, i) => {
+      if (isObj(e) && typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, ENV_NAME_HELP);
+    });
+  }
+  if (isObj(ctr.lifecycle)) {
+    for (const hook of ['postStart', 'preStop']) oneHandler(c, `${path}.lifecycle.${hook}`, ctr.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+  }
+  for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
+    oneHandler(c, `${path}.${probe}`, ctr[probe], ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+  }
+  if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
 
   // Unset only when the image is not a string, which is reported above.
   if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
   if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
+    // Regular containers may set it with ContainerRestartRules (alpha in 1.34): accepted, as newer
+    // API servers do, so manifests written for them plan.
     if (list === 'initContainers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, ['Always']);
-    else c.add(`${path}.restartPolicy`, 'forbidden: only init containers may set restartPolicy');
+    else if (list === 'containers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, RESTART_POLICIES);
+    else c.add(`${path}.restartPolicy`, 'forbidden: ephemeral containers may not set restartPolicy');
   }
 
   c.list(`${path}.ports`, ctr.ports).forEach((p, i) => {
@@ -165,6 +258,9 @@ function validateContainer(
     if (c.object(pp, p)) validatePort(c, p, pp, spec.hostNetwork === true);
   });
 
+  if (Array.isArray(ctr.restartPolicyRules) && ctr.restartPolicyRules.length > 0 && (ctr.restartPolicy === undefined || ctr.restartPolicy === null)) {
+    c.add(`${path}.restartPolicyRules`, 'forbidden: requires the container to set restartPolicy');
+  }
   if (ctr.resources !== undefined && c.object(`${path}.resources`, ctr.resources)) {
     const r = ctr.resources;
     const limits = r.limits === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.limits`, r.limits);

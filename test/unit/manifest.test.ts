@@ -27,10 +27,10 @@ test('every accepted kind yields a pod with its source', async () => {
     ['default/web', 'pod.yaml', 1, 'Pod/web', 'spec'],
     ['prod/web', 'workloads.yaml', 1, 'Deployment/web: pod template', 'spec.template.spec'],
     ['default/web-rs', 'workloads.yaml', 2, 'ReplicaSet/web-rs: pod template', 'spec.template.spec'],
-    ['data/db', 'workloads.yaml', 3, 'StatefulSet/db: pod template', 'spec.template.spec'],
+    ['data/db-0', 'workloads.yaml', 3, 'StatefulSet/db: pod template', 'spec.template.spec'],
     ['kube-system/agent', 'workloads.yaml', 4, 'DaemonSet/agent: pod template', 'spec.template.spec'],
     ['default/once', 'workloads.yaml', 5, 'Job/once: pod template', 'spec.template.spec'],
-    ['default/nightly-run', 'workloads.yaml', 6, 'CronJob/nightly: pod template', 'spec.jobTemplate.spec.template.spec'],
+    ['default/nightly', 'workloads.yaml', 6, 'CronJob/nightly: pod template', 'spec.jobTemplate.spec.template.spec'],
     ['default/a', 'list.json', 1, 'List item 1: Pod/a', 'items[0].spec'],
     ['default/b', 'list.json', 1, 'List item 2: Deployment/b: pod template', 'items[1].spec.template.spec'],
     ['ns1/p1', 'podlist.yaml', 1, 'List item 1: Pod/p1', 'items[0].spec'],
@@ -42,12 +42,12 @@ test('a template pod is named after its workload and takes its namespace, and sa
   assert.deepEqual(deploy!.pod.metadata, { labels: { app: 'web' }, name: 'web', namespace: 'prod' });
   assert.equal(deploy!.pod.kind, 'Pod');
   assert.deepEqual(deploy!.source.notes, [
-    `pod name "web" is the Deployment's name; its controller would add a generated suffix`,
+    'shaped as the Deployment controller creates pods: named web-<pod-template-hash>-<random>, labelled pod-template-hash (computed by the controller; taken from a live pod when one matches)',
+    `pod name "web" is the Deployment's name until a live pod matches (its controller adds a generated suffix)`,
     `namespace "prod" is the Deployment's namespace`,
   ]);
-  const cron = parseManifestText(readFileSync(fixture('workloads.yaml'), 'utf8'), 'w.yaml')[5]!;
-  assert.equal(cron.pod.metadata?.name, 'nightly-run', 'a name in the template wins');
-  assert.deepEqual(cron.source.notes, []);
+  assert.equal(deploy!.source.controller?.kind, 'Deployment');
+  assert.deepEqual(deploy!.source.controller?.unknownLabels, ['pod-template-hash']);
 });
 
 test('a DaemonSet template on the host network publishes its ports like a created Pod', async () => {
@@ -75,7 +75,7 @@ test('stdin is read once and labelled <stdin>', async () => {
     return '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"s"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}';
   });
   assert.equal(reads, 1);
-  assert.deepEqual(pods[0]!.source, { file: '<stdin>', document: 1, from: 'Pod/s', specPath: 'spec', notes: [] });
+  assert.deepEqual(pods[0]!.source, { file: '<stdin>', document: 1, from: 'Pod/s', specPath: 'spec', notes: [], controller: undefined, skipped: [] });
 });
 
 test('a directory loads its manifest files in name order', async () => {

@@ -1,0 +1,165 @@
+// Validation against the Kubernetes API's own OpenAPI schema (k8s-schema.json, trimmed from the
+// official document by scripts/trim-k8s-schema.mjs): the checks the API server's strict JSON
+// decoding makes before any validation rule runs — field types, int32/int64 ranges, unknown
+// fields, required fields, quantities and int-or-string values. Pure.
+//
+// Go's decoding treats `null` as "not set" for every field, so null is accepted everywhere.
+
+import schemaData from './k8s-schema.json';
+import { canonicalQuantity } from '../kubelet/quantity';
+
+/** A trimmed schema node: see scripts/trim-k8s-schema.mjs. */
+type Node =
+  | { $: string }
+  | { k: 'object'; p: Record<string, Node>; r?: string[] }
+  | { k: 'map'; v: Node }
+  | { k: 'array'; i: Node }
+  | { k: 'string'; f?: 'byte' | 'date-time' }
+  | { k: 'boolean' }
+  | { k: 'integer'; f: 'int32' | 'int64' }
+  | { k: 'number' }
+  | { k: 'intOrString' }
+  | { k: 'quantity' }
+  | { k: 'any' };
+
+interface SchemaData {
+  source: string;
+  roots: Record<string, { apiVersion: string; schema: string }>;
+  definitions: Record<string, Node>;
+}
+const SCHEMA = schemaData as unknown as SchemaData;
+
+/** Where the schema data came from (one line, for the README and --version style output). */
+export const SCHEMA_SOURCE = SCHEMA.source;
+
+/** A field path as segments: property names and list indexes. */
+export type FieldPath = Array<string | number>;
+
+export interface SchemaProblem {
+  path: FieldPath;
+  message: string;
+}
+
+/** The kinds the schema covers and the apiVersion the API serves each at. */
+export function servedApiVersion(kind: string): string | undefined {
+  return Object.hasOwn(SCHEMA.roots, kind) ? SCHEMA.roots[kind]!.apiVersion : undefined;
+}
+
+/** `spec.containers[0].image` from segments. */
+export function formatPath(path: FieldPath): string {
+  let out = '';
+  for (const s of path) out += typeof s === 'number' ? `[${s}]` : out === '' ? s : `.${s}`;
+  return out;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
+const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+// RFC 3339 as Go's time.Time decodes it.
+const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+function describe(v: unknown): string {
+  if (typeof v === 'string') return `the string ${JSON.stringify(v)}`;
+  if (typeof v === 'number') return `the number ${String(v)}`;
+  if (typeof v === 'boolean') return `the boolean ${String(v)}`;
+  if (Array.isArray(v)) return 'a list';
+  return 'a mapping';
+}
+
+/** YAML 1.1 reads these unquoted words as booleans; a string field holding one needs a hint. */
+const BOOLEAN_HINT = ' (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)';
+
+class Walker {
+  readonly problems: SchemaProblem[] = [];
+
+  private add(path: FieldPath, message: string): void {
+    this.problems.push({ path: [...path], message });
+  }
+
+  private wrongType(path: FieldPath, v: unknown, expected: string): void {
+    const hint = typeof v === 'boolean' && expected.startsWith('a string') ? BOOLEAN_HINT : '';
+    this.add(path, `must be ${expected}, not ${describe(v)}${hint}`);
+  }
+
+  walk(node: Node, v: unknown, path: FieldPath): void {
+    if (v === null || v === undefined) return;
+    if ('$' in node) return this.walk(SCHEMA.definitions[node.$]!, v, path);
+    switch (node.k) {
+      case 'any':
+        return;
+      case 'object': {
+        if (!isObj(v)) return this.wrongType(path, v, 'a mapping');
+        for (const key of Object.keys(v)) {
+          const child = Object.hasOwn(node.p, key) ? node.p[key] : undefined;
+          if (child === undefined) this.add([...path, key], 'unknown field');
+          else this.walk(child, v[key], [...path, key]);
+        }
+        for (const key of node.r ?? []) if (v[key] === undefined || v[key] === null) this.add([...path, key], 'required');
+        return;
+      }
+      case 'map': {
+        if (!isObj(v)) return this.wrongType(path, v, 'a mapping');
+        for (const key of Object.keys(v)) this.walk(node.v, v[key], [...path, key]);
+        return;
+      }
+      case 'array': {
+        if (!Array.isArray(v)) return this.wrongType(path, v, 'a list');
+        v.forEach((item, i) => {
+          // A null list item decodes to an empty object (or an empty string): report it plainly.
+          if (item === null) this.add([...path, i], 'must not be null');
+          else this.walk(node.i, item, [...path, i]);
+        });
+        return;
+      }
+      case 'string': {
+        if (typeof v !== 'string') return this.wrongType(path, v, 'a string');
+        if (node.f === 'date-time' && !RFC3339.test(v)) this.add(path, `invalid value ${JSON.stringify(v)}: must be an RFC 3339 time`);
+        if (node.f === 'byte' && !BASE64.test(v.replace(/\s+/g, ''))) this.add(path, `invalid value ${JSON.stringify(v)}: must be base64`);
+        return;
+      }
+      case 'boolean':
+        if (typeof v !== 'boolean') this.wrongType(path, v, 'a boolean (true or false)');
+        return;
+      case 'number':
+        if (typeof v !== 'number') this.wrongType(path, v, 'a number');
+        return;
+      case 'integer':
+        return this.integer(path, v, node.f);
+      case 'intOrString':
+        if (typeof v === 'string') return;
+        if (typeof v !== 'number') return this.wrongType(path, v, 'an integer or a string');
+        return this.integer(path, v, 'int32');
+      case 'quantity': {
+        if (typeof v !== 'string' && typeof v !== 'number') return this.wrongType(path, v, 'a quantity (a number or a string such as "500m" or "1Gi")');
+        try {
+          canonicalQuantity(v);
+        } catch (err) {
+          this.add(path, (err as Error).message);
+        }
+        return;
+      }
+    }
+  }
+
+  private integer(path: FieldPath, v: unknown, format: 'int32' | 'int64'): void {
+    if (typeof v !== 'number' && typeof v !== 'bigint') return this.wrongType(path, v, `an integer (${format})`);
+    if (typeof v === 'number' && !Number.isInteger(v)) return this.add(path, `invalid value ${v}: must be an integer`);
+    const big = BigInt(v);
+    const [min, max] = format === 'int32' ? [BigInt(INT32[0]), BigInt(INT32[1])] : INT64;
+    if (big < min || big > max) this.add(path, `invalid value ${String(v)}: out of range for a ${format === 'int32' ? '32' : '64'}-bit integer`);
+  }
+}
+
+/**
+ * Every schema problem of an object of `kind` (one the schema covers), in document order.
+ * `path` is where the object sits in its document (`[]`, or `['items', 2]` inside a List).
+ */
+export function validateSchema(kind: string, value: unknown, path: FieldPath = []): SchemaProblem[] {
+  const root = SCHEMA.roots[kind];
+  if (root === undefined) throw new Error(`no schema for kind ${kind}`);
+  const w = new Walker();
+  w.walk({ $: root.schema }, value, path);
+  return w.problems;
+}

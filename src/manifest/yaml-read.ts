@@ -1,0 +1,188 @@
+// Reading manifest text the way kubectl does: sigs.k8s.io/yaml, which decodes YAML with its copy of
+// go-yaml v2 (YAML 1.1 scalars, resolved by go-yaml v2's resolve.go) and then converts to JSON.
+// Restated here as scalar tags for the `yaml` package, plus the checks around it kubectl makes:
+// the text must be UTF-8, a Helm/Go template is not a manifest, aliases are bounded. Pure.
+//
+// Plain (unquoted) scalars, as go-yaml v2 resolves them:
+// - null: empty, ~, null, Null, NULL
+// - booleans: y Y yes Yes YES true True TRUE on On ON, n N no No NO false False FALSE off Off OFF
+// - starting with a digit, + or -: an integer if Go's strconv.ParseInt(s, 0, 64) (then ParseUint)
+//   accepts it after removing every '_' (so 0x1F, 0o17, 0b101, 0644 octal = 420, 1_000), else a
+//   float if it matches [-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)? and is finite
+//   (1e3, 08 = 8, 1.), else a string (e1, E5, -E1, 1e400, 12:30, 2024-01-01)
+// - starting with '.': .inf/.nan families, or a float Go's ParseFloat accepts (.5), else a string
+// - anything else is a string.
+// JSON cannot hold infinities or NaN, so kubectl refuses .inf and .nan; so do we.
+
+import type { ScalarTag, Tags } from 'yaml';
+
+const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
+const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
+const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
+const NOT_JSON = new Set(['.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF']);
+/** Go's ParseInt/ParseUint with base 0 (sign, then 0x/0o/0b prefix, leading-0 octal, or decimal). */
+const GO_INT = /^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|0([0-7]*)|([1-9][0-9]*))$/;
+const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
+const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
+const INT64_MIN = -(2n ** 63n);
+const UINT64_MAX = 2n ** 64n - 1n;
+
+function goInteger(plain: string): number | undefined {
+  const m = GO_INT.exec(plain);
+  if (!m) return undefined;
+  const [, sign, hex, oct, bin, leadingZero, dec] = m;
+  const digits = hex !== undefined ? `0x${hex}` : oct !== undefined ? `0o${oct}` : bin !== undefined ? `0b${bin}` : leadingZero !== undefined ? (leadingZero === '' ? '0' : `0o${leadingZero}`) : dec!;
+  const magnitude = BigInt(digits);
+  const value = sign === '-' ? -magnitude : magnitude;
+  // ParseInt's int64 range, then ParseUint's (no sign) up to 2^64-1.
+  if (value < INT64_MIN) return undefined;
+  if (value > UINT64_MAX || (value >= 2n ** 63n && sign !== '')) return undefined;
+  return Number(value);
+}
+
+/** What go-yaml v2 makes of a plain scalar (strings stay strings). */
+export function resolveGoScalar(text: string): null | boolean | number | string {
+  if (NULLS.has(text)) return null;
+  if (TRUE.has(text)) return true;
+  if (FALSE.has(text)) return false;
+  const first = text[0];
+  if (first === '.') {
+    if (NOT_JSON.has(text)) return text;
+    return DOT_FLOAT.test(text) ? Number(text) : text;
+  }
+  if (first === '+' || first === '-' || (first !== undefined && first >= '0' && first <= '9')) {
+    if (NOT_JSON.has(text)) return text;
+    const plain = text.replaceAll('_', '');
+    const int = goInteger(plain);
+    if (int !== undefined) return int;
+    if (YAML_STYLE_FLOAT.test(plain)) {
+      const f = Number(plain);
+      if (Number.isFinite(f)) return f;
+    }
+    const bin = /^(-?)0b([01]+)$/.exec(plain);
+    if (bin) return Number(BigInt(`0b${bin[2]}`)) * (bin[1] === '-' ? -1 : 1);
+  }
+  return text;
+}
+
+const goNull: ScalarTag = {
+  tag: 'tag:yaml.org,2002:null',
+  default: true,
+  test: /^(?:~|null|Null|NULL)?$/,
+  resolve: () => null,
+};
+const goBool: ScalarTag = {
+  tag: 'tag:yaml.org,2002:bool',
+  default: true,
+  test: /^(?:[yYnN]|yes|Yes|YES|no|No|NO|true|True|TRUE|false|False|FALSE|on|On|ON|off|Off|OFF)$/,
+  resolve: (s) => TRUE.has(s),
+};
+/** Every plain scalar that starts like a number; resolves to a number or stays the string. */
+const goNumber: ScalarTag = {
+  tag: 'tag:yaml.org,2002:float',
+  default: true,
+  test: /^[-+.0-9]/,
+  resolve(s, onError) {
+    if (NOT_JSON.has(s)) {
+      onError(`${s} is not a value JSON can hold (kubectl refuses it as well): quote it for a string`);
+      return s;
+    }
+    return resolveGoScalar(s) as number | string;
+  },
+};
+
+const REPLACED = new Set(['tag:yaml.org,2002:null', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:timestamp']);
+
+/** Options for `yaml`'s parseAllDocuments: YAML 1.1 structure (merge keys) with go-yaml v2's scalars. */
+export const KUBECTL_YAML_OPTIONS = {
+  version: '1.1' as const,
+  customTags: (tags: Tags): Tags => [
+    ...tags.filter((t) => !REPLACED.has((t as { tag?: string }).tag ?? '')),
+    goNull,
+    goBool,
+    goNumber,
+  ],
+};
+
+/**
+ * The text of UTF-8 bytes, or the byte offset (0-based) of the first byte that is not valid
+ * UTF-8. A leading byte-order mark is dropped, as kubectl's reader does.
+ */
+export function decodeUtf8(bytes: Uint8Array): { text: string } | { badOffset: number } {
+  try {
+    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
+  } catch {
+    return { badOffset: firstInvalidUtf8(bytes) };
+  }
+}
+
+function firstInvalidUtf8(b: Uint8Array): number {
+  let i = 0;
+  while (i < b.length) {
+    const c = b[i]!;
+    let need: number;
+    let min: number;
+    if (c < 0x80) {
+      i++;
+      continue;
+    } else if (c >= 0xc2 && c <= 0xdf) [need, min] = [1, 0x80];
+    else if (c >= 0xe0 && c <= 0xef) [need, min] = [2, 0x800];
+    else if (c >= 0xf0 && c <= 0xf4) [need, min] = [3, 0x10000];
+    else return i;
+    if (i + need >= b.length) return i;
+    let cp = c & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
+    for (let k = 1; k <= need; k++) {
+      const cc = b[i + k]!;
+      if ((cc & 0xc0) !== 0x80) return i;
+      cp = (cp << 6) | (cc & 0x3f);
+    }
+    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
+    i += need + 1;
+  }
+  return b.length;
+}
+
+/**
+ * The 1-based line of the first `{{` that YAML would read as structure or plain text (not inside
+ * quotes, a comment or a block scalar), or undefined. Helm charts' templates/ hold such files.
+ */
+export function templateLine(text: string): number | undefined {
+  const lines = text.split('\n');
+  let blockIndent = -1; // inside a block scalar: lines indented more than this are its content
+  for (let n = 0; n < lines.length; n++) {
+    const line = lines[n]!;
+    const indent = line.length - line.trimStart().length;
+    if (blockIndent >= 0) {
+      if (line.trim() === '' || indent > blockIndent) continue;
+      blockIndent = -1;
+    }
+    const code = stripQuotedAndComments(line);
+    if (code.includes('{{')) return n + 1;
+    if (/(^|[:\-\s])[|>][-+0-9]*\s*$/.test(code)) blockIndent = indent;
+  }
+  return undefined;
+}
+
+function stripQuotedAndComments(line: string): string {
+  let out = '';
+  let quote: '"' | "'" | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (quote) {
+      if (quote === '"' && ch === '\\') i++;
+      else if (ch === quote) {
+        if (quote === "'" && line[i + 1] === "'") i++;
+        else quote = undefined;
+      }
+      continue;
+    }
+    if (ch === '#' && (i === 0 || /\s/.test(line[i - 1]!))) break;
+    // A quote opens a quoted scalar only where a scalar starts (not inside a plain word: it's).
+    if ((ch === '"' || ch === "'") && (i === 0 || /[\s:,\[{\-]/.test(line[i - 1]!))) {
+      quote = ch;
+      continue;
+    }
+    out += ch;
+  }
+  return out;
+}
