@@ -137,6 +137,7 @@ export class CriService<M> {
     }
     const client = this.getClient();
     const g = grpc();
+    this.debugMessage(pkg, desc.request, request);
     return new Promise((resolve, reject) => {
       client.makeUnaryRequest(
         desc.path,
@@ -145,9 +146,21 @@ export class CriService<M> {
         request,
         new g.Metadata(),
         { deadline: Date.now() + timeoutMs },
-        (err, value) => (err ? reject(err) : resolve(value)),
+        (err, value) => {
+          if (err) return reject(err);
+          this.debugMessage(pkg, desc.response, value);
+          resolve(value);
+        },
       );
     });
+  }
+
+  /** With --debug, each request and response as one line of protobuf JSON (crictl logs both). */
+  private debugMessage(pkg: ProtoPackage, typeName: string, message: unknown): void {
+    const debug = this.options.debug;
+    if (!debug) return;
+    const { toProtoJSON } = require('./json') as typeof import('./json');
+    debug(`${typeName}: ${JSON.stringify(toProtoJSON(pkg, typeName, message))}`);
   }
 
   /**

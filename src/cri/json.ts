@@ -2,7 +2,7 @@
 //
 // toProtoJSON gives what Go's protojson gives with EmitDefaultValues (crictl's -o json): JSON
 // names, fields in declaration order, 64-bit integers as strings, enums as names, bytes as base64,
-// default scalars and empty lists/maps emitted, map keys sorted, unset sub-messages left out.
+// default scalars and empty lists/maps emitted, map keys sorted, unset sub-messages as null.
 //
 // fromProtoJSON reads crictl-style config files (JSON, or YAML parsed to plain values): JSON names
 // or proto (snake_case) names, enum names or numbers, 64-bit integers as strings or numbers. It
@@ -95,7 +95,8 @@ function messageToJSON(pkg: ProtoPackage, typeName: string, obj: Record<string, 
     } else if (f.repeated) {
       out[f.name] = ((v ?? []) as unknown[]).map(conv);
     } else if (f.type === 'message') {
-      if (v !== undefined && v !== null) out[f.name] = conv(v);
+      // EmitDefaults prints an unset singular message as null (crictl's "spec": null).
+      out[f.name] = v === undefined || v === null ? null : conv(v);
     } else out[f.name] = conv(v);
   }
   return out;

@@ -17,12 +17,13 @@ function sameJSON(actual: unknown, expected: unknown, name: string) {
 test('toProtoJSON follows protojson with EmitDefaultValues', () => {
   const cases: { name: string; type: string; value: unknown; json: unknown }[] = [
     {
-      name: 'an empty message emits every scalar, list and map default and omits unset sub-messages',
+      name: 'an empty message emits every scalar, list and map default and null for unset sub-messages (crictl\'s "image": null)',
       type: 'ContainerStatus',
       value: {},
       json: {
-        id: '', state: 'CONTAINER_CREATED', createdAt: '0', startedAt: '0', finishedAt: '0', exitCode: 0, imageRef: '', reason: '',
-        message: '', labels: {}, annotations: {}, mounts: [], logPath: '', imageId: '', stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+        id: '', metadata: null, state: 'CONTAINER_CREATED', createdAt: '0', startedAt: '0', finishedAt: '0', exitCode: 0, image: null,
+        imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [], logPath: '', resources: null, imageId: '',
+        user: null, stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
       },
     },
     {
@@ -31,8 +32,8 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       value: { exitCode: 137, createdAt: '1700000000123456789', state: 'CONTAINER_EXITED', metadata: { name: 'app', attempt: 2 }, id: 'c1' },
       json: {
         id: 'c1', metadata: { name: 'app', attempt: 2 }, state: 'CONTAINER_EXITED', createdAt: '1700000000123456789', startedAt: '0',
-        finishedAt: '0', exitCode: 137, imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [], logPath: '',
-        imageId: '', stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+        finishedAt: '0', exitCode: 137, image: null, imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [],
+        logPath: '', resources: null, imageId: '', user: null, stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
       },
     },
     {
@@ -40,8 +41,8 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'LinuxSandboxSecurityContext',
       value: { runAsGroup: { value: '0' }, runAsUser: { value: '1000' } },
       json: {
-        runAsUser: { value: '1000' }, runAsGroup: { value: '0' }, readonlyRootfs: false, supplementalGroups: [],
-        supplementalGroupsPolicy: 'Merge', privileged: false, seccompProfilePath: '',
+        namespaceOptions: null, selinuxOptions: null, runAsUser: { value: '1000' }, runAsGroup: { value: '0' }, readonlyRootfs: false,
+        supplementalGroups: [], supplementalGroupsPolicy: 'Merge', privileged: false, seccomp: null, apparmor: null, seccompProfilePath: '',
       },
     },
     {
@@ -49,7 +50,7 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'Image',
       value: { id: 'sha256:1', size: '18446744073709551615', spec: {} },
       json: {
-        id: 'sha256:1', repoTags: [], repoDigests: [], size: '18446744073709551615', username: '',
+        id: 'sha256:1', repoTags: [], repoDigests: [], size: '18446744073709551615', uid: null, username: '',
         spec: { image: '', annotations: {}, userSpecifiedImage: '', runtimeHandler: '', imageRef: '' }, pinned: false,
       },
     },
@@ -77,7 +78,7 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       value: { containerPath: '/data', uidMappings: [{ hostId: 1000 }], propagation: 'PROPAGATION_BIDIRECTIONAL' },
       json: {
         containerPath: '/data', hostPath: '', readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_BIDIRECTIONAL',
-        uidMappings: [{ hostId: 1000, containerId: 0, length: 0 }], gidMappings: [], recursiveReadOnly: false, imageSubPath: '',
+        uidMappings: [{ hostId: 1000, containerId: 0, length: 0 }], gidMappings: [], recursiveReadOnly: false, image: null, imageSubPath: '',
         mountOptions: [],
       },
     },
