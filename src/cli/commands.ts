@@ -189,6 +189,49 @@ const inspectiDef = (c: Cmd) =>
 export type InspectiOptions = OptionsOf<typeof inspectiDef>;
 
 // ---------------------------------------------------------------------------------------------
+// streaming
+
+/** Names instead of an ID: kubectl's habit (`--pod NAME -n NS --container NAME`). */
+function targetOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option('--pod <name>', 'the newest ready pod sandbox with this name (instead of an ID)')
+    .option('-n, --namespace <namespace>', 'namespace of --pod (default "default")')
+    .option('--container <name>', 'container name in --pod (default: the only one)');
+}
+
+const execDef = (c: Cmd) =>
+  targetOptions(
+    c
+      .description("Run a command in a running container (streaming; -s runs it with ExecSync). The exit code is the command's")
+      .argument('[container-id]', 'container ID or unique prefix (leave out with --pod)')
+      .argument('[command...]', 'the command and its arguments')
+      .option('-i, --interactive', 'keep stdin open and send it to the command')
+      .option('-t, --tty', 'allocate a terminal (local terminal in raw mode, size changes forwarded)')
+      .option('-s, --sync', 'run with ExecSync: output after the command ended')
+      .option('--timeout <duration>', 'with -s: seconds (or a duration like 30s) before the runtime stops the command'),
+  ).passThroughOptions();
+export type ExecOptions = OptionsOf<typeof execDef>;
+
+const attachDef = (c: Cmd) =>
+  targetOptions(
+    c
+      .description('Attach to the output (and with -i the input) of a running container')
+      .argument('[container-id]', 'container ID or unique prefix (leave out with --pod)')
+      .option('-i, --interactive', 'send stdin to the container')
+      .option('-t, --tty', 'the container has a terminal: local terminal in raw mode'),
+  );
+export type AttachOptions = OptionsOf<typeof attachDef>;
+
+const portForwardDef = (c: Cmd) =>
+  c
+    .description('Forward local ports to a pod sandbox: [LOCAL:]REMOTE, :REMOTE for any free local port; Ctrl-C ends')
+    .argument('<pod-id-and-ports...>', 'pod sandbox ID or unique prefix (leave out with --pod), then the ports')
+    .option('--address <addresses>', 'local addresses to listen on, comma-separated', '127.0.0.1')
+    .option('--pod <name>', 'the newest ready pod sandbox with this name (instead of an ID)')
+    .option('-n, --namespace <namespace>', 'namespace of --pod (default "default")');
+export type PortForwardOptions = OptionsOf<typeof portForwardDef>;
+
+// ---------------------------------------------------------------------------------------------
 // plan and sync
 
 const planDef = (c: Cmd) =>
@@ -343,6 +386,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('logs', logsDef, () => import('./container').then((m) => m.logs)),
   entry('images', imagesDef, () => import('./image').then((m) => m.images)),
   entry('inspecti', inspectiDef, () => import('./image').then((m) => m.inspecti)),
+  entry('exec', execDef, () => import('./stream').then((m) => m.exec)),
+  entry('attach', attachDef, () => import('./stream').then((m) => m.attach)),
+  entry('port-forward', portForwardDef, () => import('./stream').then((m) => m.portForward)),
   entry('plan', planDef, () => import('./plan').then((m) => m.plan)),
   entry('sync', syncDef, () => import('./sync').then((m) => m.sync)),
   entry('runp', runpDef, () => import('./steps').then((m) => m.runp)),

@@ -4,11 +4,14 @@
 // listens on 127.0.0.1 there.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
-import { syncpod, type RunOptions } from './helpers';
+import { assertOneLineError, SYNCPOD, syncpod, type RunOptions } from './helpers';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
@@ -56,6 +59,9 @@ before(async () => {
   ids.pod = (await rt.call('RunPodSandbox', { config: sandboxConfig() }, { timeoutMs: 60000 })).podSandboxId;
   ids.app = await runContainer('app', ['sh', '-c', 'sleep 3600']);
   ids.exited = await runContainer('once', ['sh', '-c', 'exit 0']);
+  ids.talker = await runContainer('talker', ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; echo tock-$i >&2; sleep 0.2; done']);
+  // A 2 MB file of random bytes served by busybox httpd on port 8080.
+  ids.httpd = await runContainer('httpd', ['sh', '-c', 'mkdir -p /www && head -c 2097152 /dev/urandom > /www/blob && exec httpd -f -p 8080 -h /www']);
 });
 
 after(async () => {
@@ -84,12 +90,142 @@ describe('--debug', () => {
   test('prints each request and response as protobuf JSON on stderr; stdout keeps the data', async () => {
     const r = await run(['--debug', 'ps', '-q']);
     assert.equal(r.code, 0);
-    assert.equal(r.stdout.trim(), ids.app);
+    assert.ok(r.stdout.split('\n').includes(ids.app), r.stdout);
     const request = r.stderr.split('\n').find((l) => l.includes('ListContainersRequest: '));
     const response = r.stderr.split('\n').find((l) => l.includes('ListContainersResponse: '));
     assert.ok(request && response, r.stderr);
     assert.deepEqual(Object.keys(JSON.parse(request.slice(request.indexOf('{')))), ['filter']);
     const listed = JSON.parse(response.slice(response.indexOf('{'))).containers.map((c: { id: string }) => c.id);
     assert.ok(listed.includes(ids.app));
+  });
+});
+
+/** syncpod as a long-running process in the lab's netns (port-forward, attach). */
+function start(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
+  const child = spawn('nsenter', [`--net=/run/netns/${lab.netns}`, '--', process.execPath, SYNCPOD, ...args], {
+    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let out = '';
+  let err = '';
+  child.stdout!.on('data', (d) => (out += d));
+  child.stderr!.on('data', (d) => (err += d));
+  const exited = new Promise<number | null>((r) => child.on('close', (code) => r(code)));
+  return { child, out: () => out, err: () => err, exited };
+}
+
+async function until(check: () => boolean, what: string, ms = 15000): Promise<void> {
+  for (const end = Date.now() + ms; Date.now() < end; ) {
+    if (check()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** busybox wget in the lab's netns; the body's bytes. */
+function fetchInLab(url: string): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const child = spawn('nsenter', [`--net=/run/netns/${lab.netns}`, '--', '/bin/busybox', 'wget', '-q', '-O', '-', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const chunks: Buffer[] = [];
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => chunks.push(d));
+    child.stderr.on('data', (d) => (err += d));
+    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`wget ${url} exited ${code}: ${err}`))));
+  });
+}
+
+const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+
+describe('exec', () => {
+  test('stdout and stderr stay apart; the exit code is the command\'s', async () => {
+    const r = await run(['exec', ids.app.slice(0, 12), 'sh', '-c', 'echo out; echo err >&2; exit 3']);
+    assert.equal(r.stdout, 'out\n');
+    assert.equal(r.stderr, 'err\n');
+    assert.equal(r.code, 3);
+  });
+
+  test('-i sends stdin; EOF reaches the command (cat ends) and the output arrives in full', async () => {
+    const text = Array.from({ length: 2000 }, (_, i) => `line ${i}`).join('\n') + '\n';
+    const r = await run(['exec', '-i', ids.app, 'cat'], { input: text });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, text);
+    const read = await run(['exec', '-i', ids.app, 'sh', '-c', 'read a; read b; echo "got $b"; exit 4'], { input: 'one\ntwo\n' });
+    assert.equal(read.stdout, 'got two\n');
+    assert.equal(read.code, 4);
+  });
+
+  test('-s runs through ExecSync: same output and exit code', async () => {
+    const r = await run(['exec', '-s', ids.app, 'sh', '-c', 'echo out; echo err >&2; exit 5']);
+    assert.deepEqual([r.stdout, r.stderr, r.code], ['out\n', 'err\n', 5]);
+    const t = await run(['exec', '-s', '--timeout', '1', ids.app, 'sh', '-c', 'echo quick']);
+    assert.deepEqual([t.stdout, t.code], ['quick\n', 0]);
+  });
+
+  test('targets by names: --pod NAME -n NS --container NAME', async () => {
+    const r = await run(['exec', '--pod', POD.name, '-n', POD.namespace, '--container', 'httpd', 'ls', '/www']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'blob\n');
+    assertOneLineError(await run(['exec', '--pod', POD.name, '-n', POD.namespace, 'true']), /several containers; choose one with --container \(app, httpd, once, talker\)/);
+    assertOneLineError(await run(['exec', '--pod', 'nope', 'true']), /no pod sandbox named default\/nope/);
+  });
+
+  test('-t gives the command a terminal of the local size (through a pty from script)', async () => {
+    const inner = `stty cols 91 rows 37; ${process.execPath} ${SYNCPOD} exec -it ${ids.app} sh -c 'sleep 0.3; tty; stty size </dev/tty; exit 6'`;
+    const r = spawnSync('nsenter', [`--net=/run/netns/${lab.netns}`, '--', 'script', '-qec', inner, '/dev/null'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env },
+      encoding: 'utf8',
+      input: '',
+      timeout: 30000,
+    });
+    assert.match(r.stdout, /\/dev\/pts\/\d+\r+\n/);
+    assert.match(r.stdout, /37 91/);
+    assert.equal(r.status, 6, r.stdout + r.stderr);
+  });
+
+  test('errors are one line: -t without a terminal, a container that is not running, an unreachable stream server', async () => {
+    assertOneLineError(await run(['exec', '-it', ids.app, 'sh']), /-t: standard input is not a terminal/);
+    assertOneLineError(await run(['exec', ids.exited, 'true']), /container [0-9a-f]{13} \(once\) is not running \(state exited\)/);
+    // Outside the lab's netns, 127.0.0.1:PORT of the streaming server is nobody's.
+    const r = await syncpod(['exec', ids.app, 'true'], { env: lab.env });
+    assertOneLineError(r, /streaming server http:\/\/127\.0\.0\.1:\d+\/exec\/\S+: connection refused/);
+  });
+});
+
+describe('attach', () => {
+  test('shows the container\'s output (stdout and stderr) until Ctrl-C', async () => {
+    const p = start(['attach', ids.talker]);
+    await until(() => /tick-\d+\n[^]*tick-\d+\n/.test(p.out()) && /tock-\d+/.test(p.err()), 'two ticks on stdout and a tock on stderr');
+    p.child.kill('SIGINT');
+    assert.equal(await p.exited, 130);
+    assert.doesNotMatch(p.out(), /tock/);
+  });
+});
+
+describe('port-forward', () => {
+  test('a 2 MB file from busybox httpd arrives byte-identical, also over concurrent connections', async () => {
+    const expected = (await run(['exec', '-s', ids.httpd, 'sha256sum', '/www/blob'])).stdout.split(' ')[0];
+    const p = start(['port-forward', ids.pod.slice(0, 12), ':8080']);
+    await until(() => /Forwarding from 127\.0\.0\.1:\d+ -> 8080\n/.test(p.out()), 'the Forwarding line');
+    const port = /127\.0\.0\.1:(\d+)/.exec(p.out())![1];
+    const one = await fetchInLab(`http://127.0.0.1:${port}/blob`);
+    assert.equal(one.length, 2 * 1024 * 1024);
+    assert.equal(sha(one), expected);
+    const many = await Promise.all(Array.from({ length: 6 }, () => fetchInLab(`http://127.0.0.1:${port}/blob`)));
+    assert.deepEqual(many.map(sha), Array(6).fill(expected));
+    // A second forwarder on the same local port is refused.
+    assertOneLineError(await run(['port-forward', ids.pod, `${port}:8080`]), new RegExp(`local port 127\\.0\\.0\\.1:${port} is in use`));
+    p.child.kill('SIGINT');
+    assert.equal(await p.exited, 0);
+  });
+
+  test('by pod name; a port nobody listens on in the pod ends it with one line, exit 1', async () => {
+    const p = start(['port-forward', '--pod', POD.name, '-n', POD.namespace, ':9']);
+    await until(() => /-> 9\n/.test(p.out()), 'the Forwarding line');
+    const port = /127\.0\.0\.1:(\d+)/.exec(p.out())![1];
+    await fetchInLab(`http://127.0.0.1:${port}/`).catch(() => undefined);
+    assert.equal(await p.exited, 1);
+    const lines = p.err().split('\n').filter((l) => l.startsWith('syncpod:'));
+    assert.equal(lines.length, 1, p.err());
+    assert.match(lines[0]!, /nothing listens on port 9 in pod [0-9a-f]{13}/);
   });
 });

@@ -1,0 +1,60 @@
+// Which container or pod a streaming command means: an ID (or unique prefix), as crictl takes it,
+// or names as kubectl takes them (`--pod NAME [-n NAMESPACE] [--container NAME]`), matched on the
+// CRI metadata of the newest ready sandbox.
+import { SyncpodError } from '../errors';
+import type { Container, PodSandbox } from '../cri/types';
+import { resolveIdPrefix } from './filters';
+
+export interface TargetFlags {
+  /** Container or pod ID / unique prefix (positional). */
+  id?: string;
+  pod?: string;
+  namespace?: string;
+  container?: string;
+}
+
+export interface TargetLister {
+  listPods(): Promise<PodSandbox[]>;
+  listContainers(podSandboxId?: string): Promise<Container[]>;
+}
+
+const newestFirst = <T extends { createdAt: string }>(a: T, b: T) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : BigInt(b.createdAt) < BigInt(a.createdAt) ? -1 : 0);
+
+/** The newest ready sandbox with this name and namespace (default "default"). */
+export async function resolvePodByName(lister: TargetLister, name: string, namespace = 'default'): Promise<PodSandbox> {
+  const pods = (await lister.listPods()).filter((p) => p.metadata?.name === name && p.metadata?.namespace === namespace).sort(newestFirst);
+  if (pods.length === 0) throw new SyncpodError(`no pod sandbox named ${namespace}/${name}`);
+  const ready = pods.find((p) => p.state === 'SANDBOX_READY');
+  if (!ready) throw new SyncpodError(`pod ${namespace}/${name} has no ready sandbox (newest ${pods[0]!.id.slice(0, 13)} is not ready)`);
+  return ready;
+}
+
+/** The pod sandbox ID for port-forward: the positional ID prefix, or --pod/-n. */
+export async function resolvePodTarget(lister: TargetLister, flags: TargetFlags): Promise<string> {
+  if (flags.pod !== undefined) return (await resolvePodByName(lister, flags.pod, flags.namespace)).id;
+  if (flags.id === undefined) throw new SyncpodError('a pod sandbox ID (or --pod NAME) is required');
+  return resolveIdPrefix(flags.id, (await lister.listPods()).map((p) => p.id), 'pod sandbox');
+}
+
+/** The container for exec/attach: the positional ID prefix, or --pod/-n/--container. */
+export async function resolveContainerTarget(lister: TargetLister, flags: TargetFlags): Promise<Container> {
+  if (flags.pod === undefined) {
+    if (flags.container !== undefined) throw new SyncpodError('--container needs --pod (or give a container ID)');
+    if (flags.id === undefined) throw new SyncpodError('a container ID (or --pod NAME --container NAME) is required');
+    const containers = await lister.listContainers();
+    const id = resolveIdPrefix(flags.id, containers.map((c) => c.id), 'container');
+    return containers.find((c) => c.id === id)!;
+  }
+  const pod = await resolvePodByName(lister, flags.pod, flags.namespace);
+  const containers = (await lister.listContainers(pod.id)).sort(newestFirst);
+  const where = `pod ${pod.metadata?.namespace}/${pod.metadata?.name}`;
+  if (flags.container === undefined) {
+    const names = [...new Set(containers.map((c) => c.metadata?.name ?? ''))].sort();
+    if (names.length === 1) return containers.find((c) => c.state === 'CONTAINER_RUNNING') ?? containers[0]!;
+    if (names.length === 0) throw new SyncpodError(`${where} has no containers`);
+    throw new SyncpodError(`${where} has several containers; choose one with --container (${names.join(', ')})`);
+  }
+  const named = containers.filter((c) => c.metadata?.name === flags.container);
+  if (named.length === 0) throw new SyncpodError(`${where} has no container named ${JSON.stringify(flags.container)}`);
+  return named.find((c) => c.state === 'CONTAINER_RUNNING') ?? named[0]!;
+}
