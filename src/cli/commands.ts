@@ -352,8 +352,13 @@ export type PullOptions = OptionsOf<typeof pullDef>;
 const rmiDef = (c: Cmd) =>
   c
     .description('Remove one or more images')
-    .argument('<image...>', 'image IDs, references or unique ID prefixes')
-    .option('--dry-run', 'print the RemoveImage requests as JSON, send nothing');
+    .argument('[image...]', 'image IDs, references or unique ID prefixes')
+    .option('--dry-run', 'print the RemoveImage requests as JSON, send nothing (with --prune: what would go and why the rest stays)')
+    .option('--prune', "remove every image kubelet would not miss: not pinned, used by no container, not the runtime's sandbox image, not needed by a desired pod (--node)")
+    .option('--node', 'with --prune: keep the images the node\'s desired pods name (static pods, --pods files)')
+    .option('--static-pod-path <dir>', "with --node: kubelet's staticPodPath")
+    .option('--pods <file>', "with --node: more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin)", collect, [] as string[])
+    .option('--node-name <name>', "with --node: the node's name (default: this host's name)");
 export type RmiOptions = OptionsOf<typeof rmiDef>;
 
 // ---------------------------------------------------------------------------------------------

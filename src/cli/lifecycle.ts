@@ -121,6 +121,9 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
 }
 
 export async function rmi(ctx: Context, args: string[], opts: RmiOptions): Promise<number> {
+  // --prune reads the node's desired pods (YAML): loaded only when asked for, so plain rmi stays light.
+  if (opts.prune) return (await import('./prune')).pruneCommand(ctx, args, opts);
+  if (args.length === 0) throw new SyncpodError('no image given (name images, or --prune to remove every unused one)');
   const { image } = ctx.cri();
   const resolved: Array<{ given: string; img: T.Image }> = [];
   let list: T.Image[] | undefined;

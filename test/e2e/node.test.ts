@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
+import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, PAUSE_IMAGE, startLab, type Lab } from '../harness/lab';
 import { syncpod } from './helpers';
 import { nodeFlags, podManifest } from './sync-helpers';
 
@@ -118,5 +118,28 @@ describe('node-wide', () => {
     const missing = await run(['plan', ...nodeFlags(lab), '--node', '--static-pod-path', path.join(dir, 'nope')]);
     assert.equal(missing.code, 1);
     assert.match(missing.stderr, /^syncpod: staticPodPath .*nope: no such directory/m);
+  });
+
+  test('rmi --prune keeps the sandbox image, images in use and (with --node) images desired pods need', async () => {
+    const row = (out: string, tag: string) => out.split('\n').find((l) => l.includes(tag)) ?? '';
+    const inUse = await run(['rmi', '--prune', '--dry-run']);
+    assert.equal(inUse.code, 0, inUse.stderr);
+    assert.match(row(inUse.stdout, PAUSE_IMAGE), /keep: the runtime's sandbox image$/);
+    assert.match(row(inUse.stdout, BUSYBOX_IMAGE), /keep: used by container [0-9a-f]{64}, [0-9a-f]{64}$/);
+
+    // With the static pods' containers gone, busybox is used by nothing: only --node keeps it.
+    const ids = (await run(['ps', '-a', '-q'])).stdout.trim().split('\n').filter(Boolean);
+    assert.equal((await run(['rm', '-f', ...ids])).code, 0);
+    const desired = await run(['rmi', '--prune', '--dry-run', '--node', '--node-name', 'e2e-node', '--static-pod-path', manifests]);
+    assert.equal(desired.code, 0, desired.stderr);
+    assert.match(row(desired.stdout, BUSYBOX_IMAGE), /keep: needed by desired pod e2e-static\/alpha-e2e-node, e2e-static\/beta-e2e-node$/);
+    assert.match(row(desired.stdout, PAUSE_IMAGE), /keep: the runtime's sandbox image$/);
+    assert.match(desired.stderr, /^0 images would be removed; none was \(--dry-run\)$/m);
+
+    const prune = await run(['rmi', '--prune']);
+    assert.equal(prune.code, 0, prune.stderr);
+    assert.equal(prune.stdout, `Deleted: ${BUSYBOX_IMAGE}\nDeleted: ${BUSYBOX_IMAGE_2}\n`);
+    const tags = JSON.parse((await run(['images', '-o', 'json'])).stdout).images.flatMap((i: any) => i.repoTags);
+    assert.deepEqual(tags, [PAUSE_IMAGE]);
   });
 });
