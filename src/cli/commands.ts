@@ -273,6 +273,14 @@ const syncDef = (c: Cmd) =>
   );
 export type SyncOptions = OptionsOf<typeof syncDef>;
 
+const reportDef = (c: Cmd) =>
+  c
+    .description("Merge node plans (plan --node -o json, as `kubectl logs -l app=syncpod --prefix` prints the DaemonSet's) into one fleet view per node")
+    .argument('<file...>', "log files or node plan JSON ('-' for stdin)")
+    .option('-o, --output <format>', OUTPUT_LIST, 'table')
+    .option('--detailed-exitcode', 'exit 0 when no node has pending changes, 2 when one has, 1 when a node reported errors');
+export type ReportOptions = OptionsOf<typeof reportDef>;
+
 // ---------------------------------------------------------------------------------------------
 // step commands
 
@@ -396,6 +404,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('port-forward', portForwardDef, () => import('./stream').then((m) => m.portForward)),
   entry('plan', planDef, () => import('./plan').then((m) => m.plan)),
   entry('sync', syncDef, () => import('./sync').then((m) => m.sync)),
+  entry('report', reportDef, () => import('./report').then((m) => m.report)),
   entry('runp', runpDef, () => import('./steps').then((m) => m.runp)),
   entry('create', createDef, () => import('./steps').then((m) => m.create)),
   entry('start', startDef, () => import('./lifecycle').then((m) => m.start)),

@@ -1,0 +1,38 @@
+// `syncpod report FILE...|-`: node plans from the DaemonSet's logs merged into one fleet view.
+import { readFile } from 'node:fs/promises';
+import type { Context } from './context';
+import type { ReportOptions } from './commands';
+import { coloursFor, listOutput } from './output';
+import { SyncpodError } from '../errors';
+import { buildFleetReport, type FleetInput } from '../fleet/report';
+import { renderFleetReport } from '../render/report-view';
+import { yamlText } from '../render/yaml';
+import type { JsonValue } from '../render/json';
+
+async function readInput(ctx: Context, file: string): Promise<FleetInput> {
+  if (file === '-') return { name: '<stdin>', text: await ctx.readStdin() };
+  try {
+    return { name: file, text: await readFile(file, 'utf8') };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    throw new SyncpodError(`${file}: cannot read: ${why}`, { cause: err });
+  }
+}
+
+export async function report(ctx: Context, args: string[], opts: ReportOptions): Promise<number> {
+  const output = listOutput(opts.output);
+  if (args.filter((a) => a === '-').length > 1) throw new SyncpodError("'-' (stdin) can be given once");
+  const inputs: FleetInput[] = [];
+  for (const file of args) inputs.push(await readInput(ctx, file));
+  const r = buildFleetReport(inputs);
+  if (output === 'table') ctx.out(renderFleetReport(r, coloursFor(ctx)));
+  else if (output === 'json') ctx.out(JSON.stringify(r, null, 2));
+  else ctx.out(yamlText(r as unknown as JsonValue));
+  if (!opts.detailedExitcode) return 0;
+  if (r.summary.nodesWithErrors > 0) {
+    ctx.warn(`${r.summary.nodesWithErrors} of ${r.summary.nodes} nodes reported errors`);
+    return 1;
+  }
+  return r.summary.nodesWithChanges > 0 ? 2 : 0;
+}

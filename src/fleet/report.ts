@@ -1,0 +1,221 @@
+// The fleet report: node plans (`plan --node -o json`, one per node and run) as the DaemonSet's
+// containers log them, merged into one view per node. Pure: text in, data out.
+//
+// Input lines as `kubectl logs -l app=syncpod --prefix [--timestamps]` prints them:
+//   [pod/syncpod-7xk2p/syncpod] 2026-11-22T10:00:00.000000000Z {"schemaVersion":1,"node":"n1",...}
+// The prefix and the timestamp are optional (a node's own output can be fed as it is). A plan may
+// span several lines (pretty JSON): the lines of one prefix are joined until the document closes.
+// Per source, `syncpod: …` lines are errors and `WARN: …` lines warnings; the newest plan per node
+// wins; a source that never produced a plan is reported under its prefix as a node with errors.
+
+export const FLEET_REPORT_SCHEMA_VERSION = 1;
+
+/** The fields of a node plan the report reads (src/plan/node-plan.ts NodePlan). */
+interface NodePlanDoc {
+  node: string;
+  plans: Array<{ pod: { namespace: string; name: string }; changes: boolean; preflight?: { steps?: unknown[]; blocked?: unknown } }>;
+  orphans: Array<{ namespace: string; name: string; uid: string; kubelet?: string }>;
+  problems: string[];
+  summary: { pods: number; podsWithChanges: number; podsBlocked?: number; orphans: number; problems: number; changes: boolean; text: string };
+}
+
+export interface FleetNode {
+  node: string;
+  /** The log prefix (pod/NAME/CONTAINER) or file the newest plan came from. */
+  source: string;
+  /** The --timestamps time of the newest plan, when present. */
+  at: string | null;
+  /** How many plans this node logged (one per run). */
+  runs: number;
+  pods: number;
+  podsWithChanges: number;
+  podsBlocked: number;
+  /** namespace/name of every pod whose plan or preflight has work. */
+  pendingPods: string[];
+  orphans: number;
+  /** namespace/name (uid) of every orphan. */
+  orphanPods: string[];
+  problems: string[];
+  errors: string[];
+  warnings: string[];
+  changes: boolean;
+}
+
+export interface FleetReport {
+  schemaVersion: number;
+  nodes: FleetNode[];
+  summary: {
+    nodes: number;
+    nodesWithChanges: number;
+    nodesWithErrors: number;
+    pods: number;
+    podsWithChanges: number;
+    orphans: number;
+    text: string;
+  };
+}
+
+export interface FleetInput {
+  /** File name, or `<stdin>`. */
+  name: string;
+  text: string;
+}
+
+const PREFIX = /^\[([^\]]+)\]\s?(.*)$/;
+const TIMESTAMP = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(?:\.\d+)?(?:Z|[+-]\d\d:\d\d))\s(.*)$/;
+
+interface Source {
+  name: string;
+  buffer: string;
+  bufferAt: string | null;
+  depth: number;
+  inString: boolean;
+  escaped: boolean;
+  plans: Array<{ doc: NodePlanDoc; at: string | null }>;
+  errors: string[];
+  warnings: string[];
+}
+
+/** Feeds `text` to the brace counter of a source; true when the document closed. */
+function scan(s: Source, text: string): boolean {
+  for (const ch of text) {
+    if (s.inString) {
+      if (s.escaped) s.escaped = false;
+      else if (ch === '\\') s.escaped = true;
+      else if (ch === '"') s.inString = false;
+    } else if (ch === '"') s.inString = true;
+    else if (ch === '{' || ch === '[') s.depth++;
+    else if (ch === '}' || ch === ']') s.depth--;
+  }
+  return s.depth === 0;
+}
+
+function isNodePlan(v: unknown): v is NodePlanDoc {
+  const o = v as Partial<NodePlanDoc> | null;
+  return (
+    typeof o === 'object' && o !== null && typeof o.node === 'string' && Array.isArray(o.plans) &&
+    Array.isArray(o.orphans) && Array.isArray(o.problems) && typeof o.summary === 'object' && o.summary !== null
+  );
+}
+
+function closeDocument(s: Source): void {
+  const text = s.buffer;
+  s.buffer = '';
+  s.depth = 0;
+  s.inString = false;
+  s.escaped = false;
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (err) {
+    s.errors.push(`unreadable JSON from ${s.name}: ${(err as Error).message}`);
+    return;
+  }
+  if (isNodePlan(v)) s.plans.push({ doc: v, at: s.bufferAt });
+  else s.errors.push(`JSON from ${s.name} is not a node plan (plan --node -o json)`);
+}
+
+/** Splits every input into per-source streams and reads the node plans and the error lines. */
+function readSources(inputs: FleetInput[]): Source[] {
+  const sources = new Map<string, Source>();
+  for (const input of inputs) {
+    for (const raw of input.text.split('\n')) {
+      const line = raw.replace(/\r$/, '');
+      const m = PREFIX.exec(line);
+      const name = m ? m[1]! : input.name;
+      let rest = m ? m[2]! : line;
+      let at: string | null = null;
+      const t = TIMESTAMP.exec(rest);
+      if (t) {
+        at = t[1]!;
+        rest = t[2]!;
+      }
+      let s = sources.get(name);
+      if (!s) {
+        s = { name, buffer: '', bufferAt: null, depth: 0, inString: false, escaped: false, plans: [], errors: [], warnings: [] };
+        sources.set(name, s);
+      }
+      if (s.buffer !== '') {
+        s.buffer += `\n${rest}`;
+        if (scan(s, rest)) closeDocument(s);
+        continue;
+      }
+      const trimmed = rest.trim();
+      if (trimmed === '') continue;
+      if (trimmed.startsWith('{')) {
+        s.buffer = rest;
+        s.bufferAt = at;
+        if (scan(s, rest)) closeDocument(s);
+      } else if (trimmed.startsWith('syncpod: ')) s.errors.push(trimmed.slice('syncpod: '.length));
+      else if (trimmed.startsWith('WARN: ')) s.warnings.push(trimmed.slice('WARN: '.length));
+      else if (!trimmed.startsWith('DEBUG: ')) s.errors.push(`unrecognised line: ${trimmed.slice(0, 200)}`);
+    }
+  }
+  for (const s of sources.values()) {
+    if (s.buffer !== '') s.errors.push(`a plan from ${s.name} is cut off (the log ended inside it)`);
+  }
+  return [...sources.values()].filter((s) => s.plans.length > 0 || s.errors.length > 0 || s.warnings.length > 0);
+}
+
+const podRef = (p: { namespace: string; name: string }): string => `${p.namespace}/${p.name}`;
+
+function nodeFrom(s: Source): FleetNode {
+  const newest = s.plans.at(-1);
+  if (!newest) {
+    return {
+      node: s.name, source: s.name, at: null, runs: 0, pods: 0, podsWithChanges: 0, podsBlocked: 0, pendingPods: [],
+      orphans: 0, orphanPods: [], problems: [], errors: s.errors, warnings: s.warnings, changes: false,
+    };
+  }
+  const d = newest.doc;
+  const pending = d.plans.filter((p) => p.changes || (p.preflight?.steps?.length ?? 0) > 0).map((p) => podRef(p.pod));
+  return {
+    node: d.node,
+    source: s.name,
+    at: newest.at,
+    runs: s.plans.length,
+    pods: d.summary.pods,
+    podsWithChanges: d.summary.podsWithChanges,
+    podsBlocked: d.summary.podsBlocked ?? 0,
+    pendingPods: pending.sort(),
+    orphans: d.summary.orphans,
+    orphanPods: d.orphans.map((o) => `${podRef(o)} (${o.uid})`).sort(),
+    problems: d.problems,
+    errors: s.errors,
+    warnings: s.warnings,
+    changes: d.summary.changes,
+  };
+}
+
+const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
+
+/** Merges the inputs into one report; nodes sorted by name (then source). */
+export function buildFleetReport(inputs: FleetInput[]): FleetReport {
+  const byNode = new Map<string, FleetNode>();
+  for (const s of readSources(inputs)) {
+    const n = nodeFrom(s);
+    const seen = byNode.get(n.node);
+    // Two sources for one node (a restarted DaemonSet pod): the one with a plan, the newer stamp.
+    if (!seen || (seen.runs === 0 && n.runs > 0) || (n.runs > 0 && (n.at ?? '') > (seen.at ?? ''))) {
+      if (seen) n.errors = [...seen.errors, ...n.errors];
+      byNode.set(n.node, n);
+    } else if (seen) seen.errors.push(...n.errors);
+  }
+  const nodes = [...byNode.values()].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  const withChanges = nodes.filter((n) => n.changes).length;
+  const withErrors = nodes.filter((n) => n.errors.length > 0 || n.problems.length > 0).length;
+  const pods = nodes.reduce((t, n) => t + n.pods, 0);
+  const podsWithChanges = nodes.reduce((t, n) => t + n.podsWithChanges, 0);
+  const orphans = nodes.reduce((t, n) => t + n.orphans, 0);
+  const text =
+    nodes.length === 0
+      ? 'Fleet: no node plans found.'
+      : `Fleet: ${plural(nodes.length, 'node', 'nodes')}, ${withChanges} with pending changes` +
+        `, ${plural(podsWithChanges, 'pod', 'pods')} of ${pods} would change, ${plural(orphans, 'orphan', 'orphans')}` +
+        `, ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors.`;
+  return {
+    schemaVersion: FLEET_REPORT_SCHEMA_VERSION,
+    nodes,
+    summary: { nodes: nodes.length, nodesWithChanges: withChanges, nodesWithErrors: withErrors, pods, podsWithChanges, orphans, text },
+  };
+}
