@@ -65,7 +65,7 @@ function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) 
     .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])
     .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: this host's name)")
     .option('--env-file <file>', 'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE')
-    .option('--kubelet-version <version>', 'kubelet minor version whose behaviour to mirror (1.28 or 1.33)', '1.33')
+    .option('--kubelet-version <version>', "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: 1.37, the newest")
     .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
 }
 
@@ -247,6 +247,7 @@ const planDef = (c: Cmd) =>
       .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [] as string[])
       .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [] as string[])
+      .option('--startup-succeeded <container>', "assume kubelet's prober holds a startup Success for this container (repeatable; a pod status dump's started: true says the same)", collect, [] as string[])
       .option('--upgrade-to <version>', "preview an in-place kubelet upgrade: which running containers the target kubelet's first sync would restart, and why")
       .option('-l, --selector <selector>', "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)"),
   );

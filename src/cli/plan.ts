@@ -2,10 +2,9 @@
 import type { Context } from './context';
 import { listOutput } from './output';
 import { SyncpodError } from '../errors';
-import type { Pod } from '../kubelet/api-types';
 import { buildPlan, type Plan } from '../plan/plan';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
-import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { DEFAULT_KUBELET_VERSION, resolveKubeletRules } from '../kubelet/kubelet-version';
 import { observePods } from '../state/pod-status';
 import { renderPlans } from '../render/plan-view';
 import type { PlanOptions } from './commands';
@@ -15,32 +14,13 @@ import { renderUpgradePlan } from '../render/upgrade-view';
 import { parseFeatureGates as parseGates } from '../kubelet/features';
 import type { ObservedPod } from '../state/pod-status';
 import type { LoadedPod } from '../manifest/types';
-import type { ComputePodActionsOptions, ProbeResults } from '../kubelet/compute-pod-actions';
+import type { ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
+import { probeInputs } from '../plan/probe-inputs';
 import type { FeatureGates } from '../kubelet/features';
 
 /** Parses `--feature-gates A=true,B=false` (kubelet's syntax); the gate table lives in kubelet/features.ts. */
 export function parseFeatureGates(text: string | undefined): FeatureGates {
   return parseGates(text);
-}
-
-/**
- * `--liveness-failed NAME`: a Failure for the newest instance of that container, as kubelet's prober
- * would hold it. A name the pod does not have is an error (a typo must not silently plan nothing).
- */
-function probeResults(pod: Pod, observed: ObservedPod, liveness: string[], startup: string[]): ProbeResults {
-  const names = new Set([...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])].map((c) => c.name));
-  const toIds = (flag: string, list: string[]): Record<string, 'Failure'> => {
-    const out: Record<string, 'Failure'> = {};
-    for (const name of list) {
-      if (!names.has(name)) {
-        throw new SyncpodError(`${flag}: pod ${pod.metadata?.namespace}/${pod.metadata?.name} has no container named "${name}"`);
-      }
-      const s = observed.status.containerStatuses.find((c) => c.name === name);
-      if (s) out[s.id] = 'Failure';
-    }
-    return out;
-  };
-  return { liveness: toIds('--liveness-failed', liveness), startup: toIds('--startup-failed', startup) };
 }
 
 export interface PlannedPod {
@@ -59,13 +39,14 @@ export interface PlanRequest {
   selector?: string;
   /** `--ordinal` as given */
   ordinal?: string;
+  startupSucceeded?: string[];
 }
 
 /** Loads, observes and plans; shared by `plan` and `sync`. */
 export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedPod[]> {
-  const featureGates = parseFeatureGates(req.featureGates);
-  // Refuse an unsupported kubelet version before touching the runtime.
-  resolveKubeletRules(req.kubeletVersion, featureGates);
+  // The kubelet rules, resolved once; an unsupported version or gate is refused before touching the runtime.
+  const rules = resolveKubeletRules(req.kubeletVersion, parseFeatureGates(req.featureGates));
+  for (const w of rules.warnings) ctx.warn(`warning: ${w}`);
   const loaded = await loadManifests(req.files, () => ctx.readStdinBytes(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
   const note = skippedNote(loaded);
   if (note !== undefined) ctx.io.stderr.write(`${note}\n`);
@@ -83,12 +64,10 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
   const now = ctx.now();
   return loaded.map((l, i) => {
     const o = observed[i];
-    const options: ComputePodActionsOptions = {
-      kubeletVersion: req.kubeletVersion,
-      featureGates,
-      probeResults: probeResults(l.pod, o, req.livenessFailed ?? [], req.startupFailed ?? []),
-    };
+    const probes = probeInputs(l.pod, o.status, req, l.apiStatus);
+    const options: ComputePodActionsOptions = { rules, probeResults: probes.results, ...(l.apiStatus ? { apiStatus: l.apiStatus } : {}) };
     const plan = buildPlan({
+      probeInputs: probes.inputs,
       pod: l.pod,
       podStatus: o.status,
       now,
@@ -136,6 +115,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     startupFailed: opts.startupFailed,
     selector: opts.selector,
     ordinal: opts.ordinal,
+    startupSucceeded: opts.startupSucceeded,
   });
   const plans = planned.map((p) => p.plan);
   if (output === 'table') {
@@ -166,9 +146,9 @@ async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & 
     planned.map((p) => ({
       pod: p.loaded.pod,
       podStatus: p.observed.status,
-      probeResults: probeResults(p.loaded.pod, p.observed, opts.livenessFailed ?? [], opts.startupFailed ?? []),
+      probeResults: probeInputs(p.loaded.pod, p.observed.status, opts, p.loaded.apiStatus).results,
     })),
-    { current: { kubeletVersion: opts.kubeletVersion, featureGates }, targetVersion: opts.upgradeTo },
+    { current: { kubeletVersion: opts.kubeletVersion ?? DEFAULT_KUBELET_VERSION, featureGates }, targetVersion: opts.upgradeTo },
   );
   if (output === 'table') {
     ctx.out(renderUpgradePlan(upgrade, planColours(ctx)));

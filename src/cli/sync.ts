@@ -11,7 +11,7 @@ import type { SyncHooks } from '../sync/types';
 import { parseTimeout } from '../config/settings';
 import { parseFeatureGates, planPods } from './plan';
 import { nodeSettings, executeDeps, configSeenFor, setUid, withNodeName } from './steps';
-import { buildPlan } from '../plan/plan';
+import { buildPlan, killsSomething } from '../plan/plan';
 import { observePods } from '../state/pod-status';
 import { acquirePodLock } from '../sync/lock';
 import * as view from '../render/sync-view';
@@ -34,8 +34,8 @@ function parseDuration(text: string, flag: string): number {
 }
 
 function killSummary(plan: Plan): string {
-  const kills = plan.steps.filter((s) => s.action === 'kill-pod' || s.action === 'kill-container');
-  return kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : `container ${s.target}`)).join(', ');
+  const kills = plan.steps.filter(killsSomething);
+  return kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : s.action === 'reset-container' ? `container ${s.target} (removed: restart all)` : `container ${s.target}`)).join(', ');
 }
 
 async function ask(ctx: Context, question: string): Promise<boolean> {
@@ -124,7 +124,7 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
       }
       if (!(await ask(ctx, `Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
     };
-    if (first.plan.steps.some((s) => s.action === 'kill-pod' || s.action === 'kill-container')) await confirmKill(first.plan);
+    if (first.plan.steps.some(killsSomething)) await confirmKill(first.plan);
 
     const configSeen = configSeenFor(ctx, lastSandboxes);
     const deps = executeDeps(ctx);

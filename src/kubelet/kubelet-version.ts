@@ -3,8 +3,12 @@
 // per invocation (resolveKubeletRules) and passed down. Pure.
 
 import { SyncpodError } from '../errors';
+import { hashSchemeOfMinor } from './hash';
 import {
   GATE_NAMES,
+  NEWEST_MINOR,
+  OLDEST_MINOR,
+  SUPPORTED_RANGE,
   parseKubeletVersion,
   resolveFeatureGates,
   type EffectiveGate,
@@ -14,11 +18,8 @@ import {
 
 export type { FeatureGates, GateName } from './features';
 
-/** Kubelet minor versions whose computePodActions rules were established from source. */
-export const SUPPORTED_KUBELET_VERSIONS = ['1.28', '1.33'] as const;
-
-/** The newest mirrored version, used when no version is given. */
-export const DEFAULT_KUBELET_VERSION = '1.33';
+/** The newest mirrored version: used when no version is given or detected. */
+export const DEFAULT_KUBELET_VERSION = `1.${NEWEST_MINOR}`;
 
 export type HashScheme = 'name+image' | 'whole-spec';
 
@@ -37,18 +38,29 @@ export interface DetectedKubelet {
   featureGates?: FeatureGates;
 }
 
+/**
+ * Which pods computePodActions sends down computeInitContainerActions (else the legacy
+ * findNextInitContainerToRun): every pod (while SidecarContainers is on), only pods with a
+ * restartable init container (while SidecarContainers is on), the 1.33 LegacySidecarContainers
+ * switch, or every pod unconditionally (1.34+).
+ */
+export type InitPathRule = 'every-pod' | 'sidecar-pods' | 'legacy-gate' | 'always';
+
 /** The version-dependent switches the planner reads; resolved once per invocation. */
 export interface KubeletRules {
-  /** '1.33' or '1.33.2' (patch kept when known). */
+  /** '1.36' or '1.36.2' (patch kept when known); for a newer kubelet, its own version. */
   version: string;
   minor: number;
   patch: number | null;
   versionOrigin: VersionOrigin;
-  hashScheme: HashScheme;
+  /** The minor whose rules are applied (NEWEST_MINOR for a newer kubelet). */
+  rulesMinor: number;
   /** Effective value of every gate syncpod consults (false for a gate the version does not have). */
   gates: Record<GateName, boolean>;
   /** The gates that exist at this version, with stage and where each value came from. */
   gateOrigins: Partial<Record<GateName, EffectiveGate>>;
+  hashScheme: HashScheme;
+  initPathRule: InitPathRule;
   /** Sidecar path: an init container stuck in CREATED is started again (else: wait). */
   restartCreatedInitContainers: boolean;
   /** Sidecar path: a running restartable init container whose hash changed is restarted. */
@@ -57,72 +69,107 @@ export interface KubeletRules {
   exitedCountsAsInitialized: boolean;
   /** OnFailure "succeeded" requires EXITED (else: any non-running status with exit code 0). */
   succeededRequiresExited: boolean;
+  /** 1.35 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
+  startupResultLostOnKubeletRestart: boolean;
+  /** Facts the rules rest on that were not read in a tree of this version: plan assumptions. */
+  unpinned: string[];
+  /** Loud warnings (a kubelet newer than the newest mirrored). */
+  warnings: string[];
 }
 
-const REFUSALS: Array<{ test: (minor: number) => boolean; why: string }> = [
-  {
-    test: (m) => m <= 27,
-    why: 'kubelet before 1.28 is not mirrored (no sidecar containers, older sandbox rules were not read)',
-  },
-  {
-    test: (m) => m >= 29 && m <= 32,
-    why:
-      'kubelet 1.29–1.32 computePodActions was not read at source level (init containers stuck in CREATED, ' +
-      'the sidecar definition-changed restart and the "pod has initialized" rule changed within this range, some in patch releases)',
-  },
-  {
-    test: (m) => m === 34,
-    why: 'kubelet 1.34 computePodActions was not read at source level (LegacySidecarContainers and ContainerRestartRules changes)',
-  },
-  {
-    test: (m) => m >= 35,
-    why: 'kubelet 1.35+ applies per-container restart rules (ContainerRestartRules, beta and on by default), which are not mirrored',
-  },
-];
+/** Patch releases that carry the init-container fixes (PR 127162 and PR 126543 backports). */
+const INIT_FIX_PATCH: Record<number, number> = { 29: 9, 30: 5, 31: 1 };
 
 /**
  * Resolves the rules for one invocation. Version: flag > detected > DEFAULT_KUBELET_VERSION; gates:
- * flag > detected > the version's default. Throws a one-line SyncpodError for a malformed or
- * unmirrored version, an unknown gate, or a locked gate set against its default.
+ * flag > detected > the version's default. A kubelet older than 1.29 is refused; one newer than
+ * the newest mirrored is planned with the newest rules and a warning. Throws a one-line
+ * SyncpodError for a malformed version, an unknown gate, or a locked gate set against its default.
  */
 export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, detected: DetectedKubelet = {}): KubeletRules {
   const versionOrigin: VersionOrigin = version !== undefined ? 'flag' : detected.version !== undefined ? 'detected' : 'default';
   const v = parseKubeletVersion(version ?? detected.version ?? DEFAULT_KUBELET_VERSION);
-  const mirrored = SUPPORTED_KUBELET_VERSIONS.find((s) => s === `1.${v.minor}`);
-  if (!mirrored) {
-    const refusal = REFUSALS.find((r) => r.test(v.minor));
-    const why = refusal ? refusal.why : 'not a mirrored kubelet version';
-    throw new SyncpodError(
-      `kubelet 1.${v.minor} cannot be planned: ${why}; mirrored versions: ${SUPPORTED_KUBELET_VERSIONS.join(', ')}`,
-    );
+  if (v.minor < OLDEST_MINOR) {
+    throw new SyncpodError(`kubelet ${v.text} is not supported: syncpod mirrors kubelet ${SUPPORTED_RANGE}`);
   }
-  if (v.minor === 28 && (flags.InPlacePodVerticalScaling ?? detected.featureGates?.InPlacePodVerticalScaling) === true) {
-    throw new SyncpodError(
-      'kubelet 1.28 with InPlacePodVerticalScaling on cannot be planned: it compares hashWithoutResources and the API status resources, which syncpod does not read',
+  const warnings: string[] = [];
+  const unpinned: string[] = [];
+  const rulesMinor = Math.min(v.minor, NEWEST_MINOR);
+  if (v.minor > NEWEST_MINOR) {
+    warnings.push(
+      `kubelet ${v.text} is newer than the newest mirrored kubelet 1.${NEWEST_MINOR}: it is planned with 1.${NEWEST_MINOR}'s rules and gate defaults, which may be wrong for it`,
     );
+    unpinned.push(`kubelet ${v.text} is planned with the rules and gate defaults of kubelet 1.${NEWEST_MINOR} (the newest mirrored).`);
   }
-  const gateOrigins = resolveFeatureGates(v.minor, v.text, flags, detected.featureGates ?? {});
+  const rulesText = v.minor > NEWEST_MINOR ? `1.${NEWEST_MINOR}` : v.text;
+  const gateOrigins = resolveFeatureGates(rulesMinor, rulesText, flags, detected.featureGates ?? {});
   const gates = {} as Record<GateName, boolean>;
   for (const name of GATE_NAMES) gates[name] = gateOrigins[name]?.enabled ?? false;
-  const base = { version: v.text, minor: v.minor, patch: v.patch, versionOrigin, gates, gateOrigins };
-  if (v.minor === 28) {
-    return {
-      ...base,
-      hashScheme: 'whole-spec',
-      restartCreatedInitContainers: false,
-      restartChangedSidecars: false,
-      exitedCountsAsInitialized: true,
-      succeededRequiresExited: false,
-    };
+
+  // Patch releases of 1.29–1.31 before the init-container fixes behave as 1.28 did there.
+  const fixPatch = INIT_FIX_PATCH[rulesMinor];
+  let initFixed = rulesMinor >= 32;
+  if (fixPatch !== undefined) {
+    if (v.patch === null) {
+      initFixed = true;
+      unpinned.push(
+        `No patch release was given for kubelet ${v.text}: planned as 1.${rulesMinor}.${fixPatch} or later (earlier patches send every pod down the sidecar-aware init path and leave an init container stuck in Created alone).`,
+      );
+    } else {
+      initFixed = v.patch >= fixPatch;
+    }
   }
+  let initPathRule: InitPathRule;
+  if (rulesMinor >= 34) initPathRule = 'always';
+  else if (rulesMinor === 33) initPathRule = 'legacy-gate';
+  else initPathRule = initFixed ? 'sidecar-pods' : 'every-pod';
+
+  if (rulesMinor <= 32) {
+    unpinned.push(
+      `kubelet ${v.text}: three init-path rules were read in 1.28 and 1.33 trees only and are assumed to have changed with the 1.${rulesMinor}.${fixPatch ?? 0} init-container fixes: ` +
+        (initFixed
+          ? 'a changed sidecar is restarted, exited regular containers do not mean "initialized", and OnFailure counts only an exited container with code 0 as succeeded.'
+          : 'a changed sidecar is not restarted, an exited regular container means "initialized", and OnFailure counts any stopped container with code 0 as succeeded.'),
+    );
+  }
+  if (rulesMinor >= 34) {
+    unpinned.push(
+      `kubelet ${rulesText}: computePodActions was not read in a ${rulesText} tree; the rules come from the 1.33 source plus the changes of KEP-5307 (restart rules), KEP-5532 (restart all containers) and the 1.34 removal of the legacy init path, as pkg/api/v1/pod/util.go and kubelet's status code of 1.35/1.36 trees implement them.`,
+    );
+  }
+  const startupResultLostOnKubeletRestart = rulesMinor === 35 && !gates.ChangeContainerStatusOnKubeletRestart;
   return {
-    ...base,
-    hashScheme: 'name+image',
-    restartCreatedInitContainers: true,
-    restartChangedSidecars: true,
-    exitedCountsAsInitialized: false,
-    succeededRequiresExited: true,
+    version: v.text,
+    minor: v.minor,
+    patch: v.patch,
+    versionOrigin,
+    rulesMinor,
+    gates,
+    gateOrigins,
+    hashScheme: hashSchemeOfMinor(rulesMinor),
+    initPathRule,
+    restartCreatedInitContainers: initFixed,
+    restartChangedSidecars: initFixed,
+    exitedCountsAsInitialized: !initFixed,
+    succeededRequiresExited: initFixed,
+    startupResultLostOnKubeletRestart,
+    unpinned,
+    warnings,
   };
+}
+
+/** Whether computePodActions takes the sidecar-aware init path (computeInitContainerActions) for this pod. */
+export function usesSidecarInitPath(rules: KubeletRules, hasRestartableInitContainer: boolean): boolean {
+  switch (rules.initPathRule) {
+    case 'always':
+      return true;
+    case 'legacy-gate':
+      return hasRestartableInitContainer || !rules.gates.LegacySidecarContainers;
+    case 'sidecar-pods':
+      return rules.gates.SidecarContainers && hasRestartableInitContainer;
+    case 'every-pod':
+      return rules.gates.SidecarContainers;
+  }
 }
 
 /** The effective gates that exist at the rules' version, as plain booleans (plan JSON). */

@@ -3,7 +3,7 @@
 // controller would create, API-server defaults, validation. Documents of other kinds are skipped
 // and recorded. Pure (the text is given; load.ts reads files).
 
-import type { Pod } from '../kubelet/api-types';
+import type { Pod, PodStatus } from '../kubelet/api-types';
 import { LineCounter, parseAllDocuments, type Document } from 'yaml';
 import { SyncpodError } from '../errors';
 import { podFromWorkload, WORKLOAD_KINDS, type ControllerOptions } from './controllers';
@@ -33,6 +33,8 @@ export type ParseOptions = ControllerOptions;
 
 interface Candidate {
   pod: Pod;
+  /** A Pod document's status (a `kubectl get pod -o yaml` dump), as read. */
+  apiStatus?: PodStatus;
   from: string;
   paths: PodPaths;
   notes: string[];
@@ -109,7 +111,7 @@ export function parseManifest(text: string, fileLabel: string, options: ParseOpt
         controller: cand.controller,
         skipped: [],
       };
-      out.pods.push({ pod, source });
+      out.pods.push({ pod, source, ...(cand.apiStatus ? { apiStatus: cand.apiStatus } : {}) });
     }
   });
   // Each pod's source names the documents of other kinds its file held.
@@ -196,10 +198,11 @@ function selectPods(
   if (problems.length > 0) throw problemError(ctx, problems);
 
   if (k === 'Pod') {
-    const { status: _status, ...pod } = obj;
+    const { status, ...pod } = obj;
     return [
       {
         pod: pod as Pod,
+        ...(isObj(status) ? { apiStatus: status as PodStatus } : {}),
         from: `Pod/${name}`,
         paths: { metadata: formatPath(at('metadata')), spec: formatPath(at('spec')) },
         notes: [],

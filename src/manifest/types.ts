@@ -1,6 +1,6 @@
 // What the manifest layer hands to the rest of syncpod.
 
-import type { Pod } from '../kubelet/api-types';
+import type { Pod, PodStatus } from '../kubelet/api-types';
 
 /** The controller whose pod shape was assumed for a workload's template. */
 export interface ControllerShape {
@@ -53,4 +53,6 @@ export interface LoadedPod {
   /** The pod with API-server defaults applied (no admission mutations), validated. */
   pod: Pod;
   source: PodSource;
+  /** The status of a Pod document (a `kubectl get pod -o yaml` dump), as read; probe results come from it. */
+  apiStatus?: PodStatus;
 }

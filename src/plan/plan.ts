@@ -4,16 +4,10 @@
 
 import type { Container, Pod } from '../kubelet/api-types';
 import { estimateCrashLoopBackOff, type BackOffEstimate } from '../kubelet/backoff';
-import {
-  computePodActions,
-  containerChanged,
-  describeHashCheck,
-  type ComputePodActionsOptions,
-  type HashCheck,
-  type PodActions,
-  type StartDecision,
-} from '../kubelet/compute-pod-actions';
-import { resolveKubeletRules, type KubeletRules } from '../kubelet/kubelet-version';
+import { computePodActions, containerChanged, rulesOf, type ComputePodActionsOptions, type StartDecision } from '../kubelet/compute-pod-actions';
+import type { GateOrigin } from '../kubelet/features';
+import type { KubeletRules, VersionOrigin } from '../kubelet/kubelet-version';
+import { describeHashCheck, killPodText, killText, resetText, sandboxChangeText, startReasonText, waitingText, type ContainerKind } from './reasons';
 import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
 
@@ -24,12 +18,18 @@ export const STEP_ACTIONS = [
   'kill-pod',
   'kill-container',
   'remove-init-container',
+  'reset-container',
   'create-sandbox',
   'start-ephemeral-container',
   'start-init-container',
   'start-container',
 ] as const;
 export type StepAction = (typeof STEP_ACTIONS)[number];
+
+/** Steps that stop or remove something running or kept: sync asks before them. */
+export function killsSomething(step: { action: StepAction }): boolean {
+  return step.action === 'kill-pod' || step.action === 'kill-container' || step.action === 'reset-container';
+}
 
 export interface PlanBackOff {
   container: string;
@@ -50,15 +50,46 @@ export interface PlanStep {
   reason: string;
   /** Container or sandbox ids the step acts on, when known. */
   containerId?: string;
+  /** reset-container: stop it first (it is running), without grace period or preStop. */
+  kill?: boolean;
   containerIds?: string[];
   sandboxIds?: string[];
   attempt?: number;
   backOff?: PlanBackOff;
 }
 
+/** One feature gate as the plan used it. */
+export interface PlanGate {
+  enabled: boolean;
+  /** flag (--feature-gates), detected (the node's kubelet configuration) or default (the version's). */
+  origin: GateOrigin;
+  stage: string;
+  locked: boolean;
+}
+
+/** The kubelet the plan mirrors and where each fact came from. */
+export interface PlanKubelet {
+  version: string;
+  origin: VersionOrigin;
+  /** The minor whose rules were applied (the newest mirrored for a newer kubelet). */
+  rulesVersion: string;
+  gates: Record<string, PlanGate>;
+}
+
+/** A probe result the plan used, and where it came from. */
+export interface PlanProbeInput {
+  container: string;
+  containerId: string;
+  probe: 'liveness' | 'startup';
+  result: 'Success' | 'Failure';
+  /** flag (--liveness-failed, --startup-failed, --startup-succeeded) or pod-status (the dump's status). */
+  from: 'flag' | 'pod-status';
+}
+
 export interface Plan {
   schemaVersion: number;
   kubeletVersion: string;
+  kubelet: PlanKubelet;
   initPath: 'classic' | 'sidecar';
   featureGates: Record<string, boolean>;
   pod: { namespace: string; name: string; uid: string };
@@ -75,7 +106,11 @@ export interface Plan {
     containersToStart: Array<{ name: string; reason: string; code: string }>;
     containersToKill: Array<{ name: string; containerId: string; reason: string; message: string; kubeletReason: string }>;
     ephemeralContainersToStart: string[];
+    /** RestartAllContainers (1.35+): containers removed so the pod starts again from its first init container. */
+    restartAllContainers: boolean;
+    containersToReset: Array<{ name: string; containerId: string; kill: boolean; reason: string }>;
   };
+  probeInputs: PlanProbeInput[];
   steps: PlanStep[];
   waiting: string[];
   backOff: PlanBackOff[];
@@ -96,18 +131,14 @@ export interface PlanInput {
   matchedBy?: 'uid-label' | 'namespace-name';
   /** Where the pod came from; default 'manifest' (no admission mutations). */
   podSource?: 'manifest' | 'api-server';
+  /** The probe results in options.probeResults, with where each came from. */
+  probeInputs?: PlanProbeInput[];
 }
-
-const KILL_POD_REASONS: Record<string, string> = {
-  'sandbox-changed': 'the sandbox must be recreated',
-  'init-container-failed': 'an init container failed and restartPolicy is Never',
-  'no-running-containers': 'no container is running and none will be started',
-};
 
 export function buildPlan(input: PlanInput): Plan {
   const { pod, podStatus: st } = input;
-  const a = computePodActions(pod, st, input.options);
-  const rules = resolveKubeletRules(input.options?.kubeletVersion, input.options?.featureGates);
+  const rules = rulesOf(input.options);
+  const a = computePodActions(pod, st, { ...input.options, rules });
   const ns = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
   const uid = pod.metadata?.uid || st.uid;
@@ -118,13 +149,13 @@ export function buildPlan(input: PlanInput): Plan {
 
   const backOffs: PlanBackOff[] = [];
   const backOffFor = (cname: string): PlanBackOff | undefined => {
-    const b = estimateBackOff(input, cname, rules.hashScheme);
+    const b = estimateBackOff(input, cname, rules);
     if (b) backOffs.push(b);
     return b;
   };
 
   const steps: Omit<PlanStep, 'step'>[] = [];
-  const killPodReason = a.killPod ? (KILL_POD_REASONS[a.killPodCause ?? ''] ?? 'kubelet kills the pod') : null;
+  const killPodReason = a.killPod ? killPodText(a.killPodCause) : null;
   let purged = false;
   if (a.killPod) {
     const running = st.containerStatuses.filter((s) => s.state === 'running');
@@ -134,7 +165,7 @@ export function buildPlan(input: PlanInput): Plan {
     if (somethingToKill) steps.push({
       action: 'kill-pod',
       target: podRef,
-      reason: a.sandboxChange ? `${killPodReason}: ${a.sandboxChange.detail}` : killPodReason!,
+      reason: a.sandboxChange ? `${killPodReason}: ${sandboxChangeText(a.sandboxChange)}` : killPodReason!,
       containerIds: running.map((s) => s.id),
       sandboxIds: st.sandboxStatuses.map((s) => s.id),
     });
@@ -155,6 +186,10 @@ export function buildPlan(input: PlanInput): Plan {
     for (const k of a.containersToKill) {
       steps.push({ action: 'kill-container', target: k.name, reason: killText(k.why, k.hash), containerId: k.containerId });
     }
+    for (const r of a.containersToReset) {
+      steps.push({ action: 'reset-container', target: r.name, reason: resetText(r), containerId: r.containerId, kill: r.kill });
+    }
+    if (a.containersToReset.length > 0) purged = true;
   }
   if (!purged) {
     for (const ic of inits) {
@@ -173,12 +208,12 @@ export function buildPlan(input: PlanInput): Plan {
     steps.push({
       action: 'create-sandbox',
       target: `${podRef} attempt ${a.attempt}`,
-      reason: a.sandboxChange ? a.sandboxChange.detail : 'the sandbox must be recreated',
+      reason: a.sandboxChange ? sandboxChangeText(a.sandboxChange) : 'the sandbox must be recreated',
       attempt: a.attempt,
     });
   }
   for (const d of a.ephemeralContainerStarts) {
-    steps.push(startStep('start-ephemeral-container', eph[d.index].name, d, backOffFor(eph[d.index].name)));
+    steps.push(startStep('start-ephemeral-container', eph[d.index].name, d, 'ephemeral', backOffFor(eph[d.index].name)));
   }
   if (a.nextInitContainerToStart !== null && a.nextInitContainerReason) {
     const d: StartDecision = {
@@ -186,13 +221,13 @@ export function buildPlan(input: PlanInput): Plan {
       name: a.nextInitContainerToStart,
       reason: a.nextInitContainerReason,
     };
-    steps.push(startStep('start-init-container', d.name, d, backOffFor(d.name)));
+    steps.push(startStep('start-init-container', d.name, d, 'init', backOffFor(d.name)));
   }
   for (const d of a.initContainerStarts) {
-    steps.push(startStep('start-init-container', d.name, d, backOffFor(d.name)));
+    steps.push(startStep('start-init-container', d.name, d, 'init', backOffFor(d.name)));
   }
   for (const d of a.containerStarts) {
-    steps.push(startStep('start-container', d.name, d, backOffFor(d.name)));
+    steps.push(startStep('start-container', d.name, d, 'regular', backOffFor(d.name)));
   }
   const numbered: PlanStep[] = steps.map((s, i) => ({ step: i + 1, ...s }));
 
@@ -201,6 +236,7 @@ export function buildPlan(input: PlanInput): Plan {
   const planBody = {
     schemaVersion: PLAN_SCHEMA_VERSION,
     kubeletVersion: a.kubeletVersion,
+    kubelet: planKubelet(rules),
     initPath: a.initPath,
     featureGates: { ...a.featureGates },
     pod: { namespace: ns, name, uid },
@@ -209,12 +245,12 @@ export function buildPlan(input: PlanInput): Plan {
       killPod: a.killPod,
       killPodReason,
       createSandbox: a.createSandbox,
-      sandboxChange: a.sandboxChange ? { code: a.sandboxChange.code, reason: a.sandboxChange.detail } : null,
+      sandboxChange: a.sandboxChange ? { code: a.sandboxChange.code, reason: sandboxChangeText(a.sandboxChange) } : null,
       sandboxId: a.sandboxId,
       attempt: a.attempt,
       nextInitContainerToStart: a.nextInitContainerToStart,
       initContainersToStart: a.initContainerStarts.map((d) => d.name),
-      containersToStart: a.containerStarts.map((d) => ({ name: d.name, reason: d.reason.text, code: d.reason.code })),
+      containersToStart: a.containerStarts.map((d) => ({ name: d.name, reason: startReasonText(d.reason), code: d.reason.code })),
       containersToKill: a.containersToKill.map((k) => ({
         name: k.name,
         containerId: k.containerId,
@@ -223,9 +259,12 @@ export function buildPlan(input: PlanInput): Plan {
         kubeletReason: k.reason,
       })),
       ephemeralContainersToStart: a.ephemeralContainerStarts.map((d) => d.name),
+      restartAllContainers: a.restartAllContainers,
+      containersToReset: a.containersToReset.map((r) => ({ name: r.name, containerId: r.containerId, kill: r.kill, reason: resetText(r) })),
     },
+    probeInputs: input.probeInputs ?? [],
     steps: numbered,
-    waiting: a.waiting,
+    waiting: a.waiting.map((w) => waitingText(w, a.kubeletVersion)),
     backOff: backOffs,
     hashNotes,
     assumptions: assumptions(input, rules, backOffs.length > 0),
@@ -234,29 +273,21 @@ export function buildPlan(input: PlanInput): Plan {
   return { ...planBody, summary: summarizePlan(planBody) };
 }
 
-function startStep(action: StepAction, target: string, d: StartDecision, backOff?: PlanBackOff): Omit<PlanStep, 'step'> {
-  return { action, target, reason: d.reason.text, ...(backOff ? { backOff } : {}) };
+function startStep(action: StepAction, target: string, d: StartDecision, kind: ContainerKind, backOff?: PlanBackOff): Omit<PlanStep, 'step'> {
+  return { action, target, reason: startReasonText(d.reason, kind), ...(backOff ? { backOff } : {}) };
 }
 
-function killText(why: string, hash?: HashCheck): string {
-  switch (why) {
-    case 'definition-changed':
-      return `definition changed: ${hash ? describeHashCheck(hash) : 'hash differs'}`;
-    case 'liveness-probe-failed':
-      return 'liveness probe failed (given as input)';
-    case 'startup-probe-failed':
-      return 'startup probe failed (given as input)';
-    default:
-      return 'state is unknown; killed before it is started again';
+/** The kubelet version and every gate it has, with where each came from. */
+function planKubelet(rules: KubeletRules): PlanKubelet {
+  const gates: Record<string, PlanGate> = {};
+  for (const [name, g] of Object.entries(rules.gateOrigins)) {
+    if (g) gates[name] = { enabled: g.enabled, origin: g.origin, stage: g.stage, locked: g.locked };
   }
+  return { version: rules.version, origin: rules.versionOrigin, rulesVersion: `1.${rules.rulesMinor}`, gates };
 }
 
 /** Back-off kubelet would apply to this start, estimated from the newest exited instance. */
-function estimateBackOff(
-  input: PlanInput,
-  name: string,
-  scheme: 'name+image' | 'whole-spec',
-): PlanBackOff | undefined {
+function estimateBackOff(input: PlanInput, name: string, rules: KubeletRules): PlanBackOff | undefined {
   const last = input.podStatus.containerStatuses.find((s) => s.name === name && s.state === 'exited');
   if (!last) return undefined;
   const spec = [
@@ -265,7 +296,7 @@ function estimateBackOff(
     ...((input.pod.spec?.ephemeralContainers ?? []) as Container[]),
   ].find((c) => c.name === name);
   const base = { container: name, estimate: true as const, restartCount: last.restartCount };
-  if (spec && containerChanged(spec, last, { hashScheme: scheme }).changed) {
+  if (spec && containerChanged(spec, last, rules).changed) {
     return {
       ...base,
       delaySeconds: 0,
@@ -291,14 +322,36 @@ function estimateBackOff(
 }
 
 function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean): string[] {
-  const out: string[] = [];
+  const out: string[] = [...rules.warnings.map((w) => `WARNING: ${w}.`)];
+  const inputs = input.probeInputs ?? [];
   const probes = input.options?.probeResults;
   const given = Object.keys(probes?.liveness ?? {}).length + Object.keys(probes?.startup ?? {}).length;
-  out.push(
-    given === 0
-      ? 'Probe results are kept in kubelet memory and none were given: no liveness or startup failure is assumed (kubelet kills only on an existing Failure).'
-      : `Probe results were given for ${given} container probe(s); all others are assumed to have no result.`,
-  );
+  if (given === 0) {
+    out.push('Probe results are kept in kubelet memory and none were given: no liveness or startup failure is assumed (kubelet kills only on an existing Failure).');
+  } else {
+    const from = (f: PlanProbeInput['from']) => inputs.filter((p) => p.from === f).map((p) => `${p.probe} ${p.result} for ${p.container}`);
+    const flags = from('flag');
+    const status = from('pod-status');
+    const parts = [
+      ...(flags.length ? [`from flags: ${flags.join(', ')}`] : []),
+      ...(status.length ? [`from the pod's status (containerStatuses[].started): ${status.join(', ')}`] : []),
+    ];
+    out.push(`Probe results were given for ${given} container probe(s)${parts.length ? ` (${parts.join('; ')})` : ''}; all others are assumed to have no result.`);
+    if (rules.startupResultLostOnKubeletRestart && status.some((p) => p.startsWith('startup'))) {
+      out.push(
+        `Kubelet ${rules.version} with ChangeContainerStatusOnKubeletRestart off does not carry a startup result over its own restart: if kubelet restarted since a sidecar started, it waits for that sidecar's startup probe to succeed again.`,
+      );
+    }
+  }
+  if (rules.versionOrigin === 'default') {
+    out.push(`No kubelet version was given or detected: planned as kubelet ${rules.version}, the newest mirrored.`);
+  }
+  out.push(...rules.unpinned);
+  if (rules.gates.RestartAllContainersOnContainerExits && rules.gates.ContainerRestartRules) {
+    out.push(
+      'RestartAllContainers is decided from the runtime state (an exited container whose rule has that action) and, for a pod status dump, its AllContainersRestarting condition; kubelet also remembers the condition across syncs, which syncpod cannot see.',
+    );
+  }
   if (hasBackOff) {
     out.push(
       'Crash-loop back-off lives in kubelet memory: delays are estimated from restart counts and exit times, assuming earlier restarts followed crashes within 10 minutes of their start; a restarted kubelet starts with no back-off.',

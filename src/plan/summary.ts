@@ -5,6 +5,8 @@ export interface PlanCounts {
   killPod: number;
   killContainers: number;
   removeInitContainers: number;
+  /** RestartAllContainers: containers removed so the pod restarts in place. */
+  resetContainers: number;
   createSandbox: number;
   startEphemeralContainers: number;
   startInitContainers: number;
@@ -34,6 +36,7 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     killPod: 0,
     killContainers: 0,
     removeInitContainers: 0,
+    resetContainers: 0,
     createSandbox: 0,
     startEphemeralContainers: 0,
     startInitContainers: 0,
@@ -50,6 +53,9 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
         break;
       case 'remove-init-container':
         counts.removeInitContainers++;
+        break;
+      case 'reset-container':
+        counts.resetContainers++;
         break;
       case 'create-sandbox':
         counts.createSandbox++;
@@ -75,6 +81,7 @@ export function actionPhrases(c: PlanCounts): string[] {
   if (c.killPod) parts.push('kill pod');
   if (c.killContainers) parts.push(`kill ${plural(c.killContainers, 'container', 'containers')}`);
   if (c.removeInitContainers) parts.push(`remove ${plural(c.removeInitContainers, 'init container', 'init containers')}`);
+  if (c.resetContainers) parts.push(`reset ${plural(c.resetContainers, 'container', 'containers')} (restart all in place)`);
   if (c.createSandbox) parts.push('create sandbox');
   if (c.startEphemeralContainers) {
     parts.push(`start ${plural(c.startEphemeralContainers, 'ephemeral container', 'ephemeral containers')}`);

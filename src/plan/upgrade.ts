@@ -14,6 +14,7 @@ import {
 } from '../kubelet/compute-pod-actions';
 import { containerGoJson, formatHash, hashSchemeOfMinor, kubeletContainerHash, wholeSpecMinor } from '../kubelet/hash';
 import { effectiveGates, resolveKubeletRules, type FeatureGates } from '../kubelet/kubelet-version';
+import { startReasonText } from './reasons';
 import type { ContainerState, ContainerStatus, PodStatus } from '../kubelet/types';
 
 export const UPGRADE_SCHEMA_VERSION = 1;
@@ -207,7 +208,7 @@ function upgradeContainer(
   const startedByTarget = !running && startOf(b, kind, c.name) !== undefined;
 
   if (killedByCurrent || startedByCurrent) {
-    const why = killedByCurrent ? killText(a, s) : startOf(a, kind, c.name)!.reason.text;
+    const why = killedByCurrent ? killText(a, s) : startReasonText(startOf(a, kind, c.name)!.reason, kind);
     return { ...base, verdict: 'pending', code: null, reason: `the current kubelet ${a.kubeletVersion} already ${killedByCurrent ? 'restarts' : 'starts'} it: ${why}` };
   }
   if (killedByTarget) {
@@ -219,7 +220,7 @@ function upgradeContainer(
     return { ...base, verdict: 'restart', code: 'kill-rule', reason: `${b.kubeletVersion}: ${killText(b, s)}` };
   }
   if (startedByTarget) {
-    return { ...base, verdict: 'start', code: 'start-rule', reason: `${b.kubeletVersion}: ${startOf(b, kind, c.name)!.reason.text}` };
+    return { ...base, verdict: 'start', code: 'start-rule', reason: `${b.kubeletVersion}: ${startReasonText(startOf(b, kind, c.name)!.reason, kind)}` };
   }
   const reason = running
     ? hash && hash.current === hash.target

@@ -185,6 +185,24 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     return '';
   };
 
+  /** removeContainer: log files (and the legacy symlink) first, then RemoveContainer. */
+  const removeContainer = async (c: StepContext, id: string, name: string): Promise<void> => {
+    const logPath = statusById(id)?.logPath ?? '';
+    if (logPath) {
+      const dir = logPath.slice(0, logPath.lastIndexOf('/'));
+      const base = logPath.slice(logPath.lastIndexOf('/') + 1);
+      for (const f of (deps.fs.readdir(dir) ?? []).filter((e) => e === base || e.startsWith(base + '.')).sort()) deps.fs.remove(`${dir}/${f}`);
+      c.notes.push(`removed ${logPath}`);
+    }
+    deps.fs.remove(`${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, name, id)}`);
+    try {
+      await c.rt.call('RemoveContainer', { containerId: id }, { timeoutMs: deps.requestTimeoutMs });
+    } catch (err) {
+      if (!isNotFound(err)) throw new StepError('RemoveContainerError', `failed to remove container ${id.slice(0, 13)}: ${errorLine(err)}`);
+    }
+    c.notes.push(`removed container ${id.slice(0, 13)}`);
+  };
+
   const sandboxConfigFor = () => generatePodSandboxConfig(pod, plan.actions.attempt, input.sandboxOptions);
 
   const steps = plan.steps;
@@ -221,25 +239,30 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
         break;
       }
       case 'remove-init-container': {
-        // removeContainer: log files (and the legacy symlink) first, then RemoveContainer. Errors are logged by kubelet, not fatal.
+        // Errors are logged by kubelet, not fatal.
         const id = step.containerId!;
         await runStep(step, async (c) => {
-          const logPath = statusById(id)?.logPath ?? '';
-          if (logPath) {
-            const dir = logPath.slice(0, logPath.lastIndexOf('/'));
-            const base = logPath.slice(logPath.lastIndexOf('/') + 1);
-            for (const f of (deps.fs.readdir(dir) ?? []).filter((e) => e === base || e.startsWith(base + '.')).sort()) deps.fs.remove(`${dir}/${f}`);
-            c.notes.push(`removed ${logPath}`);
-          }
-          deps.fs.remove(`${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, step.target, id)}`);
-          try {
-            await c.rt.call('RemoveContainer', { containerId: id }, { timeoutMs: deps.requestTimeoutMs });
-          } catch (err) {
-            if (!isNotFound(err)) throw new StepError('RemoveContainerError', `failed to remove container ${id.slice(0, 13)}: ${errorLine(err)}`);
-          }
-          c.notes.push(`removed container ${id.slice(0, 13)}`);
+          await removeContainer(c, id, step.target);
           return { containerId: id };
         });
+        break;
+      }
+      case 'reset-container': {
+        // RestartAllContainers (kubelet 1.35+): kill without grace period or preStop, then remove; a failure ends the sync.
+        const id = step.containerId!;
+        const r = await runStep(step, async (c) => {
+          if (step.kill) {
+            try {
+              await c.rt.call('StopContainer', { containerId: id, timeout: '0' }, { timeoutMs: deps.requestTimeoutMs });
+              c.notes.push(`stopped ${step.target} ${id.slice(0, 13)} (grace 0s)`);
+            } catch (err) {
+              if (!isNotFound(err)) throw new StepError('KillContainerError', `failed to kill container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`);
+            }
+          }
+          await removeContainer(c, id, step.target);
+          return { containerId: id };
+        });
+        if (!r.ok) return { ok: false, results, stoppedAt: step.step, sandboxId, startedInit };
         break;
       }
       case 'create-sandbox': {

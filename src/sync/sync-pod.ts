@@ -3,7 +3,7 @@
 // (bounded by the wait timeout and a round limit). Observation and planning are passed in.
 import type { Pod } from '../kubelet/api-types';
 import type { PodStatus } from '../kubelet/types';
-import type { Plan } from '../plan/plan';
+import { killsSomething, type Plan } from '../plan/plan';
 import { errorLine } from '../errors';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from './execute';
 import type { StepResult, SyncHooks } from './types';
@@ -99,7 +99,7 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
     }
     const next = await deps.replan(input.pod);
     if (!next.plan.changes) return { ok, results, rounds: round, plan: next.plan, stopped: '' };
-    if (next.plan.steps.some((s) => s.action === 'kill-pod' || s.action === 'kill-container')) {
+    if (next.plan.steps.some(killsSomething)) {
       try {
         await deps.confirmKill(next.plan);
       } catch (err) {

@@ -111,8 +111,8 @@ describe('plan against live state', () => {
     assert.match(exit.stdout, /create-sandbox/);
   });
 
-  test('(f) the same with kubelet 1.28 rules: the classic init path names nextInitContainerToStart', async () => {
-    const plan = await planJSON(write(twoInits), ['--kubelet-version', '1.28']);
+  test('(f) the same with kubelet 1.29.0 rules and SidecarContainers off: the classic init path names nextInitContainerToStart', async () => {
+    const plan = await planJSON(write(twoInits), ['--kubelet-version', '1.29.0', '--feature-gates', 'SidecarContainers=false']);
     assert.equal(plan.actions.nextInitContainerToStart, 'init-a');
     assert.deepEqual(plan.actions.initContainersToStart, []);
   });
@@ -217,8 +217,18 @@ describe('plan input errors', () => {
     assertOneLineError(await run(['plan', '--liveness-failed', 'ap', ...nodeFlags(), write(twoInits)]), /--liveness-failed: pod plans\/staged has no container named "ap"/);
   });
 
-  test('an unsupported kubelet version is refused, not planned with the wrong rules', async () => {
-    assertOneLineError(await run(['plan', '--kubelet-version', '1.35', write(twoInits)]), /1\.35/);
+  test('a kubelet older than 1.29 is refused with the supported range; an unknown gate is refused', async () => {
+    assertOneLineError(await run(['plan', '--kubelet-version', '1.28', write(twoInits)]), /kubelet 1\.28 is not supported: syncpod mirrors kubelet 1\.29–1\.37/);
+    assertOneLineError(await run(['plan', '--feature-gates', 'NoSuchGate=true', write(twoInits)]), /unknown feature gate NoSuchGate/);
+  });
+
+  test('a kubelet newer than 1.37 is planned with 1.37 rules and a warning on stderr', async () => {
+    const r = await run(['plan', '-o', 'json', ...nodeFlags(), '--kubelet-version', 'v1.38.0', write(twoInits)]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /warning: kubelet 1\.38\.0 is newer than the newest mirrored kubelet 1\.37/);
+    const plan = JSON.parse(r.stdout);
+    assert.deepEqual([plan.kubelet.version, plan.kubelet.rulesVersion], ['1.38.0', '1.37']);
+    assert.match(plan.assumptions[0], /^WARNING: /);
   });
 
   test('a large JSON plan written to a pipe arrives whole (exit waits for stdout to drain)', async () => {

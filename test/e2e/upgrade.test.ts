@@ -10,7 +10,7 @@ import { assertOneLineError, syncpod } from './helpers';
 import { nodeFlags, writeManifest } from './sync-helpers';
 
 // A kubelet pair across the hash-scheme change (whole spec → name+image) and a pair without one.
-const OLD = '1.28';
+const OLD = '1.30';
 const NEW = '1.33';
 const SAME_FROM = '1.33';
 const SAME_TO = '1.33';

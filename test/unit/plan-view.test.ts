@@ -17,7 +17,7 @@ function changedPlan() {
 test('renders a header, one row per step in order, assumptions and the summary last', () => {
   const text = renderPlan(changedPlan());
   const lines = text.split('\n');
-  assert.equal(lines[0], 'Pod shop/web (uid uid-1234), kubelet 1.33, sidecar init path');
+  assert.equal(lines[0], 'Pod shop/web (uid uid-1234), kubelet 1.37, sidecar init path');
   assert.match(lines[1], /^STEP\s+ACTION\s+TARGET\s+REASON$/);
   assert.match(lines[2], /^1\s+kill-container\s+app\s+definition changed: hash /);
   assert.match(lines[3], /^2\s+start-container\s+app\s+definition changed/);
@@ -38,7 +38,7 @@ test('a plan without changes has no table and an explained summary', () => {
   const pod = basePod();
   const text = renderPlan(buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0 }));
   assert.ok(!text.includes('STEP'));
-  assert.equal(text.split('\n').at(-1), 'No changes. Pod shop/web is what kubelet 1.33 would keep running.');
+  assert.equal(text.split('\n').at(-1), 'No changes. Pod shop/web is what kubelet 1.37 would keep running.');
 });
 
 test('several plans get one section each and an overall summary', () => {

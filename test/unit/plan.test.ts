@@ -99,7 +99,7 @@ const scenarios: Array<{ name: string; pod: () => Pod; mutate?: (st: PodStatus, 
 test('every contract key is present with the right type', () => {
   for (const s of scenarios) {
     checkContract(plan(s.pod(), s.mutate), s.name);
-    checkContract(plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.28' } }), `${s.name} 1.28`);
+    checkContract(plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.29.0', featureGates: { SidecarContainers: false } } }), `${s.name} 1.29.0 legacy init path`);
   }
 });
 
@@ -107,7 +107,7 @@ test('a healthy pod has no steps, no changes and an explained "No changes."', ()
   const p = plan(basePod());
   assert.deepEqual(p.steps, []);
   assert.equal(p.changes, false);
-  assert.equal(p.summary.text, 'No changes. Pod shop/web is what kubelet 1.33 would keep running.');
+  assert.equal(p.summary.text, 'No changes. Pod shop/web is what kubelet 1.37 would keep running.');
   assert.deepEqual(p.pod, { namespace: 'shop', name: 'web', uid: 'uid-1234' });
   assert.equal(p.actions.sandboxId, 'sb1');
 });
@@ -203,8 +203,8 @@ test('assumptions name what syncpod cannot see', () => {
   assert.equal(byName.match.by, 'namespace-name');
   assert.ok(byName.assumptions.some((a) => /namespace and name/.test(a)));
   assert.ok(!byName.assumptions.some((a) => /admission mutations/.test(a)));
-  const old = plan(basePod(), undefined, { options: { kubeletVersion: '1.28' } });
-  assert.ok(!old.assumptions.some((a) => /In-place resize/.test(a)), '1.28 has the resize gate off');
+  const old = plan(basePod(), undefined, { options: { kubeletVersion: '1.32' } });
+  assert.ok(!old.assumptions.some((a) => /In-place resize/.test(a)), '1.32 has the resize gate off');
 });
 
 test('back-off estimates are attached to starts of exited containers', () => {
@@ -247,7 +247,7 @@ test('waiting is explained when nothing is pending', () => {
     setStatus(st, 'init1', { state: 'running', finishedAt: 0 });
   });
   assert.equal(p.changes, false);
-  assert.equal(p.summary.text, 'No changes. Kubelet 1.33 waits: init container init1 is running; waiting for it to finish.');
+  assert.equal(p.summary.text, 'No changes. Kubelet 1.37 waits: init container init1 is running; waiting for it to finish.');
 });
 
 test('a new pod: killPod as kubelet sets it, but no kill step when there is nothing to kill', () => {

@@ -7,6 +7,8 @@ import type { Pod } from '../../src/kubelet/api-types';
 import { computePodActions, type ComputePodActionsOptions, type PodActions } from '../../src/kubelet/compute-pod-actions';
 import type { PodStatus } from '../../src/kubelet/types';
 import { SyncpodError } from '../../src/errors';
+import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
+import { startReasonText, waitingText } from '../../src/plan/reasons';
 import {
   T0,
   basePod,
@@ -55,8 +57,12 @@ const nothing: Expected = {
   kill: [],
 };
 
-const v128: ComputePodActionsOptions = { kubeletVersion: '1.28' };
-const v128Sidecars: ComputePodActionsOptions = { kubeletVersion: '1.28', featureGates: { SidecarContainers: true } };
+/** 1.29.0–1.29.8 (before the init-container fixes) with SidecarContainers off: the legacy init path for every pod. */
+const v128: ComputePodActionsOptions = { kubeletVersion: '1.29.0', featureGates: { SidecarContainers: false } };
+/** 1.29.0–1.29.8 with SidecarContainers on (its default): the sidecar-aware path for every pod. */
+const v128Sidecars: ComputePodActionsOptions = { kubeletVersion: '1.29.0' };
+/** The version these cases were written for; each case without a version also runs as 1.37 below. */
+const v133: ComputePodActionsOptions = { kubeletVersion: '1.33' };
 
 const exited = (code: number, extra: object = {}) => ({ state: 'exited' as const, exitCode: code, finishedAt: T0 + 60_000, ...extra });
 const allExited = (st: PodStatus, names: string[], code: number) => names.forEach((n) => setStatus(st, n, exited(code)));
@@ -68,7 +74,7 @@ const onlyStatuses = (st: PodStatus, names: string[]) => {
 const cases: Case[] = [
   // --- healthy ---
   { name: 'keep a healthy pod as it is', expect: {} },
-  { name: 'keep a healthy pod as it is (1.28 whole-spec hash)', options: v128, expect: {} },
+  { name: 'keep a healthy pod as it is (1.29.0 whole-spec hash)', options: v128, expect: {} },
   { name: 'keep a healthy pod with classic init containers', pod: podWithInits, expect: {} },
   { name: 'keep a healthy pod with sidecars', pod: podWithSidecars, expect: {} },
 
@@ -206,7 +212,7 @@ const cases: Case[] = [
     expect: { killPod: true, createSandbox: true, attempt: 1, start: [0] },
   },
   {
-    name: '1.28 counts a CREATED container with exit code 0 as succeeded for OnFailure',
+    name: '1.29.0 counts a CREATED container with exit code 0 as succeeded for OnFailure',
     options: v128,
     mutate: (p, st) => {
       p.spec!.restartPolicy = 'OnFailure';
@@ -351,7 +357,7 @@ const cases: Case[] = [
     expect: {},
   },
   {
-    name: 'restart a container whose command changed (1.28 hashes the whole container)',
+    name: 'restart a container whose command changed (1.29.0 hashes the whole container)',
     options: v128,
     mutate: (p) => {
       p.spec!.containers[0].command = ['nginx', '-g', 'daemon off;'];
@@ -447,7 +453,7 @@ const cases: Case[] = [
     },
   },
 
-  // --- classic init path (1.28 with SidecarContainers off) ---
+  // --- classic init path (1.29.0 with SidecarContainers off) ---
   {
     name: 'classic: start the first init container of a new pod',
     pod: podWithInits,
@@ -544,14 +550,14 @@ const cases: Case[] = [
   {
     name: '1.33 with LegacySidecarContainers on uses the classic path for pods without sidecars',
     pod: podWithInits,
-    options: { featureGates: { LegacySidecarContainers: true } },
+    options: { kubeletVersion: '1.33', featureGates: { LegacySidecarContainers: true } },
     mutate: (_p, st) => onlyStatuses(st, ['init1']),
     expect: { nextInit: 'init2' },
   },
   {
     name: '1.33 with LegacySidecarContainers on still uses the sidecar path for pods with sidecars',
     pod: podWithSidecars,
-    options: { featureGates: { LegacySidecarContainers: true } },
+    options: { kubeletVersion: '1.33', featureGates: { LegacySidecarContainers: true } },
     mutate: (_p, st) => onlyStatuses(st, ['init1']),
     expect: { init: [1] },
   },
@@ -655,7 +661,7 @@ const cases: Case[] = [
     expect: { init: [1], kill: [['sidecar1', 'id-sidecar1', '']] },
   },
   {
-    name: 'sidecar: keep a running sidecar whose image changed (1.28 never compares sidecar hashes)',
+    name: 'sidecar: keep a running sidecar whose image changed (1.29.0 never compares sidecar hashes)',
     pod: podWithSidecars,
     options: v128Sidecars,
     mutate: (p) => {
@@ -673,7 +679,7 @@ const cases: Case[] = [
     expect: { init: [1] },
   },
   {
-    name: 'sidecar: wait on an init container stuck in CREATED (1.28)',
+    name: 'sidecar: wait on an init container stuck in CREATED (1.29.0)',
     pod: podWithSidecars,
     options: v128Sidecars,
     mutate: (_p, st) => {
@@ -764,7 +770,7 @@ const cases: Case[] = [
     expect: { init: [0] },
   },
   {
-    name: '1.28: exited regular containers mean the pod initialized',
+    name: '1.29.0: exited regular containers mean the pod initialized',
     pod: podWithInits,
     options: v128Sidecars,
     mutate: (_p, st) => {
@@ -794,12 +800,13 @@ const cases: Case[] = [
   },
 ];
 
-function run(c: Case): PodActions {
+function run(c: Case, version?: string): PodActions {
   const pod = (c.pod ?? basePod)();
-  const scheme: Scheme = c.options?.kubeletVersion === '1.28' ? 'whole-spec' : 'name+image';
+  const options = { ...v133, ...c.options, ...(version ? { kubeletVersion: version } : {}) };
+  const scheme: Scheme = /^1\.(29|30)(\.|$)/.test(options.kubeletVersion!) ? 'whole-spec' : 'name+image';
   const st = healthyStatus(pod, scheme);
   c.mutate?.(pod, st, scheme);
-  return computePodActions(pod, st, c.options);
+  return computePodActions(pod, st, options);
 }
 
 function observed(a: PodActions): Expected {
@@ -822,6 +829,13 @@ for (const c of cases) {
   });
 }
 
+// The cases written for 1.33 hold for 1.34–1.37 too (the legacy init path and its gate are gone there).
+for (const c of cases.filter((x) => x.options?.kubeletVersion === undefined && x.options?.featureGates === undefined)) {
+  test(`${c.name} (1.37)`, () => {
+    assert.deepEqual(observed(run(c, '1.37')), { ...nothing, ...c.expect });
+  });
+}
+
 test('case names are unique', () => {
   const names = cases.map((c) => c.name);
   assert.equal(new Set(names).size, names.length);
@@ -841,7 +855,7 @@ test('every start carries a reason aligned with its index', () => {
     assert.deepEqual(a.containerStarts.map((d) => d.index), a.containersToStart, c.name);
     assert.deepEqual(a.initContainerStarts.map((d) => d.index), a.initContainersToStart, c.name);
     for (const d of [...a.containerStarts, ...a.initContainerStarts, ...a.ephemeralContainerStarts]) {
-      assert.ok(d.reason.text.length > 0, c.name);
+      assert.ok(startReasonText(d.reason).length > 0, c.name);
     }
   }
 });
@@ -863,7 +877,7 @@ test('start reasons name what happened to the container', () => {
     const d = a.containerStarts.find((x) => x.name === 'app');
     assert.ok(d, row.name);
     assert.equal(d.reason.code, row.code, row.name);
-    assert.match(d.reason.text, row.text, row.name);
+    assert.match(startReasonText(d.reason), row.text, row.name);
   }
 });
 
@@ -876,7 +890,7 @@ test('a hash from the 1.16–1.30 scheme is flagged as another scheme, not guess
   assert.equal(kill.why, 'definition-changed');
   assert.equal(kill.hash?.verdict, 'other-scheme');
   assert.equal(kill.hash?.matchedScheme, 'whole-spec');
-  assert.match(a.containerStarts[0].reason.text, /another kubelet version/);
+  assert.match(startReasonText(a.containerStarts[0].reason), /another kubelet version/);
 });
 
 test('hash verdicts for each kind of annotation', () => {
@@ -885,14 +899,14 @@ test('hash verdicts for each kind of annotation', () => {
   const rows: Array<{ hash: string; verdict: string; version?: string }> = [
     { hash: hashFor(app, 'name+image'), verdict: 'match' },
     { hash: hashFor(app, 'whole-spec'), verdict: 'other-scheme' },
-    { hash: hashFor(app, 'whole-spec'), verdict: 'match', version: '1.28' },
-    { hash: hashFor(app, 'name+image'), verdict: 'other-scheme', version: '1.28' },
+    { hash: hashFor(app, 'whole-spec'), verdict: 'match', version: '1.30' },
+    { hash: hashFor(app, 'name+image'), verdict: 'other-scheme', version: '1.30' },
     { hash: '', verdict: 'missing' },
     { hash: 'xyz', verdict: 'unparsable' },
     { hash: '1234abcd', verdict: 'changed' },
   ];
   for (const row of rows) {
-    const st = healthyStatus(pod, row.version === '1.28' ? 'whole-spec' : 'name+image');
+    const st = healthyStatus(pod, row.version === '1.30' ? 'whole-spec' : 'name+image');
     setStatus(st, 'app', { hash: row.hash });
     const a = computePodActions(pod, st, { kubeletVersion: row.version });
     const check = a.hashChecks.find((h) => h.name === 'app');
@@ -907,17 +921,29 @@ test('waiting notes say what kubelet waits for', () => {
   onlyStatuses(st, ['init1', 'sidecar1']);
   const a = computePodActions(pod, st);
   assert.equal(a.waiting.length, 1);
-  assert.match(a.waiting[0], /sidecar1.*startupProbe/);
+  assert.match(waitingText(a.waiting[0], a.kubeletVersion), /sidecar1.*startupProbe/);
 });
 
-test('refuse kubelet versions whose rules were not established', () => {
-  for (const v of ['1.27', '1.29', '1.30', '1.31', '1.32', '1.34', '1.35', '1.36', 'v1.30.2']) {
+test('refuse kubelets older than 1.29 with the supported range', () => {
+  for (const v of ['1.27', '1.28', 'v1.28.7']) {
     assert.throws(
       () => computePodActions(basePod(), healthyStatus(basePod(), 'name+image'), { kubeletVersion: v }),
-      (e: unknown) => e instanceof SyncpodError && /^kubelet 1\.\d+ cannot be planned: .+; mirrored versions: 1\.28, 1\.33$/.test(e.message),
+      (e: unknown) => e instanceof SyncpodError && /^kubelet 1\.2[78](\.7)? is not supported: syncpod mirrors kubelet 1\.29–1\.37$/.test(e.message),
       v,
     );
   }
+});
+
+test('plan every minor 1.29–1.37; a newer kubelet gets 1.37 rules and a warning', () => {
+  const pod = basePod();
+  for (let m = 29; m <= 37; m++) {
+    const a = computePodActions(pod, healthyStatus(pod, m <= 30 ? 'whole-spec' : 'name+image'), { kubeletVersion: `1.${m}` });
+    assert.deepEqual([a.killPod, a.containersToStart, a.containersToKill], [false, [], []], `1.${m} keeps a healthy pod`);
+  }
+  const rules = resolveKubeletRules('1.38.1');
+  assert.equal(rules.version, '1.38.1');
+  assert.equal(rules.rulesMinor, 37);
+  assert.match(rules.warnings[0], /newer than the newest mirrored kubelet 1\.37/);
 });
 
 test('reject malformed versions and impossible gates with one-line errors', () => {
@@ -925,8 +951,9 @@ test('reject malformed versions and impossible gates with one-line errors', () =
     { kubeletVersion: 'banana' },
     { kubeletVersion: '2.1' },
     { kubeletVersion: '1.33', featureGates: { SidecarContainers: false } },
-    { kubeletVersion: '1.28', featureGates: { LegacySidecarContainers: true } },
-    { kubeletVersion: '1.28', featureGates: { InPlacePodVerticalScaling: true } },
+    { kubeletVersion: '1.34', featureGates: { LegacySidecarContainers: true } },
+    { kubeletVersion: '1.35', featureGates: { InPlacePodVerticalScaling: false } },
+    { kubeletVersion: '1.33', featureGates: { ContainerRestartRules: true } },
   ];
   for (const opts of rows) {
     assert.throws(
@@ -937,11 +964,11 @@ test('reject malformed versions and impossible gates with one-line errors', () =
   }
 });
 
-test('accept patch and v-prefixed versions (the patch is kept), and default to 1.33', () => {
+test('accept patch and v-prefixed versions (the patch is kept), and default to 1.37', () => {
   const pod = basePod();
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image')).kubeletVersion, '1.33');
+  assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image')).kubeletVersion, '1.37');
   assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image'), { kubeletVersion: 'v1.33.4' }).kubeletVersion, '1.33.4');
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.28.7' }).kubeletVersion, '1.28.7');
+  assert.equal(computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.29.7' }).kubeletVersion, '1.29.7');
 });
 
 test('reject a pod without containers', () => {

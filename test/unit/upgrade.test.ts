@@ -12,7 +12,7 @@ const verdicts = (p: UpgradePlan): Array<[string, string, string | null]> =>
 test('every running container restarts when the hash scheme changes (whole spec → name+image)', () => {
   const pod = basePod();
   const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], {
-    current: { kubeletVersion: '1.28' },
+    current: { kubeletVersion: '1.30' },
     targetVersion: '1.33',
   });
   assert.deepEqual(verdicts(p), [
@@ -20,7 +20,7 @@ test('every running container restarts when the hash scheme changes (whole spec 
     ['log', 'restart', 'hash-scheme'],
     ['proxy', 'restart', 'hash-scheme'],
   ]);
-  assert.equal(p.summary.text, 'upgrading 1.28 → 1.33 restarts 3 of 3 running containers in 1 pod.');
+  assert.equal(p.summary.text, 'upgrading 1.30 → 1.33 restarts 3 of 3 running containers in 1 pod.');
   assert.equal(p.changes, true);
   const app = p.pods[0]!.containers[0]!;
   assert.equal(app.hash?.observed, app.hash?.current);
@@ -44,7 +44,7 @@ test('a container the current kubelet already restarts is pending, not blamed on
   const pod = basePod();
   const st = healthyStatus(pod, 'whole-spec');
   setStatus(st, 'log', { hash: 'deadbeef' });
-  const p = buildUpgradePlan([{ pod, podStatus: st }], { current: { kubeletVersion: '1.28' }, targetVersion: '1.33' });
+  const p = buildUpgradePlan([{ pod, podStatus: st }], { current: { kubeletVersion: '1.30' }, targetVersion: '1.33' });
   assert.deepEqual(verdicts(p), [
     ['app', 'restart', 'hash-scheme'],
     ['log', 'pending', null],
@@ -87,15 +87,15 @@ test('a target version that cannot be planned is refused in one line', () => {
 test('the table view is rendered from the data: one section per pod, gate changes, summary last', async () => {
   const { renderUpgradePlan } = await import('../../src/render/upgrade-view');
   const pod = basePod();
-  const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], { current: { kubeletVersion: '1.28' }, targetVersion: '1.33' });
+  const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], { current: { kubeletVersion: '1.30' }, targetVersion: '1.33' });
   const text = renderUpgradePlan(p);
   const lines = text.split('\n');
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
   assert.match(lines[1]!, /^CONTAINER\s+STATE\s+UPGRADE\s+REASON$/);
-  assert.match(lines[2]!, /^app\s+running\s+restart\s+1\.33 hashes name and image only: it expects [0-9a-f]+, the container carries [0-9a-f]+ written by the whole-spec scheme of 1\.28$/);
-  assert.ok(text.includes('Feature gates that differ (1.28 → 1.33):\n'), text);
+  assert.match(lines[2]!, /^app\s+running\s+restart\s+1\.33 hashes name and image only: it expects [0-9a-f]+, the container carries [0-9a-f]+ written by the whole-spec scheme of 1\.30$/);
+  assert.ok(text.includes('Feature gates that differ (1.30 → 1.33):\n'), text);
   assert.match(text, /^  InPlacePodVerticalScaling: off → on$/m);
-  assert.match(text, /^  RecursiveReadOnlyMounts: absent → on$/m);
+  assert.match(text, /^  SupplementalGroupsPolicy: absent → on$/m);
   assert.doesNotMatch(text, /absent → off/);
   assert.equal(lines.at(-1), p.summary.text);
 });

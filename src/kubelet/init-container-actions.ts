@@ -1,0 +1,237 @@
+// Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37:
+// computeInitContainerActions (the sidecar-aware path), the legacy findNextInitContainerToRun
+// (1.29–1.33 only), isInitContainerFailed and hasAnyRegularContainerCreated. Differences between
+// versions come from KubeletRules. Pure.
+
+import type { Container, Pod } from './api-types';
+import { containerChanged } from './container-changed';
+import { findContainerStatusByName } from './container-helpers';
+import type { KubeletRules } from './kubelet-version';
+import type { Changes, ContainerToKill, ProbeResults, RestartDecisionSource, StartDecision, StartReason } from './pod-actions';
+import { containerShouldRestart, isRestartableInitContainer } from './pod-util';
+import type { ContainerStatus, PodStatus } from './types';
+
+/** What computePodActions and its helpers read besides the pod and its status. */
+export interface PlannerContext {
+  pod: Pod;
+  status: PodStatus;
+  rules: KubeletRules;
+  probes: ProbeResults;
+  /** spec.restartPolicy with the API default (Always). */
+  restartPolicy: string;
+}
+
+/** isInitContainerFailed: OOMKilled, exited non-zero, or unknown. */
+export function isInitContainerFailed(s: ContainerStatus): boolean {
+  if (s.reason === 'OOMKilled') return true;
+  if (s.state === 'exited' && s.exitCode !== 0) return true;
+  return s.state === 'unknown';
+}
+
+/** hasAnyRegularContainerCreated: some regular container has an instance (created, running or exited). */
+export function hasAnyRegularContainerCreated(pod: Pod, podStatus: PodStatus): boolean {
+  return (pod.spec?.containers ?? []).some((c) => {
+    const s = findContainerStatusByName(podStatus, c.name);
+    return s !== null && (s.state === 'created' || s.state === 'running' || s.state === 'exited');
+  });
+}
+
+export interface NextInit {
+  lastStatus: ContainerStatus | null;
+  next: StartDecision | null;
+  done: boolean;
+}
+
+/** findNextInitContainerToRun (legacy init path, kubelet 1.29–1.33 for pods sent down it). */
+export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): NextInit {
+  const inits = pod.spec?.initContainers ?? [];
+  if (inits.length === 0) return { lastStatus: null, next: null, done: true };
+  for (const c of pod.spec?.containers ?? []) {
+    const s = findContainerStatusByName(podStatus, c.name);
+    if (s && s.state === 'running') return { lastStatus: null, next: null, done: true };
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const s = findContainerStatusByName(podStatus, inits[i].name);
+    if (s && isInitContainerFailed(s)) {
+      return { lastStatus: s, next: { index: i, name: inits[i].name, reason: failedInitReason(s, pod.spec?.restartPolicy ?? 'Always') }, done: false };
+    }
+  }
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const s = findContainerStatusByName(podStatus, inits[i].name);
+    if (!s) continue;
+    if (s.state === 'running') return { lastStatus: null, next: null, done: false };
+    if (s.state === 'exited') {
+      if (i === inits.length - 1) return { lastStatus: null, next: null, done: true };
+      return {
+        lastStatus: null,
+        next: { index: i + 1, name: inits[i + 1].name, reason: { code: 'previous-init-completed', previous: inits[i].name } },
+        done: false,
+      };
+    }
+  }
+  return { lastStatus: null, next: { index: 0, name: inits[0].name, reason: { code: 'first-init-container' } }, done: false };
+}
+
+/**
+ * Whether a failed (non-restartable) init container is retried. Through 1.33, and whenever
+ * ContainerRestartRules is off or the container has no policy of its own: the pod's restartPolicy
+ * is not Never. With the gate on and a container-level policy: ContainerShouldRestart.
+ */
+function initContainerRetried(ctx: PlannerContext, c: Container, exitCode: number): { retry: boolean; decidedBy?: RestartDecisionSource } {
+  if (ctx.rules.gates.ContainerRestartRules && c.restartPolicy !== undefined && !isRestartableInitContainer(c)) {
+    const d = containerShouldRestart(c, ctx.pod.spec, exitCode);
+    return { retry: d.restart, decidedBy: d.decidedBy };
+  }
+  return { retry: ctx.restartPolicy !== 'Never' };
+}
+
+function addKill(changes: Changes, k: ContainerToKill): void {
+  changes.containersToKill.set(k.containerId, k);
+}
+
+/**
+ * computeInitContainerActions: fills changes.initContainersToStart (and kills) walking the init
+ * containers from the last to the first; returns whether the pod has initialized.
+ */
+export function computeInitContainerActions(ctx: PlannerContext, changes: Changes): boolean {
+  const { pod, status, rules } = ctx;
+  const inits = pod.spec?.initContainers ?? [];
+  if (inits.length === 0) return true;
+
+  let podHasInitialized = false;
+  for (const c of pod.spec?.containers ?? []) {
+    const s = findContainerStatusByName(status, c.name);
+    if (!s) continue;
+    if (s.state === 'created' || s.state === 'running' || (rules.exitedCountsAsInitialized && s.state === 'exited')) {
+      podHasInitialized = true;
+      break;
+    }
+  }
+  let isPreviouslyInitialized = podHasInitialized;
+  // kubelet appends while walking n-1 .. 0 and reverses at the end.
+  const starts: StartDecision[] = [];
+  const start = (i: number, reason: StartReason): void => void starts.push({ index: i, name: inits[i].name, reason });
+
+  for (let i = inits.length - 1; i >= 0; i--) {
+    const c = inits[i];
+    const restartable = isRestartableInitContainer(c);
+    const s = findContainerStatusByName(status, c.name);
+    if (!s) {
+      if (isPreviouslyInitialized && restartable) start(i, { code: 'never-started' });
+      continue;
+    }
+    if (isPreviouslyInitialized && !restartable) continue;
+
+    switch (s.state) {
+      case 'created':
+        if (rules.restartCreatedInitContainers) start(i, { code: 'created-not-started' });
+        else changes.waiting.push({ code: 'init-created-waits', container: c.name });
+        break;
+      case 'running': {
+        if (!restartable) {
+          changes.waiting.push({ code: 'init-running', container: c.name });
+          break;
+        }
+        if (c.startupProbe) {
+          const startup = ctx.probes.startup?.[s.id];
+          if (startup === undefined) {
+            changes.waiting.push({ code: 'startup-result-missing', container: c.name });
+            break;
+          }
+          if (startup !== 'Success') {
+            if (startup === 'Failure') {
+              addKill(changes, {
+                containerId: s.id,
+                name: c.name,
+                kind: 'init',
+                message: `Init container ${c.name} failed startup probe`,
+                reason: 'StartupProbe',
+                why: 'startup-probe-failed',
+              });
+              start(i, { code: 'startup-probe-failed' });
+            } else {
+              changes.waiting.push({ code: 'startup-result-unknown', container: c.name });
+            }
+            break;
+          }
+        }
+        if (i === inits.length - 1) podHasInitialized = true;
+        else if (!isPreviouslyInitialized) start(i + 1, { code: 'sidecar-started', previous: c.name });
+        if (rules.restartChangedSidecars) {
+          const changed = containerChanged(c, s, rules);
+          changes.hashChecks.push(changed.check);
+          if (changed.changed) {
+            addKill(changes, {
+              containerId: s.id,
+              name: c.name,
+              kind: 'init',
+              message: `Init container ${c.name} definition changed`,
+              reason: '',
+              why: 'definition-changed',
+              hash: changed.check,
+            });
+            start(i, { code: 'definition-changed', hash: changed.check });
+            break;
+          }
+        }
+        if (c.livenessProbe && ctx.probes.liveness?.[s.id] === 'Failure') {
+          addKill(changes, {
+            containerId: s.id,
+            name: c.name,
+            kind: 'init',
+            message: `Init container ${c.name} failed liveness probe`,
+            reason: 'LivenessProbe',
+            why: 'liveness-probe-failed',
+          });
+          start(i, { code: 'liveness-probe-failed' });
+        }
+        break;
+      }
+      case 'exited':
+        if (restartable) {
+          start(i, { code: 'sidecar-exited', exitCode: s.exitCode, exitReason: s.reason, restartPolicy: 'Always' });
+        } else if (isInitContainerFailed(s)) {
+          const d = initContainerRetried(ctx, c, s.exitCode);
+          if (!d.retry) {
+            changes.killPod = true;
+            changes.killPodCause = 'init-container-failed';
+            changes.initContainersToStart = [];
+            return false;
+          }
+          start(i, { ...failedInitReason(s, ctx.restartPolicy), ...(d.decidedBy ? { decidedBy: d.decidedBy } : {}) });
+        } else if (i === inits.length - 1) {
+          podHasInitialized = true;
+        } else {
+          start(i + 1, { code: 'previous-init-completed', previous: c.name });
+        }
+        break;
+      default:
+        if (!restartable && !initContainerRetried(ctx, c, s.exitCode).retry) {
+          changes.killPod = true;
+          changes.killPodCause = 'init-container-failed';
+          changes.initContainersToStart = [];
+          return false;
+        }
+        addKill(changes, {
+          containerId: s.id,
+          name: c.name,
+          kind: 'init',
+          message: 'Init container is in "unknown" state, try killing it before restart',
+          reason: 'Unknown',
+          why: 'unknown-state',
+        });
+        start(i, { code: 'unknown-state' });
+        break;
+    }
+    isPreviouslyInitialized = true;
+  }
+  if (!isPreviouslyInitialized) start(0, { code: 'first-init-container' });
+  changes.initContainersToStart = starts.reverse();
+  return podHasInitialized;
+}
+
+/** The reason for retrying a failed init container. */
+export function failedInitReason(s: ContainerStatus, restartPolicy: string): StartReason {
+  if (s.state === 'unknown') return { code: 'unknown-state' };
+  return { code: 'init-container-failed', exitCode: s.exitCode, exitReason: s.reason, restartPolicy };
+}

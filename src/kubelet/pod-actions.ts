@@ -1,0 +1,185 @@
+// kubelet's podActions (pkg/kubelet/kuberuntime/kuberuntime_manager.go, kubelet 1.29–1.37) and
+// what computePodActions records beside it so a plan can explain itself: every decision carries a
+// reason code and the facts behind it; the words live in src/plan/reasons.ts. Pure data.
+
+import type { HashScheme } from './kubelet-version';
+
+export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
+
+/** Probe results as kubelet's prober managers hold them, keyed by CRI container id. */
+export interface ProbeResults {
+  liveness?: Record<string, ProbeResult>;
+  startup?: Record<string, ProbeResult>;
+}
+
+/** kubelet's containerKillReason values ('' when kubelet sets none). */
+export type KillReason = 'StartupProbe' | 'LivenessProbe' | 'FailedPostStartHook' | 'Unknown' | '';
+
+export type SandboxChangeCode = 'no-sandbox' | 'multiple-ready' | 'not-ready' | 'network-namespace-changed' | 'no-ip';
+
+/** Why PodSandboxChanged wants a new sandbox: kubelet's log message and the facts. */
+export interface SandboxChange {
+  code: SandboxChangeCode;
+  /** kubelet's own log message for this case. */
+  message: string;
+  /** The sandbox the decision looked at ('' for no-sandbox). */
+  sandboxId: string;
+  readyCount?: number;
+  /** network-namespace-changed: the mode the sandbox has and the one the pod wants. */
+  mode?: string;
+  wanted?: string;
+  hostNetwork?: boolean;
+}
+
+export type HashVerdict = 'match' | 'changed' | 'other-scheme' | 'missing' | 'unparsable';
+
+/** The comparison of a running container's hash annotation with the spec. */
+export interface HashCheck {
+  name: string;
+  containerId: string;
+  scheme: HashScheme;
+  expected: string;
+  observed: string;
+  verdict: HashVerdict;
+  /** Set when verdict is other-scheme: the scheme the observed hash matches. */
+  matchedScheme?: HashScheme;
+}
+
+export type StartReasonCode =
+  | 'never-started'
+  | 'exited'
+  | 'created-not-started'
+  | 'unknown-state'
+  | 'definition-changed'
+  | 'liveness-probe-failed'
+  | 'startup-probe-failed'
+  | 'sandbox-recreated'
+  | 'first-init-container'
+  | 'previous-init-completed'
+  | 'sidecar-started'
+  | 'sidecar-exited'
+  | 'init-container-failed';
+
+/** Which policy decided a restart: the pod's restartPolicy, the container's, or one of its rules. */
+export interface RestartDecisionSource {
+  level: 'pod' | 'container' | 'rule';
+  /** The policy value (Always, OnFailure, Never) or, for a rule, its action. */
+  policy: string;
+  /** For a rule: its index in restartPolicyRules, operator and values. */
+  rule?: { index: number; operator: string; values: number[] };
+}
+
+export interface StartReason {
+  code: StartReasonCode;
+  exitCode?: number;
+  /** The runtime's reason for the exit (OOMKilled, Error, ...). */
+  exitReason?: string;
+  restartPolicy?: string;
+  /** ContainerRestartRules: which policy decided (absent when the pod policy decided as before 1.34). */
+  decidedBy?: RestartDecisionSource;
+  hash?: HashCheck;
+  sandboxChange?: SandboxChange;
+  /** previous-init-completed / sidecar-started: the init container before this one. */
+  previous?: string;
+}
+
+export interface StartDecision {
+  /** Index into spec.containers / initContainers / ephemeralContainers. */
+  index: number;
+  name: string;
+  reason: StartReason;
+}
+
+export type KillWhy = 'definition-changed' | 'liveness-probe-failed' | 'startup-probe-failed' | 'unknown-state';
+
+/** kubelet's containerToKillInfo, plus the container's kind and why. */
+export interface ContainerToKill {
+  containerId: string;
+  name: string;
+  kind: 'init' | 'regular';
+  /** kubelet's message (the Killing event text). */
+  message: string;
+  reason: KillReason;
+  why: KillWhy;
+  hash?: HashCheck;
+}
+
+/**
+ * RestartAllContainersOnContainerExits (1.35+): a container kubelet kills (grace 0, no preStop)
+ * when running, then removes, so the pod starts again from its first init container.
+ */
+export interface ContainerToReset {
+  containerId: string;
+  name: string;
+  kind: 'init' | 'regular';
+  /** Running or created: stopped first. */
+  kill: boolean;
+  /** It exited with a rule whose action is RestartAllContainers (the trigger). */
+  source: boolean;
+  exitCode?: number;
+}
+
+export type KillPodCause = 'sandbox-changed' | 'init-container-failed' | 'no-running-containers' | null;
+
+export type WaitingCode =
+  | 'init-running'
+  | 'init-created-waits'
+  | 'startup-result-missing'
+  | 'startup-result-unknown';
+
+/** Something kubelet waits for in this sync (not an action). */
+export interface Waiting {
+  code: WaitingCode;
+  container: string;
+}
+
+/** kubelet's podActions with kubelet's field names, plus the reasons beside them. */
+export interface PodActions {
+  /** The mirrored kubelet version ('1.36' or '1.36.2'). */
+  kubeletVersion: string;
+  /** Which init algorithm ran: the legacy findNextInitContainerToRun or computeInitContainerActions. */
+  initPath: 'classic' | 'sidecar';
+  killPod: boolean;
+  killPodCause: KillPodCause;
+  createSandbox: boolean;
+  sandboxId: string;
+  attempt: number;
+  sandboxChange: SandboxChange | null;
+  /** Legacy path only; null whenever initContainersToStart is used. */
+  nextInitContainerToStart: string | null;
+  nextInitContainerReason: StartReason | null;
+  initContainersToStart: number[];
+  containersToStart: number[];
+  ephemeralContainersToStart: number[];
+  /** Sorted by kind (init first), then name, then container id (kubelet keeps a map). */
+  containersToKill: ContainerToKill[];
+  /** RestartAllContainers: the containers to remove, in kubelet's order (others first, then the triggers). */
+  containersToReset: ContainerToReset[];
+  /** Whether SyncPod ran with restartAllContainers (ShouldAllContainersRestart). */
+  restartAllContainers: boolean;
+  /** Start reasons aligned with the index lists above. */
+  initContainerStarts: StartDecision[];
+  containerStarts: StartDecision[];
+  ephemeralContainerStarts: StartDecision[];
+  waiting: Waiting[];
+  /** Every hash comparison kubelet made for a running container. */
+  hashChecks: HashCheck[];
+  /** Effective feature gates of the mirrored kubelet. */
+  featureGates: Record<string, boolean>;
+}
+
+/** The `changes` computePodActions accumulates (podActions while it is being built). */
+export interface Changes {
+  killPod: boolean;
+  killPodCause: KillPodCause;
+  createSandbox: boolean;
+  nextInitContainerToStart: StartDecision | null;
+  initContainersToStart: StartDecision[];
+  containersToStart: StartDecision[];
+  ephemeralContainersToStart: StartDecision[];
+  /** Keyed by container id, as kubelet's map. */
+  containersToKill: Map<string, ContainerToKill>;
+  containersToReset: ContainerToReset[];
+  waiting: Waiting[];
+  hashChecks: HashCheck[];
+}
