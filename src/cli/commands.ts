@@ -39,7 +39,8 @@ function entry<O>(name: string, define: (c: Cmd) => Command<any[], O & {}, any>,
 // shared option sets and parsers
 
 const OUTPUT_LIST = 'output format: table, json or yaml';
-const OUTPUT_INSPECT = 'output format: json, yaml or table';
+const OUTPUT_INSPECT = 'output format: json, yaml, go-template or table';
+const TEMPLATE = 'Go template for -o go-template, run on the JSON output (see README for what is supported)';
 
 function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
@@ -98,7 +99,8 @@ export type VersionOptions = OptionsOf<typeof versionDef>;
 const infoDef = (c: Cmd) =>
   c
     .description('Display information of the container runtime: status conditions and verbose info')
-    .option('-o, --output <format>', 'output format: json or yaml', 'json')
+    .option('-o, --output <format>', 'output format: json, yaml or go-template', 'json')
+    .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information');
 export type InfoOptions = OptionsOf<typeof infoDef>;
 
@@ -126,6 +128,7 @@ const inspectpDef = (c: Cmd) =>
     .description('Display the status of one or more pod sandboxes')
     .argument('<pod-id...>', 'pod sandbox IDs or unique prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
+    .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information');
 export type InspectpOptions = OptionsOf<typeof inspectpDef>;
 
@@ -153,6 +156,7 @@ const inspectDef = (c: Cmd) =>
     .description('Display the status of one or more containers')
     .argument('<container-id...>', 'container IDs or unique prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
+    .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information');
 export type InspectOptions = OptionsOf<typeof inspectDef>;
 
@@ -185,6 +189,7 @@ const inspectiDef = (c: Cmd) =>
     .description('Return the status of one or more images')
     .argument('<image...>', 'image IDs, references or unique ID prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
+    .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information');
 export type InspectiOptions = OptionsOf<typeof inspectiDef>;
 
@@ -230,6 +235,44 @@ const portForwardDef = (c: Cmd) =>
     .option('--pod <name>', 'the newest ready pod sandbox with this name (instead of an ID)')
     .option('-n, --namespace <namespace>', 'namespace of --pod (default "default")');
 export type PortForwardOptions = OptionsOf<typeof portForwardDef>;
+
+// ---------------------------------------------------------------------------------------------
+// resource usage
+
+function statsOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option('--label <key=value>', 'filter by label (repeatable)', collect, [] as string[])
+    .option('-o, --output <format>', OUTPUT_LIST, 'table')
+    .option('-s, --seconds <n>', 'sample duration for CPU usage, in seconds', int('--seconds'), 1)
+    .option('-w, --watch', 'redraw every 500 ms until Ctrl-C');
+}
+
+const statsDef = (c: Cmd) =>
+  statsOptions(
+    c
+      .description('List container resource usage: CPU % over a sample, memory working set, writable layer')
+      .argument('[container-id]', 'container ID or prefix (same as --id)')
+      .option('-a, --all', 'show all containers (default: those using CPU or memory)')
+      .option('--id <id>', 'filter by container ID')
+      .option('-p, --pod <pod-id>', 'filter by pod ID'),
+  );
+export type StatsOptions = OptionsOf<typeof statsDef>;
+
+const statspDef = (c: Cmd) =>
+  statsOptions(
+    c
+      .description('List pod resource usage: CPU % over a sample and memory working set')
+      .argument('[pod-id]', 'pod sandbox ID or prefix (same as --id)')
+      .option('--id <id>', 'filter by pod ID'),
+  );
+export type StatspOptions = OptionsOf<typeof statspDef>;
+
+const imagefsinfoDef = (c: Cmd) =>
+  c
+    .description("Return the image filesystem info: the runtime's image store mountpoint, bytes and inodes used")
+    .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
+    .option('--template <template>', TEMPLATE);
+export type ImagefsinfoOptions = OptionsOf<typeof imagefsinfoDef>;
 
 // ---------------------------------------------------------------------------------------------
 // plan and sync
@@ -400,6 +443,9 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('logs', logsDef, () => import('./container').then((m) => m.logs)),
   entry('images', imagesDef, () => import('./image').then((m) => m.images)),
   entry('inspecti', inspectiDef, () => import('./image').then((m) => m.inspecti)),
+  entry('stats', statsDef, () => import('./stats').then((m) => m.stats)),
+  entry('statsp', statspDef, () => import('./stats').then((m) => m.statsp)),
+  entry('imagefsinfo', imagefsinfoDef, () => import('./stats').then((m) => m.imagefsinfo)),
   entry('exec', execDef, () => import('./stream').then((m) => m.exec)),
   entry('attach', attachDef, () => import('./stream').then((m) => m.attach)),
   entry('port-forward', portForwardDef, () => import('./stream').then((m) => m.portForward)),

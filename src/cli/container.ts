@@ -1,6 +1,7 @@
 // Container read commands: ps, inspect, logs.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
+import { formatContainerStatusTable } from '../render/inspect-table';
 import { containerFilter, filterContainers, imageRefsToResolve, resolveIdPrefix } from '../state/filters';
 import { formatContainers } from '../render/containers-view';
 import { formatInspectContainers } from '../render/inspect-view';
@@ -51,12 +52,13 @@ export async function resolveContainerIds(ctx: Context, given: string[]): Promis
 }
 
 export async function inspect(ctx: Context, args: string[], opts: InspectOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = statusOutput(opts.output, opts.template);
   const ids = await resolveContainerIds(ctx, args);
   const { runtime } = ctx.cri();
   const responses = [];
   for (const id of ids) responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));
-  ctx.io.stdout.write(formatInspectContainers(responses, { output, toJSON: protoJSON(ctx), zone: systemZone }));
+  if (output === 'table') ctx.io.stdout.write(formatContainerStatusTable(responses, { nowNs: nowNs(ctx), verbose: !opts.quiet }));
+  else ctx.io.stdout.write(formatInspectContainers(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }));
   return 0;
 }
 

@@ -1,9 +1,10 @@
 // Image read commands: images, inspecti.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
 import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
+import { formatImageStatusTable } from '../render/inspect-table';
 import type { ImagesOptions, InspectiOptions } from './commands';
 
 export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
@@ -26,7 +27,7 @@ export async function images(ctx: Context, args: string[], opts: ImagesOptions):
 }
 
 export async function inspecti(ctx: Context, args: string[], opts: InspectiOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = statusOutput(opts.output, opts.template);
   const { image } = ctx.cri();
   const responses = [];
   let known: string[] | undefined;
@@ -41,6 +42,7 @@ export async function inspecti(ctx: Context, args: string[], opts: InspectiOptio
     }
     responses.push(res);
   }
-  ctx.io.stdout.write(formatInspectImages(responses, args, { output, toJSON: protoJSON(ctx) }));
+  if (output === 'table') ctx.io.stdout.write(formatImageStatusTable(responses, args, { verbose: !opts.quiet }));
+  else ctx.io.stdout.write(formatInspectImages(responses, args, { output, template: opts.template, toJSON: protoJSON(ctx) }));
   return 0;
 }

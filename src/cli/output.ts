@@ -33,3 +33,14 @@ export const RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
 export function printRequest(ctx: Context, typeName: string, request: unknown): void {
   ctx.out(JSON.stringify(toProtoJSON(runtimeV1, typeName, request), null, 2));
 }
+
+export type StatusFormat = 'json' | 'yaml' | 'go-template' | 'table';
+
+/** -o for the inspect commands: go-template needs --template, --template needs go-template. */
+export function statusOutput(value: string | undefined, template: string | undefined, allowed: readonly StatusFormat[] = ['json', 'yaml', 'go-template', 'table']): StatusFormat {
+  const v = (value ?? 'json').toLowerCase();
+  if (!(allowed as readonly string[]).includes(v)) throw new SyncpodError(`--output: must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (v === 'go-template' && !template) throw new SyncpodError('-o go-template needs --template');
+  if (v !== 'go-template' && template !== undefined) throw new SyncpodError('--template is used only with -o go-template');
+  return v as StatusFormat;
+}

@@ -1,7 +1,7 @@
 // Runtime commands: version, info.
 import type { Context } from './context';
-import { listOutput, protoJSON } from './output';
-import { formatInfo, formatVersion } from '../render/inspect-view';
+import { listOutput, protoJSON, statusOutput } from './output';
+import { formatInfo, formatVersion, type StatusOutput } from '../render/inspect-view';
 import { SyncpodError } from '../errors';
 import type { InfoOptions, VersionOptions } from './commands';
 
@@ -22,9 +22,9 @@ export async function version(ctx: Context, _args: string[], opts: VersionOption
 }
 
 export async function info(ctx: Context, _args: string[], opts: InfoOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = statusOutput(opts.output, opts.template, ['json', 'yaml', 'go-template']) as StatusOutput;
   const { runtime } = ctx.cri();
   const res = await runtime.call('Status', { verbose: !opts.quiet });
-  ctx.io.stdout.write(formatInfo(res, { output, toJSON: protoJSON(ctx) }));
+  ctx.io.stdout.write(formatInfo(res, { output, template: opts.template, toJSON: protoJSON(ctx) }));
   return 0;
 }

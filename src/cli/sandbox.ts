@@ -1,9 +1,10 @@
 // Pod sandbox read commands: pods, inspectp.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON } from './output';
+import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
 import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters';
 import { formatPods } from '../render/pods-view';
 import { formatInspectPods } from '../render/inspect-view';
+import { formatPodStatusTable } from '../render/inspect-table';
 import { systemZone } from '../render/text';
 import type { InspectpOptions, PodsOptions } from './commands';
 
@@ -28,11 +29,12 @@ export async function resolveSandboxIds(ctx: Context, given: string[]): Promise<
 }
 
 export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = statusOutput(opts.output, opts.template);
   const ids = await resolveSandboxIds(ctx, args);
   const { runtime } = ctx.cri();
   const responses = [];
   for (const id of ids) responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
-  ctx.io.stdout.write(formatInspectPods(responses, { output, toJSON: protoJSON(ctx), zone: systemZone }));
+  if (output === 'table') ctx.io.stdout.write(formatPodStatusTable(responses, { zone: systemZone, verbose: !opts.quiet }));
+  else ctx.io.stdout.write(formatInspectPods(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }));
   return 0;
 }

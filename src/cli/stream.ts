@@ -6,6 +6,7 @@ import { parsePortSpecs, portForward as forward } from '../stream/port-forward';
 import type { TargetFlags } from '../state/targets';
 import { parseGoDuration } from '../config/duration';
 import { SyncpodError } from '../errors';
+import { withInterrupt } from './signals';
 
 /** Quiet time after local stdin EOF before the session is closed (README: "Ending stdin"). */
 const EOF_LINGER_MS = 500;
@@ -19,18 +20,6 @@ function deps(ctx: Context, signal?: AbortSignal): StreamDeps {
     debug: (l) => ctx.debug(l),
     signal,
   };
-}
-
-/** An AbortSignal fired by Ctrl-C (SIGINT) while `body` runs. */
-async function onInterrupt<T>(body: (signal: AbortSignal) => Promise<T>): Promise<T> {
-  const abort = new AbortController();
-  const handler = () => abort.abort();
-  process.on('SIGINT', handler);
-  try {
-    return await body(abort.signal);
-  } finally {
-    process.removeListener('SIGINT', handler);
-  }
 }
 
 function target(args: string[], opts: { pod?: string; namespace?: string; container?: string }): { target: TargetFlags; rest: string[] } {
@@ -52,7 +41,7 @@ export async function exec(ctx: Context, args: string[], opts: ExecOptions): Pro
   const { target: t, rest } = target(args, opts);
   const timeoutSeconds = execTimeoutSeconds(opts.timeout);
   if (opts.timeout !== undefined && !opts.sync) throw new SyncpodError('--timeout applies to exec -s (ExecSync) only');
-  return onInterrupt((signal) =>
+  return withInterrupt((signal) =>
     execInContainer(deps(ctx, signal), { target: t, cmd: rest, stdin: !!opts.interactive, tty: !!opts.tty, sync: !!opts.sync, timeoutSeconds, eofLingerMs: EOF_LINGER_MS }),
   );
 }
@@ -60,7 +49,7 @@ export async function exec(ctx: Context, args: string[], opts: ExecOptions): Pro
 export async function attach(ctx: Context, args: string[], opts: AttachOptions): Promise<number> {
   const { target: t, rest } = target(args, opts);
   if (rest.length) throw new SyncpodError(`attach takes one container, got extra arguments: ${rest.join(' ')}`);
-  return onInterrupt((signal) => attachToContainer(deps(ctx, signal), { target: t, stdin: !!opts.interactive, tty: !!opts.tty, eofLingerMs: EOF_LINGER_MS }));
+  return withInterrupt((signal) => attachToContainer(deps(ctx, signal), { target: t, stdin: !!opts.interactive, tty: !!opts.tty, eofLingerMs: EOF_LINGER_MS }));
 }
 
 export async function portForward(ctx: Context, args: string[], opts: PortForwardOptions): Promise<number> {
@@ -72,5 +61,5 @@ export async function portForward(ctx: Context, args: string[], opts: PortForwar
     .map((a) => a.trim())
     .filter(Boolean)
     .map((a) => (a === 'localhost' ? '127.0.0.1' : a));
-  return onInterrupt((signal) => forward(deps(ctx, signal), { target: t, ports, addresses, eofLingerMs: EOF_LINGER_MS }));
+  return withInterrupt((signal) => forward(deps(ctx, signal), { target: t, ports, addresses, eofLingerMs: EOF_LINGER_MS }));
 }

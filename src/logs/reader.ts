@@ -44,7 +44,7 @@ export interface ReadLogsOptions {
 const BLOCK = 64 * 1024;
 const NEWLINE = 0x0a;
 
-function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
+export function defaultSleep(ms: number, signal?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal?.aborted) return resolve();
     const timer = setTimeout(done, ms);

@@ -20,12 +20,15 @@ import { goJSONText, type JsonObject, type JsonValue } from './json';
 import type { ProtoJSON } from './list-output';
 import { formatRFC3339Nano, GO_ZERO_TIME_RFC3339, parseNs, type Zone } from './text';
 import { yamlText } from './yaml';
+import { executeGoTemplate } from './go-template';
 
-export type StatusOutput = 'json' | 'yaml';
+export type StatusOutput = 'json' | 'yaml' | 'go-template';
 
 export interface StatusViewOptions {
   /** json (crictl's default for inspect commands) or yaml. */
   output: StatusOutput;
+  /** The template for go-template output. */
+  template?: string;
   toJSON: ProtoJSON;
   /** Zone for the rewritten timestamps (crictl uses the local zone). */
   zone: Zone;
@@ -58,10 +61,14 @@ function entryObject(entry: StatusEntry): JsonObject {
   return obj;
 }
 
-/** crictl's outputStatusData: "" for no entries, one object, or an array of them. */
-export function formatStatusEntries(entries: readonly StatusEntry[], output: StatusOutput): string {
+/**
+ * crictl's outputStatusData: "" for no entries, one object, or an array of them; go-template runs
+ * the template on each entry's object and ends each result with a newline (crictl's Println).
+ */
+export function formatStatusEntries(entries: readonly StatusEntry[], output: StatusOutput, template = ''): string {
   if (entries.length === 0) return '';
   const objects = entries.map(entryObject);
+  if (output === 'go-template') return objects.map((o) => executeGoTemplate(template, o) + '\n').join('');
   const value: JsonValue = objects.length === 1 ? objects[0] : objects;
   return output === 'json' ? goJSONText(value) + '\n' : yamlText(value) + '\n';
 }
@@ -96,6 +103,7 @@ export function formatInspectPods(responses: readonly PodSandboxStatusResponse[]
   return formatStatusEntries(
     responses.map((r) => ({ status: podSandboxStatusJSON(r.status ?? {}, opts.toJSON, opts.zone), info: r.info ?? {} })),
     opts.output,
+    opts.template,
   );
 }
 
@@ -107,6 +115,7 @@ export function formatInspectContainers(
   return formatStatusEntries(
     responses.map((r) => ({ status: containerStatusJSON(r.status ?? {}, opts.toJSON, opts.zone), info: r.info ?? {} })),
     opts.output,
+    opts.template,
   );
 }
 
@@ -120,7 +129,7 @@ export function formatInspectImages(
     if (!r.image) throw new SyncpodError(`no such image ${JSON.stringify(refs[i] ?? '')} present`);
     return { status: opts.toJSON('Image', r.image), info: r.info ?? {} };
   });
-  return formatStatusEntries(entries, opts.output);
+  return formatStatusEntries(entries, opts.output, opts.template);
 }
 
 // Go's encoding/json of the generated structs (snake_case tags, omitempty), as crictl info does.
@@ -154,7 +163,7 @@ export function formatInfo(response: StatusResponse, opts: Omit<StatusViewOption
     entry.runtimeHandlers = response.runtimeHandlers.map(handlerJSON);
   }
   if (response.features) entry.features = featuresJSON(response.features);
-  return formatStatusEntries([entry], opts.output);
+  return formatStatusEntries([entry], opts.output, opts.template);
 }
 
 /** `version`: crictl's four lines, each "Key:  value" (Println adds a second space). */

@@ -229,3 +229,72 @@ describe('port-forward', () => {
     assert.match(lines[0]!, /nothing listens on port 9 in pod [0-9a-f]{13}/);
   });
 });
+
+/** Every key path of a JSON value ("a.b.c"), objects' own keys included. */
+function keyPaths(v: unknown, prefix = ''): string[] {
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
+  return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [`${prefix}${k}`, ...keyPaths(x, `${prefix}${k}.`)]);
+}
+
+describe('stats and imagefsinfo', () => {
+  test('stats -o json: crictl\'s envelope and keys, sorted by ID; the table has CPU % from two samples', async () => {
+    const json = JSON.parse((await run(['stats', '-o', 'json'])).stdout);
+    const listed = json.stats.map((s: { attributes: { id: string } }) => s.attributes.id);
+    assert.deepEqual(listed, [...listed].sort());
+    const app = json.stats.find((s: { attributes: { id: string } }) => s.attributes.id === ids.app);
+    const paths = keyPaths(app);
+    for (const key of [
+      'attributes.id', 'attributes.metadata.name', 'attributes.labels', 'attributes.annotations', 'cpu.timestamp', 'cpu.usageCoreNanoSeconds.value',
+      'cpu.usageNanoCores.value', 'memory.timestamp', 'memory.workingSetBytes.value', 'memory.availableBytes.value', 'memory.usageBytes.value',
+      'memory.rssBytes.value', 'memory.pageFaults.value', 'memory.majorPageFaults.value', 'writableLayer.timestamp', 'writableLayer.fsId.mountpoint',
+      'writableLayer.usedBytes.value', 'writableLayer.inodesUsed.value',
+    ]) {
+      assert.ok(paths.includes(key), `stats -o json lacks ${key}`);
+    }
+    const one = JSON.parse((await run(['stats', '-o', 'json', ids.app.slice(0, 10)])).stdout);
+    assert.deepEqual(one.stats.map((s: { attributes: { id: string } }) => s.attributes.id), [ids.app]);
+    const table = await run(['stats', '-s', '1', '--id', ids.talker]);
+    const [head, row] = table.stdout.split('\n');
+    assert.match(head!, /^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES$/);
+    assert.match(row!, new RegExp(`^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+$`));
+  });
+
+  test('imagefsinfo: each image filesystem as {"status": …} with crictl\'s keys; go-template and table', async () => {
+    const r = await run(['imagefsinfo']);
+    const json = JSON.parse(r.stdout);
+    assert.deepEqual(keyPaths(json).sort(), [
+      'status', 'status.fsId', 'status.fsId.mountpoint', 'status.inodesUsed', 'status.inodesUsed.value', 'status.timestamp', 'status.usedBytes',
+      'status.usedBytes.value',
+    ]);
+    assert.ok(json.status.fsId.mountpoint.startsWith(lab.dir));
+    const t = await run(['imagefsinfo', '-o', 'go-template', '--template', '{{.status.fsId.mountpoint}}']);
+    assert.equal(t.stdout, `${json.status.fsId.mountpoint}\n`);
+    const table = await run(['imagefsinfo', '-o', 'table']);
+    assert.match(table.stdout, /^TimeStamp: \d+\nUsedBytes: &UInt64Value\{Value:\d+,\}\nMountpoint: \S+\n$/);
+  });
+});
+
+describe('inspect -o go-template and -o table', () => {
+  test('templates answer as crictl: fields, index, range, printf, json, if/else', async () => {
+    const tpl = (t: string, args: string[] = ['inspect', ids.app]) => run([args[0]!, '-o', 'go-template', '--template', t, ...args.slice(1)]);
+    assert.equal((await tpl('{{.status.state}}')).stdout, 'CONTAINER_RUNNING\n');
+    assert.equal((await tpl('{{index .status.labels "io.kubernetes.pod.name"}}')).stdout, `${POD.name}\n`);
+    assert.equal((await tpl('{{range $k, $v := .status.labels}}{{$k}} {{end}}')).stdout, 'io.kubernetes.container.name io.kubernetes.pod.name io.kubernetes.pod.namespace io.kubernetes.pod.uid \n');
+    assert.equal((await tpl('{{printf "%s/%v" .status.metadata.name .status.metadata.attempt}}')).stdout, 'app/0\n');
+    assert.equal((await tpl('{{json .status.metadata}}')).stdout, '{"attempt":0,"name":"app"}\n\n');
+    assert.equal((await tpl('{{if eq .status.state "CONTAINER_RUNNING"}}up{{else}}down{{end}} {{.info.pid | printf "%v"}}')).stdout.split(' ')[0], 'up');
+    assert.equal((await tpl('{{.status.metadata.name}}', ['inspectp', ids.pod])).stdout, `${POD.name}\n`);
+    assert.equal((await tpl('{{index .status.repoTags 0}}', ['inspecti', BUSYBOX_IMAGE])).stdout, `${BUSYBOX_IMAGE}\n`);
+    assertOneLineError(await tpl('{{.status.nope}}'), /map has no entry for key "nope"/);
+    assertOneLineError(await run(['inspect', '-o', 'go-template', ids.app]), /-o go-template needs --template/);
+  });
+
+  test('-o table prints crictl\'s key: value lines', async () => {
+    const c = await run(['inspect', '-o', 'table', ids.app]);
+    assert.match(c.stdout, new RegExp(`^ID: ${ids.app}\\nName: app\\nState: CONTAINER_RUNNING\\nCreated: .+ ago\\nStarted: .+ ago\\nLabels:\\n\\tio.kubernetes.container.name -> app\\n`));
+    const p = await run(['inspectp', '-o', 'table', ids.pod]);
+    assert.match(p.stdout, new RegExp(`^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: ${POD.namespace}\\nAttempt: 0\\nStatus: SANDBOX_READY\\nCreated: \\d{4}-\\d\\d-\\d\\d [\\d:.]+ [+-]\\d{4} \\S+\\nIP Addresses: [\\d.]+\\n`));
+    const i = await run(['inspecti', '-o', 'table', BUSYBOX_IMAGE]);
+    assert.match(i.stdout, /^ID: sha256:[0-9a-f]{64}\nTag: localhost\/syncpod\/busybox:1\.36\nTag: localhost\/syncpod\/busybox:1\.37\nSize: [\d.]+MB\n/);
+  });
+});
