@@ -26,9 +26,10 @@ import { applyEffect } from '../sync/fs-effects';
 import { resolveSandboxIds } from './sandbox';
 import { generateContainerConfig } from '../kubelet/container-config';
 import { buildContainerLogsDirectory } from '../kubelet/labels';
-import { StepError, ensureImageExists } from '../sync/execute';
+import { StepError, containerFileInputs, ensureImageExists } from '../sync/execute';
 import { applyDefaultImageTag } from '../kubelet/image-ref';
 import { redactCreateContainerRequest, redactionNote } from '../sync/redact';
+import { userNamespaceRange } from '../sync/userns';
 import { dryRunCri } from '../sync/dry-run';
 import { parse as parseYaml } from 'yaml';
 import type { ImageMethods } from '../cri/grpc-runtime-service';
@@ -129,6 +130,12 @@ export function nodeSettings(opts: Partial<NodeOptions> & { runtime?: string; fe
     cgroupParent: opts.cgroupParent,
     // A node fact kubelet reads from the host: cgroup v2 when the unified hierarchy is mounted.
     cgroupVersion: (fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1) as 1 | 2,
+    // The config-generation gates of the resolved kubelet rules (resolved once, here).
+    gates: rules.gates,
+    userNamespace:
+      pod.spec?.hostUsers === false && rules.gates.UserNamespacesSupport && pod.metadata?.uid
+        ? userNamespaceRange(opts.podDirRoot ?? '/var/lib/kubelet', pod.metadata.uid)
+        : undefined,
   };
   let values: ValueSources | undefined;
   if (opts.envFile) {
@@ -333,6 +340,13 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
   } catch (err) {
     throw new SyncpodError(err instanceof StepError ? `${err.code}: ${err.message}` : errorLine(err));
   }
+  let fileInputs: Awaited<ReturnType<typeof containerFileInputs>>;
+  try {
+    const img = opts.dryRun ? dryRunCri<ImageMethods>(image, 'ImageService', []) : image;
+    fileInputs = await containerFileInputs({ img, notes }, pod, found.container, settings.container, deps.fs, sandboxConfig, deps.pullTimeoutMs);
+  } catch (err) {
+    throw new SyncpodError(err instanceof StepError ? `${err.code}: ${err.message}` : errorLine(err));
+  }
   if (notes.length) ctx.io.stderr.write(`${opts.container}: ${notes.join('; ')}\n`);
   const rc = nextRestartCount(observed.status.containerStatuses, opts.container, () =>
     deps.fs.readdir(buildContainerLogsDirectory(settings.podLogsRoot, pod, opts.container)),
@@ -347,6 +361,7 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
     podIPs,
     terminationLogName: deps.randomHex(),
     targetContainerId: target ? observed.status.containerStatuses.find((s) => s.name === target)?.id : undefined,
+    ...fileInputs,
   });
   if (!opts.dryRun) for (const e of gen.effects) applyEffect(deps.fs, e);
   const request = { podSandboxId, config: gen.config, sandboxConfig };

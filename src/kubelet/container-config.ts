@@ -7,7 +7,7 @@
 // their env/mounts/annotations; image volumes; user-namespace ID mappings on mounts; stop signal.
 
 import type { Container, EphemeralContainer, Pod } from './api-types';
-import type { ContainerConfig, KeyValue } from '../cri/types';
+import type { ContainerConfig, KeyValue, Signal } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { generatePodHostNameAndDomain } from './dns';
 import { expandContainerCommandAndArgs, makeEnvironmentVariables, type ServiceInfo, type ValueSources } from './env';
@@ -22,7 +22,9 @@ import {
   podIdentity,
   type ConfigSource,
 } from './labels';
-import { makeMounts, type FsEffect } from './mounts';
+import type { ConfigGates } from './config-gates';
+import { joinInVolume } from './env-file';
+import { makeMounts, resolveVolume, type FsEffect } from './mounts';
 import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
 import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
 import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
@@ -52,8 +54,10 @@ export interface ContainerOptions extends NodeOptions {
   memoryCapacityBytes?: number;
   /** Huge page sizes of the host in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
   hugePageSizes: string[];
-  /** RelaxedEnvironmentVariableValidation (on from 1.32): envFrom keys are kept whatever their form. Default true. */
-  relaxedEnvVarNames?: boolean;
+  /** Pulled image volumes (ImageVolume): volume name -> image id (kubelet's imageVolumes). */
+  imageVolumes?: Readonly<Record<string, string>>;
+  /** Texts of the env files fileKeyRef entries name, by host path (see envFileHostPaths). */
+  envFiles?: Readonly<Record<string, string>>;
   /** SELinux enabled on the host (selinux_relabel of mounts). Default false. */
   selinuxEnabled?: boolean;
   /** kubelet --seccomp-default. Default false. */
@@ -78,6 +82,14 @@ export interface ContainerConfigResult {
 
 const utf8 = new TextEncoder();
 
+const STOP_SIGNALS: ReadonlySet<string> = new Set([
+  'SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO', 'SIGIOT',
+  'SIGKILL', 'SIGPIPE', 'SIGPOLL', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP', 'SIGSYS', 'SIGTERM',
+  'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ',
+  'SIGRTMIN', ...Array.from({ length: 15 }, (_, i) => `SIGRTMINPLUS${i + 1}`),
+  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAXMINUS${14 - i}`), 'SIGRTMAX',
+].map((n) => `SIGNAL_${n}`));
+
 /** generateAPIPodStatus for a host-network pod: the first host IP, and the first of the other family. */
 function hostNetworkPodIPs(nodeIPs: string[]): string[] {
   const first = nodeIPs[0];
@@ -89,6 +101,40 @@ function hostNetworkPodIPs(nodeIPs: string[]): string[] {
 function findContainer(pod: Pod, name: string, kind: ContainerKind): Container | EphemeralContainer | undefined {
   const list = kind === 'init' ? pod.spec?.initContainers : kind === 'ephemeral' ? pod.spec?.ephemeralContainers : pod.spec?.containers;
   return (list ?? []).find((c) => c.name === name);
+}
+
+/** getContainerConfigStopSignal: lifecycle.stopSignal (SIGTERM, …) as the CRI Signal enum. */
+function containerStopSignal(c: Container): Signal {
+  const name = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
+  if (name === undefined || name === '') return 'SIGNAL_RUNTIME_DEFAULT';
+  const wire = `SIGNAL_${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
+  if (!STOP_SIGNALS.has(wire)) throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
+  return wire as Signal;
+}
+
+/** Host path of a pod volume that fileKeyRef can read (emptyDir or hostPath), else undefined. */
+function volumeHostPath(pod: Pod, name: string, kubeletRoot: string): string | undefined {
+  const v = (pod.spec?.volumes ?? []).find((x) => x.name === name);
+  if (!v || (v.emptyDir === undefined && v.hostPath === undefined && Object.keys(v).length > 1)) return undefined;
+  try {
+    return resolveVolume(pod, v, kubeletRoot).hostPath;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The env files a container's fileKeyRef entries read (EnvFiles on): host paths for the executor to read. */
+export function envFileHostPaths(pod: Pod, container: Container, o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> }): string[] {
+  if (!o.gates.EnvFiles) return [];
+  const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
+  const out: string[] = [];
+  for (const e of container.env ?? []) {
+    const ref = (e.valueFrom as { fileKeyRef?: { volumeName: string; path: string } } | undefined)?.fileKeyRef;
+    if (!ref) continue;
+    const base = volumeHostPath(pod, ref.volumeName, root);
+    if (base !== undefined) out.push(joinInVolume(base, ref.path));
+  }
+  return [...new Set(out)];
 }
 
 /** generateContainerConfig for one container of the pod (`container` must be one of its `kind`). */
@@ -120,7 +166,8 @@ export function generateContainerConfig(
   const kubeletRoot = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
   const podLogsRoot = o.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT;
 
-  const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '');
+  const gates = o.gates;
+  const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '', gates.HostnameOverride);
   // kubelet's SyncPod: a host-network pod's status carries the host IPs, and those are its pod IPs.
   const podIPs = o.podIPs.length === 0 && pod.spec?.hostNetwork === true ? hostNetworkPodIPs(o.nodeIPs ?? []) : o.podIPs;
   const envs = makeEnvironmentVariables(pod, c, {
@@ -129,7 +176,12 @@ export function generateContainerConfig(
     values: o.values,
     services: o.services,
     nodeAllocatable: o.nodeAllocatable,
-    relaxedEnvVarNames: o.relaxedEnvVarNames,
+    relaxedEnvVarNames: gates.RelaxedEnvironmentVariableValidation,
+    envFiles: {
+      enabled: gates.EnvFiles,
+      volumePath: (name) => volumeHostPath(pod, name, kubeletRoot),
+      files: o.envFiles ?? {},
+    },
   });
   const mounted = makeMounts(pod, c, {
     kubeletRoot,
@@ -141,12 +193,14 @@ export function generateContainerConfig(
     selinuxEnabled: o.selinuxEnabled ?? false,
     supportsRecursiveReadOnly: o.supportsRecursiveReadOnly ?? false,
     terminationLogName: o.terminationLogName,
+    gates,
+    imageVolumes: o.imageVolumes,
   });
   const imageUser = resolveImageUser(o.imageUser);
   verifyRunAsNonRoot(pod, c, imageUser);
   const { command, args } = expandContainerCommandAndArgs(c, envs);
 
-  const qos = getPodQOS(pod);
+  const qos = getPodQOS(pod, gates.PodLevelResources);
   const source = o.configSource ?? 'api';
   const config: ContainerConfig = {
     metadata: { name: c.name, attempt: o.restartCount },
@@ -174,9 +228,11 @@ export function generateContainerConfig(
         memoryCapacityBytes: o.memoryCapacityBytes,
         cgroup: cgroupSettingsOf(o),
         hugePageSizes: o.hugePageSizes,
+        podLevelResources: gates.PodLevelResources,
       }),
       securityContext: containerSecurityContext(pod, c, {
-        userNamespacesSupport: o.userNamespacesSupport ?? true,
+        gates,
+        userNamespace: o.userNamespace,
         imageUser,
         seccompDefault: o.seccompDefault ?? false,
         kubeletRoot,
@@ -184,8 +240,16 @@ export function generateContainerConfig(
       }),
     },
     CDIDevices: [],
-    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+    stopSignal: gates.ContainerStopSignals ? containerStopSignal(c) : 'SIGNAL_RUNTIME_DEFAULT',
   };
+  // applyPlatformSpecificContainerConfig: in a pod user namespace every mount is id-mapped alike.
+  const userns = config.linux?.securityContext?.namespaceOptions?.usernsOptions;
+  if (gates.UserNamespacesSupport && userns && userns.mode === 'POD') {
+    for (const m of config.mounts) {
+      m.uidMappings = userns.uids.map((x) => ({ ...x }));
+      m.gidMappings = userns.gids.map((x) => ({ ...x }));
+    }
+  }
   config.envs = envs.map((e): KeyValue => ({ key: e.name, value: utf8.encode(e.value) }));
 
   const effects: FsEffect[] = [

@@ -204,20 +204,40 @@ function checkLabel(what: string, value: string): void {
   }
 }
 
-/** GeneratePodHostNameAndDomain: short hostname (spec.hostname or the pod name, cut to 63) and domain. */
-export function generatePodHostNameAndDomain(pod: Pod, clusterDomain: string): { hostname: string; domain: string } {
+const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
+const SUBDOMAIN_MAX = 253;
+
+/** truncatePodHostnameIfNeeded: at most 63 characters, no trailing '-' or '.'. */
+function truncateHostname(podName: string, hostname: string): string {
+  if (hostname.length <= HOSTNAME_MAX) return hostname;
+  const cut = hostname.slice(0, HOSTNAME_MAX).replace(/[-.]+$/, '');
+  if (cut === '') throw new SyncpodError(`hostname for pod "${podName}" was invalid: "${hostname}"`);
+  return cut;
+}
+
+/**
+ * GeneratePodHostNameAndDomain: with HostnameOverride on and spec.hostnameOverride set, that name
+ * (a DNS subdomain, cut to 63) and no domain; else the short hostname (spec.hostname or the pod
+ * name, cut to 63) and the subdomain's domain.
+ */
+export function generatePodHostNameAndDomain(pod: Pod, clusterDomain: string, hostnameOverride = false): { hostname: string; domain: string } {
   const podName = pod.metadata?.name ?? '';
+  const override = pod.spec?.hostnameOverride;
+  if (hostnameOverride && override !== undefined && override !== null) {
+    if (override.length > SUBDOMAIN_MAX || !DNS1123_SUBDOMAIN.test(override)) {
+      throw new SyncpodError(
+        `pod HostnameOverride "${override}" is not a valid DNS subdomain: at most 253 lower case alphanumeric characters, '-' or '.', starting and ending with an alphanumeric character`,
+      );
+    }
+    return { hostname: truncateHostname(podName, override), domain: '' };
+  }
   let hostname = podName;
   const specHostname = pod.spec?.hostname ?? '';
   if (specHostname !== '') {
     checkLabel('Hostname', specHostname);
     hostname = specHostname;
   }
-  if (hostname.length > HOSTNAME_MAX) {
-    const cut = hostname.slice(0, HOSTNAME_MAX).replace(/[-.]+$/, '');
-    if (cut === '') throw new SyncpodError(`hostname for pod "${podName}" was invalid: "${hostname}"`);
-    hostname = cut;
-  }
+  hostname = truncateHostname(podName, hostname);
   let domain = '';
   const subdomain = pod.spec?.subdomain ?? '';
   if (subdomain !== '') {
@@ -240,8 +260,8 @@ export function getNodenameForKernel(hostname: string, domain: string, setHostna
 }
 
 /** The sandbox hostname: empty for host-network pods, else the (FQDN or short) hostname. */
-export function podSandboxHostname(pod: Pod, clusterDomain: string): string {
+export function podSandboxHostname(pod: Pod, clusterDomain: string, hostnameOverride = false): string {
   if (isHostNetwork(pod)) return '';
-  const { hostname, domain } = generatePodHostNameAndDomain(pod, clusterDomain);
+  const { hostname, domain } = generatePodHostNameAndDomain(pod, clusterDomain, hostnameOverride);
   return getNodenameForKernel(hostname, domain, pod.spec?.setHostnameAsFQDN);
 }

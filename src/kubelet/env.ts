@@ -16,8 +16,9 @@
 // - A `$` followed by a non-ASCII character is kept as written (Go's expander splits the UTF-8
 //   sequence there).
 
-import type { Container, EnvVar as ApiEnvVar, Pod } from './api-types';
+import type { Container, EnvVar as ApiEnvVar, EnvVarSource as ApiEnvVarSource, Pod } from './api-types';
 import { SyncpodError } from '../errors';
+import { joinInVolume, parseEnvFileValue } from './env-file';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 
 export interface EnvVar {
@@ -183,6 +184,17 @@ export interface EnvironmentInputs {
    * their form. Off: keys that are not C-style names are skipped. Default true.
    */
   relaxedEnvVarNames?: boolean;
+  /** env valueFrom.fileKeyRef (EnvFiles gate). Absent or disabled: such variables are empty, as kubelet leaves them. */
+  envFiles?: EnvFileInputs;
+}
+
+/** What fileKeyRef needs: the volumes' host paths and the texts of the files read from them. */
+export interface EnvFileInputs {
+  enabled: boolean;
+  /** Host path of a pod volume, undefined when the pod has no such (host-path backed) volume. */
+  volumePath: (volumeName: string) => string | undefined;
+  /** Host path of an env file -> its text; a path missing here could not be read. */
+  files: Readonly<Record<string, string>>;
 }
 
 const ENV_NAME = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
@@ -397,6 +409,24 @@ function envValue(
   if (from.fieldRef) return { value: evaluate ? fieldRefValue(pod, from.fieldRef.fieldPath, inputs, where) : '', secret: false };
   if (from.resourceFieldRef) return { value: evaluate ? resourceFieldValue(pod, container, from.resourceFieldRef, inputs, where) : '', secret: false };
   const keyRef = from.secretKeyRef ?? from.configMapKeyRef;
+  const fileRef = (from as ApiEnvVarSource).fileKeyRef;
+  if (!keyRef && fileRef && inputs.envFiles?.enabled) {
+    const root = inputs.envFiles.volumePath(fileRef.volumeName);
+    if (root === undefined) throw new SyncpodError(`${where}: cannot find the volume "${fileRef.volumeName}" referenced by FileKeyRef`);
+    if (!evaluate) return { value: '', secret: false };
+    const path = joinInVolume(root, fileRef.path);
+    const text = inputs.envFiles.files[path];
+    if (text === undefined) throw new SyncpodError(`${where}: couldn't parse env file ${path}: it could not be read`);
+    let v: string | undefined;
+    try {
+      v = parseEnvFileValue(text, fileRef.key);
+    } catch (err) {
+      throw new SyncpodError(`${where}: couldn't parse env file ${path}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    if (v !== undefined) return { value: v, secret: false };
+    if (fileRef.optional === true) return undefined;
+    throw new SyncpodError(`${where}: environment variable key "${fileRef.key}" not found in file "${path}"`);
+  }
   if (keyRef) {
     const kind = from.secretKeyRef ? 'secret' : 'configMap';
     const secret = kind === 'secret';

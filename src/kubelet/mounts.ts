@@ -9,6 +9,7 @@ import type { Container, Pod, Volume, VolumeMount } from './api-types';
 import type { Mount, MountPropagation } from '../cri/types';
 import { SyncpodError } from '../errors';
 import { expandSubPathExpr, type EnvVar } from './env';
+import type { ConfigGates } from './config-gates';
 import { podContainerDir, podDir, podEtcHostsPath } from './labels';
 
 /** Filesystem work the executor must do before the CRI call, in order. Modes are octal numbers. */
@@ -53,6 +54,7 @@ function volumeType(v: Volume): string {
 /** hostPath and emptyDir volumes resolved to host paths plus the work their plugins do at setup. */
 export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string): ResolvedVolume {
   const type = volumeType(v);
+  if (type === 'image') throw new SyncpodError(`volume ${v.name}: type image needs the ImageVolume feature gate`);
   if (type === 'hostPath' && v.hostPath) {
     const path = v.hostPath.path;
     const hpType = v.hostPath.type ?? '';
@@ -101,16 +103,24 @@ function joinClean(root: string, sub: string): string {
 }
 
 function recursiveReadOnly(m: VolumeMount, supports: boolean, where: string): boolean {
+  try {
+    return resolveRecursiveReadOnly(m, supports);
+  } catch (err) {
+    throw new SyncpodError(`${where}: failed to resolve recursive read-only mode: ${err instanceof Error ? err.message : String(err)}`);
+  }
+}
+
+function resolveRecursiveReadOnly(m: VolumeMount, supports: boolean): boolean {
   const rro = (m as { recursiveReadOnly?: string }).recursiveReadOnly;
   if (rro === undefined || rro === 'Disabled') return false;
-  if (!m.readOnly) throw new SyncpodError(`${where}: recursiveReadOnly ${rro} requires readOnly`);
-  if ((m.mountPropagation ?? 'None') !== 'None') throw new SyncpodError(`${where}: recursiveReadOnly ${rro} requires mountPropagation None`);
+  if (!m.readOnly) throw new Error(`recursiveReadOnly ${rro} requires readOnly`);
+  if ((m.mountPropagation ?? 'None') !== 'None') throw new Error(`recursiveReadOnly ${rro} requires mountPropagation None`);
   if (rro === 'IfPossible') return supports;
   if (rro === 'Enabled') {
-    if (!supports) throw new SyncpodError(`${where}: recursiveReadOnly Enabled is not supported by the runtime`);
+    if (!supports) throw new Error('recursiveReadOnly Enabled is not supported by the runtime');
     return true;
   }
-  throw new SyncpodError(`${where}: invalid recursiveReadOnly "${rro}"`);
+  throw new Error(`invalid recursiveReadOnly "${rro}"`);
 }
 
 /** Text of the managed /etc/hosts (managedHostsFileContent / nodeHostsFileContent). */
@@ -166,6 +176,9 @@ export interface MountInputs {
   supportsRecursiveReadOnly: boolean;
   /** 8 lowercase hex digits: the termination-log file name of this container instance. */
   terminationLogName: string;
+  gates: Pick<ConfigGates, 'ImageVolume' | 'RecursiveReadOnlyMounts'>;
+  /** Pulled image volumes (kubelet's imageVolumes): volume name -> the image id to mount. */
+  imageVolumes?: Readonly<Record<string, string>>;
 }
 
 function mount(hostPath: string, containerPath: string, readonly: boolean, selinuxRelabel: boolean): Mount {
@@ -183,6 +196,42 @@ function mount(hostPath: string, containerPath: string, readonly: boolean, selin
   };
 }
 
+/**
+ * An image volume (ImageVolume gate): CRI Mount.image names the pulled image, image_sub_path the
+ * subPath; no host path, read-only as the image volume plugin mounts it.
+ */
+function imageVolumeMount(vol: Volume, m: VolumeMount, o: MountInputs, where: string): Mount {
+  let subPath = m.subPath ?? '';
+  if (m.subPathExpr) {
+    try {
+      subPath = expandSubPathExpr(m.subPathExpr, o.envs);
+    } catch (err) {
+      throw new SyncpodError(`${where}: subPathExpr: ${err instanceof Error ? err.message : String(err)}`);
+    }
+  }
+  if (subPath.startsWith('/')) throw new SyncpodError(`error SubPath \`${subPath}\` must not be an absolute path`);
+  if (hasBacksteps(subPath)) throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
+  const imageRef = o.imageVolumes?.[vol.name];
+  if (imageRef === undefined) throw new SyncpodError(`${where}: image volume ${vol.name} has not been pulled`);
+  const reference = (vol as { image?: { reference?: string } }).image?.reference ?? '';
+  const cm = mount('', m.mountPath.startsWith('/') ? m.mountPath : `/${m.mountPath}`, true, false);
+  cm.image = { image: imageRef, annotations: {}, userSpecifiedImage: reference, runtimeHandler: '', imageRef: '' };
+  cm.imageSubPath = subPath;
+  cm.propagation = propagationOf(m, where);
+  cm.recursiveReadOnly = recursiveReadOnly(m, o.supportsRecursiveReadOnly, where);
+  return cm;
+}
+
+/** Image volumes of the pod that a container mounts (ImageVolume gate on): what SyncPod pulls first. */
+export function imageVolumesOf(pod: Pod): Array<{ name: string; reference: string; pullPolicy: string }> {
+  const out: Array<{ name: string; reference: string; pullPolicy: string }> = [];
+  for (const v of pod.spec?.volumes ?? []) {
+    const img = (v as { image?: { reference?: string; pullPolicy?: string } }).image;
+    if (img) out.push({ name: v.name, reference: img.reference ?? '', pullPolicy: img.pullPolicy ?? '' });
+  }
+  return out;
+}
+
 /** All mounts of one container, in kubelet's order, and the filesystem work they need. */
 export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mounts: Mount[]; effects: FsEffect[] } {
   const where = `container ${container.name}`;
@@ -197,6 +246,10 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
     const vol = volumes.get(m.name);
     if (!vol) throw new SyncpodError(`cannot find volume "${m.name}" to mount into container "${container.name}"`);
     manageEtcHosts = manageEtcHosts && m.mountPath !== ETC_HOSTS_PATH;
+    if (o.gates.ImageVolume && (vol as { image?: unknown }).image !== undefined) {
+      mounts.push(imageVolumeMount(vol, m, o, mw));
+      continue;
+    }
     const resolved = resolveVolume(pod, vol, o.kubeletRoot);
     if (!seenVolumes.has(vol.name)) {
       seenVolumes.add(vol.name);
@@ -223,6 +276,9 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
     const cm = mount(hostPath, containerPath, m.readOnly === true, resolved.relabel && o.selinuxEnabled);
     cm.propagation = propagationOf(m, mw);
     cm.recursiveReadOnly = recursiveReadOnly(m, o.supportsRecursiveReadOnly, mw);
+    if (cm.recursiveReadOnly && !o.gates.RecursiveReadOnlyMounts) {
+      throw new SyncpodError(`${mw}: recursive read-only mount needs feature gate "RecursiveReadOnlyMounts" to be enabled`);
+    }
     mounts.push(cm);
   }
 

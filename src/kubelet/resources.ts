@@ -3,9 +3,10 @@
 // kuberuntime_sandbox_linux.go, cm/helpers_linux.go, qos/policy.go, apis/core/v1/helper/qos,
 // component-helpers resource.PodRequests/PodLimits). Pure: node facts are inputs.
 //
-// Not mirrored: MemoryQoS (alpha), LimitedSwap, pod-level resources (alpha/beta gate
-// PodLevelResources), the CPU manager's exclusive CPUs (cpu_quota -1), in-place resize's
-// allocated resources.
+// Pod-level resources (PodLevelResources, 1.34+ on): container limits fall back to the pod's,
+// the sandbox takes the pod-level values, QoS is computed from them.
+// Not mirrored: MemoryQoS (alpha), LimitedSwap, the CPU manager's exclusive CPUs (cpu_quota -1),
+// in-place resize's allocated resources, pod-level values in the OOM score.
 
 import type { Container, Pod, ResourceRequirements } from './api-types';
 import type { HugepageLimit, LinuxContainerResources } from '../cri/types';
@@ -190,8 +191,35 @@ function totalBytes(total: Map<string, bigint>, name: string): number {
   return toBytes(milliQuantity(total.get(name) ?? 0n));
 }
 
-/** GetPodQOS over cpu and memory of init and regular containers. */
-export function getPodQOS(pod: Pod): QOSClass {
+/** IsPodLevelResourcesSet: spec.resources requests or limits name cpu or memory. */
+export function isPodLevelResourcesSet(pod: Pod): boolean {
+  const r = pod.spec?.resources;
+  const has = (l: Record<string, unknown> | undefined) => l !== undefined && ('cpu' in l || 'memory' in l);
+  return has(r?.requests) || has(r?.limits);
+}
+
+/** Pod-level cpu/memory requests and limits (PodLevelResources), parsed. */
+function podLevelAmounts(pod: Pod): { requests: Amounts; limits: Amounts } {
+  const pick = (a: Amounts) => new Map([...a].filter(([k]) => k === 'cpu' || k === 'memory'));
+  return {
+    requests: pick(amounts(pod.spec?.resources?.requests, 'spec.resources.requests')),
+    limits: pick(amounts(pod.spec?.resources?.limits, 'spec.resources.limits')),
+  };
+}
+
+/**
+ * GetPodQOS over cpu and memory of init and regular containers; with PodLevelResources on and
+ * pod-level cpu/memory set, over the pod-level values instead.
+ */
+export function getPodQOS(pod: Pod, podLevelResources = false): QOSClass {
+  if (podLevelResources && isPodLevelResourcesSet(pod)) {
+    const { requests, limits } = podLevelAmounts(pod);
+    const req = new Map([...requests].map(([k, q]) => [k, milliOf(q)] as const).filter(([, v]) => v > 0n));
+    const lim = new Map([...limits].map(([k, q]) => [k, milliOf(q)] as const).filter(([, v]) => v > 0n));
+    if (req.size === 0 && lim.size === 0) return 'BestEffort';
+    if (lim.has('cpu') && lim.has('memory') && [...req].every(([k, v]) => lim.get(k) === v)) return 'Guaranteed';
+    return 'Burstable';
+  }
   const requests = new Map<string, bigint>();
   const limits = new Map<string, bigint>();
   let guaranteed = true;
@@ -314,6 +342,8 @@ export function hugepageLimits(container: Container, hostPageSizes: string[]): H
 
 export interface ContainerResourceInputs extends OomInputs {
   cgroup: CgroupSettings;
+  /** PodLevelResources gate: a container without a cpu/memory limit gets the pod-level one. */
+  podLevelResources?: boolean;
   /** The host's huge page sizes in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
   hugePageSizes: string[];
 }
@@ -322,8 +352,14 @@ export interface ContainerResourceInputs extends OomInputs {
 export function generateLinuxContainerResources(pod: Pod, container: Container, o: ContainerResourceInputs): LinuxContainerResources {
   const { requests, limits } = containerAmounts(container);
   const cpuReq = requests.get('cpu');
-  const cpuLim = limits.get('cpu');
-  const memLim = limits.get('memory');
+  let cpuLim = limits.get('cpu');
+  let memLim = limits.get('memory');
+  // getCPULimit / getMemoryLimit: a zero container limit gives way to the pod-level one.
+  if (o.podLevelResources && isPodLevelResourcesSet(pod)) {
+    const pl = podLevelAmounts(pod).limits;
+    if (!cpuLim || milliOf(cpuLim) === 0n) cpuLim = pl.get('cpu') ?? cpuLim;
+    if (!memLim || milliOf(memLim) === 0n) memLim = pl.get('memory') ?? memLim;
+  }
   const r = calculateLinuxResources(
     cpuReq ? toMilliCPU(cpuReq) : undefined,
     cpuLim ? toMilliCPU(cpuLim) : 0,
@@ -343,10 +379,18 @@ function configureNoSwap(r: LinuxContainerResources, s: CgroupSettings): void {
   else r.unified = { ...r.unified, 'memory.swap.max': '0' };
 }
 
-/** Sandbox-level resources: the pod's summed requests/limits without overhead. */
-export function calculateSandboxResources(pod: Pod, s: CgroupSettings): LinuxContainerResources {
+/**
+ * Sandbox-level resources: the pod's summed requests/limits without overhead; with
+ * PodLevelResources on, pod-level cpu/memory values take the place of the sums.
+ */
+export function calculateSandboxResources(pod: Pod, s: CgroupSettings, podLevelResources = false): LinuxContainerResources {
   const req = podResourceTotals(pod, 'requests');
   const lim = podResourceTotals(pod, 'limits');
+  if (podLevelResources && isPodLevelResourcesSet(pod)) {
+    const pl = podLevelAmounts(pod);
+    for (const [k, q] of pl.requests) req.set(k, milliOf(q));
+    for (const [k, q] of pl.limits) lim.set(k, milliOf(q));
+  }
   return calculateLinuxResources(req.has('cpu') ? totalMilliCPU(req) : undefined, totalMilliCPU(lim), totalBytes(lim, 'memory'), s);
 }
 

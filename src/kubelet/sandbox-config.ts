@@ -27,7 +27,8 @@ import {
   type CgroupSettings,
   type QOSClass,
 } from './resources';
-import { sandboxSecurityContext } from './security-context';
+import type { ConfigGates } from './config-gates';
+import { sandboxSecurityContext, type UserNamespaceRange } from './security-context';
 
 export type { KubeletEvent } from './dns';
 export type { FsEffect } from './mounts';
@@ -56,8 +57,10 @@ export interface NodeOptions {
   cpuCFSQuotaPeriodUs?: number;
   singleProcessOOMKill?: boolean;
   swapControllerAvailable?: boolean;
-  /** UserNamespacesSupport gate; default true (kubelet 1.33 default). */
-  userNamespacesSupport?: boolean;
+  /** The config-generation gates, resolved once per invocation (resolveKubeletRules(...).gates). */
+  gates: ConfigGates;
+  /** A hostUsers: false pod's user-namespace range (see sync/userns.ts). */
+  userNamespace?: UserNamespaceRange;
 }
 
 export interface SandboxOptions extends NodeOptions {
@@ -159,7 +162,7 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
   });
   const logDirectory = buildPodLogsDirectory(o.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT, pod);
   const portMappings = (pod.spec?.containers ?? []).flatMap((c) => containerPortMappings(c.ports ?? []));
-  const qosClass = getPodQOS(pod);
+  const qosClass = getPodQOS(pod, o.gates.PodLevelResources);
   const cgroup = cgroupSettingsOf(o);
 
   const sysctls: Record<string, string> = {};
@@ -167,15 +170,15 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
 
   const linux: LinuxPodSandboxConfig = {
     cgroupParent: o.cgroupParent ?? podCgroupParent(pod, o.cgroupDriver ?? 'cgroupfs', qosClass),
-    securityContext: sandboxSecurityContext(pod, { userNamespacesSupport: o.userNamespacesSupport ?? true }),
+    securityContext: sandboxSecurityContext(pod, { gates: o.gates, userNamespace: o.userNamespace }),
     sysctls,
-    resources: calculateSandboxResources(pod, cgroup),
+    resources: calculateSandboxResources(pod, cgroup, o.gates.PodLevelResources),
     overhead: convertOverheadToLinuxResources(pod, cgroup),
   };
 
   const config: PodSandboxConfig = {
     metadata: { name, namespace, uid, attempt },
-    hostname: podSandboxHostname(pod, clusterDomain),
+    hostname: podSandboxHostname(pod, clusterDomain, o.gates.HostnameOverride),
     logDirectory,
     dnsConfig: dns.dnsConfig,
     portMappings,
@@ -191,5 +194,11 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
     { kind: 'mkdir', path: `${dir}/plugins`, mode: 0o750, why: 'pod plugins directory' },
     { kind: 'mkdir', path: logDirectory, mode: 0o755, why: 'pod log directory' },
   ];
+  if (o.userNamespace && pod.spec?.hostUsers === false && o.gates.UserNamespacesSupport) {
+    // kubelet's user-namespace manager records the pod's range in <pod dir>/userns.
+    const m = [{ hostId: o.userNamespace.hostId, containerId: 0, length: o.userNamespace.length }];
+    const content = JSON.stringify({ uidMappings: m, gidMappings: m });
+    effects.push({ kind: 'writeFile', path: `${dir}/userns`, mode: 0o644, content, why: 'user-namespace mappings' });
+  }
   return { config, runtimeHandler: resolveRuntimeHandler(pod, o), qosClass, effects, events: dns.events };
 }

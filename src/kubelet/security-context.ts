@@ -4,8 +4,8 @@
 // getAppArmorProfile, security_context_others.go verifyRunAsNonRoot). Pure.
 //
 // Not mirrored: volume-derived supplemental groups (GID annotations of persistent volumes, which
-// syncpod never mounts), supplementalGroupsPolicy's runtime checks, user-namespace ID mappings
-// (hostUsers: false is refused).
+// syncpod never mounts), supplementalGroupsPolicy's runtime checks. The user-namespace range of a
+// hostUsers: false pod is an input (allocated by the executor as kubelet's manager does).
 
 import type { Container, Pod, PodSecurityContext, SecurityContext, SELinuxOptions } from './api-types';
 import type {
@@ -18,6 +18,7 @@ import type {
   SELinuxOption,
 } from '../cri/types';
 import { SyncpodError } from '../errors';
+import type { ConfigGates } from './config-gates';
 import { formatPod } from './labels';
 
 /** /proc and /sys paths masked in every container unless procMount is Unmasked (kubelet 1.33 list). */
@@ -40,8 +41,18 @@ export const DEFAULT_READONLY_PATHS = ['/proc/bus', '/proc/fs', '/proc/irq', '/p
 const APPARMOR_ANNOTATION_PREFIX = 'container.apparmor.security.beta.kubernetes.io/';
 
 export interface NamespaceInputs {
-  /** UserNamespacesSupport gate (on by default in 1.33): every pod then gets userns mode NODE. */
-  userNamespacesSupport: boolean;
+  gates: Pick<ConfigGates, 'UserNamespacesSupport' | 'SupplementalGroupsPolicy' | 'ProcMountType'>;
+  /**
+   * The pod's user-namespace range for hostUsers: false (kubelet's user-namespace manager keeps it
+   * in <pod dir>/userns): host ids [hostId, hostId+length) map to 0 in the pod.
+   */
+  userNamespace?: UserNamespaceRange;
+}
+
+/** One id range (uids and gids alike, as kubelet allocates them). */
+export interface UserNamespaceRange {
+  hostId: number;
+  length: number;
 }
 
 /** The security-profile message with its proto defaults. */
@@ -59,15 +70,23 @@ export function namespacesForPod(pod: Pod, o: NamespaceInputs): NamespaceOption 
     ipc: spec?.hostIPC ? 'NODE' : 'POD',
     targetId: '',
   };
-  if (spec?.hostUsers === false) {
-    throw new SyncpodError(
-      `pod ${pod.metadata?.name ?? ''}: hostUsers: false (user namespaces) is not supported by syncpod: the ID mappings come from kubelet's user-namespace manager`,
-    );
+  if (!o.gates.UserNamespacesSupport) {
+    if (spec?.hostUsers !== undefined && spec?.hostUsers !== null) {
+      throw new SyncpodError('the feature gate "UserNamespacesSupport" is disabled: can\'t set spec.HostUsers');
+    }
+    return ns;
   }
-  if (o.userNamespacesSupport) ns.usernsOptions = { mode: 'NODE', uids: [], gids: [] };
-  else if (spec?.hostUsers === true) {
-    throw new SyncpodError('the feature gate "UserNamespacesSupport" is disabled: can\'t set spec.HostUsers');
+  if (spec?.hostUsers !== false) {
+    ns.usernsOptions = { mode: 'NODE', uids: [], gids: [] };
+    return ns;
   }
+  if (spec.hostNetwork || spec.hostPID || spec.hostIPC) {
+    throw new SyncpodError(`pod ${pod.metadata?.name ?? ''}: hostUsers: false cannot be combined with hostNetwork, hostPID or hostIPC`);
+  }
+  const r = o.userNamespace;
+  if (!r) throw new SyncpodError(`pod ${pod.metadata?.name ?? ''}: hostUsers: false needs a user-namespace range, and none was allocated`);
+  const map = [{ hostId: r.hostId, containerId: 0, length: r.length }];
+  ns.usernsOptions = { mode: 'POD', uids: map, gids: map.map((m) => ({ ...m })) };
   return ns;
 }
 
@@ -103,13 +122,15 @@ export function sandboxSecurityContext(pod: Pod, o: NamespaceInputs): LinuxSandb
     sc.namespaceOptions = namespacesForPod(pod, o);
     if (psc.fsGroup !== undefined && psc.fsGroup !== null) sc.supplementalGroups.push(String(psc.fsGroup));
     for (const g of psc.supplementalGroups ?? []) sc.supplementalGroups.push(String(g));
-    sc.supplementalGroupsPolicy = supplementalGroupsPolicy(psc);
+    sc.supplementalGroupsPolicy = supplementalGroupsPolicy(psc, o.gates.SupplementalGroupsPolicy);
     sc.selinuxOptions = selinux(psc.seLinuxOptions);
   }
   return sc;
 }
 
-function supplementalGroupsPolicy(psc: PodSecurityContext | undefined): 'Merge' | 'Strict' {
+/** Gate off: the API server drops the field, so the runtime gets Merge. */
+function supplementalGroupsPolicy(psc: PodSecurityContext | undefined, gateOn: boolean): 'Merge' | 'Strict' {
+  if (!gateOn) return 'Merge';
   const p = (psc as { supplementalGroupsPolicy?: string } | undefined)?.supplementalGroupsPolicy;
   if (p === undefined || p === 'Merge') return 'Merge';
   if (p === 'Strict') return 'Strict';
@@ -243,7 +264,8 @@ export function containerSecurityContext(pod: Pod, container: Container, o: Cont
   const caps: Capability | undefined = eff.capabilities
     ? { addCapabilities: [...(eff.capabilities.add ?? [])], dropCapabilities: [...(eff.capabilities.drop ?? [])], addAmbientCapabilities: [] }
     : undefined;
-  const unmasked = eff.procMount === 'Unmasked';
+  // ProcMountType off: the API server drops procMount, so the default masks apply.
+  const unmasked = o.gates.ProcMountType && eff.procMount === 'Unmasked';
   const sc: LinuxContainerSecurityContext = {
     capabilities: caps,
     privileged: eff.privileged === true,
@@ -273,7 +295,7 @@ export function containerSecurityContext(pod: Pod, container: Container, o: Cont
   if (psc) {
     if (psc.fsGroup !== undefined && psc.fsGroup !== null) sc.supplementalGroups.push(String(psc.fsGroup));
     for (const g of psc.supplementalGroups ?? []) sc.supplementalGroups.push(String(g));
-    sc.supplementalGroupsPolicy = supplementalGroupsPolicy(psc);
+    sc.supplementalGroupsPolicy = supplementalGroupsPolicy(psc, o.gates.SupplementalGroupsPolicy);
   }
   if (o.targetContainerId !== undefined && sc.namespaceOptions.pid === 'CONTAINER') {
     sc.namespaceOptions.pid = 'TARGET';

@@ -51,6 +51,7 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
     kind: (p) => real.kind(p),
     mode: (p) => (real.exists(p) ? real.mode(p) : 0o755),
     readdir: (p) => real.readdir(p),
+    readText: (p) => real.readText(p),
     mkdirAll: (p, mode) => void changes.push(`mkdir -p ${p} (${mode.toString(8)})`),
     touch: (p, mode) => void changes.push(`touch ${p} (${mode.toString(8)})`),
     writeFile: (p, _c, mode) => void changes.push(`write ${p} (${mode.toString(8)})`),

@@ -12,7 +12,8 @@ import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import { errorLine } from '../errors';
-import { generateContainerConfig, type ContainerOptions } from '../kubelet/container-config';
+import { envFileHostPaths, generateContainerConfig, type ContainerOptions } from '../kubelet/container-config';
+import { imageVolumesOf } from '../kubelet/mounts';
 import { applyDefaultImageTag, defaultImagePullPolicy, isValidImageReference } from '../kubelet/image-ref';
 import { buildContainerLogsDirectory, formatPod } from '../kubelet/labels';
 import { generatePodSandboxConfig, type SandboxOptions } from '../kubelet/sandbox-config';
@@ -204,6 +205,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
   };
 
   const sandboxConfigFor = () => generatePodSandboxConfig(pod, plan.actions.attempt, input.sandboxOptions);
+  /** Image volumes pulled in this run (kubelet pulls them once per SyncPod, before the containers). */
+  const pulledImageVolumes = new Map<string, string>();
 
   const steps = plan.steps;
   for (const step of steps) {
@@ -328,6 +331,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     const sandboxConfig = sandboxConfigFor().config;
 
     const { imageRef, imageUser } = await ensureImageExists(c, spec, sandboxConfig, deps.pullTimeoutMs);
+    const fileInputs = await containerFileInputs(c, pod, spec, input.containerOptions, deps.fs, sandboxConfig, deps.pullTimeoutMs, pulledImageVolumes);
 
     const rc = nextRestartCount(status.containerStatuses, name, () =>
       deps.fs.readdir(buildContainerLogsDirectory(podLogsRoot, pod, name)),
@@ -348,6 +352,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
         podIPs,
         terminationLogName: deps.randomHex(),
         targetContainerId,
+        ...fileInputs,
       });
       for (const e of gen.effects) {
         try {
@@ -402,6 +407,43 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
 }
 
 /** EnsureImageExists: pull per imagePullPolicy; returns the image id and the image's user. */
+/**
+ * What a container's config needs from outside the pure generator: its image volumes pulled
+ * (ImageVolume; per the volume's pull policy, once per run) and the env files its fileKeyRef
+ * entries read (EnvFiles).
+ */
+export async function containerFileInputs(
+  c: { img: ImageCaller; notes: string[] },
+  pod: Pod,
+  spec: AnyContainer,
+  options: ContainerNodeOptions,
+  fs: SyncFs,
+  sandboxConfig: T.PodSandboxConfig,
+  pullTimeoutMs: number,
+  pulled: Map<string, string> = new Map(),
+): Promise<{ imageVolumes: Record<string, string>; envFiles: Record<string, string> }> {
+  const imageVolumes: Record<string, string> = {};
+  if (options.gates.ImageVolume) {
+    const mounted = new Set((spec.volumeMounts ?? []).map((m) => m.name));
+    for (const v of imageVolumesOf(pod)) {
+      if (!mounted.has(v.name)) continue;
+      let ref = pulled.get(v.name);
+      if (ref === undefined) {
+        const image = { name: `volume ${v.name}`, image: v.reference, ...(v.pullPolicy ? { imagePullPolicy: v.pullPolicy } : {}) };
+        ref = (await ensureImageExists(c, image, sandboxConfig, pullTimeoutMs)).imageRef;
+        pulled.set(v.name, ref);
+      }
+      imageVolumes[v.name] = ref;
+    }
+  }
+  const envFiles: Record<string, string> = {};
+  for (const path of envFileHostPaths(pod, spec, options)) {
+    const text = fs.readText(path);
+    if (text !== undefined) envFiles[path] = text;
+  }
+  return { imageVolumes, envFiles };
+}
+
 export async function ensureImageExists(
   c: { img: ImageCaller; notes: string[] },
   spec: AnyContainer,

@@ -65,6 +65,13 @@ export const nodeFs: SyncFs = {
     }
   },
   mode: (p) => fs.statSync(p).mode & 0o7777,
+  readText(p) {
+    try {
+      return fs.readFileSync(p, 'utf8');
+    } catch {
+      return undefined;
+    }
+  },
   readdir(p) {
     try {
       return fs.readdirSync(p);

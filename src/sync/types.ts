@@ -27,6 +27,8 @@ export interface SyncFs {
   mode(path: string): number;
   /** Entry names, or undefined when the directory is missing or unreadable. */
   readdir(path: string): string[] | undefined;
+  /** Text of a file (env files of fileKeyRef), or undefined when missing or unreadable. */
+  readText(path: string): string | undefined;
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
   symlink(target: string, path: string): void;

@@ -5,6 +5,7 @@ import type { Container, EphemeralContainer, Pod } from '../../src/kubelet/api-t
 import { generateContainerConfig, type ContainerOptions } from '../../src/kubelet/container-config';
 import { encodeContainerPorts, encodeLifecycleHandler } from '../../src/kubelet/go-json';
 import { formatHash, hashContainer, hashContainerLegacy } from '../../src/kubelet/hash';
+import { GATES_133 } from '../fixtures/gates';
 
 const UID = '0c9d3b5e-1111-4222-8333-944455556666';
 const POD_DIR = `/var/lib/kubelet/pods/${UID}`;
@@ -19,6 +20,7 @@ const opts: ContainerOptions = {
   terminationLogName: '3f9a0c12',
   memoryCapacityBytes: 16 * 1024 ** 3,
   hugePageSizes: ['2MB', '1GB'],
+  gates: GATES_133,
 };
 /** The web pod with its one container changed (and optional pod spec changes). */
 const podWith = (c: Partial<Container>, spec: Partial<Pod['spec']> = {}): { pod: Pod; c: Container } => {

@@ -25,6 +25,7 @@ import {
 } from '../../src/kubelet/resources';
 import { toBytes, toMilliCPU, parseQuantity } from '../../src/kubelet/quantity';
 import { containerSecurityContext, sandboxSecurityContext } from '../../src/kubelet/security-context';
+import { GATES_133 } from '../fixtures/gates';
 
 const v1: CgroupSettings = { ...DEFAULT_CGROUP_SETTINGS, cgroupVersion: 1 };
 const v2: CgroupSettings = { ...DEFAULT_CGROUP_SETTINGS, cgroupVersion: 2 };
@@ -123,7 +124,7 @@ test('K1 TestGetHugepageLimitsFromResources (host with 2MB and 1GB pages)', () =
 });
 
 test('K1 TestGenerateLinuxContainerConfigNamespaces', () => {
-  const base = { userNamespacesSupport: false, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
+  const base = { gates: { ...GATES_133, UserNamespacesSupport: false }, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
   const rows: Array<[string, Partial<NonNullable<Pod['spec']>>, string | undefined, { pid: string; targetId: string }]> = [
     ['Default namespaces', {}, undefined, { pid: 'CONTAINER', targetId: '' }],
     ['PID Namespace POD', { shareProcessNamespace: true }, undefined, { pid: 'POD', targetId: '' }],
@@ -137,7 +138,7 @@ test('K1 TestGenerateLinuxContainerConfigNamespaces', () => {
 });
 
 test('K1 TestGenerateLinuxConfigSupplementalGroupsPolicy and K2 TestGeneratePodSandboxLinuxConfigSupplementalGroupsPolicy', () => {
-  const o = { userNamespacesSupport: true, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
+  const o = { gates: GATES_133, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
   const rows: Array<[string, string | undefined, string | RegExp]> = [
     ['Merge SupplementalGroupsPolicy should convert to Merge', 'Merge', 'Merge'],
     ['Strict SupplementalGroupsPolicy should convert to Strict', 'Strict', 'Strict'],
@@ -247,13 +248,13 @@ test('K2 TestApplySandboxResources', () => {
 
 test('K2 TestGeneratePodSandboxConfigWithLinuxSecurityContext', () => {
   const pod = testPod({}, { securityContext: { seLinuxOptions: { user: 'qux' }, runAsUser: 1000, runAsGroup: 10 } });
-  const sc = sandboxSecurityContext(pod, { userNamespacesSupport: true });
+  const sc = sandboxSecurityContext(pod, { gates: GATES_133 });
   assert.deepEqual([sc.selinuxOptions, sc.runAsUser, sc.runAsGroup], [{ user: 'qux', role: '', type: '', level: '' }, { value: '1000' }, { value: '10' }]);
 });
 
 test('K1 TestGenerateContainerConfig: run-as fields, runAsNonRoot refusals', () => {
   const opts: ContainerOptions = {
-    resolvConf: null, restartCount: 0, imageRef: 'busybox', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], memoryCapacityBytes: 1 << 30,
+    resolvConf: null, restartCount: 0, imageRef: 'busybox', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], memoryCapacityBytes: 1 << 30, gates: GATES_133,
   };
   const ok = testPod({ securityContext: { runAsUser: 1000, runAsGroup: 2000 } });
   const sc = generateContainerConfig(ok, ok.spec!.containers[0]!, 'regular', opts).config.linux!.securityContext!;

@@ -11,6 +11,7 @@ import { getPodDNS, parseResolvConf } from '../../src/kubelet/dns';
 import { makeEnvironmentVariables } from '../../src/kubelet/env';
 import { hugepageLimits } from '../../src/kubelet/resources';
 import { generatePodSandboxConfig } from '../../src/kubelet/sandbox-config';
+import { GATES_133 } from '../fixtures/gates';
 
 const UID = 'c0ffee00-1111-4222-8333-944455556666';
 const pod = (spec: Partial<NonNullable<Pod['spec']>> = {}, c: Partial<Container> = {}): Pod => ({
@@ -28,6 +29,7 @@ const opts: ContainerOptions = {
   memoryCapacityBytes: 16 * 1024 ** 3,
   hugePageSizes: [],
   nodeHostsFile: '127.0.0.1 localhost\n192.168.1.5 node-1\n',
+  gates: GATES_133,
 };
 
 test('a host-network pod gets the kubelet-managed /etc/hosts (the node file) and the host IPs as pod IPs', () => {
@@ -55,7 +57,7 @@ test('a bare "nameserver" line in resolv.conf fails sandbox creation, as kubelet
     assert.throws(() => getPodDNS(pod({ dnsPolicy, dnsConfig: { nameservers: ['1.1.1.1'] } }), settings), /nameserver list is empty/, dnsPolicy);
   }
   assert.throws(
-    () => generatePodSandboxConfig(pod(), 0, { resolvConf: 'search a.b\nnameserver  \n', configSeen: 'x' }),
+    () => generatePodSandboxConfig(pod(), 0, { resolvConf: 'search a.b\nnameserver  \n', configSeen: 'x', gates: GATES_133 }),
     /resolv\.conf line 2: nameserver list is empty/,
   );
 });

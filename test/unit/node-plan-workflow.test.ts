@@ -56,6 +56,7 @@ class FakeFs implements SyncFs {
   kind = (p: string) => this.kinds.get(p);
   mode = () => 0o755;
   readdir = () => undefined;
+  readText = () => undefined;
   remove = () => {};
   symlink = () => {};
 }

@@ -5,6 +5,7 @@ import type { Pod } from '../../src/kubelet/api-types';
 import { generateContainerConfig } from '../../src/kubelet/container-config';
 import { makeEnvironmentVariables, secretEnvNames } from '../../src/kubelet/env';
 import { REDACTED_VALUE, redactionNote, redactRecorded } from '../../src/sync/redact';
+import { GATES_133 } from '../fixtures/gates';
 
 const pod: Pod = {
   metadata: { name: 'web', namespace: 'shop', uid: 'u-1' },
@@ -39,7 +40,7 @@ test('variables from Secrets (and values expanded from them) are marked; configM
 
 test('recorded CreateContainer requests lose their secret values; everything else is left as it was', () => {
   const { config } = generateContainerConfig(pod, pod.spec!.containers[0]!, 'regular', {
-    resolvConf: null, restartCount: 0, imageRef: 'sha256:1', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], values,
+    resolvConf: null, restartCount: 0, imageRef: 'sha256:1', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], values, gates: GATES_133,
   });
   const recorded = [
     { service: 'RuntimeService' as const, rpc: 'RunPodSandbox', request: { config: {} } },

@@ -9,6 +9,7 @@ import {
   sysctlToDots,
   type SandboxOptions,
 } from '../../src/kubelet/sandbox-config';
+import { GATES_133 } from '../fixtures/gates';
 
 const webPod = (): Pod => JSON.parse(readFileSync(new URL('../fixtures/configs/web-pod.json', import.meta.url), 'utf8'));
 const UID = '0c9d3b5e-1111-4222-8333-944455556666';
@@ -18,6 +19,7 @@ const opts: SandboxOptions = {
   clusterDomain: 'cluster.local',
   resolvConf: 'nameserver 192.168.1.1\nsearch example.com\n',
   configSeen: SEEN,
+  gates: GATES_133,
 };
 const withSpec = (spec: Partial<Pod['spec']>, containers?: Container[]): Pod => {
   const p = webPod();
@@ -171,7 +173,7 @@ test('sandbox security context', () => {
   const ns = sc.namespaceOptions!;
   assert.deepEqual([ns.network, ns.pid, ns.ipc], ['NODE', 'NODE', 'NODE']);
   assert.deepEqual(ns.usernsOptions, { mode: 'NODE', uids: [], gids: [] });
-  assert.equal(generatePodSandboxConfig(pod, 0, { ...opts, userNamespacesSupport: false }).config.linux!.securityContext!.namespaceOptions!.usernsOptions, undefined);
+  assert.equal(generatePodSandboxConfig(pod, 0, { ...opts, gates: { ...GATES_133, UserNamespacesSupport: false } }).config.linux!.securityContext!.namespaceOptions!.usernsOptions, undefined);
   assert.equal(generatePodSandboxConfig(pod, 0, opts).config.hostname, '', 'no hostname for host-network pods');
 
   const shared = generatePodSandboxConfig(withSpec({ shareProcessNamespace: true }), 0, opts).config.linux!.securityContext!;
@@ -182,7 +184,7 @@ test('sandbox security context', () => {
   const bare = generatePodSandboxConfig(noPodSc, 0, opts).config.linux!.securityContext!;
   assert.equal(bare.namespaceOptions, undefined, 'no namespace options without spec.securityContext (API defaulting adds {})');
 
-  assert.throws(() => generatePodSandboxConfig(withSpec({ hostUsers: false }), 0, opts), /hostUsers: false \(user namespaces\) is not supported by syncpod/);
+  assert.throws(() => generatePodSandboxConfig(withSpec({ hostUsers: false }), 0, opts), /hostUsers: false needs a user-namespace range, and none was allocated/);
 });
 
 test('runtime handler: flag, RuntimeClass map, or a clear error', () => {

@@ -10,6 +10,7 @@ import { syncPod } from '../../src/sync/sync-pod';
 import type { SyncFs } from '../../src/sync/types';
 import { CriCallError } from '../../src/cri/grpc-runtime-service';
 import { T0, basePod, healthyStatus, podWithInits, sandbox, setStatus } from '../fixtures/planner/base';
+import { GATES_133 } from '../fixtures/gates';
 
 type Handler = (req: any) => any;
 
@@ -56,6 +57,7 @@ class FakeFs implements SyncFs {
   kind = () => 'dir';
   mode = () => 0o755;
   readdir = (p: string) => this.dirs.get(p);
+  readText = (_p: string): string | undefined => undefined;
   remove = () => undefined;
   symlink = () => undefined;
 }
@@ -73,7 +75,7 @@ function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
   };
 }
 
-const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local', hugePageSizes: [] };
+const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local', hugePageSizes: [], gates: GATES_133 };
 
 function emptyStatus(pod: Pod): PodStatus {
   return { uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, ips: [], sandboxStatuses: [], containerStatuses: [] };
@@ -259,4 +261,27 @@ test('syncPod --wait: waits for the started init container, re-plans and continu
     '2:start-init-container init2', '2:wait-init-container init2',
     '3:start-container app', '3:start-container log', '3:start-container proxy',
   ]);
+});
+
+test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once before use, env files read from the volume', async () => {
+  const { gatesAt } = await import('../fixtures/gates');
+  const cri = new FakeCri();
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.volumes = [{ name: 'models', image: { reference: 'models:v2', pullPolicy: 'IfNotPresent' } }, { name: 'cfg', emptyDir: {} }] as any;
+  for (const c of pod.spec!.containers) c.volumeMounts = [{ name: 'models', mountPath: '/models', readOnly: true }];
+  pod.spec!.containers[0]!.volumeMounts!.push({ name: 'cfg', mountPath: '/cfg' });
+  (pod.spec!.containers[0] as any).env = [{ name: 'TOKEN', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'a.env', key: 'TOKEN' } } }];
+  const fs = new FakeFs();
+  const file = `/kubelet/pods/${pod.metadata!.uid}/volumes/kubernetes.io~empty-dir/cfg/a.env`;
+  fs.readText = (p: string) => (p === file ? "TOKEN='from-file'\n" : undefined);
+  const node = { ...NODE, gates: gatesAt(36) };
+  const inp = { ...input(pod, emptyStatus(pod)), sandboxOptions: { ...node, configSeen: '2025-01-01T12:00:00.000000000Z' }, containerOptions: node };
+  const out = await executePlan(inp, deps(cri, fs));
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  const pulls = cri.calls.filter((c) => c.method === 'PullImage').map((c) => c.req.image.image);
+  assert.deepEqual(pulls.filter((i) => i.startsWith('models')), ['models:v2'], 'pulled once for all containers');
+  const creates = cri.calls.filter((c) => c.method === 'CreateContainer').map((c) => c.req.config);
+  for (const cfg of creates) assert.equal(cfg.mounts.find((m: any) => m.containerPath === '/models').image.image, 'sha256:models:v2');
+  const envs = Object.fromEntries(creates[0].envs.map((e: any) => [e.key, new TextDecoder().decode(e.value)]));
+  assert.equal(envs.TOKEN, 'from-file');
 });
