@@ -134,6 +134,41 @@ export interface ObserveOptions {
   concurrency?: number;
   /** The runtime's sandboxes and containers, already listed (node-wide planning lists once). */
   lists?: RuntimeLists;
+  /**
+   * Status calls only where the planner reads more than the lists carry: the newest sandbox of each
+   * pod (IP, network namespace) and every container that is not running (exit code, times, reason,
+   * log path). Older sandboxes and running containers are taken from the list items. Node-wide
+   * planning uses it; kubelet's GetPodStatus reads every status.
+   */
+  lean?: boolean;
+}
+
+/** A PodSandboxStatus with what a ListPodSandbox item carries (no network, no namespaces). */
+function sandboxStatusFromList(s: T.PodSandbox): T.PodSandboxStatus {
+  return { id: s.id, metadata: s.metadata, state: s.state, createdAt: s.createdAt, labels: s.labels, annotations: s.annotations, runtimeHandler: s.runtimeHandler };
+}
+
+/** A ContainerStatus of a running container with what a ListContainers item carries. */
+function containerStatusFromList(c: T.Container): T.ContainerStatus {
+  return {
+    id: c.id,
+    metadata: c.metadata,
+    state: c.state,
+    createdAt: c.createdAt,
+    startedAt: '0',
+    finishedAt: '0',
+    exitCode: 0,
+    image: c.image,
+    imageRef: c.imageRef,
+    reason: '',
+    message: '',
+    labels: c.labels,
+    annotations: c.annotations,
+    mounts: [],
+    logPath: '',
+    imageId: c.imageId,
+    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+  };
 }
 
 /** Every sandbox and container of the runtime, unfiltered, as kubelet's relister reads them. */
@@ -175,7 +210,15 @@ export async function observePods(runtime: RuntimeService, refs: PodRef[], opts:
   const relevantSandboxes = sandboxes.filter((s) => wantedUids.has(s.labels[LABEL_POD_UID] ?? ''));
   const relevantContainers = containers.filter((c) => wantedUids.has(c.labels[LABEL_POD_UID] ?? ''));
 
+  const newestOfPod = new Set<string>();
+  const seenUid = new Set<string>();
+  for (const s of relevantSandboxes) {
+    const uid = s.labels[LABEL_POD_UID] ?? '';
+    if (!seenUid.has(uid)) newestOfPod.add(s.id);
+    seenUid.add(uid);
+  }
   const sandboxStatuses = await mapBounded(relevantSandboxes, concurrency, async (s) => {
+    if (opts.lean && !newestOfPod.has(s.id)) return sandboxStatusFromList(s);
     try {
       const res = await runtime.call('PodSandboxStatus', { podSandboxId: s.id, verbose: false });
       if (!res.status) throw new CriCallError(`PodSandboxStatus ${s.id}: pod sandbox status is nil`, 2, '');
@@ -186,6 +229,7 @@ export async function observePods(runtime: RuntimeService, refs: PodRef[], opts:
     }
   });
   const containerStatuses = await mapBounded(relevantContainers, concurrency, async (c) => {
+    if (opts.lean && c.state === 'CONTAINER_RUNNING') return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
     try {
       const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose: false });
       if (!res.status) throw new CriCallError(`ContainerStatus ${c.id}: container status is nil`, 2, '');

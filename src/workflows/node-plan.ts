@@ -2,7 +2,8 @@
 // (static pods, given files, the Pods API), list the runtime once, observe each desired pod from
 // those lists, plan it with kubelet.syncPod's preflight, and find the orphans in the same lists: the
 // orphan view costs no CRI call beyond what planning makes (2 lists, 1 Status, 1 ListImages when a
-// start is planned, one status call per sandbox/container of a desired pod).
+// start is planned, a status call for each desired pod's newest sandbox and each of its containers
+// that is not running: the lists carry the rest).
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import type { ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
@@ -75,7 +76,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
   const observed = await observePods(
     deps.runtime as RuntimeService,
     inputs.desired.map((d) => ({ namespace: d.pod.metadata?.namespace ?? 'default', name: d.pod.metadata?.name ?? '', uid: d.pod.metadata?.uid ?? '' })),
-    { lists },
+    { lists, lean: true },
   );
   const now = deps.now();
   const network = runtimeNetwork(statusRes);

@@ -249,3 +249,34 @@ test('Pods API pods are known to kubelet: their uids are no orphans and static o
   assert.deepEqual(r.plan.orphans, []);
   assert.ok(r.notes.some((n) => n.includes('default/api-pod') && n.includes('not an orphan')));
 });
+
+test('lean observation: status calls only for the newest sandbox and non-running containers, and the same plan as full observation', async () => {
+  const { observePods } = await import('../../src/state/pod-status');
+  const { buildPlan } = await import('../../src/plan/plan');
+  const uid = 'a1a1a1a1-0000-0000-0000-000000000001';
+  const cri = new FakeCri();
+  cri.sandboxes = [
+    { ...kubeletSandbox('old', uid, 'web'), state: 'SANDBOX_NOTREADY', createdAt: ns(NOW - 600_000) },
+    { ...kubeletSandbox('new', uid, 'web'), createdAt: ns(NOW - 60_000) },
+  ];
+  const c = (id: string, name: string, state: string, sandbox: string, created: number) => ({
+    id, podSandboxId: sandbox, state, createdAt: ns(created), metadata: { name, attempt: 0 }, image: { image: 'busybox:1.36' }, imageRef: 'sha256:1', imageId: '',
+    labels: { 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.container.name': name },
+    annotations: { 'io.kubernetes.container.hash': '0', 'io.kubernetes.container.restartCount': '0' },
+  });
+  cri.containers = [c('c-run', 'app', 'CONTAINER_RUNNING', 'new', NOW - 50_000), c('c-exit', 'job', 'CONTAINER_EXITED', 'new', NOW - 40_000)];
+  const pod = {
+    metadata: { name: 'web', namespace: 'default', uid },
+    spec: { restartPolicy: 'Always', containers: [{ name: 'app', image: 'busybox:1.36' }, { name: 'job', image: 'busybox:1.36' }] },
+  } as any;
+  const ref = [{ namespace: 'default', name: 'web', uid }];
+  const full = await observePods(cri as any, ref);
+  cri.calls = [];
+  const lean = await observePods(cri as any, ref, { lean: true });
+  assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), ['ContainerStatus', 'PodSandboxStatus']);
+  const strip = (p: any) => ({ ...p, summary: p.summary.text });
+  assert.deepEqual(
+    strip(buildPlan({ pod, podStatus: lean[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),
+    strip(buildPlan({ pod, podStatus: full[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),
+  );
+});

@@ -1,0 +1,152 @@
+// sync --node's workflow with a fake CRI and filesystem: a pod-network pod is refused while the
+// runtime network is not ready (nothing sent for it), a host-network pod still syncs; orphans are
+// removed only with removeOrphans and in kubelet's order; the kill confirmation comes first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { syncNode, type NodeSyncDeps, type NodeSyncRequest } from '../../src/workflows/node-sync';
+import type { SyncFs } from '../../src/sync/types';
+import { nodeSettings } from '../../src/cli/steps';
+
+const NOW = 1_700_000_000_000;
+const ns = (ms: number): string => String(BigInt(ms) * 1_000_000n);
+
+class FakeCri {
+  calls: string[] = [];
+  sandboxes: any[] = [];
+  containers: any[] = [];
+  networkReady = false;
+  async call(method: string, req: any): Promise<any> {
+    this.calls.push(`${method}${req?.podSandboxId ? ` ${req.podSandboxId}` : req?.containerId ? ` ${req.containerId}` : ''}`);
+    switch (method) {
+      case 'ListPodSandbox':
+        return { items: this.sandboxes };
+      case 'ListContainers':
+        return { containers: this.containers };
+      case 'Status':
+        return { status: { conditions: [{ type: 'NetworkReady', status: this.networkReady, reason: 'NetworkPluginNotReady', message: 'cni plugin not initialized' }] }, info: {} };
+      case 'ListImages':
+        return { images: [{ id: 'sha256:1', repoTags: ['docker.io/library/busybox:1.36'], repoDigests: [] }] };
+      case 'PodSandboxStatus':
+        return { status: { ...this.sandboxes.find((s) => s.id === req.podSandboxId), network: { ip: '', additionalIps: [] } } };
+      case 'ContainerStatus': {
+        const c = this.containers.find((x) => x.id === req.containerId);
+        return { status: { ...c, startedAt: c.createdAt, finishedAt: '0', exitCode: 0, reason: '', message: '', image: { image: 'busybox:1.36' }, imageRef: 'sha256:1', logPath: '' } };
+      }
+      case 'ImageStatus':
+        return { image: { id: 'sha256:1', repoTags: ['docker.io/library/busybox:1.36'], repoDigests: [], size: '1', username: '', pinned: false } };
+      case 'RunPodSandbox':
+        return { podSandboxId: 'new-sandbox' };
+      case 'CreateContainer':
+        return { containerId: `new-${req.config.metadata.name}` };
+      case 'StartContainer':
+      case 'StopContainer':
+      case 'StopPodSandbox':
+      case 'RemoveContainer':
+      case 'RemovePodSandbox':
+        return {};
+    }
+    throw new Error(`fake: unexpected ${method}`);
+  }
+}
+
+class FakeFs implements SyncFs {
+  made: string[] = [];
+  exists = () => false;
+  mkdirAll = (p: string) => void this.made.push(p);
+  touch = () => {};
+  writeFile = () => {};
+  chmod = () => {};
+  kind = (p: string) => (p === '/sys/fs/cgroup/memory' ? 'dir' : undefined);
+  mode = () => 0o755;
+  readdir = () => undefined;
+  remove = () => {};
+  symlink = () => {};
+}
+
+const POD = (name: string, extra = '') =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kube-system\nspec:\n${extra}  containers:\n  - name: main\n    image: busybox:1.36\n    imagePullPolicy: IfNotPresent\n`;
+
+function setup(removeOrphans: boolean) {
+  const cri = new FakeCri();
+  const fs = new FakeFs();
+  const asked: string[] = [];
+  const files: Record<string, string> = { '/m/net.yaml': POD('net'), '/m/host.yaml': POD('host', '  hostNetwork: true\n') };
+  const deps: NodeSyncDeps = {
+    runtime: cri as any,
+    image: cri as any,
+    fs,
+    inputs: { readDir: () => [{ name: 'net.yaml', kind: 'file' }, { name: 'host.yaml', kind: 'file' }], readFile: (p) => files[p], readStdin: async () => '' },
+    podsApi: async () => undefined,
+    now: () => NOW,
+    execute: {
+      runtime: cri as any,
+      image: cri as any,
+      fs,
+      clock: { now: () => NOW, monotonic: () => performance.now(), sleep: async () => {} },
+      randomHex: () => 'abcdef01',
+      requestTimeoutMs: 1000,
+      pullTimeoutMs: 1000,
+    },
+    settingsFor: (pod) => {
+      const n = nodeSettings({ podLogsRoot: '/var/log/pods', podDirRoot: '/var/lib/kubelet', kubeletVersion: '1.33', runtimeClass: [] } as any, pod);
+      return { sandboxOptions: { ...n.sandbox, configSeen: '2023-11-14T22:13:20.000000000Z' }, containerOptions: n.container, legacyLogDir: n.legacyLogDir };
+    },
+    lock: async () => () => {},
+    confirm: async (what) => void asked.push(what),
+    newUid: () => 'fresh',
+  };
+  const req: NodeSyncRequest = {
+    nodeName: 'n1',
+    staticPodPath: '/m',
+    files: [],
+    kubeletRoot: '/var/lib/kubelet',
+    cgroup: { cgroupsPerQOS: true, cgroupDriver: 'cgroupfs', cgroupVersion: 1 },
+    options: { kubeletVersion: '1.33' },
+    removeOrphans,
+    concurrency: 2,
+  };
+  cri.sandboxes = [
+    { id: 'orph', state: 'SANDBOX_READY', createdAt: ns(NOW - 5000), metadata: { name: 'old', namespace: 'default', uid: 'u-old', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.pod.name': 'old', 'io.kubernetes.pod.namespace': 'default' }, annotations: {} },
+    { id: 'bare', state: 'SANDBOX_READY', createdAt: ns(NOW - 5000), metadata: { name: 'bare', namespace: 'x', uid: 'u-bare', attempt: 0 }, labels: {}, annotations: {} },
+  ];
+  cri.containers = [{ id: 'orph-c', podSandboxId: 'orph', state: 'CONTAINER_RUNNING', createdAt: ns(NOW - 4000), labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.container.name': 'c' }, annotations: {}, imageRef: 'sha256:1', image: { image: 'busybox:1.36' } }];
+  return { cri, fs, deps, req, asked };
+}
+
+test('network not ready: the pod-network pod is refused with kubelet\'s reason, the host-network pod syncs', async () => {
+  const { cri, fs, deps, req } = setup(false);
+  const { report } = await syncNode(req, deps);
+  const net = report.pods.find((p) => p.pod.name === 'net-n1')!;
+  const host = report.pods.find((p) => p.pod.name === 'host-n1')!;
+  assert.equal(net.ok, false);
+  assert.match(net.stopped, /^network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni plugin not initialized$/);
+  assert.equal(net.results.length, 0);
+  assert.equal(host.ok, true, JSON.stringify(host.results.filter((r) => !r.ok)));
+  assert.deepEqual(host.preflight.map((r) => r.action), ['create-pod-cgroup', 'make-pod-data-dirs']);
+  assert.ok(fs.made.some((p) => p.startsWith('/sys/fs/cgroup/memory/kubepods/besteffort/pod')));
+  assert.equal(cri.calls.filter((c) => c === 'RunPodSandbox').length, 1, 'only the host-network pod got a sandbox');
+  assert.equal(report.orphansKept, 1);
+  assert.ok(!cri.calls.some((c) => c.includes('orph') && /^(Stop|Remove)/.test(c)), 'orphans untouched without removeOrphans');
+  assert.equal(report.ok, false);
+});
+
+test('removeOrphans: confirmation first, then containers stopped, sandboxes stopped, both removed; unlabelled never touched', async () => {
+  const { cri, deps, req, asked } = setup(true);
+  cri.networkReady = true;
+  const { report } = await syncNode(req, deps);
+  assert.deepEqual(asked, ['orphan default/old (uid u-old)']);
+  const orphanCalls = cri.calls.filter((c) => /^(Stop|Remove)/.test(c));
+  assert.deepEqual(orphanCalls, ['StopContainer orph-c', 'StopPodSandbox orph', 'RemoveContainer orph-c', 'RemovePodSandbox orph']);
+  assert.ok(!cri.calls.some((c) => c.endsWith(' bare') && /^(Stop|Remove)/.test(c)));
+  assert.deepEqual(report.orphans.map((o) => [o.uid, o.ok]), [['u-old', true]]);
+  assert.equal(report.ok, true, JSON.stringify(report.pods.map((p) => p.stopped)));
+});
+
+test('a refused confirmation does nothing at all', async () => {
+  const { cri, deps, req } = setup(true);
+  deps.confirm = async () => {
+    throw new Error('not confirmed');
+  };
+  await assert.rejects(syncNode(req, deps), /not confirmed/);
+  assert.ok(!cri.calls.some((c) => /^(Run|Create|Start|Stop|Remove)/.test(c)));
+});
