@@ -61,6 +61,7 @@ class FakeFs implements SyncFs {
   readdir = () => undefined;
   remove = () => {};
   symlink = () => {};
+  readText = (_p: string): string | undefined => undefined;
 }
 
 const POD = (name: string, extra = '') =>
