@@ -59,7 +59,6 @@ class FakeFs implements SyncFs {
   readText = () => undefined;
   remove = () => {};
   symlink = () => {};
-  readText = (_p: string): string | undefined => undefined;
 }
 
 const POD = (name: string, extra = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kube-system\nspec:\n  containers:\n  - name: main\n    image: busybox:1.36\n${extra}`;
