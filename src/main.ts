@@ -26,6 +26,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       debug: globals.debug,
       api: globals.api,
       noColor: globals.color === false,
+      noNodeProfile: globals.nodeProfile === false,
     });
     const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
       a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],

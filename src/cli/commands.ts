@@ -52,21 +52,25 @@ function int(name: string) {
   };
 }
 
-/** What kubelet knows about the node and its own configuration, for generating CRI configs. */
+/**
+ * What kubelet knows about the node and its own configuration, for generating CRI configs. Left
+ * unset, each comes from the node profile (the running kubelet, see `syncpod node`), else the
+ * default named in its help; so none has a commander default.
+ */
 function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
   return cmd
-    .option('--pod-logs-root <dir>', "kubelet's podLogsDirectory", '/var/log/pods')
-    .option('--pod-dir-root <dir>', "kubelet's root directory (pod dirs are <root>/pods/<uid>)", '/var/lib/kubelet')
-    .option('--cluster-dns <ips>', "kubelet's clusterDNS, comma-separated (none: ClusterFirst falls back to Default)")
-    .option('--cluster-domain <domain>', "kubelet's clusterDomain", 'cluster.local')
-    .option('--resolv-conf <file>', "kubelet's resolvConf (the node's resolver config)", '/etc/resolv.conf')
-    .option('--cgroup-driver <driver>', 'cgroupfs or systemd (how the pod cgroup parent is spelled)', 'cgroupfs')
+    .option('--pod-logs-root <dir>', "kubelet's podLogsDir (default: the kubelet's, else /var/log/pods)")
+    .option('--pod-dir-root <dir>', "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)")
+    .option('--cluster-dns <ips>', "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)")
+    .option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)")
+    .option('--resolv-conf <file>', "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)")
+    .option('--cgroup-driver <driver>', "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)")
     .option('--cgroup-parent <path>', "use this cgroup parent instead of kubelet's QoS rule")
     .option('--runtime-handler <handler>', 'runtime handler for the sandbox (default: from runtimeClassName via --runtime-class)')
     .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])
-    .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: this host's name)")
+    .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)")
     .option('--env-file <file>', 'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE')
-    .option('--kubelet-version <version>', "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: 1.37, the newest")
+    .option('--kubelet-version <version>', "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest")
     .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
 }
 
@@ -422,6 +426,18 @@ const netCheckDef = (c: Cmd) => netOptions(c.description('Run CNI CHECK for a sa
 export type NetOptions = OptionsOf<typeof netSetupDef>;
 
 // ---------------------------------------------------------------------------------------------
+// node
+
+const nodeDef = (c: Cmd) =>
+  nodeOptions(
+    c
+      .description("Show the node settings syncpod uses and where each comes from: its flags, the running kubelet's flags, config file and drop-ins, its version, the runtime, defaults")
+      .option('-o, --output <format>', OUTPUT_LIST, 'table')
+      .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them'),
+  );
+export type NodeCommandOptions = OptionsOf<typeof nodeDef>;
+
+// ---------------------------------------------------------------------------------------------
 // other
 
 const completionDef = (c: Cmd) => c.description('Print a shell completion script').argument('<shell>', 'bash, zsh or fish');
@@ -464,6 +480,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('net-setup', netSetupDef, () => import('./network').then((m) => m.netSetup)),
   entry('net-teardown', netTeardownDef, () => import('./network').then((m) => m.netTeardown)),
   entry('net-check', netCheckDef, () => import('./network').then((m) => m.netCheck)),
+  entry('node', nodeDef, () => import('./node-profile').then((m) => m.node)),
   entry('completion', completionDef, () => import('./docs').then((m) => m.completion)),
   entry('__warm', warmDef, () => import('./warm').then((m) => m.warm), true),
 ];

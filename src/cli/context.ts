@@ -1,8 +1,12 @@
 // What a command gets to work with: streams, settings, the CRI services (opened on first use),
 // colour, a clock. Built once per invocation by src/main.ts; commands only wire flags to these.
 import { readFileSync } from 'node:fs';
-import { resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
+import { hostname } from 'node:os';
+import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
 import { openCri, type CriServices } from '../cri/connect';
+import { DEFAULT_KUBELET_VERSION } from '../kubelet/kubelet-version';
+import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
+import { hostNodeFacts, nodeProfile, syncpodNodeFlags, type NodeFlagValues } from '../workflows/node-profile';
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
@@ -20,6 +24,11 @@ export interface Context {
   colourErr: boolean;
   settings(): Settings;
   cri(): CriServices;
+  /**
+   * The node profile for these node flags (the running kubelet read once per invocation unless
+   * --no-node-profile); its warnings go to stderr once.
+   */
+  nodeProfile(flags: NodeFlagValues, runtimeCgroupDriver?: RuntimeCgroupDriver): NodeProfile;
   now(): number;
   out(text: string): void;
   warn(line: string): void;
@@ -44,6 +53,9 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
   const colourAllowed = !flags.noColor && !noColourEnv;
   let settings: Settings | undefined;
   let cri: CriServices | undefined;
+  const parseYaml = (text: string) => (require('yaml') as typeof import('yaml')).parse(text);
+  const facts = hostNodeFacts(() => ({ parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text, { version: '1.1' }) }), hostname);
+  const warned = new Set<string>();
   const ctx: Context = {
     io,
     flags,
@@ -54,9 +66,43 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
         flags,
         env: io.env,
         readFile: readIfExists,
-        parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text),
+        parseYaml,
+        kubeletEndpoints: () => {
+          if (flags.noNodeProfile) return undefined;
+          try {
+            const k = facts.detect(false).kubelet?.settings;
+            return k ? { runtime: k.containerRuntimeEndpoint.value, image: k.imageServiceEndpoint.value || undefined } : undefined;
+          } catch {
+            return undefined; // a broken kubelet config is reported where node settings are used
+          }
+        },
       });
       return settings;
+    },
+    nodeProfile(nodeFlags, runtimeCgroupDriver) {
+      const s = ctx.settings();
+      const crictl = (value: string | undefined, source: Settings['runtimeEndpointSource'], env: string, key: string): Sourced<string> | undefined => {
+        if (value === undefined || source === 'default' || source === 'kubelet') return undefined;
+        if (source === 'flag') return { value, source: 'flag', from: key === 'runtime-endpoint' ? '--runtime-endpoint' : '--image-endpoint' };
+        if (source === 'env') return { value, source: 'env', from: env };
+        return { value, source: 'crictl-config', from: `${s.configFile?.path ?? ''} ${key}`.trim() };
+      };
+      const p = nodeProfile(facts, {
+        flags: syncpodNodeFlags(nodeFlags),
+        noNodeProfile: flags.noNodeProfile === true,
+        endpoints: {
+          runtime: crictl(s.runtimeEndpoints[0], s.runtimeEndpointSource, 'CONTAINER_RUNTIME_ENDPOINT', 'runtime-endpoint'),
+          image: crictl(s.imageEndpoint, s.imageEndpointSource, 'IMAGE_SERVICE_ENDPOINT', 'image-endpoint'),
+          defaults: DEFAULT_RUNTIME_ENDPOINTS,
+        },
+        defaultKubeletVersion: DEFAULT_KUBELET_VERSION,
+        runtimeCgroupDriver,
+      });
+      for (const w of p.warnings) {
+        if (!warned.has(w)) ctx.warn(w);
+        warned.add(w);
+      }
+      return p;
     },
     cri() {
       if (!cri) {

@@ -4,7 +4,8 @@ import { listOutput } from './output';
 import { SyncpodError } from '../errors';
 import { buildPlan, type Plan } from '../plan/plan';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
-import { DEFAULT_KUBELET_VERSION, resolveKubeletRules } from '../kubelet/kubelet-version';
+import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet } from '../kubelet/kubelet-version';
+import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
 import { observePods } from '../state/pod-status';
 import { renderPlans } from '../render/plan-view';
 import type { PlanOptions } from './commands';
@@ -40,12 +41,14 @@ export interface PlanRequest {
   /** `--ordinal` as given */
   ordinal?: string;
   startupSucceeded?: string[];
+  /** The running kubelet's version and gates (node profile); flags win over them. */
+  detected?: DetectedKubelet;
 }
 
 /** Loads, observes and plans; shared by `plan` and `sync`. */
 export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedPod[]> {
   // The kubelet rules, resolved once; an unsupported version or gate is refused before touching the runtime.
-  const rules = resolveKubeletRules(req.kubeletVersion, parseFeatureGates(req.featureGates));
+  const rules = resolveKubeletRules(req.kubeletVersion, parseFeatureGates(req.featureGates), req.detected);
   for (const w of rules.warnings) ctx.warn(`warning: ${w}`);
   const loaded = await loadManifests(req.files, () => ctx.readStdinBytes(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
   const note = skippedNote(loaded);
@@ -104,9 +107,11 @@ function planColours(ctx: Context) {
 }
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
-  if (opts.node) return planNodeCommand(ctx, args, opts, planColours(ctx));
+  const profile = ctx.nodeProfile(opts);
+  const detected = detectedForRules(profile);
+  if (opts.node) return planNodeCommand(ctx, args, withNodeProfile(opts, profile), planColours(ctx));
   const output = listOutput(opts.output);
-  if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, { ...opts, upgradeTo: opts.upgradeTo }, output);
+  if (opts.upgradeTo !== undefined) return upgradePreview(ctx, args, { ...opts, upgradeTo: opts.upgradeTo }, output, detected);
   const planned = await planPods(ctx, {
     files: args,
     kubeletVersion: opts.kubeletVersion,
@@ -116,6 +121,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     selector: opts.selector,
     ordinal: opts.ordinal,
     startupSucceeded: opts.startupSucceeded,
+    detected,
   });
   const plans = planned.map((p) => p.plan);
   if (output === 'table') {
@@ -129,8 +135,8 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
 }
 
 /** `plan --upgrade-to VERSION`: what the target kubelet's first sync would restart. */
-async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & { upgradeTo: string }, output: string): Promise<number> {
-  const featureGates = parseFeatureGates(opts.featureGates);
+async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & { upgradeTo: string }, output: string, detected: DetectedKubelet): Promise<number> {
+  const featureGates = { ...detected.featureGates, ...parseFeatureGates(opts.featureGates) };
   // Refuse a target that cannot be planned before touching the runtime.
   resolveKubeletRules(opts.upgradeTo, featureGates);
   const planned = await planPods(ctx, {
@@ -141,6 +147,7 @@ async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & 
     startupFailed: opts.startupFailed,
     selector: opts.selector,
     ordinal: opts.ordinal,
+    detected,
   });
   const upgrade = buildUpgradePlan(
     planned.map((p) => ({
@@ -148,7 +155,7 @@ async function upgradePreview(ctx: Context, args: string[], opts: PlanOptions & 
       podStatus: p.observed.status,
       probeResults: probeInputs(p.loaded.pod, p.observed.status, opts, p.loaded.apiStatus).results,
     })),
-    { current: { kubeletVersion: opts.kubeletVersion ?? DEFAULT_KUBELET_VERSION, featureGates }, targetVersion: opts.upgradeTo },
+    { current: { kubeletVersion: opts.kubeletVersion ?? detected.version ?? DEFAULT_KUBELET_VERSION, featureGates }, targetVersion: opts.upgradeTo },
   );
   if (output === 'table') {
     ctx.out(renderUpgradePlan(upgrade, planColours(ctx)));

@@ -19,6 +19,7 @@ function rootDef() {
     .option('-D, --debug', 'print debug lines and stack traces to stderr')
     .option('--api <version>', 'force the CRI API version: v1 or v1alpha2 (default: negotiate)')
     .option('--no-color', 'never colour the output (also NO_COLOR)')
+    .option('--no-node-profile', "do not read the running kubelet's command line, config and version for node settings (see `syncpod node`)")
     .showHelpAfterError(false);
 }
 

@@ -12,7 +12,9 @@ import type { ContainerNodeOptions, ExecuteDeps } from '../sync/execute';
 import type { ValueSources } from '../kubelet/env';
 import type { LoadedPod } from '../manifest/types';
 import type * as T from '../cri/types';
-import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { resolveKubeletRules, type DetectedKubelet } from '../kubelet/kubelet-version';
+import { detectedForRules, profileWithRuntime, withProfile, type NodeFlagValues } from '../workflows/node-profile';
+import type { NodeProfile } from '../node/types';
 import { parseFeatureGates } from './plan';
 import { HUGEPAGES_DIR, nodeFs, readHugePageSizes } from '../sync/node-fs';
 import { hugePageUnitSize } from '../kubelet/resources';
@@ -99,15 +101,16 @@ function hostHugePageSizes(): string[] {
 }
 
 /** Node/kubelet flags (`nodeOptions` in program.ts) to generator options for this pod. */
-export function nodeSettings(opts: Partial<NodeOptions> & { runtime?: string; featureGates?: string }, pod: Pod): NodeSettings {
-  const rules = resolveKubeletRules(opts.kubeletVersion, parseFeatureGates(opts.featureGates));
+export function nodeSettings(opts: Partial<NodeOptions> & { runtime?: string; featureGates?: string }, pod: Pod, detected: DetectedKubelet = {}): NodeSettings {
+  const rules = resolveKubeletRules(opts.kubeletVersion, parseFeatureGates(opts.featureGates), detected);
   const podLogsRoot = String(opts.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
   let resolvConf: string | null = null;
-  if (opts.resolvConf !== undefined && opts.resolvConf !== '') {
+  const resolvPath = opts.resolvConf ?? '/etc/resolv.conf';
+  if (resolvPath !== '') {
     try {
-      resolvConf = fs.readFileSync(opts.resolvConf, 'utf8');
+      resolvConf = fs.readFileSync(resolvPath, 'utf8');
     } catch (err) {
-      throw new SyncpodError(`--resolv-conf ${opts.resolvConf}: ${errorLine(err)}`);
+      throw new SyncpodError(`--resolv-conf ${resolvPath}: ${errorLine(err)}`);
     }
   }
   const runtimeClassHandlers: Record<string, string> = {};
@@ -165,6 +168,18 @@ export function nodeSettings(opts: Partial<NodeOptions> & { runtime?: string; fe
     // kubelet's /var/log/containers sits beside /var/log/pods; keep that relation for other roots.
     legacyLogDir: `${podLogsRoot.slice(0, podLogsRoot.lastIndexOf('/')) || ''}/containers`,
   };
+}
+
+/**
+ * The node flags with each unset one taken from the node profile (the running kubelet, and the
+ * runtime's cgroup driver from RuntimeConfig), and what the kubelet rules take as detected.
+ */
+export async function profiledNode<T extends NodeFlagValues>(
+  ctx: Context,
+  opts: T,
+): Promise<{ opts: T & ReturnType<typeof withProfile>; detected: DetectedKubelet; profile: NodeProfile }> {
+  const profile = await profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
+  return { opts: withProfile(opts, profile), detected: detectedForRules(profile), profile };
 }
 
 /** Sets metadata.uid (the API types mark it read-only). */
@@ -230,8 +245,9 @@ async function podWithUid(ctx: Context, loaded: LoadedPod) {
   return { pod, observed };
 }
 
-export async function runp(ctx: Context, args: string[], opts: RunpOptions): Promise<number> {
+export async function runp(ctx: Context, args: string[], given: RunpOptions): Promise<number> {
   const file = args[0];
+  const { opts, detected } = await profiledNode(ctx, given);
   const text = await readText(ctx, file, 'pod config');
   const doc = parseDoc(text, file);
   let request: { config: T.PodSandboxConfig; runtimeHandler: string };
@@ -242,7 +258,7 @@ export async function runp(ctx: Context, args: string[], opts: RunpOptions): Pro
     const newest = observed.status.sandboxStatuses[0];
     const attempt = opts.attempt ?? (newest ? newest.attempt + 1 : 0);
     if (attempt < 0) throw new SyncpodError('--attempt must not be negative');
-    const settings = nodeSettings(opts, pod);
+    const settings = nodeSettings(opts, pod, detected);
     const gen = generatePodSandboxConfig(pod, attempt, { ...settings.sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) });
     request = { config: gen.config, runtimeHandler: gen.runtimeHandler };
     effects = gen.effects;
@@ -301,7 +317,8 @@ export async function create(ctx: Context, args: string[], opts: CreateOptions):
 }
 
 /** kubelet's startContainer up to CreateContainer: image per pull policy, restart count, config, fs effects. */
-async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file: string, opts: CreateOptions & { container: string }, deps: ExecuteDeps) {
+async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file: string, given: CreateOptions & { container: string }, deps: ExecuteDeps) {
+  const { opts, detected } = await profiledNode(ctx, given);
   const { runtime, image } = ctx.cri();
 
   const sb = (await runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
@@ -318,7 +335,7 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
   withNodeName(pod, opts);
   const found = findSpecContainer(pod, opts.container);
   if (!found) throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${opts.container}`);
-  const settings = nodeSettings(opts, pod);
+  const settings = nodeSettings(opts, pod, detected);
   const [observed] = await observePods(runtime, [{ namespace: meta.namespace!, name: meta.name!, uid: meta.uid! }]);
   const sandboxConfig = generatePodSandboxConfig(pod, sb.metadata?.attempt ?? 0, { ...settings.sandbox, configSeen: configSeenFor(ctx, [sb]) }).config;
   const notes: string[] = [];
@@ -396,7 +413,8 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
     if (isManifest(doc)) {
       const { pod, observed } = await podWithUid(ctx, await loadOnePod(ctx, opts.podConfig, text, undefined));
       const newest = observed.status.sandboxStatuses[0];
-      sandboxConfig = generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...nodeSettings({}, pod).sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) }).config;
+      const node = await profiledNode(ctx, {});
+      sandboxConfig = generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...nodeSettings(node.opts, pod, node.detected).sandbox, configSeen: configSeenFor(ctx, observed.sandboxes) }).config;
     } else {
       sandboxConfig = fromProtoJSON(runtimeV1, 'PodSandboxConfig', doc, opts.podConfig) as unknown as T.PodSandboxConfig;
     }

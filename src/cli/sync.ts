@@ -10,7 +10,8 @@ import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { SyncHooks } from '../sync/types';
 import { parseTimeout } from '../config/settings';
 import { parseFeatureGates, planPods } from './plan';
-import { nodeSettings, executeDeps, configSeenFor, setUid, withNodeName } from './steps';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { nodeSettings, executeDeps, configSeenFor, setUid, withNodeName, profiledNode } from './steps';
 import { buildPlan, killsSomething } from '../plan/plan';
 import { observePods } from '../state/pod-status';
 import { acquirePodLock } from '../sync/lock';
@@ -24,6 +25,7 @@ import { runtimeV1 } from '../cri/gen/runtime-v1';
 import { renderPlans } from '../render/plan-view';
 import type { SyncOptions } from './commands';
 import { syncNodeCommand } from './node';
+import { withNodeProfile } from '../workflows/node-profile';
 
 function parseDuration(text: string, flag: string): number {
   try {
@@ -53,13 +55,14 @@ async function ask(ctx: Context, question: string): Promise<boolean> {
   return /^y(es)?$/i.test(answer);
 }
 
-export async function sync(ctx: Context, args: string[], opts: SyncOptions): Promise<number> {
-  if (opts.node) return syncNodeCommand(ctx, args, opts, ask);
-  if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);
+export async function sync(ctx: Context, args: string[], given: SyncOptions): Promise<number> {
   const t0 = performance.now();
-  const output = String(opts.output ?? 'table').toLowerCase();
-  if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${opts.output}"`);
-  const waitTimeoutMs = parseDuration(opts.waitTimeout ?? '5m', '--wait-timeout');
+  const { opts, detected, profile } = await profiledNode(ctx, given);
+  if (opts.node) return syncNodeCommand(ctx, args, withNodeProfile(opts, profile), ask);
+  if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);
+  const output = String(given.output ?? 'table').toLowerCase();
+  if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${given.output}"`);
+  const waitTimeoutMs = parseDuration(given.waitTimeout ?? '5m', '--wait-timeout');
 
   let planRpcMs = 0;
   let planMs = 0;
@@ -76,7 +79,7 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
   } as unknown as RuntimeService;
 
   const p0 = performance.now();
-  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion, selector: opts.selector, ordinal: opts.ordinal });
+  const planned = await planPods(ctx, { files: args, kubeletVersion: opts.kubeletVersion, selector: opts.selector, ordinal: opts.ordinal, detected });
   if (planned.length !== 1) throw new SyncpodError(`${args[0]}: holds ${planned.length} pods; sync takes one pod (run one sync per pod)`);
   const [{ loaded, observed: firstObserved }] = planned;
   const pod: Pod = loaded.pod;
@@ -91,9 +94,9 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
     }
   }
   withNodeName(pod, opts);
-  const settings = nodeSettings(opts, pod);
-  // sync has no --feature-gates: the mirrored version's defaults.
-  const featureGates = parseFeatureGates(undefined);
+  const settings = nodeSettings(opts, pod, detected);
+  // sync has no --feature-gates: the kubelet's gates (node profile) over the version's defaults.
+  const rules = resolveKubeletRules(opts.kubeletVersion, parseFeatureGates(undefined), detected);
   const podSource = hadUid ? 'api-server' : 'manifest';
 
   let lastSandboxes = firstObserved.sandboxes;
@@ -101,7 +104,7 @@ export async function sync(ctx: Context, args: string[], opts: SyncOptions): Pro
     const r0 = performance.now();
     const [o] = await observePods(timedRuntime, [{ namespace: ns, name, uid: p.metadata!.uid! }]);
     lastSandboxes = o.sandboxes.length ? o.sandboxes : lastSandboxes;
-    const plan = buildPlan({ pod: p, podStatus: o.status, now: ctx.now(), options: { kubeletVersion: opts.kubeletVersion, featureGates }, matchedBy: 'uid-label', podSource });
+    const plan = buildPlan({ pod: p, podStatus: o.status, now: ctx.now(), options: { rules }, matchedBy: 'uid-label', podSource });
     planMs += performance.now() - r0;
     return { plan, status: o.status };
   };

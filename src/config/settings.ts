@@ -1,5 +1,6 @@
 // Where syncpod connects and how long it waits, resolved the way crictl does it:
-// flag > environment variable > config file (crictl.yaml) > defaults.
+// flag > environment variable > config file (crictl.yaml) > the running kubelet's endpoints (node
+// profile) > crictl's default sockets.
 import { SyncpodError } from '../errors';
 import { parseGoDuration } from './duration';
 
@@ -12,7 +13,7 @@ export const DEFAULT_CONFIG_FILE = '/etc/crictl.yaml';
 export const DEFAULT_TIMEOUT_MS = 2000;
 
 export type ApiVersion = 'v1' | 'v1alpha2';
-export type Source = 'flag' | 'env' | 'config' | 'default';
+export type Source = 'flag' | 'env' | 'config' | 'kubelet' | 'default';
 
 /** Global options as given on the command line (undefined = not given). */
 export interface GlobalFlags {
@@ -22,6 +23,8 @@ export interface GlobalFlags {
   config?: string;
   debug?: boolean;
   api?: string;
+  /** --no-node-profile: do not read the running kubelet. */
+  noNodeProfile?: boolean;
 }
 
 /** The keys of crictl's config file that syncpod understands. */
@@ -56,6 +59,11 @@ export interface SettingsInputs {
   readFile: (path: string) => string | undefined;
   /** Parses YAML text (injected so the yaml package loads only when a config file exists). */
   parseYaml: (text: string) => unknown;
+  /**
+   * The running kubelet's containerRuntimeEndpoint/imageServiceEndpoint; asked only when flag, env
+   * and crictl.yaml name no runtime endpoint. Absent or undefined: no kubelet (or --no-node-profile).
+   */
+  kubeletEndpoints?: () => { runtime: string; image?: string } | undefined;
 }
 
 /** Parses a timeout: a Go-style duration ("2s", "500ms", "1m30s") or plain seconds ("2"). */
@@ -161,6 +169,11 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
     runtimeEndpoints = [...DEFAULT_RUNTIME_ENDPOINTS];
     runtimeEndpointSource = 'default';
   }
+  const kubelet = runtimeEndpointSource === 'default' ? inputs.kubeletEndpoints?.() : undefined;
+  if (kubelet) {
+    runtimeEndpoints = [kubelet.runtime];
+    runtimeEndpointSource = 'kubelet';
+  }
 
   let imageEndpoint: string | undefined;
   let imageEndpointSource: Source = 'default';
@@ -173,6 +186,9 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
   } else if (configFile?.imageEndpoint) {
     imageEndpoint = configFile.imageEndpoint;
     imageEndpointSource = 'config';
+  } else if (kubelet?.image) {
+    imageEndpoint = kubelet.image;
+    imageEndpointSource = 'kubelet';
   }
 
   let timeoutMs = DEFAULT_TIMEOUT_MS;

@@ -13,8 +13,6 @@ export interface DetectOptions {
   parseYaml: (text: string) => unknown;
   proc?: string;
   cacheDir?: string;
-  /** Skip running `kubelet --version` (a version was given on the command line). */
-  skipVersion?: boolean;
 }
 
 export interface Detection {
@@ -22,6 +20,7 @@ export interface Detection {
   warnings: string[];
 }
 
+/** The kubelet process, command line and configuration (not yet its version: detectKubeletVersion). */
 export function detectKubelet(opts: DetectOptions): Detection {
   const proc = opts.proc ?? '/proc';
   const found = findKubelet(proc);
@@ -36,21 +35,6 @@ export function detectKubelet(opts: DetectOptions): Detection {
   const commandLine = parseKubeletArgs(p.args, where);
   const inputs = loadKubeletConfigFiles(commandLine, { cwd: p.cwd, rootPrefix: p.rootPrefix }, opts.parseYaml);
   const settings = resolveKubeletSettings(inputs);
-  let version: string | undefined;
-  let versionOutput: string | undefined;
-  if (!opts.skipVersion) {
-    const exe = p.exe.replace(/ \(deleted\)$/, '');
-    const r = kubeletBinaryVersion(`${proc}/${p.pid}/exe`, exe, opts.cacheDir ?? DEFAULT_CACHE_DIR);
-    if (r.ok) {
-      versionOutput = r.output;
-      version = parseKubeletVersionOutput(r.output);
-      if (!version) {
-        throw new SyncpodError(`kubelet ${exe} --version: "${r.output.split('\n')[0].slice(0, 80)}" is not a Kubernetes version; give one with --kubelet-version`);
-      }
-    } else {
-      warnings.push(`could not run ${exe} --version: ${r.why}; planning with the default kubelet version`);
-    }
-  }
   return {
     kubelet: {
       info: {
@@ -60,11 +44,27 @@ export function detectKubelet(opts: DetectOptions): Detection {
         configFile: inputs.configFile?.path,
         configDir: commandLine.configDir,
         dropIns: inputs.dropIns.map((d) => d.path),
-        versionOutput,
       },
       settings,
-      version,
     },
     warnings,
   };
+}
+
+/**
+ * Adds the version to a detection: runs the kubelet's binary (`/proc/PID/exe --version`, cached per
+ * binary). A binary that cannot be run is a warning; an answer that is not a Kubernetes version is
+ * an error (pass --kubelet-version).
+ */
+export function detectKubeletVersion(d: Detection, opts: { proc?: string; cacheDir?: string } = {}): Detection {
+  const k = d.kubelet;
+  if (!k || k.version !== undefined || k.info.versionOutput !== undefined) return d;
+  const exe = k.info.exe.replace(/ \(deleted\)$/, '');
+  const r = kubeletBinaryVersion(`${opts.proc ?? '/proc'}/${k.info.pid}/exe`, exe, opts.cacheDir ?? DEFAULT_CACHE_DIR);
+  if (!r.ok) return { ...d, warnings: [...d.warnings, `could not run ${exe} --version: ${r.why}; planning with the default kubelet version`] };
+  const version = parseKubeletVersionOutput(r.output);
+  if (!version) {
+    throw new SyncpodError(`kubelet ${exe} --version: "${r.output.split('\n')[0].slice(0, 80)}" is not a Kubernetes version; give one with --kubelet-version`);
+  }
+  return { ...d, kubelet: { ...k, version, info: { ...k.info, versionOutput: r.output } } };
 }

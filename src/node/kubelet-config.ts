@@ -103,10 +103,6 @@ function checkFields(path: string, doc: ConfigDocument): void {
       }
     });
   }
-  const logs = doc.podLogsDir;
-  if (typeof logs === 'string' && logs !== '' && !logs.startsWith('/')) {
-    throw new SyncpodError(`kubelet config ${path}: podLogsDir: must be an absolute path, got "${logs}"`);
-  }
   const gates = doc.featureGates;
   if (gates !== undefined && gates !== null) {
     if (typeof gates !== 'object' || Array.isArray(gates)) bad('featureGates', 'a mapping of gate names to true/false', gates);
@@ -116,11 +112,14 @@ function checkFields(path: string, doc: ConfigDocument): void {
   }
 }
 
-/** Paths in the main config file are relative to its directory (configfiles resolveRelativePaths). */
+/**
+ * Paths in the main config file are relative to its directory (configfiles resolveRelativePaths over
+ * KubeletConfigurationPathRefs: staticPodPath, resolvConf and, in current trees, podLogsDir).
+ */
 export function resolveRelativePaths(doc: ConfigDocument, configPath: string): ConfigDocument {
   const dir = configPath.slice(0, configPath.lastIndexOf('/')) || '/';
   const out = { ...doc };
-  for (const f of ['staticPodPath', 'resolvConf']) {
+  for (const f of ['staticPodPath', 'resolvConf', 'podLogsDir']) {
     const v = out[f];
     if (typeof v === 'string' && v !== '' && !v.startsWith('/')) out[f] = joinPath(dir, v);
   }
@@ -230,9 +229,12 @@ export function resolveKubeletSettings(inputs: KubeletConfigInputs): KubeletSett
   };
 }
 
-/** podLogsDir has no kubelet flag. */
+/** podLogsDir has no kubelet flag; kubelet's validation wants it absolute (a drop-in's is not resolved). */
 function podLogsDir(inputs: KubeletConfigInputs): Sourced<string> {
   const l = layered(inputs, 'podLogsDir');
   if (l.value === undefined || l.value === '') return { value: KUBELET_DEFAULTS.podLogsDir, source: 'default' };
+  if (!(l.value as string).startsWith('/')) {
+    throw new SyncpodError(`kubelet config ${l.from}: podLogsDir: must be an absolute path, got "${String(l.value)}"`);
+  }
   return { value: l.value as string, source: l.source, from: l.from };
 }

@@ -10,7 +10,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import * as loader from '@grpc/proto-loader';
-import { assertOneLineError, syncpod, SYNCPOD } from './helpers';
+import { assertOneLineError, syncpod, worldReadableCli } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-conn-'));
 const servers: Array<{ close(): void }> = [];
@@ -125,17 +125,9 @@ describe('connection errors', () => {
 
   test('permission denied for a user who may not open the socket', async (t) => {
     // Root passes file permissions, so run the CLI as nobody against a socket only root may use.
-    // The checkout may sit in a directory nobody cannot enter: run a world-readable copy of the
-    // built CLI (the bundle needs nothing from node_modules).
-    const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-cli-'));
-    t.after(() => fs.rmSync(copy, { recursive: true, force: true }));
-    fs.cpSync(path.join(path.dirname(SYNCPOD), '..', 'dist'), path.join(copy, 'dist'), { recursive: true });
-    fs.mkdirSync(path.join(copy, 'bin'));
-    fs.copyFileSync(SYNCPOD, path.join(copy, 'bin', 'syncpod'));
-    fs.chmodSync(copy, 0o755);
-    const cli = path.join(copy, 'bin', 'syncpod');
-    const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)})`]);
-    assert.equal(probe.status, 0, `nobody cannot read the copied CLI: ${probe.stderr}`);
+    // The checkout may sit in a directory nobody cannot enter: run a world-readable copy.
+    const { cli, remove } = worldReadableCli();
+    t.after(remove);
     const privateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-perm-'));
     t.after(() => fs.rmSync(privateDir, { recursive: true, force: true }));
     fs.chmodSync(privateDir, 0o755);

@@ -1,5 +1,7 @@
 // Spawning the built CLI the way a user or a script does.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 export const SYNCPOD = path.join(__dirname, '..', '..', 'bin', 'syncpod');
@@ -16,12 +18,17 @@ export interface RunOptions {
   timeoutMs?: number;
   /** Run inside this network namespace (nsenter --net), e.g. a lab's, so CNI plugins act there. */
   netns?: string;
+  /** Argv prefix to run the CLI through (e.g. nsenter into a stand-in kubelet's namespaces). */
+  prefix?: string[];
+  /** Run this copy of the CLI instead of the checkout's bin/syncpod. */
+  cli?: string;
 }
 
 export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const argv = [process.execPath, SYNCPOD, ...args];
+    const argv = [process.execPath, opts.cli ?? SYNCPOD, ...args];
     if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
+    if (opts.prefix) argv.unshift(...opts.prefix);
     const child = spawn(argv[0], argv.slice(1), {
       env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...opts.env },
       stdio: ['pipe', 'pipe', 'pipe'],
@@ -50,4 +57,21 @@ export function assertOneLineError(r: RunResult, pattern: RegExp): void {
   if (lines.length !== 1) throw new Error(`expected one stderr line, got ${lines.length}:\n${r.stderr}`);
   if (/\n\s+at /.test(r.stderr)) throw new Error(`stack trace in stderr:\n${r.stderr}`);
   if (!pattern.test(lines[0])) throw new Error(`stderr line ${JSON.stringify(lines[0])} does not match ${pattern}`);
+}
+
+/**
+ * A world-readable copy of the built CLI (the bundle needs nothing from node_modules), for runs as
+ * an unprivileged user: the checkout may sit in a directory nobody cannot enter. Returns the path
+ * of its bin/syncpod and a function that removes the copy.
+ */
+export function worldReadableCli(): { cli: string; remove: () => void } {
+  const copy = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-cli-'));
+  fs.cpSync(path.join(path.dirname(SYNCPOD), '..', 'dist'), path.join(copy, 'dist'), { recursive: true });
+  fs.mkdirSync(path.join(copy, 'bin'));
+  fs.copyFileSync(SYNCPOD, path.join(copy, 'bin', 'syncpod'));
+  fs.chmodSync(copy, 0o755);
+  const cli = path.join(copy, 'bin', 'syncpod');
+  const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)})`]);
+  if (probe.status !== 0) throw new Error(`nobody cannot read the copied CLI: ${probe.stderr}`);
+  return { cli, remove: () => fs.rmSync(copy, { recursive: true, force: true }) };
 }

@@ -145,7 +145,6 @@ describe('kubelet config file, drop-ins and defaults', () => {
     ['an unknown cgroup driver', `${HEAD}cgroupDriver: system\n`, /cgroupDriver: must be cgroupfs or systemd, got "system"$/],
     ['clusterDNS not an IP', `${HEAD}clusterDNS: [kube-dns]\n`, /clusterDNS\[0\]: "kube-dns" is not an IP address$/],
     ['a gate that is not a boolean', `${HEAD}featureGates: {A: maybe}\n`, /featureGates\.A: expected true or false, got "maybe"$/],
-    ['a relative podLogsDir', `${HEAD}podLogsDir: logs\n`, /podLogsDir: must be an absolute path, got "logs"$/],
   ];
   for (const [name, text, re] of bad) {
     test(`invalid config: ${name} -> one line naming file and field`, () => {
@@ -155,6 +154,12 @@ describe('kubelet config file, drop-ins and defaults', () => {
   }
   test('an unreadable config file names the path', () => {
     assert.throws(() => kubelet(['--config=/nonexistent/kubelet.yaml']), /^SyncpodError: kubelet config \/nonexistent\/kubelet\.yaml: no such file or directory$/);
+  });
+  test('podLogsDir: relative in the file is resolved against its directory; relative in a drop-in is refused', () => {
+    write('h/config.yaml', `${HEAD}podLogsDir: logs\n`);
+    assert.equal(kubelet(['--config=h/config.yaml']).podLogsDir.value, path.join(dir, 'h/logs'));
+    const d = write('h/d/10.conf', `${HEAD}podLogsDir: logs\n`);
+    assert.throws(() => kubelet(['--config=h/config.yaml', '--config-dir=h/d']), new RegExp(`^SyncpodError: kubelet config ${d}: podLogsDir: must be an absolute path, got "logs"$`));
   });
   test('a drop-in without apiVersion/kind is refused as kubelet refuses it', () => {
     write('g/d/10.conf', 'clusterDomain: x.local\n');

@@ -96,3 +96,31 @@ describe('endpoints', () => {
     assert.throws(() => parseEndpoint('run/x.sock'), /must be absolute/);
   });
 });
+
+describe('the running kubelet\'s endpoints (node profile)', () => {
+  const kubelet = () => ({ runtime: 'unix:///kubelet/runtime.sock', image: 'unix:///kubelet/image.sock' });
+  const withKubelet = (flags: GlobalFlags, env: Record<string, string> = {}, files: Record<string, string> = {}) =>
+    resolveSettings({ flags, env, readFile: (p) => files[p], parseYaml: parse, kubeletEndpoints: kubelet });
+  test('used only when flag, env and crictl.yaml name nothing, before crictl\'s default sockets', () => {
+    const s = withKubelet({});
+    assert.deepEqual(s.runtimeEndpoints, ['unix:///kubelet/runtime.sock']);
+    assert.equal(s.runtimeEndpointSource, 'kubelet');
+    assert.equal(s.imageEndpoint, 'unix:///kubelet/image.sock');
+    assert.equal(s.imageEndpointSource, 'kubelet');
+  });
+  test('crictl\'s own sources win, and then the kubelet\'s image endpoint is not mixed in', () => {
+    for (const s of [
+      withKubelet({ runtimeEndpoint: 'unix:///flag.sock' }),
+      withKubelet({}, { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' }),
+      withKubelet({}, {}, { '/etc/crictl.yaml': 'runtime-endpoint: unix:///cfg.sock\n' }),
+    ]) {
+      assert.notEqual(s.runtimeEndpointSource, 'kubelet');
+      assert.equal(s.imageEndpoint, undefined);
+    }
+  });
+  test('no kubelet: crictl\'s defaults as before', () => {
+    const s = resolveSettings({ flags: {}, env: {}, readFile: () => undefined, parseYaml: parse, kubeletEndpoints: () => undefined });
+    assert.equal(s.runtimeEndpointSource, 'default');
+    assert.equal(s.runtimeEndpoints.length, 3);
+  });
+});

@@ -1,0 +1,51 @@
+// `syncpod node`: the node profile as a table (one row per setting: value and where it came from),
+// or the same data as JSON/YAML. The table shows nothing the JSON lacks.
+import type { NodeProfile, Sourced } from '../node/types';
+import { tableLines } from './table';
+
+function show(v: unknown): string {
+  if (Array.isArray(v)) return v.length === 0 ? '<none>' : v.join(',');
+  if (v === '') return '""';
+  return String(v);
+}
+
+function origin(s: Sourced<unknown>): string {
+  return s.from ? `${s.source} (${s.from})` : s.source;
+}
+
+/** Setting rows in a fixed order; feature gates last, sorted by name. */
+export function nodeProfileRows(p: NodeProfile): Array<[string, Sourced<unknown>]> {
+  const rows: Array<[string, Sourced<unknown>]> = [
+    ['kubeletVersion', p.kubeletVersion],
+    ['cgroupDriver', p.cgroupDriver],
+    ['cgroupRoot', p.cgroupRoot],
+    ['cgroupsPerQOS', p.cgroupsPerQOS],
+    ['clusterDNS', p.clusterDNS],
+    ['clusterDomain', p.clusterDomain],
+    ['resolvConf', p.resolvConf],
+    ['podLogsDir', p.podLogsDir],
+    ['rootDir', p.rootDir],
+    ['staticPodPath', p.staticPodPath],
+    ['nodeName', p.nodeName],
+    ['runtimeEndpoint', p.runtimeEndpoint],
+    ['imageEndpoint', p.imageEndpoint],
+  ];
+  for (const [name, s] of Object.entries(p.featureGates)) rows.push([`featureGates.${name}`, s]);
+  return rows;
+}
+
+export function renderNodeProfile(p: NodeProfile): string {
+  const head: string[] = [];
+  if (p.kubelet) {
+    head.push(`Kubelet: pid ${p.kubelet.pid}, ${p.kubelet.exe}${p.kubelet.versionOutput ? ` (${p.kubelet.versionOutput})` : ''}`);
+    head.push(`Config: ${p.kubelet.configFile ?? '<none>'}${p.kubelet.configDir ? `, drop-ins from ${p.kubelet.configDir}: ${p.kubelet.dropIns.length === 0 ? '<none>' : p.kubelet.dropIns.join(', ')}` : ''}`);
+  } else {
+    head.push(p.detected ? 'Kubelet: detected' : 'Kubelet: none read (syncpod defaults)');
+  }
+  if (p.runtimeCgroupDriver) {
+    const r = p.runtimeCgroupDriver;
+    head.push(`Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`);
+  }
+  const rows = [['SETTING', 'VALUE', 'SOURCE'], ...nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)])];
+  return [...head, '', ...tableLines(rows)].join('\n') + '\n';
+}

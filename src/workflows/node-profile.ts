@@ -1,0 +1,168 @@
+// Node settings from the node itself: detect the kubelet once per invocation (its process and
+// configuration first; its version only when a command needs it), then build the profile
+// (syncpod flags > the runtime's cgroup driver where the kubelet takes it > kubelet flags >
+// drop-ins > config file > defaults). The host is behind NodeFacts so the flow is testable.
+import { SyncpodError, errorLine } from '../errors';
+import type { RuntimeService } from '../cri/grpc-runtime-service';
+import { runtimeCgroupDriver } from '../node/runtime-config';
+import { GATE_NAMES, parseFeatureGates, type FeatureGates, type GateName } from '../kubelet/features';
+import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
+import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
+import { buildNodeProfile, type SyncpodNodeFlags } from '../node/profile';
+import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
+
+export interface NodeFacts {
+  /** The running kubelet's process and configuration; `withVersion` also runs its binary. */
+  detect(withVersion: boolean): Detection;
+  hostname(): string;
+}
+
+export interface CrictlEndpoints {
+  /** Set only when flag, env or crictl.yaml named an endpoint. */
+  runtime?: Sourced<string>;
+  image?: Sourced<string>;
+  defaults: string[];
+}
+
+export interface NodeProfileRequest {
+  flags: SyncpodNodeFlags;
+  /** --no-node-profile: read no kubelet. */
+  noNodeProfile: boolean;
+  endpoints: CrictlEndpoints;
+  defaultKubeletVersion: string;
+  /** The runtime's RuntimeConfig answer, for commands that generate configs. */
+  runtimeCgroupDriver?: RuntimeCgroupDriver;
+}
+
+export function nodeProfile(facts: NodeFacts, req: NodeProfileRequest): NodeProfile {
+  // A version given on the command line means the kubelet binary need not be run.
+  const detection: Detection = req.noNodeProfile ? { warnings: [] } : facts.detect(req.flags.kubeletVersion === undefined);
+  return buildNodeProfile({
+    flags: req.flags,
+    kubelet: detection.kubelet,
+    crictlRuntimeEndpoint: req.endpoints.runtime,
+    crictlImageEndpoint: req.endpoints.image,
+    defaultRuntimeEndpoints: req.endpoints.defaults,
+    runtimeCgroupDriver: req.runtimeCgroupDriver,
+    defaultKubeletVersion: req.defaultKubeletVersion,
+    hostname: facts.hostname(),
+    warnings: detection.warnings,
+  });
+}
+
+/** The real host: /proc, the kubelet's files, its binary; each part read once per invocation. */
+export function hostNodeFacts(options: () => DetectOptions, hostname: () => string): NodeFacts {
+  let base: Detection | undefined;
+  let failure: unknown;
+  let withVersion: Detection | undefined;
+  return {
+    detect(version) {
+      if (failure) throw failure;
+      try {
+        base ??= detectKubelet(options());
+        if (!version) return base;
+        withVersion ??= detectKubeletVersion(base, options());
+        return withVersion;
+      } catch (err) {
+        failure = err;
+        throw err;
+      }
+    },
+    hostname,
+  };
+}
+
+/** The node flags of plan/sync/runp/create/node, as given (undefined: not given). */
+export interface NodeFlagValues {
+  kubeletVersion?: string;
+  featureGates?: string;
+  cgroupDriver?: string;
+  clusterDns?: string;
+  clusterDomain?: string;
+  resolvConf?: string;
+  podLogsRoot?: string;
+  podDirRoot?: string;
+  nodeName?: string;
+}
+
+export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
+  const driver = opts.cgroupDriver;
+  if (driver !== undefined && driver !== 'cgroupfs' && driver !== 'systemd') {
+    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  }
+  return {
+    kubeletVersion: opts.kubeletVersion,
+    featureGates: opts.featureGates !== undefined ? (parseFeatureGates(opts.featureGates) as Record<string, boolean>) : undefined,
+    cgroupDriver: driver as SyncpodNodeFlags['cgroupDriver'],
+    clusterDNS: opts.clusterDns !== undefined ? opts.clusterDns.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    clusterDomain: opts.clusterDomain,
+    resolvConf: opts.resolvConf,
+    podLogsDir: opts.podLogsRoot,
+    rootDir: opts.podDirRoot,
+    nodeName: opts.nodeName,
+  };
+}
+
+export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates'>>;
+
+/** The node flag values the config generators read, every one resolved through the profile. */
+export function resolvedNodeFlags(p: NodeProfile): ResolvedNodeFlags {
+  return {
+    cgroupDriver: p.cgroupDriver.value,
+    clusterDns: p.clusterDNS.value.join(','),
+    clusterDomain: p.clusterDomain.value,
+    resolvConf: p.resolvConf.value,
+    podLogsRoot: p.podLogsDir.value,
+    podDirRoot: p.rootDir.value,
+    nodeName: p.nodeName.value,
+  };
+}
+
+/**
+ * What the kubelet rules take as "detected": the kubelet's version (from its binary) and the gates
+ * its configuration sets among those syncpod consults (the others do not change the plan).
+ */
+export function detectedForRules(p: NodeProfile): DetectedForRules {
+  const gates: FeatureGates = {};
+  for (const [name, s] of Object.entries(p.featureGates)) {
+    if (s.source !== 'flag' && (GATE_NAMES as string[]).includes(name)) gates[name as GateName] = s.value;
+  }
+  return {
+    version: p.kubelet?.versionOutput !== undefined && p.kubeletVersion.source === 'kubelet-binary' ? p.kubeletVersion.value : undefined,
+    featureGates: gates,
+  };
+}
+
+/** `opts` with every node setting filled from the profile (which already holds the flags given). */
+export function withProfile<T extends NodeFlagValues>(opts: T, p: NodeProfile): T & ResolvedNodeFlags {
+  return { ...opts, ...resolvedNodeFlags(p) };
+}
+
+/**
+ * The profile including the runtime's cgroup driver (RuntimeConfig). The kubelet is read first, so
+ * a broken kubelet configuration is reported before the runtime is asked; a runtime that cannot be
+ * reached is "not told", never an error here.
+ */
+export async function profileWithRuntime(profileOf: (rt?: RuntimeCgroupDriver) => NodeProfile, runtime: () => RuntimeService): Promise<NodeProfile> {
+  profileOf();
+  let rt: RuntimeCgroupDriver;
+  try {
+    rt = await runtimeCgroupDriver(runtime());
+  } catch (err) {
+    rt = { answered: false, why: errorLine(err) };
+  }
+  return profileOf(rt);
+}
+
+/**
+ * For the whole-node flows (plan/sync --node): every node setting from the profile, plus the
+ * kubelet's staticPodPath and its version as the mirrored one, unless given as flags.
+ */
+export function withNodeProfile<T extends NodeFlagValues & { staticPodPath?: string }>(opts: T, p: NodeProfile): T & ResolvedNodeFlags {
+  const detected = detectedForRules(p);
+  return {
+    ...withProfile(opts, p),
+    staticPodPath: opts.staticPodPath ?? (p.staticPodPath.value === '' ? undefined : p.staticPodPath.value),
+    kubeletVersion: opts.kubeletVersion ?? detected.version,
+  };
+}

@@ -1,0 +1,172 @@
+// The node profile against a stand-in kubelet: a real process named kubelet (a C program compiled
+// here) started with --config and --config-dir, answering --version with Kubernetes v1.36.2, and a
+// real containerd as its containerRuntimeEndpoint. No syncpod flags and no environment: syncpod
+// finds the kubelet in /proc, reads its files and version, and plans and generates configs as that
+// kubelet would. The stand-in lives in a private PID namespace and every CLI run of this file is
+// made inside it, so no other syncpod run on this machine can see it; it is killed in `after`.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { startLab, BUSYBOX_IMAGE, type Lab } from '../harness/lab';
+import { startStandInKubelet, type StandInKubelet } from '../harness/stand-in-kubelet';
+import { assertOneLineError, syncpod, worldReadableCli } from './helpers';
+import { writeManifest } from './sync-helpers';
+
+const HEAD = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n';
+/** What the stand-in answers to --version. */
+const VERSION = 'v1.33.2';
+const MINOR = /^v1\.(\d+)/.exec(VERSION)![1];
+const UID = '7e3c1a52-0000-4000-8000-00000000a136';
+let lab: Lab;
+let dir: string;
+let kubelet: StandInKubelet;
+let manifest: string;
+let configText: string;
+const logsDir = () => path.join(dir, 'kubelet-pod-logs');
+
+/** The CLI as an operator runs it on that node: no flags beyond `args`, no environment. */
+const onNode = (args: string[], opts: { cli?: string; user?: boolean } = {}) =>
+  syncpod(args, { prefix: [...kubelet.inside, ...(opts.user ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [])], cli: opts.cli, timeoutMs: 120000 });
+
+before(async () => {
+  lab = await startLab();
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-node-e2e-'));
+  fs.mkdirSync(path.join(dir, 'conf.d', 'sub'), { recursive: true });
+  configText =
+    `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.0.0.99]\nclusterDomain: cluster.test\npodLogsDir: ${logsDir()}\n` +
+    `containerRuntimeEndpoint: ${lab.endpoint}\nfeatureGates:\n  SomeGateSyncpodDoesNotRead: true\n`;
+  fs.writeFileSync(path.join(dir, 'config.yaml'), configText);
+  // Drop-ins: lexical order, later wins; a list is replaced as a whole; *.yaml is not a drop-in.
+  fs.writeFileSync(path.join(dir, 'conf.d', '10-dns.conf'), `${HEAD}clusterDNS: [10.96.0.10]\n`);
+  fs.writeFileSync(path.join(dir, 'conf.d', 'sub', '50-ignored.yaml'), `${HEAD}clusterDomain: not-read.test\n`);
+  kubelet = await startStandInKubelet({
+    dir,
+    version: VERSION,
+    // relative paths: read from the kubelet's working directory (/proc/PID/cwd)
+    args: ['--config', 'config.yaml', '--config-dir=conf.d', '--hostname-override=Stand-In-Node', '--kubeconfig', '/etc/kubernetes/kubelet.conf', '--v=2'],
+    cwd: dir,
+  });
+  manifest = writeManifest(dir, { name: 'detected', uid: UID, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+});
+
+after(async () => {
+  kubelet?.stop();
+  await lab?.stop();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('syncpod node', () => {
+  test('-o json: every value with where it came from (kubelet binary, config file, drop-in, kubelet flag, default)', async () => {
+    const r = await onNode(['node', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const p = JSON.parse(r.stdout);
+    const config = path.join(dir, 'config.yaml');
+    assert.equal(p.detected, true);
+    assert.equal(p.kubelet.exe, kubelet.binary);
+    assert.equal(p.kubelet.configFile, config);
+    assert.deepEqual(p.kubelet.dropIns, [path.join(dir, 'conf.d', '10-dns.conf')]);
+    assert.deepEqual(p.kubeletVersion, { value: VERSION, source: 'kubelet-binary', from: `${kubelet.binary} --version` });
+    assert.deepEqual(p.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: config });
+    assert.deepEqual(p.clusterDNS, { value: ['10.96.0.10'], source: 'drop-in', from: path.join(dir, 'conf.d', '10-dns.conf') });
+    assert.deepEqual(p.clusterDomain, { value: 'cluster.test', source: 'kubelet-config', from: config });
+    assert.deepEqual(p.podLogsDir, { value: logsDir(), source: 'kubelet-config', from: config });
+    assert.deepEqual(p.rootDir, { value: '/var/lib/kubelet', source: 'default' });
+    assert.deepEqual(p.nodeName, { value: 'stand-in-node', source: 'kubelet-flag', from: '--hostname-override' });
+    assert.deepEqual(p.runtimeEndpoint, { value: lab.endpoint, source: 'kubelet-config', from: config });
+    assert.deepEqual(p.featureGates.SomeGateSyncpodDoesNotRead, { value: true, source: 'kubelet-config', from: config });
+    // containerd 1.6 has no RuntimeConfig: the kubelet's own driver stands, with no warning
+    assert.equal(p.runtimeCgroupDriver.answered, false);
+    assert.equal(r.stderr, '');
+  });
+
+  test('the table names each setting, its value and source', async () => {
+    const r = await onNode(['node']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^Kubelet: pid 1, .*/bin/kubelet \\(Kubernetes ${VERSION.replace(/\./g, '\\.')}\\)$`, 'm'));
+    assert.match(r.stdout, /^cgroupDriver\s+systemd\s+kubelet-config \(.*config\.yaml\)$/m);
+    assert.match(r.stdout, /^clusterDNS\s+10\.96\.0\.10\s+drop-in \(.*10-dns\.conf\)$/m);
+    assert.match(r.stdout, new RegExp(`^kubeletVersion\\s+${VERSION.replace(/\./g, '\\.')}\\s+kubelet-binary`, 'm'));
+  });
+
+  test('the version is asked of the binary once, then cached per binary', async () => {
+    for (let i = 0; i < 2; i++) assert.equal((await onNode(['node', '-o', 'json'])).code, 0);
+    assert.equal(kubelet.versionCalls(), 1);
+  });
+
+  test('syncpod flags win over the kubelet; --no-node-profile reads no kubelet', async () => {
+    const f = JSON.parse((await onNode(['node', '-o', 'json', '--cluster-domain', 'flag.test', '--cgroup-driver', 'cgroupfs', '--kubelet-version', '1.35'])).stdout);
+    assert.deepEqual(f.clusterDomain, { value: 'flag.test', source: 'flag', from: '--cluster-domain' });
+    assert.deepEqual(f.cgroupDriver, { value: 'cgroupfs', source: 'flag', from: '--cgroup-driver' });
+    assert.deepEqual(f.kubeletVersion, { value: '1.35', source: 'flag', from: '--kubelet-version' });
+    const off = await onNode(['--no-node-profile', 'node', '-o', 'json']);
+    assert.equal(off.code, 0, off.stderr);
+    const p = JSON.parse(off.stdout);
+    assert.equal(p.detected, false);
+    assert.equal(p.cgroupDriver.value, 'cgroupfs');
+    assert.equal(p.clusterDomain.value, 'cluster.local');
+    assert.equal(p.runtimeEndpoint.source, 'default');
+  });
+
+  test('a syncpod run outside the kubelet\'s PID namespace does not take it for its node\'s kubelet', async () => {
+    const r = await syncpod(['node', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.notEqual(JSON.parse(r.stdout).kubelet?.exe, kubelet.binary);
+  });
+});
+
+describe('plan and configs follow the detected kubelet (no flags, no environment)', () => {
+  test('plan mirrors the kubelet version it detected', async () => {
+    const r = await onNode(['plan', '-o', 'json', manifest]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(JSON.parse(r.stdout).kubeletVersion, new RegExp(`^1\\.${MINOR}(\\.|$)`));
+    const flag = await onNode(['plan', '-o', 'json', '--kubelet-version', '1.28', manifest]);
+    assert.equal(JSON.parse(flag.stdout).kubeletVersion, '1.28');
+  });
+
+  test('runp --dry-run carries the kubelet\'s log directory, DNS and a systemd cgroup parent', async () => {
+    const r = await onNode(['runp', '--dry-run', manifest]);
+    assert.equal(r.code, 0, r.stderr);
+    const { config } = JSON.parse(r.stdout);
+    assert.equal(config.logDirectory, path.join(logsDir(), `e2e_detected_${UID}`));
+    assert.deepEqual(config.dnsConfig.servers, ['10.96.0.10']);
+    assert.deepEqual(config.dnsConfig.searches.slice(0, 3), ['e2e.svc.cluster.test', 'svc.cluster.test', 'cluster.test']);
+    const uid = UID.replace(/-/g, '_');
+    assert.equal(config.linux.cgroupParent, `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`);
+  });
+
+  test('with --cgroup-driver cgroupfs the flag wins', async () => {
+    const r = await onNode(['runp', '--dry-run', '--cgroup-driver', 'cgroupfs', manifest]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).config.linux.cgroupParent, `/kubepods/besteffort/pod${UID}`);
+  });
+});
+
+describe('bad input and unreadable kubelets', () => {
+  test('an invalid kubelet config file: one line naming file and field, exit 1', async (t) => {
+    const file = path.join(dir, 'config.yaml');
+    t.after(() => fs.writeFileSync(file, configText));
+    fs.writeFileSync(file, configText.replace('cgroupDriver: systemd', 'cgroupDriver: systemdd'));
+    assertOneLineError(await onNode(['node']), new RegExp(`kubelet config ${file}: cgroupDriver: must be cgroupfs or systemd, got "systemdd"`));
+    assertOneLineError(await onNode(['runp', '--dry-run', manifest]), /cgroupDriver: must be cgroupfs or systemd/);
+  });
+
+  test('an unreadable kubelet config file: one line naming it, exit 1', async (t) => {
+    const file = path.join(dir, 'config.yaml');
+    t.after(() => fs.writeFileSync(file, configText));
+    fs.rmSync(file);
+    assertOneLineError(await onNode(['node']), new RegExp(`kubelet config ${file}: no such file or directory`));
+  });
+
+  test('a kubelet the user may not read: a warning and the defaults, never a crash', async (t) => {
+    const { cli, remove } = worldReadableCli();
+    t.after(remove);
+    const r = await onNode(['node', '-o', 'json'], { cli, user: true });
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stderr, /^WARN: kubelet process \d+ cannot be read: permission denied \(run as root\); using syncpod's defaults for the node settings\n$/);
+    const p = JSON.parse(r.stdout);
+    assert.equal(p.detected, false);
+    assert.equal(p.cgroupDriver.value, 'cgroupfs');
+  });
+});
