@@ -16,8 +16,7 @@ import { writeManifest } from './sync-helpers';
 
 const HEAD = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\n';
 /** What the stand-in answers to --version. */
-const VERSION = 'v1.33.2';
-const MINOR = /^v1\.(\d+)/.exec(VERSION)![1];
+const VERSION = 'v1.36.2';
 const UID = '7e3c1a52-0000-4000-8000-00000000a136';
 let lab: Lab;
 let dir: string;
@@ -36,7 +35,7 @@ before(async () => {
   fs.mkdirSync(path.join(dir, 'conf.d', 'sub'), { recursive: true });
   configText =
     `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.0.0.99]\nclusterDomain: cluster.test\npodLogsDir: ${logsDir()}\n` +
-    `containerRuntimeEndpoint: ${lab.endpoint}\nfeatureGates:\n  SomeGateSyncpodDoesNotRead: true\n`;
+    `containerRuntimeEndpoint: ${lab.endpoint}\nfeatureGates:\n  SomeGateSyncpodDoesNotRead: true\n  ContainerStopSignals: true\n`;
   fs.writeFileSync(path.join(dir, 'config.yaml'), configText);
   // Drop-ins: lexical order, later wins; a list is replaced as a whole; *.yaml is not a drop-in.
   fs.writeFileSync(path.join(dir, 'conf.d', '10-dns.conf'), `${HEAD}clusterDNS: [10.96.0.10]\n`);
@@ -117,12 +116,19 @@ describe('syncpod node', () => {
 });
 
 describe('plan and configs follow the detected kubelet (no flags, no environment)', () => {
-  test('plan mirrors the kubelet version it detected', async () => {
+  test('plan says kubelet 1.36, detected', async () => {
     const r = await onNode(['plan', '-o', 'json', manifest]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(JSON.parse(r.stdout).kubeletVersion, new RegExp(`^1\\.${MINOR}(\\.|$)`));
-    const flag = await onNode(['plan', '-o', 'json', '--kubelet-version', '1.28', manifest]);
-    assert.equal(JSON.parse(flag.stdout).kubeletVersion, '1.28');
+    const plan = JSON.parse(r.stdout);
+    assert.equal(plan.kubeletVersion, '1.36.2');
+    assert.equal(plan.kubelet.version, '1.36.2');
+    assert.equal(plan.kubelet.origin, 'detected');
+    // a gate the kubelet's config sets is planned with; gates syncpod does not consult are left out
+    assert.deepEqual([plan.kubelet.gates.ContainerStopSignals.enabled, plan.kubelet.gates.ContainerStopSignals.origin], [true, 'detected']);
+    assert.equal(plan.kubelet.gates.ContainerRestartRules.origin, 'default');
+    assert.equal(plan.kubelet.gates.SomeGateSyncpodDoesNotRead, undefined);
+    const flag = JSON.parse((await onNode(['plan', '-o', 'json', '--kubelet-version', '1.33', manifest])).stdout);
+    assert.deepEqual([flag.kubelet.version, flag.kubelet.origin], ['1.33', 'flag']);
   });
 
   test('runp --dry-run carries the kubelet\'s log directory, DNS and a systemd cgroup parent', async () => {
