@@ -33,7 +33,7 @@ export function detectKubelet(opts: DetectOptions): Detection {
   if (found.others.length > 0) warnings.push(`more than one kubelet runs (pids ${[p.pid, ...found.others].join(', ')}); reading the oldest, pid ${p.pid}`);
   const where = `kubelet pid ${p.pid}`;
   const commandLine = parseKubeletArgs(p.args, where);
-  const inputs = loadKubeletConfigFiles(commandLine, { cwd: p.cwd, rootPrefix: p.rootPrefix }, opts.parseYaml);
+  const inputs = loadKubeletConfigFiles(commandLine, { cwd: p.cwd, rootPrefix: p.rootPrefix, cacheDir: opts.cacheDir ?? DEFAULT_CACHE_DIR }, opts.parseYaml);
   const settings = resolveKubeletSettings(inputs);
   return {
     kubelet: {

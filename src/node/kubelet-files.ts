@@ -5,13 +5,18 @@ import * as fs from 'node:fs';
 import { SyncpodError } from '../errors';
 import { parseConfigDocument, type ConfigDocument, type KubeletConfigInputs } from './kubelet-config';
 import type { KubeletCommandLine } from './kubelet-flags';
+import { readCache, statKey, writeCache } from './stat-cache';
 
 export interface KubeletView {
   /** The kubelet's working directory (absolute, as the kubelet sees it). */
   cwd: string;
   /** Prefix that maps the kubelet's paths to ours ('' when we share its mount namespace). */
   rootPrefix: string;
+  /** Where parsed config files are cached (stat-cache.ts); absent: parse every time. */
+  cacheDir?: string;
 }
+
+const CACHE_FILE = 'kubelet-configs.json';
 
 function absolute(path: string, cwd: string): string {
   if (path.startsWith('/')) return path;
@@ -58,18 +63,33 @@ export function listDropIns(view: KubeletView, dir: string): string[] {
   return out;
 }
 
-/** Reads and parses the kubelet's configuration files named on its command line. */
+/**
+ * Reads and parses the kubelet's configuration files named on its command line. A file whose
+ * parsed and checked document is in the cache (same path, inode, size, mtime, ctime) is not read
+ * again, so the YAML parser is not even loaded on the next run.
+ */
 export function loadKubeletConfigFiles(cl: KubeletCommandLine, view: KubeletView, parseYaml: (text: string) => unknown): KubeletConfigInputs {
+  const cache = view.cacheDir ? readCache<ConfigDocument>(view.cacheDir, CACHE_FILE) : {};
+  let dirty = false;
+  const load = (path: string): ConfigDocument => {
+    const key = view.cacheDir ? statKey(view.rootPrefix + path, path) : undefined;
+    if (key && cache[key]) return cache[key];
+    const doc = parseConfigDocument({ path, text: readText(view, path) }, parseYaml);
+    if (key) {
+      cache[key] = doc;
+      dirty = true;
+    }
+    return doc;
+  };
   let configFile: { path: string; doc: ConfigDocument } | undefined;
   if (cl.configFile) {
     const path = absolute(cl.configFile, view.cwd);
-    configFile = { path, doc: parseConfigDocument({ path, text: readText(view, path) }, parseYaml) };
+    configFile = { path, doc: load(path) };
   }
   const dropIns: Array<{ path: string; doc: ConfigDocument }> = [];
   if (cl.configDir) {
-    for (const path of listDropIns(view, absolute(cl.configDir, view.cwd))) {
-      dropIns.push({ path, doc: parseConfigDocument({ path, text: readText(view, path) }, parseYaml) });
-    }
+    for (const path of listDropIns(view, absolute(cl.configDir, view.cwd))) dropIns.push({ path, doc: load(path) });
   }
+  if (dirty && view.cacheDir) writeCache(view.cacheDir, CACHE_FILE, cache);
   return { commandLine: cl, configFile, dropIns };
 }

@@ -283,3 +283,29 @@ describe('kubelet flags the kubelet itself would refuse', () => {
     assert.throws(() => parseKubeletArgs(['--cluster-dns=10.0.0.1,dns'], 'kubelet pid 3'), /--cluster-dns: "dns" is not an IP address$/);
   });
 });
+
+describe('parsed config cache (stat-keyed)', () => {
+  test('a second read takes the parsed document from the cache; a changed file is parsed again', () => {
+    const cacheDir = path.join(dir, 'cache');
+    const file = write('cache/kubelet.yaml', `${HEAD}clusterDomain: one.local\n`);
+    let parses = 0;
+    const counting = (t: string) => {
+      parses++;
+      return parseYaml(t);
+    };
+    const load = () => loadKubeletConfigFiles(parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'), { cwd: dir, rootPrefix: '', cacheDir }, counting);
+    assert.equal(load().configFile!.doc.clusterDomain, 'one.local');
+    assert.equal(load().configFile!.doc.clusterDomain, 'one.local');
+    assert.equal(parses, 1);
+    fs.writeFileSync(file, `${HEAD}clusterDomain: two.local\n`);
+    assert.equal(load().configFile!.doc.clusterDomain, 'two.local');
+    assert.equal(parses, 2);
+  });
+  test('an invalid file is not cached: the error comes every time', () => {
+    const cacheDir = path.join(dir, 'cache2');
+    const file = write('cache2/bad.yaml', `${HEAD}cgroupDriver: nope\n`);
+    const load = () => loadKubeletConfigFiles(parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'), { cwd: dir, rootPrefix: '', cacheDir }, parseYaml);
+    assert.throws(load, /cgroupDriver: must be cgroupfs or systemd/);
+    assert.throws(load, /cgroupDriver: must be cgroupfs or systemd/);
+  });
+});
