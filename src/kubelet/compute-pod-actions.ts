@@ -18,6 +18,7 @@ import {
 import { effectiveGates, resolveKubeletRules, usesSidecarInitPath, type FeatureGates, type KubeletRules } from './kubelet-version';
 import type { Changes, ContainerToKill, ContainerToReset, KillReason, KillWhy, PodActions, ProbeResults, StartReason } from './pod-actions';
 import { podSandboxChanged } from './pod-sandbox-changed';
+import { computePodResizeAction } from './pod-resize';
 import { isRestartableInitContainer, matchesRestartAllContainers } from './pod-util';
 import type { PodStatus } from './types';
 
@@ -104,6 +105,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
     ephemeralContainersToStart: [],
     containersToKill: new Map(),
     containersToReset: [],
+    containersToUpdate: [],
     waiting: [],
     hashChecks: [],
   };
@@ -229,6 +231,9 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       message = `Container ${c.name} failed startup probe`;
       reason = 'StartupProbe';
       why = 'startup-probe-failed';
+    } else if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33 && !computePodResizeAction(c, idx, 'regular', s, changes)) {
+      // The resize policy restarts it: computePodResizeAction put it in containersToKill and containersToStart.
+      return;
     } else {
       keepCount++;
       return;
@@ -294,6 +299,7 @@ function toPodActions(
     ephemeralContainersToStart: changes.ephemeralContainersToStart.map((d) => d.index),
     containersToKill: [...changes.containersToKill.values()].sort(compareKills),
     containersToReset: changes.containersToReset,
+    containersToUpdate: changes.containersToUpdate,
     restartAllContainers,
     initContainerStarts: changes.initContainersToStart,
     containerStarts: changes.containersToStart,

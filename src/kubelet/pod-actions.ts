@@ -3,6 +3,7 @@
 // reason code and the facts behind it; the words live in src/plan/reasons.ts. Pure data.
 
 import type { HashScheme } from './kubelet-version';
+import type { ContainerResources } from './types';
 
 export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
 
@@ -58,7 +59,8 @@ export type StartReasonCode =
   | 'previous-init-completed'
   | 'sidecar-started'
   | 'sidecar-exited'
-  | 'init-container-failed';
+  | 'init-container-failed'
+  | 'resize-restart';
 
 /** Which policy decided a restart: the pod's restartPolicy, the container's, or one of its rules. */
 export interface RestartDecisionSource {
@@ -81,6 +83,8 @@ export interface StartReason {
   sandboxChange?: SandboxChange;
   /** previous-init-completed / sidecar-started: the init container before this one. */
   previous?: string;
+  /** resize-restart: the resources whose resizePolicy is RestartContainer. */
+  resized?: Array<'cpu' | 'memory'>;
 }
 
 export interface StartDecision {
@@ -90,7 +94,7 @@ export interface StartDecision {
   reason: StartReason;
 }
 
-export type KillWhy = 'definition-changed' | 'liveness-probe-failed' | 'startup-probe-failed' | 'unknown-state';
+export type KillWhy = 'definition-changed' | 'liveness-probe-failed' | 'startup-probe-failed' | 'unknown-state' | 'resize-restart';
 
 /** kubelet's containerToKillInfo, plus the container's kind and why. */
 export interface ContainerToKill {
@@ -117,6 +121,19 @@ export interface ContainerToReset {
   /** It exited with a rule whose action is RestartAllContainers (the trigger). */
   source: boolean;
   exitCode?: number;
+}
+
+/** In-place resize (InPlacePodVerticalScaling): a running container whose CPU or memory is updated. */
+export interface ContainerToUpdate {
+  index: number;
+  name: string;
+  kind: 'init' | 'regular';
+  containerId: string;
+  resources: Array<'cpu' | 'memory'>;
+  /** What the runtime reports now. */
+  current: ContainerResources;
+  /** What kubelet would write for the spec. */
+  desired: ContainerResources;
 }
 
 export type KillPodCause = 'sandbox-changed' | 'init-container-failed' | 'no-running-containers' | null;
@@ -155,6 +172,8 @@ export interface PodActions {
   containersToKill: ContainerToKill[];
   /** RestartAllContainers: the containers to remove, in kubelet's order (others first, then the triggers). */
   containersToReset: ContainerToReset[];
+  /** In-place resize: containers whose resources are updated without a restart (SyncPod step 8). */
+  containersToUpdate: ContainerToUpdate[];
   /** Whether SyncPod ran with restartAllContainers (ShouldAllContainersRestart). */
   restartAllContainers: boolean;
   /** Start reasons aligned with the index lists above. */
@@ -180,6 +199,7 @@ export interface Changes {
   /** Keyed by container id, as kubelet's map. */
   containersToKill: Map<string, ContainerToKill>;
   containersToReset: ContainerToReset[];
+  containersToUpdate: ContainerToUpdate[];
   waiting: Waiting[];
   hashChecks: HashCheck[];
 }

@@ -31,6 +31,16 @@ export interface ContainerStatus {
   podSandboxId: string;
   /** CRI log path from ContainerStatus.log_path. */
   logPath: string;
+  /** ContainerStatus.resources.linux as the runtime reports it (toKubeContainerStatus's Resources); absent when not reported. */
+  resources?: ContainerResources;
+}
+
+/** The Linux resources a runtime reports for a running container (CRI units). */
+export interface ContainerResources {
+  cpuShares: number;
+  cpuQuota: number;
+  cpuPeriod: number;
+  memoryLimitInBytes: number;
 }
 
 export interface SandboxStatus {

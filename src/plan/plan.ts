@@ -7,7 +7,7 @@ import { estimateCrashLoopBackOff, type BackOffEstimate } from '../kubelet/backo
 import { computePodActions, containerChanged, rulesOf, type ComputePodActionsOptions, type StartDecision } from '../kubelet/compute-pod-actions';
 import type { GateOrigin } from '../kubelet/features';
 import type { KubeletRules, VersionOrigin } from '../kubelet/kubelet-version';
-import { describeHashCheck, killPodText, killText, resetText, sandboxChangeText, startReasonText, waitingText, type ContainerKind } from './reasons';
+import { describeHashCheck, killPodText, killText, resetText, resizeText, sandboxChangeText, startReasonText, waitingText, type ContainerKind } from './reasons';
 import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
 
@@ -22,6 +22,7 @@ export const STEP_ACTIONS = [
   'create-sandbox',
   'start-ephemeral-container',
   'start-init-container',
+  'update-container-resources',
   'start-container',
 ] as const;
 export type StepAction = (typeof STEP_ACTIONS)[number];
@@ -52,6 +53,8 @@ export interface PlanStep {
   containerId?: string;
   /** reset-container: stop it first (it is running), without grace period or preStop. */
   kill?: boolean;
+  /** update-container-resources: the CRI values to write (UpdateContainerResources). */
+  resources?: { cpuShares: number; cpuQuota: number; cpuPeriod: number; memoryLimitInBytes: number };
   containerIds?: string[];
   sandboxIds?: string[];
   attempt?: number;
@@ -109,6 +112,8 @@ export interface Plan {
     /** RestartAllContainers (1.35+): containers removed so the pod starts again from its first init container. */
     restartAllContainers: boolean;
     containersToReset: Array<{ name: string; containerId: string; kill: boolean; reason: string }>;
+    /** In-place resize (1.33+): running containers whose CPU/memory is updated without a restart. */
+    containersToUpdate: Array<{ name: string; containerId: string; resources: string[]; reason: string }>;
   };
   probeInputs: PlanProbeInput[];
   steps: PlanStep[];
@@ -226,6 +231,9 @@ export function buildPlan(input: PlanInput): Plan {
   for (const d of a.initContainerStarts) {
     steps.push(startStep('start-init-container', d.name, d, 'init', backOffFor(d.name)));
   }
+  for (const u of a.containersToUpdate) {
+    steps.push({ action: 'update-container-resources', target: u.name, reason: resizeText(u), containerId: u.containerId, resources: u.desired });
+  }
   for (const d of a.containerStarts) {
     steps.push(startStep('start-container', d.name, d, 'regular', backOffFor(d.name)));
   }
@@ -261,6 +269,7 @@ export function buildPlan(input: PlanInput): Plan {
       ephemeralContainersToStart: a.ephemeralContainerStarts.map((d) => d.name),
       restartAllContainers: a.restartAllContainers,
       containersToReset: a.containersToReset.map((r) => ({ name: r.name, containerId: r.containerId, kill: r.kill, reason: resetText(r) })),
+      containersToUpdate: a.containersToUpdate.map((u) => ({ name: u.name, containerId: u.containerId, resources: u.resources, reason: resizeText(u) })),
     },
     probeInputs: input.probeInputs ?? [],
     steps: numbered,
@@ -366,7 +375,9 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
   }
   if (rules.gates.InPlacePodVerticalScaling) {
     out.push(
-      'In-place resize (InPlacePodVerticalScaling) is not evaluated: the resources kubelet actuated are assumed to equal the spec.',
+      rules.rulesMinor >= 33
+        ? "In-place resize (InPlacePodVerticalScaling): a running regular container's CPU shares/quota and memory limit are compared with what the runtime reports; the spec is assumed to be what kubelet allocated (admitted), memory requests and pod-level resources (which the runtime does not report) are assumed unchanged, sidecar resizes are not evaluated, and CPU CFS quota is assumed on."
+        : `In-place resize (InPlacePodVerticalScaling) on kubelet ${rules.version} is not evaluated: the resources kubelet actuated are assumed to equal the spec.`,
     );
   }
   out.push(

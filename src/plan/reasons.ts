@@ -5,6 +5,7 @@
 import { HASH_SCHEME_LABEL } from '../kubelet/kubelet-version';
 import type {
   ContainerToReset,
+  ContainerToUpdate,
   HashCheck,
   KillPodCause,
   KillWhy,
@@ -106,7 +107,23 @@ export function startReasonText(r: StartReason, kind: ContainerKind = 'regular')
       return `init container ${r.previous} completed`;
     case 'sidecar-started':
       return `sidecar ${r.previous} has started`;
+    case 'resize-restart':
+      return resizeRestartText(r.resized ?? []);
   }
+}
+
+function resizeRestartText(resized: string[]): string {
+  return `resize of ${resized.join(' and ')} requires a restart (resizePolicy RestartContainer)`;
+}
+
+/** An in-place resize, e.g. "cpu: shares 102 → 204, quota 20000 → 40000 (reported by the runtime → spec)". */
+export function resizeText(u: ContainerToUpdate): string {
+  const parts: string[] = [];
+  if (u.resources.includes('cpu')) {
+    parts.push(`cpu shares ${u.current.cpuShares} → ${u.desired.cpuShares}, quota ${u.current.cpuQuota} → ${u.desired.cpuQuota}`);
+  }
+  if (u.resources.includes('memory')) parts.push(`memory limit ${u.current.memoryLimitInBytes} → ${u.desired.memoryLimitInBytes} bytes`);
+  return `in-place resize (runtime's report → spec): ${parts.join('; ')}`;
 }
 
 /** Why a running container is killed. */
@@ -120,6 +137,8 @@ export function killText(why: KillWhy, hash?: HashCheck): string {
       return 'startup probe failed (given as input)';
     case 'unknown-state':
       return 'state is unknown; killed before it is started again';
+    case 'resize-restart':
+      return 'in-place resize with resizePolicy RestartContainer';
   }
 }
 

@@ -7,6 +7,8 @@ export interface PlanCounts {
   removeInitContainers: number;
   /** RestartAllContainers: containers removed so the pod restarts in place. */
   resetContainers: number;
+  /** In-place resizes (UpdateContainerResources). */
+  updateContainers: number;
   createSandbox: number;
   startEphemeralContainers: number;
   startInitContainers: number;
@@ -37,6 +39,7 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     killContainers: 0,
     removeInitContainers: 0,
     resetContainers: 0,
+    updateContainers: 0,
     createSandbox: 0,
     startEphemeralContainers: 0,
     startInitContainers: 0,
@@ -56,6 +59,9 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
         break;
       case 'reset-container':
         counts.resetContainers++;
+        break;
+      case 'update-container-resources':
+        counts.updateContainers++;
         break;
       case 'create-sandbox':
         counts.createSandbox++;
@@ -87,6 +93,7 @@ export function actionPhrases(c: PlanCounts): string[] {
     parts.push(`start ${plural(c.startEphemeralContainers, 'ephemeral container', 'ephemeral containers')}`);
   }
   if (c.startInitContainers) parts.push(`start ${plural(c.startInitContainers, 'init container', 'init containers')}`);
+  if (c.updateContainers) parts.push(`resize ${plural(c.updateContainers, 'container', 'containers')} in place`);
   if (c.startContainers) parts.push(`start ${plural(c.startContainers, 'container', 'containers')}`);
   return parts;
 }

@@ -15,6 +15,7 @@ import {
   LABEL_POD_NAME,
   LABEL_POD_NAMESPACE,
   LABEL_POD_UID,
+  type ContainerResources,
   type ContainerState,
   type ContainerStatus,
   type PodStatus,
@@ -58,6 +59,11 @@ const CONTAINER_STATES: Record<string, ContainerState> = {
   CONTAINER_EXITED: 'exited',
 };
 
+/** The CPU and memory values of a reported LinuxContainerResources. */
+function linuxResources(l: T.LinuxContainerResources): ContainerResources {
+  return { cpuShares: Number(l.cpuShares), cpuQuota: Number(l.cpuQuota), cpuPeriod: Number(l.cpuPeriod), memoryLimitInBytes: Number(l.memoryLimitInBytes) };
+}
+
 /** kubelet's toKubeContainerStatus: a CRI ContainerStatus in kubelet's terms. */
 export function toContainerStatus(s: T.ContainerStatus): ContainerStatus {
   const state = CONTAINER_STATES[s.state] ?? 'unknown';
@@ -79,6 +85,7 @@ export function toContainerStatus(s: T.ContainerStatus): ContainerStatus {
     restartCount: Number.isFinite(restart) ? restart : 0,
     podSandboxId: '',
     logPath: s.logPath,
+    ...(s.resources?.linux ? { resources: linuxResources(s.resources.linux) } : {}),
   };
 }
 

@@ -17,6 +17,7 @@ import { imageVolumesOf } from '../kubelet/mounts';
 import { applyDefaultImageTag, defaultImagePullPolicy, isValidImageReference } from '../kubelet/image-ref';
 import { buildContainerLogsDirectory, formatPod } from '../kubelet/labels';
 import { generatePodSandboxConfig, type SandboxOptions } from '../kubelet/sandbox-config';
+import { emptyLinuxResources } from '../kubelet/resources';
 import type { ContainerStatus, PodStatus } from '../kubelet/types';
 import type { Plan, PlanStep } from '../plan/plan';
 import { applyEffect, describeEffect } from './fs-effects';
@@ -301,6 +302,29 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
           }
           if (podIPs.length) c.notes.push(`IP ${podIPs.join(', ')}`);
           return { sandboxId };
+        });
+        if (!r.ok) return { ok: false, results, stoppedAt: step.step, sandboxId, startedInit };
+        break;
+      }
+      case 'update-container-resources': {
+        // SyncPod step 8 (in-place resize): UpdateContainerResources with the values kubelet writes for the spec.
+        const id = step.containerId!;
+        const r = await runStep(step, async (c) => {
+          const want = step.resources!;
+          const linux = {
+            ...emptyLinuxResources(),
+            cpuShares: String(want.cpuShares),
+            cpuQuota: String(want.cpuQuota),
+            cpuPeriod: String(want.cpuPeriod),
+            memoryLimitInBytes: String(want.memoryLimitInBytes),
+          };
+          try {
+            await c.rt.call('UpdateContainerResources', { containerId: id, linux }, { timeoutMs: deps.requestTimeoutMs });
+          } catch (err) {
+            throw new StepError('UpdateContainerResourcesError', `failed to resize container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`);
+          }
+          c.notes.push(`resized ${step.target} ${id.slice(0, 13)}`);
+          return { containerId: id };
         });
         if (!r.ok) return { ok: false, results, stoppedAt: step.step, sandboxId, startedInit };
         break;

@@ -135,4 +135,26 @@ describe('kubelet versions on containerd', () => {
     const next = await planJSON(file, ['--kubelet-version', '1.36']);
     assert.deepEqual([next.actions.restartAllContainers, next.actions.createSandbox, next.actions.initContainersToStart], [false, false, ['prep']]);
   });
+
+  test('in-place resize as 1.36: a changed CPU limit is written with UpdateContainerResources, no restart', async () => {
+    const spec = (cpu: string) => ({
+      containers: [ctr('app', LOOP, { resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu, memory: '64Mi' } } })],
+    });
+    const file = write('resize', spec('200m'));
+    await sync(file, ['--kubelet-version', '1.36']);
+    const [before] = await containersOf('resize');
+    assert.equal((await planJSON(file, ['--kubelet-version', '1.36'])).changes, false, 'the runtime reports what the spec wants');
+
+    write('resize', spec('400m'));
+    const plan = await planJSON(file, ['--kubelet-version', '1.36']);
+    assert.deepEqual(plan.actions.containersToUpdate.map((u: any) => [u.name, u.resources]), [['app', ['cpu']]]);
+    assert.deepEqual([plan.actions.containersToKill, plan.actions.containersToStart], [[], []]);
+    await sync(file, ['--kubelet-version', '1.36']);
+
+    const [after] = await containersOf('resize');
+    assert.equal(after.id, before.id, 'the same container, not restarted');
+    const st = await rt.call('ContainerStatus', { containerId: after.id, verbose: false });
+    assert.equal(st.status?.resources?.linux?.cpuQuota, '40000');
+    assert.equal((await planJSON(file, ['--kubelet-version', '1.36'])).changes, false);
+  });
 });

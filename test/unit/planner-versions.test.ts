@@ -367,3 +367,111 @@ test('the plan lists RestartAllContainers removals as reset steps before any sta
   assert.equal(p.actions.restartAllContainers, true);
   assert.match(p.actions.containersToReset[4].reason, /exited with code 88 matching a RestartAllContainers rule/);
 });
+
+// kubelet's TestComputePodActionsWithContainerRestartRules (kuberuntime_manager_test.go, 1.35+),
+// re-expressed on this file's base pod: containers 0 and 1 get their own restartPolicy.
+const kubeletRestartRuleCases: Array<{
+  name: string;
+  podPolicy: string;
+  own: Record<number, string>;
+  mutate: (st: PodStatus) => void;
+  expect: { start: number[]; killPod?: boolean; createSandbox?: boolean; attempt?: number };
+}> = [
+  {
+    name: 'restart exited containers if their restartPolicy is Always (pod Never)',
+    podPolicy: 'Never',
+    own: { 0: 'Always', 1: 'Always' },
+    mutate: (st) => (setStatus(st, 'app', exited(0)), setStatus(st, 'log', exited(111))),
+    expect: { start: [0, 1] },
+  },
+  {
+    name: 'restart failed containers if their restartPolicy is OnFailure (pod Never)',
+    podPolicy: 'Never',
+    own: { 0: 'OnFailure', 1: 'OnFailure' },
+    mutate: (st) => (setStatus(st, 'app', exited(0)), setStatus(st, 'log', exited(111))),
+    expect: { start: [1] },
+  },
+  {
+    name: 'restart created but not started containers if their restartPolicy is OnFailure',
+    podPolicy: 'Never',
+    own: { 0: 'OnFailure', 1: 'OnFailure' },
+    mutate: (st) => (setStatus(st, 'app', exited(0)), setStatus(st, 'log', { state: 'created', startedAt: 0 })),
+    expect: { start: [1] },
+  },
+  {
+    name: "don't restart containers whose restartPolicy is Never (pod Always)",
+    podPolicy: 'Always',
+    own: { 0: 'Never', 1: 'Never' },
+    mutate: (st) => (setStatus(st, 'app', exited(0)), setStatus(st, 'log', exited(111))),
+    expect: { start: [] },
+  },
+  {
+    name: 'kill the pod and recreate all containers but the succeeded OnFailure one when the sandbox is dead',
+    podPolicy: 'Always',
+    own: { 1: 'OnFailure' },
+    mutate: (st) => ((st.sandboxStatuses[0].state = 'notready'), setStatus(st, 'log', exited(0))),
+    expect: { start: [0, 2], killPod: true, createSandbox: true, attempt: 1 },
+  },
+];
+
+for (const c of kubeletRestartRuleCases) {
+  test(`kubelet restart-rule case: ${c.name}`, () => {
+    for (const v of ['1.35', '1.36', '1.37']) {
+      const pod = basePod();
+      pod.spec!.restartPolicy = c.podPolicy;
+      for (const [i, p] of Object.entries(c.own)) pod.spec!.containers[Number(i)].restartPolicy = p;
+      const a = plan(pod, v, c.mutate);
+      assert.deepEqual(
+        [a.containersToStart, a.killPod, a.createSandbox, a.attempt],
+        [c.expect.start, c.expect.killPod ?? false, c.expect.createSandbox ?? false, c.expect.attempt ?? 0],
+        v,
+      );
+    }
+  });
+}
+
+// --- in-place resize (InPlacePodVerticalScaling, on from 1.33) ---
+
+function resizablePod(resizePolicy?: Array<{ resourceName: string; restartPolicy: string }>): Pod {
+  const pod = basePod();
+  Object.assign(pod.spec!.containers[0], {
+    resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu: '200m', memory: '64Mi' } },
+    ...(resizePolicy ? { resizePolicy } : {}),
+  });
+  return pod;
+}
+const reported = (cpuShares: number, cpuQuota: number, memoryLimitInBytes: number) => (st: PodStatus) =>
+  setStatus(st, 'app', { resources: { cpuShares, cpuQuota, cpuPeriod: 100000, memoryLimitInBytes } });
+
+test('resize: resources the runtime reports as the spec wants are kept', () => {
+  const a = plan(resizablePod(), '1.36', reported(102, 20000, 64 * 1024 * 1024));
+  assert.deepEqual([a.containersToUpdate, a.containersToKill, a.containersToStart], [[], [], []]);
+});
+
+test('resize: changed CPU is updated in place (resizePolicy NotRequired by default)', () => {
+  const a = plan(resizablePod(), '1.36', reported(51, 10000, 64 * 1024 * 1024));
+  assert.deepEqual(
+    a.containersToUpdate.map((u) => [u.name, u.resources, u.desired.cpuShares, u.desired.cpuQuota]),
+    [['app', ['cpu'], 102, 20000]],
+  );
+  assert.deepEqual([a.containersToKill, a.containersToStart, a.killPod], [[], [], false]);
+  const p = buildPlan({ pod: resizablePod(), podStatus: (() => { const st = healthyStatus(resizablePod(), 'name+image'); reported(51, 10000, 64 * 1024 * 1024)(st); return st; })(), now: T0, options: { kubeletVersion: '1.36' } });
+  assert.deepEqual(p.steps.map((s) => [s.action, s.target]), [['update-container-resources', 'app']]);
+  assert.equal(p.summary.text, 'Plan: resize 1 container in place.');
+  assert.match(p.steps[0].reason, /cpu shares 51 → 102, quota 10000 → 20000/);
+});
+
+test('resize: a changed resource whose resizePolicy is RestartContainer restarts the container', () => {
+  const pod = resizablePod([{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]);
+  const a = plan(pod, '1.36', reported(102, 20000, 32 * 1024 * 1024));
+  assert.deepEqual([a.containersToKill.map((k) => [k.name, k.why]), a.containersToStart, a.containersToUpdate], [[['app', 'resize-restart']], [0], []]);
+  assert.equal(startReasonText(a.containerStarts[0].reason), 'resize of memory requires a restart (resizePolicy RestartContainer)');
+  const cpuOnly = plan(pod, '1.36', reported(51, 10000, 64 * 1024 * 1024));
+  assert.deepEqual(cpuOnly.containersToUpdate.map((u) => u.resources), [['cpu']], 'cpu is NotRequired');
+});
+
+test('resize: not evaluated with the gate off (1.32 default) or without a runtime report', () => {
+  assert.deepEqual(plan(resizablePod(), '1.32', reported(51, 10000, 1)).containersToUpdate, []);
+  assert.deepEqual(plan(resizablePod(), '1.36').containersToUpdate, [], 'no resources reported');
+  assert.deepEqual(plan(resizablePod(), '1.36', reported(51, 10000, 1), { featureGates: {} }).containersToUpdate.length, 1);
+});
