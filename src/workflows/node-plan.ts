@@ -50,6 +50,8 @@ export interface NodePlanResult {
   lists: RuntimeLists;
   status: T.StatusResponse | undefined;
   notes: string[];
+  /** Whether the Pods API answered (its pods are desired-pod knowledge). */
+  podsApiRead: boolean;
 }
 
 const STATIC_UID_NOTE =
@@ -122,5 +124,12 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     if (p.observed.match.uid) desiredUids.add(p.observed.match.uid);
   }
   const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
-  return { plan: buildNodePlan(req.nodeName, pods.map((p) => p.plan), orphans, problems), pods, lists, status: statusRes, notes: inputs.notes };
+  return {
+    plan: buildNodePlan(req.nodeName, pods.map((p) => p.plan), orphans, problems),
+    pods,
+    lists,
+    status: statusRes,
+    notes: inputs.notes,
+    podsApiRead: podsApi !== undefined,
+  };
 }

@@ -5,7 +5,7 @@
 // Only with `removeOrphans`: orphans are killed and removed as kubelet's HandlePodCleanups and
 // garbage collector would (never anything without kubelet's labels: findOrphans only sees those).
 import type { Pod } from '../kubelet/api-types';
-import { errorLine } from '../errors';
+import { SyncpodError, errorLine } from '../errors';
 import type { Orphan } from '../kubelet/orphans';
 import { podChanges, type NodePlan } from '../plan/node-plan';
 import { buildPlan, type Plan } from '../plan/plan';
@@ -220,6 +220,15 @@ async function removeOrphan(o: Orphan, deps: NodeSyncDeps): Promise<OrphanRemova
 export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
   const planned = await planNode(req, deps);
   const plan = planned.plan;
+  if (req.removeOrphans && plan.orphans.length > 0) {
+    // An orphan may be the pod of an input that could not be read, or of every input left out.
+    if (plan.problems.length > 0) {
+      throw new SyncpodError(`--remove-orphans: ${plan.problems.length} input(s) could not be read (${plan.problems[0]}); an orphan may be one of their pods, so nothing was done`);
+    }
+    if (!req.staticPodPath && req.files.length === 0 && !planned.podsApiRead) {
+      throw new SyncpodError('--remove-orphans: no desired pods were given (no --static-pod-path, no files, no Pods API): every pod kubelet made would be an orphan; nothing was done');
+    }
+  }
   const kills = killsIn(plan, req.removeOrphans);
   if (kills) await deps.confirm(kills);
   const network = runtimeNetwork(planned.status);

@@ -151,3 +151,15 @@ test('a refused confirmation does nothing at all', async () => {
   await assert.rejects(syncNode(req, deps), /not confirmed/);
   assert.ok(!cri.calls.some((c) => /^(Run|Create|Start|Stop|Remove)/.test(c)));
 });
+
+test('--remove-orphans refuses, doing nothing, when an input could not be read or no desired pods were given', async () => {
+  const a = setup(true);
+  a.cri.networkReady = true;
+  const files: Record<string, string> = { '/m/net.yaml': 'kind: Pod\nmetadata: [' };
+  a.deps.inputs = { ...a.deps.inputs, readDir: () => [{ name: 'net.yaml', kind: 'file' }], readFile: (p) => files[p] };
+  await assert.rejects(syncNode(a.req, a.deps), /^SyncpodError: --remove-orphans: 1 input\(s\) could not be read \(\/m\/net\.yaml: line .*nothing was done$/);
+  const b = setup(true);
+  b.req.staticPodPath = undefined;
+  await assert.rejects(syncNode(b.req, b.deps), /no desired pods were given/);
+  for (const x of [a, b]) assert.ok(!x.cri.calls.some((c) => /^(Run|Create|Start|Stop|Remove)/.test(c)));
+});
