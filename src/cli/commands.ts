@@ -279,6 +279,50 @@ const imagefsinfoDef = (c: Cmd) =>
 export type ImagefsinfoOptions = OptionsOf<typeof imagefsinfoDef>;
 
 // ---------------------------------------------------------------------------------------------
+// runtime and container operations
+
+const updateDef = (c: Cmd) =>
+  c
+    .description('Update the resources of one or more running containers (zero leaves a value unchanged)')
+    .argument('<container-id...>', 'container IDs or unique prefixes')
+    .option('--cpu-period <usecs>', 'CPU CFS period (hard cap period), in microseconds', int('--cpu-period'))
+    .option('--cpu-quota <usecs>', 'CPU CFS quota: CPU time allowed per period, in microseconds', int('--cpu-quota'))
+    .option('--cpu-share <shares>', 'CPU shares (relative weight)', int('--cpu-share'))
+    .option('--cpuset-cpus <cpus>', 'CPUs to use, e.g. 0-2,4')
+    .option('--cpuset-mems <nodes>', 'memory nodes to use, e.g. 0,1')
+    .option('--memory <bytes>', 'memory limit in bytes', int('--memory'));
+export type UpdateOptions = OptionsOf<typeof updateDef>;
+
+const checkpointDef = (c: Cmd) =>
+  c
+    .description('Checkpoint one or more running containers (CheckpointContainer; CRIU on the runtime side)')
+    .argument('<container-id...>', 'container IDs or unique prefixes')
+    .option('-e, --export <archive>', 'the archive the runtime exports the checkpoint to');
+export type CheckpointOptions = OptionsOf<typeof checkpointDef>;
+
+const runtimeConfigDef = (c: Cmd) =>
+  c
+    .description("Display the runtime's configuration as it reports it to kubelet (RuntimeConfig: the cgroup driver)")
+    .option('-o, --output <format>', 'output format: json or yaml', 'json');
+export type RuntimeConfigOptions = OptionsOf<typeof runtimeConfigDef>;
+
+const eventsDef = (c: Cmd) =>
+  c
+    .description('Stream container events (GetContainerEvents) until Ctrl-C')
+    .option('-o, --output <format>', 'json (one event per line) or yaml (one document per event)', 'json');
+export type EventsOptions = OptionsOf<typeof eventsDef>;
+
+const configDef = (c: Cmd) =>
+  c
+    .description("Get and set options in crictl's client config file (-c, CRI_CONFIG_FILE or /etc/crictl.yaml)")
+    .argument('[key]', 'old form: config KEY VALUE sets KEY')
+    .argument('[value]', 'the value for KEY')
+    .option('--get <key>', 'print the value of an option')
+    .option('--set <key=value>', 'set options: key=value[,key=value...] (repeatable)', collect, [] as string[])
+    .option('--list', 'print every option and its value');
+export type ConfigOptions = OptionsOf<typeof configDef>;
+
+// ---------------------------------------------------------------------------------------------
 // plan and sync
 
 const planDef = (c: Cmd) =>
@@ -367,16 +411,18 @@ export type StartOptions = OptionsOf<typeof startDef>;
 const stopDef = (c: Cmd) =>
   c
     .description('Stop one or more running containers')
-    .argument('<container-id...>', 'container IDs or unique prefixes')
+    .argument('[container-id...]', 'container IDs or unique prefixes')
     .option('-t, --timeout <seconds>', 'seconds to wait before killing the container', int('--timeout'), 0)
+    .option('-a, --all', 'stop all running containers (a preview of them goes to stderr first)')
     .option('--dry-run', 'print the StopContainer requests as JSON, send nothing');
 export type StopOptions = OptionsOf<typeof stopDef>;
 
 const rmDef = (c: Cmd) =>
   c
     .description('Remove one or more containers')
-    .argument('<container-id...>', 'container IDs or unique prefixes')
+    .argument('[container-id...]', 'container IDs or unique prefixes')
     .option('-f, --force', 'stop the container first if it is running')
+    .option('-a, --all', 'remove all containers (a preview of them goes to stderr first)')
     .option('--dry-run', 'print the RemoveContainer requests as JSON, send nothing');
 export type RmOptions = OptionsOf<typeof rmDef>;
 
@@ -390,8 +436,9 @@ export type StoppOptions = OptionsOf<typeof stoppDef>;
 const rmpDef = (c: Cmd) =>
   c
     .description('Remove one or more pod sandboxes')
-    .argument('<pod-id...>', 'pod sandbox IDs or unique prefixes')
+    .argument('[pod-id...]', 'pod sandbox IDs or unique prefixes')
     .option('-f, --force', 'stop the sandbox first if it is ready')
+    .option('-a, --all', 'remove all pod sandboxes (a preview of them goes to stderr first)')
     .option('--dry-run', 'print the RemovePodSandbox requests as JSON, send nothing');
 export type RmpOptions = OptionsOf<typeof rmpDef>;
 
@@ -409,6 +456,7 @@ const rmiDef = (c: Cmd) =>
   c
     .description('Remove one or more images')
     .argument('[image...]', 'image IDs, references or unique ID prefixes')
+    .option('-a, --all', 'remove all images (a preview of them goes to stderr first)')
     .option('--dry-run', 'print the RemoveImage requests as JSON, send nothing (with --prune: what would go and why the rest stays)')
     .option('--prune', "remove every image kubelet would not miss: not pinned, used by no container, not the runtime's sandbox image, not needed by a desired pod (--node)")
     .option('--node', 'with --prune: keep the images the node\'s desired pods name (static pods, --pods files)')
@@ -459,6 +507,11 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('logs', logsDef, () => import('./container').then((m) => m.logs)),
   entry('images', imagesDef, () => import('./image').then((m) => m.images)),
   entry('inspecti', inspectiDef, () => import('./image').then((m) => m.inspecti)),
+  entry('update', updateDef, () => import('./container-ops').then((m) => m.update)),
+  entry('checkpoint', checkpointDef, () => import('./container-ops').then((m) => m.checkpoint)),
+  entry('runtime-config', runtimeConfigDef, () => import('./runtime-ops').then((m) => m.runtimeConfig)),
+  entry('events', eventsDef, () => import('./runtime-ops').then((m) => m.events)),
+  entry('config', configDef, () => import('./client-config').then((m) => m.config)),
   entry('stats', statsDef, () => import('./stats').then((m) => m.stats)),
   entry('statsp', statspDef, () => import('./stats').then((m) => m.statsp)),
   entry('imagefsinfo', imagefsinfoDef, () => import('./stats').then((m) => m.imagefsinfo)),

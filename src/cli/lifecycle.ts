@@ -9,6 +9,38 @@ import { RUNTIME_REQUEST_TIMEOUT_MS, printRequest } from './output';
 import type * as T from '../cri/types';
 import type { RmiOptions, RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './commands';
 
+/**
+ * -a/--all: every object of the kind, after a preview on stderr of what is about to go (one line
+ * per object; with --dry-run the requests are printed instead and nothing is sent).
+ */
+async function allOrGiven(ctx: Context, args: string[], all: boolean | undefined, list: () => Promise<Array<{ id: string; label: string }>>, resolve: (given: string[]) => Promise<string[]>, what: string, dryRun: boolean): Promise<string[]> {
+  if (!all) {
+    if (args.length === 0) throw new SyncpodError(`ID cannot be empty (name ${what}s, or -a for all)`);
+    return resolve(args);
+  }
+  if (args.length > 0) throw new SyncpodError(`-a takes no IDs (got ${args.join(', ')})`);
+  const items = await list();
+  if (!dryRun) {
+    ctx.io.stderr.write(`${items.length} ${what}${items.length === 1 ? '' : 's'} to go${items.length ? ':' : ''}\n`);
+    for (const i of items) ctx.io.stderr.write(`  ${i.id.replace(/^sha256:/, '').slice(0, 13)}  ${i.label}\n`);
+  }
+  return items.map((i) => i.id);
+}
+
+async function allContainers(ctx: Context, state?: 'CONTAINER_RUNNING'): Promise<Array<{ id: string; label: string }>> {
+  const { containers } = await ctx.cri().runtime.call('ListContainers', state ? { filter: { state: { state } } } : {});
+  return containers
+    .map((c) => ({ id: c.id, label: `${c.metadata?.name ?? ''} (pod ${c.labels['io.kubernetes.pod.namespace'] ?? ''}/${c.labels['io.kubernetes.pod.name'] ?? c.podSandboxId.slice(0, 13)}, ${c.state.replace('CONTAINER_', '').toLowerCase()})`, c }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
+async function allSandboxes(ctx: Context): Promise<Array<{ id: string; label: string }>> {
+  const { items } = await ctx.cri().runtime.call('ListPodSandbox', {});
+  return items
+    .map((p) => ({ id: p.id, label: `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''} (${p.state === 'SANDBOX_READY' ? 'ready' : 'not ready'})` }))
+    .sort((a, b) => (a.id < b.id ? -1 : 1));
+}
+
 async function eachId(
   ctx: Context,
   ids: string[],
@@ -40,7 +72,7 @@ export async function start(ctx: Context, args: string[], opts: StartOptions): P
 }
 
 export async function stop(ctx: Context, args: string[], opts: StopOptions): Promise<number> {
-  const ids = await resolveContainerIds(ctx, args);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx, 'CONTAINER_RUNNING'), (g) => resolveContainerIds(ctx, g), 'running container', !!opts.dryRun);
   const timeout = Number(opts.timeout ?? 0);
   if (timeout < 0) throw new SyncpodError('--timeout must not be negative');
   const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS) + timeout * 1000;
@@ -53,7 +85,7 @@ export async function stop(ctx: Context, args: string[], opts: StopOptions): Pro
 }
 
 export async function rm(ctx: Context, args: string[], opts: RmOptions): Promise<number> {
-  const ids = await resolveContainerIds(ctx, args);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx), (g) => resolveContainerIds(ctx, g), 'container', !!opts.dryRun);
   const { runtime } = ctx.cri();
   const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
   return eachId(ctx, ids, 'RemoveContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
@@ -102,7 +134,7 @@ export async function stopp(ctx: Context, args: string[], opts: StoppOptions): P
 }
 
 export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promise<number> {
-  const ids = await resolveSandboxIds(ctx, args);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allSandboxes(ctx), (g) => resolveSandboxIds(ctx, g), 'pod sandbox', !!opts.dryRun);
   const { runtime } = ctx.cri();
   const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
   return eachId(ctx, ids, 'RemovePodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {
@@ -123,8 +155,12 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
 export async function rmi(ctx: Context, args: string[], opts: RmiOptions): Promise<number> {
   // --prune reads the node's desired pods (YAML): loaded only when asked for, so plain rmi stays light.
   if (opts.prune) return (await import('./prune')).pruneCommand(ctx, args, opts);
-  if (args.length === 0) throw new SyncpodError('no image given (name images, or --prune to remove every unused one)');
   const { image } = ctx.cri();
+  if (opts.all) {
+    const ids = await allOrGiven(ctx, args, true, async () => (await image.call('ListImages', {})).images.map((i) => ({ id: i.id, label: i.repoTags.join(', ') || '<none>' })).sort((a, b) => (a.id < b.id ? -1 : 1)), async (g) => g, 'image', !!opts.dryRun);
+    args = ids;
+  }
+  if (args.length === 0) throw new SyncpodError('no image given (name images, -a for all, or --prune to remove every unused one)');
   const resolved: Array<{ given: string; img: T.Image }> = [];
   let list: T.Image[] | undefined;
   for (const given of args) {

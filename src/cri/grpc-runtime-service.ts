@@ -37,6 +37,7 @@ export type RuntimeMethods = Pick<
   | 'ReopenContainerLog'
   | 'CheckpointContainer'
   | 'RuntimeConfig'
+  | 'GetContainerEvents'
   | 'UpdateRuntimeConfig'
   | 'RuntimeConfig'
 >;
@@ -44,6 +45,8 @@ export type ImageMethods = Pick<T.ImageServiceMethods, 'ListImages' | 'ImageStat
 
 export type Request<M, K extends keyof M> = M[K] extends [infer Q, unknown] ? T.DeepPartial<Q> : never;
 export type Response<M, K extends keyof M> = M[K] extends [unknown, infer R] ? R : never;
+/** The message type of a server-streaming method. */
+export type StreamMessage<M, K extends keyof M> = Response<M, K>;
 
 /** gRPC status codes used below (numbers from the gRPC spec). */
 const Code = {
@@ -189,7 +192,10 @@ export class CriService<M> {
       return res as Response<M, K>;
     } catch (err) {
       const se = err as ServiceError;
-      if (this.negotiated === undefined && typeof se.code === 'number' && isUnknownService(se)) {
+      // A method only runtime.v1 has (RuntimeConfig, CheckpointContainer…) answered Unimplemented:
+      // the method is missing, not the service; v1alpha2 cannot have it either.
+      const inV1alpha2 = !!protoPackage('v1alpha2').services[this.service]?.methods[method];
+      if (this.negotiated === undefined && typeof se.code === 'number' && isUnknownService(se) && inV1alpha2) {
         this.options.debug?.(`${this.service}: runtime.v1 is not implemented on ${this.endpoint.text}; trying runtime.v1alpha2`);
         try {
           const res = await this.unary('v1alpha2', method, request, timeoutMs);
@@ -205,6 +211,51 @@ export class CriService<M> {
       }
       throw this.mapError(se, method, timeoutMs);
     }
+  }
+
+  /**
+   * A server-streaming call (GetContainerEvents): every message to `onMessage` until the runtime
+   * ends the stream or `signal` fires (then it resolves). Uses the API version negotiated so far
+   * (runtime.v1 unless an earlier call fell back).
+   */
+  stream<K extends keyof M & string>(method: K, request: Request<M, K>, onMessage: (message: StreamMessage<M, K>) => void, signal?: AbortSignal): Promise<void> {
+    const api = this.negotiated ?? 'v1';
+    const pkg = protoPackage(api);
+    const desc = pkg.services[this.service]?.methods[method];
+    if (!desc) return Promise.reject(new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`));
+    const g = grpc();
+    const client = this.getClient();
+    this.debugMessage(pkg, desc.request, request);
+    return new Promise((resolve, reject) => {
+      const call = client.makeServerStreamRequest(
+        desc.path,
+        (value: unknown) => encodeMessage(pkg, desc.request, value),
+        (bytes: Buffer) => decodeMessage(pkg, desc.response, bytes),
+        request,
+        new g.Metadata(),
+        {},
+      );
+      let cancelled = false;
+      const onAbort = () => {
+        cancelled = true;
+        call.cancel();
+      };
+      if (signal?.aborted) onAbort();
+      signal?.addEventListener('abort', onAbort, { once: true });
+      call.on('data', (m: unknown) => {
+        this.debugMessage(pkg, desc.response, m);
+        onMessage(m as StreamMessage<M, K>);
+      });
+      call.on('error', (err: ServiceError) => {
+        signal?.removeEventListener('abort', onAbort);
+        if (cancelled && (err.code as number) === Code.CANCELLED) resolve();
+        else reject(this.mapError(err, method, 0));
+      });
+      call.on('end', () => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      });
+    });
   }
 
   /** Turns a grpc-js error into one line naming the endpoint and the cause. */

@@ -298,3 +298,54 @@ describe('inspect -o go-template and -o table', () => {
     assert.match(i.stdout, /^ID: sha256:[0-9a-f]{64}\nTag: localhost\/syncpod\/busybox:1\.36\nTag: localhost\/syncpod\/busybox:1\.37\nSize: [\d.]+MB\n/);
   });
 });
+
+describe('update, checkpoint, runtime-config, events, config', () => {
+  test('update sets the resources crictl\'s flags name; the status shows them', async () => {
+    const r = await run(['update', '--memory', '134217728', '--cpu-quota', '50000', '--cpu-period', '100000', ids.app.slice(0, 12)]);
+    assert.deepEqual([r.code, r.stdout], [0, `${ids.app}\n`], r.stderr);
+    const linux = JSON.parse((await run(['inspect', ids.app])).stdout).status.resources.linux;
+    assert.deepEqual([linux.memoryLimitInBytes, linux.cpuQuota, linux.cpuPeriod], ['134217728', '50000', '100000']);
+  });
+
+  test('what containerd 1.6 does not implement is one line naming the method (no v1alpha2 retry)', async () => {
+    assertOneLineError(await run(['runtime-config']), /RuntimeConfig: not implemented by runtime\.v1 on unix:\/\//);
+    assertOneLineError(await run(['checkpoint', ids.app]), /checkpointing the container "[0-9a-f]{64}" failed: CheckpointContainer: not implemented/);
+    assertOneLineError(await run(['events']), /GetContainerEvents: not implemented by runtime\.v1/);
+  });
+
+  test('config --set/--get/--list edit crictl\'s file and keep its comments; bad keys and values are refused', async () => {
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-config-')), 'crictl.yaml');
+    fs.writeFileSync(file, '# managed by hand\nruntime-endpoint: unix:///run/x.sock\n');
+    const cfg = (args: string[]) => syncpod(['config', ...args], { env: { ...lab.env, CRI_CONFIG_FILE: file } });
+    assert.equal((await cfg(['--set', 'timeout=5,debug=true'])).code, 0);
+    assert.equal(fs.readFileSync(file, 'utf8'), '# managed by hand\nruntime-endpoint: unix:///run/x.sock\ntimeout: 5\ndebug: true\n');
+    assert.equal((await cfg(['--get', 'timeout'])).stdout, '5\n');
+    assert.equal((await cfg(['--get', 'image-endpoint'])).stdout, '\n');
+    const list = (await cfg(['--list'])).stdout.split('\n').map((l) => l.split(/\s+/));
+    assert.deepEqual(list.slice(0, 5), [['KEY', 'VALUE'], ['runtime-endpoint', 'unix:///run/x.sock'], ['image-endpoint'], ['timeout', '5'], ['debug', 'true']]);
+    assertOneLineError(await cfg(['--set', 'colour=red']), /no configuration option named colour/);
+    assertOneLineError(await cfg(['--set', 'timeout=soon']), /parse timeout value 'soon'/);
+    fs.rmSync(path.dirname(file), { recursive: true, force: true });
+  });
+});
+
+// Last: these remove what the tests above use.
+describe('bulk flags', () => {
+  test('stop -a, rm -a and rmp -a preview what goes on stderr, then do it; --dry-run only prints the requests', async () => {
+    const dry = await run(['rm', '-a', '--dry-run']);
+    assert.equal(dry.code, 0);
+    assert.equal(dry.stdout.match(/"containerId"/g)?.length, 4);
+    assertOneLineError(await run(['rm', ids.app, '-a']), /-a takes no IDs/);
+    const stop = await run(['stop', '-a']);
+    assert.equal(stop.code, 0, stop.stderr);
+    assert.match(stop.stderr, /^3 running containers to go:\n(  [0-9a-f]{13}  \S+ \(pod team-a\/web, running\)\n){3}$/);
+    const rm = await run(['rm', '-a']);
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.match(rm.stderr, /^4 containers to go:/);
+    assert.equal((await run(['ps', '-a', '-q'])).stdout, '');
+    const rmp = await run(['rmp', '-a', '-f']);
+    assert.equal(rmp.code, 0, rmp.stderr);
+    assert.match(rmp.stderr, new RegExp(`^1 pod sandbox to go:\\n  ${ids.pod.slice(0, 13)}  team-a/web \\(ready\\)\\n$`));
+    assert.equal((await run(['pods', '-q'])).stdout, '');
+  });
+});

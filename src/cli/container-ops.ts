@@ -1,0 +1,39 @@
+// Container operations beyond the lifecycle: update (resources, crictl's flags) and checkpoint.
+import type { Context } from './context';
+import type { CheckpointOptions, UpdateOptions } from './commands';
+import { resolveContainerIds } from './container';
+import { RUNTIME_REQUEST_TIMEOUT_MS } from './output';
+import { SyncpodError, errorLine } from '../errors';
+
+export async function update(ctx: Context, args: string[], opts: UpdateOptions): Promise<number> {
+  const ids = await resolveContainerIds(ctx, args);
+  // crictl sends every field; containerd and CRI-O leave a zero value unchanged.
+  const linux = {
+    cpuPeriod: String(opts.cpuPeriod ?? 0),
+    cpuQuota: String(opts.cpuQuota ?? 0),
+    cpuShares: String(opts.cpuShare ?? 0),
+    cpusetCpus: opts.cpusetCpus ?? '',
+    cpusetMems: opts.cpusetMems ?? '',
+    memoryLimitInBytes: String(opts.memory ?? 0),
+  };
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  for (const containerId of ids) {
+    await ctx.cri().runtime.call('UpdateContainerResources', { containerId, linux }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`updating container resources for "${containerId}": ${errorLine(err)}`);
+    });
+    ctx.out(containerId);
+  }
+  return 0;
+}
+
+export async function checkpoint(ctx: Context, args: string[], opts: CheckpointOptions): Promise<number> {
+  const ids = await resolveContainerIds(ctx, args);
+  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  for (const containerId of ids) {
+    await ctx.cri().runtime.call('CheckpointContainer', { containerId, location: opts.export ?? '' }, { timeoutMs: t }).catch((err) => {
+      throw new SyncpodError(`checkpointing the container "${containerId}" failed: ${errorLine(err)}`);
+    });
+    ctx.out(containerId);
+  }
+  return 0;
+}

@@ -1,0 +1,33 @@
+// runtime-config (the runtime's own configuration as it reports it, e.g. the cgroup driver) and
+// events (the CRI container event stream, as kubelet's evented PLEG reads it).
+import type { Context } from './context';
+import type { EventsOptions, RuntimeConfigOptions } from './commands';
+import { listOutput, protoJSON } from './output';
+import { withInterrupt } from './signals';
+import { formatEnvelope } from '../render/list-output';
+import { yamlText } from '../render/yaml';
+
+export async function runtimeConfig(ctx: Context, _args: string[], opts: RuntimeConfigOptions): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const res = await ctx.cri().runtime.call('RuntimeConfig', {});
+  ctx.io.stdout.write(formatEnvelope(output, 'RuntimeConfigResponse', res, protoJSON(ctx)));
+  return 0;
+}
+
+/** One event per line with -o json (compact), a YAML document each with -o yaml; until Ctrl-C. */
+export async function events(ctx: Context, _args: string[], opts: EventsOptions): Promise<number> {
+  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const toJSON = protoJSON(ctx);
+  await withInterrupt((signal) =>
+    ctx.cri().runtime.stream(
+      'GetContainerEvents',
+      {},
+      (ev) => {
+        const json = toJSON('ContainerEventResponse', ev);
+        ctx.io.stdout.write(output === 'json' ? JSON.stringify(json) + '\n' : `---\n${yamlText(json)}`);
+      },
+      signal,
+    ),
+  );
+  return 0;
+}
