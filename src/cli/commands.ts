@@ -172,7 +172,10 @@ const logsDef = (c: Cmd) =>
     .option('--tail <n>', 'number of lines to show from the end (-1 for all)', int('--tail'), -1)
     .option('--since <time>', 'show logs since a timestamp (RFC3339) or a relative time like 42m')
     .option('-t, --timestamps', 'show timestamps')
-    .option('-p, --previous', "print the logs of the container's previous instance (same pod, same name)");
+    .option('-p, --previous', "print the logs of the container's previous instance (same pod, same name)")
+    .option('--limit-bytes <n>', 'stop after this many bytes of log output (0: no limit)', int('--limit-bytes'), 0)
+    .option('--stream <stream>', 'only this stream: stdout or stderr (not with --tail)')
+    .option('-r, --reopen', 'ask the runtime to reopen the log file first (ReopenContainerLog, after a rotation)');
 export type LogsOptions = OptionsOf<typeof logsDef>;
 
 const imagesDef = (c: Cmd) =>
@@ -183,6 +186,7 @@ const imagesDef = (c: Cmd) =>
     .option('-q, --quiet', 'only show image IDs')
     .option('-v, --verbose', 'show verbose info for images')
     .option('--digests', 'show digests')
+    .option('--pinned', 'show whether the image is pinned (PINNED column)')
     .option('--no-trunc', 'show output without truncating the ID')
     .option('-f, --filter <condition>', 'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable)', collect, [] as string[])
     .option('-o, --output <format>', OUTPUT_LIST, 'table');
@@ -446,8 +450,9 @@ const pullDef = (c: Cmd) =>
   c
     .description('Pull an image')
     .argument('<image>', 'NAME[:TAG|@DIGEST]')
-    .option('--creds <user:pass>', 'registry credentials')
-    .option('--auth <base64>', 'base64 of user:pass')
+    .option('--creds <user[:pass]>', 'registry credentials (env CRICTL_CREDS)')
+    .option('--auth <base64>', "base64 of 'user[:pass]' (env CRICTL_AUTH)")
+    .option('-u, --username <user>', 'registry user; the password is asked for (no echo), or read from the first line of stdin')
     .option('--pod-config <file>', 'PodSandboxConfig (or pod manifest) sent with the pull')
     .option('--dry-run', 'print the PullImage request as JSON, send nothing');
 export type PullOptions = OptionsOf<typeof pullDef>;

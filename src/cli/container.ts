@@ -2,6 +2,7 @@
 import type { Context } from './context';
 import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
 import { formatContainerStatusTable } from '../render/inspect-table';
+import { formatContainersVerbose } from '../render/verbose-list';
 import { containerFilter, filterContainers, imageRefsToResolve, resolveIdPrefix } from '../state/filters';
 import { formatContainers } from '../render/containers-view';
 import { formatInspectContainers } from '../render/inspect-view';
@@ -38,6 +39,10 @@ export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promis
     imageIdOf = (ref) => ids.get(ref);
   }
   const containers = filterContainers(res.containers, flags, imageIdOf);
+  if (opts.verbose && output === 'table' && !opts.quiet) {
+    ctx.io.stdout.write(formatContainersVerbose(containers, nowNs(ctx)));
+    return 0;
+  }
   ctx.io.stdout.write(
     formatContainers(containers, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
   );
@@ -77,6 +82,9 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
     if (!previous) throw new SyncpodError(`container ${id.slice(0, 13)} has no previous instance in its pod`);
     target = previous.id;
   }
+  if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr') throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
+  if (opts.limitBytes < 0) throw new SyncpodError('--limit-bytes must not be negative');
+  if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId: target });
   const st = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
   const path = st.status?.logPath ?? '';
   if (!path) throw new SyncpodError(`container ${target.slice(0, 13)} has no log path (the runtime reported none)`);
@@ -91,6 +99,8 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
       tail,
       sinceNs,
       timestamps: !!opts.timestamps,
+      limitBytes: opts.limitBytes > 0 ? opts.limitBytes : undefined,
+      stream: opts.stream as 'stdout' | 'stderr' | undefined,
       follow: !!opts.follow,
       isRunning: async () => {
         try {

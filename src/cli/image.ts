@@ -5,6 +5,7 @@ import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
 import { formatImageStatusTable } from '../render/inspect-table';
+import { formatImagesVerbose } from '../render/verbose-list';
 import type { ImagesOptions, InspectiOptions } from './commands';
 
 export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
@@ -12,12 +13,17 @@ export async function images(ctx: Context, args: string[], opts: ImagesOptions):
   const { image } = ctx.cri();
   const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
   const list = filterImages(sortImages(res.images), opts.filter ?? []);
+  if (opts.verbose && output === 'table' && !opts.quiet) {
+    ctx.io.stdout.write(formatImagesVerbose(list));
+    return 0;
+  }
   ctx.io.stdout.write(
     formatImages(list, {
       output,
       quiet: opts.quiet,
       noTrunc: opts.trunc === false,
       digests: opts.digests,
+      pinned: opts.pinned,
       nowNs: nowNs(ctx),
       colours: coloursFor(ctx),
       toJSON: protoJSON(ctx),

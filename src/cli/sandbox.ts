@@ -5,6 +5,7 @@ import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters'
 import { formatPods } from '../render/pods-view';
 import { formatInspectPods } from '../render/inspect-view';
 import { formatPodStatusTable } from '../render/inspect-table';
+import { formatPodsVerbose } from '../render/verbose-list';
 import { systemZone } from '../render/text';
 import type { InspectpOptions, PodsOptions } from './commands';
 
@@ -15,6 +16,10 @@ export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Pr
   const { runtime } = ctx.cri();
   const res = await runtime.call('ListPodSandbox', { filter });
   const items = filterPods(res.items, flags);
+  if (opts.verbose && output === 'table' && !opts.quiet) {
+    ctx.io.stdout.write(formatPodsVerbose(items, systemZone));
+    return 0;
+  }
   ctx.io.stdout.write(
     formatPods(items, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
   );

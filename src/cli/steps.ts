@@ -5,6 +5,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomBytes, randomUUID } from 'node:crypto';
 import type { Pod } from '../kubelet/api-types';
+import { registryAuth } from './registry-auth';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import type { SandboxOptions } from '../kubelet/sandbox-config';
@@ -390,22 +391,10 @@ async function kubeletContainerRequest(ctx: Context, podSandboxId: string, file:
   return shown.request;
 }
 
-function authOf(opts: PullOptions): T.AuthConfig | undefined {
-  if (opts.creds && opts.auth) throw new SyncpodError('both --creds and --auth are specified');
-  if (opts.creds) {
-    const c = String(opts.creds);
-    const i = c.indexOf(':');
-    if (i <= 0) throw new SyncpodError('--creds: expected USERNAME:PASSWORD');
-    return { username: c.slice(0, i), password: c.slice(i + 1) } as T.AuthConfig;
-  }
-  if (opts.auth) return { auth: String(opts.auth) } as T.AuthConfig;
-  return undefined;
-}
-
 export async function pull(ctx: Context, args: string[], opts: PullOptions): Promise<number> {
   const imageName = args[0];
   if (!imageName) throw new SyncpodError('image name cannot be empty');
-  const auth = authOf(opts);
+  const auth = await registryAuth(ctx, opts);
   let sandboxConfig: T.PodSandboxConfig | undefined;
   if (opts.podConfig) {
     const text = await readText(ctx, opts.podConfig, 'pod config');

@@ -1,10 +1,11 @@
 // `inspect`, `inspectp` and `inspecti` with `-o table`: crictl's "Key: value" lines per object.
 import type { ContainerStatusResponse, ImageStatusResponse, PodSandboxStatusResponse } from '../cri/types';
 import { SyncpodError } from '../errors';
-import { formatRFC3339Nano, humanDuration, humanSize, parseNs, type Zone } from './text';
+import { humanDuration, humanSize, parseNs, type Zone } from './text';
+import { goTimeString } from './verbose-list';
 
 function mapLines(title: string, m: Record<string, string> | undefined): string {
-  if (!m) return '';
+  if (!m || Object.keys(m).length === 0) return ''; // empty decodes to nil in Go: crictl skips it
   const keys = Object.keys(m).sort();
   return `${title}:\n` + keys.map((k) => `\t${k} -> ${m[k]}\n`).join('');
 }
@@ -16,16 +17,6 @@ function goMap(m: Record<string, string> | undefined): string {
     .sort()
     .map((k) => `${k}:${o[k]}`)
     .join(' ')}]`;
-}
-
-/** Go's %v of a time.Time: 2006-01-02 15:04:05.999999999 -0700 MST (UTC when the offset is 0). */
-function goTimeString(ns: bigint, zone: Zone): string {
-  const rfc = formatRFC3339Nano(ns, zone);
-  const m = /^(\d{4}-\d{2}-\d{2})T([\d:.]+)(Z|[+-]\d{2}:\d{2})$/.exec(rfc);
-  if (!m) return rfc;
-  if (m[3] === 'Z') return `${m[1]} ${m[2]} +0000 UTC`;
-  const off = m[3]!.replace(':', '');
-  return `${m[1]} ${m[2]} ${off} ${off}`;
 }
 
 const ago = (atNs: string, nowNs: bigint) => `${humanDuration(nowNs - parseNs(atNs))} ago`;

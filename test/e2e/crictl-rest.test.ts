@@ -329,6 +329,45 @@ describe('update, checkpoint, runtime-config, events, config', () => {
   });
 });
 
+describe('-v lists, --pinned, logs and pull flags', () => {
+  test('pods -v, ps -v and images -v print crictl\'s blocks; images --pinned adds the PINNED column', async () => {
+    const pods = (await run(['pods', '-v'])).stdout;
+    assert.match(pods, new RegExp(`^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: team-a\\nStatus: Ready\\nCreated: .+\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+Runtime: \\(default\\)\\n\\n$`));
+    const ps = (await run(['ps', '-v', '--id', ids.app])).stdout;
+    assert.match(ps, new RegExp(`^ID: ${ids.app}\\nPodID: ${ids.pod}\\nName: app\\nAttempt: 0\\nState: Running\\nImage: \\S+\\nCreated: .+ ago\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+\\n$`));
+    const images = (await run(['images', '-v'])).stdout;
+    assert.match(images, /ID: sha256:[0-9a-f]{64}\nRepoTags: localhost\/syncpod\/busybox:1\.36\nRepoTags: localhost\/syncpod\/busybox:1\.37\nSize: \d+\n\n/);
+    const pinned = (await run(['images', '--pinned'])).stdout.split('\n');
+    assert.match(pinned[0]!, /\s+SIZE\s+PINNED$/);
+    assert.match(pinned[1]!, /\s+false$/);
+  });
+
+  test('logs --stream, --limit-bytes and --reopen', async () => {
+    const out = await run(['logs', '--stream', 'stdout', ids.talker]);
+    assert.match(out.stdout, /^tick-1\ntick-2\n/);
+    assert.doesNotMatch(out.stdout, /tock/);
+    const err = await run(['logs', '--stream', 'stderr', ids.talker]);
+    assert.equal(err.stdout, '');
+    assert.match(err.stderr, /^tock-1\n/);
+    const limited = await run(['logs', '--stream', 'stdout', '--limit-bytes', '10', ids.talker]);
+    assert.equal(Buffer.byteLength(limited.stdout) <= 14 && limited.stdout.startsWith('tick-1\n'), true, limited.stdout);
+    const reopened = await run(['logs', '--reopen', '--tail', '1', ids.talker]);
+    assert.equal(reopened.code, 0, reopened.stderr);
+    assertOneLineError(await run(['logs', '--stream', 'both', ids.talker]), /--stream: must be stdout or stderr/);
+  });
+
+  test('pull credentials: --creds USER[:PASS], CRICTL_CREDS, CRICTL_AUTH, -u with the password from stdin', async () => {
+    const authOf = async (args: string[], env: Record<string, string> = {}, input = '') =>
+      JSON.parse((await syncpod(['pull', '--dry-run', ...args, 'registry.example/app:1'], { env: { ...lab.env, ...env }, input })).stdout).auth;
+    assert.deepEqual(await authOf(['--creds', 'ann:s3cret']), { username: 'ann', password: 's3cret', auth: '', serverAddress: '', identityToken: '', registryToken: '' });
+    assert.equal((await authOf(['--creds', 'ann'])).password, '');
+    assert.equal((await authOf([], { CRICTL_CREDS: 'bob:pw' })).username, 'bob');
+    assert.equal((await authOf([], { CRICTL_AUTH: 'Ym9iOnB3' })).auth, 'Ym9iOnB3');
+    assert.deepEqual(await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [a.username, a.password]), ['carl', 'hunter2']);
+    assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
+  });
+});
+
 // Last: these remove what the tests above use.
 describe('bulk flags', () => {
   test('stop -a, rm -a and rmp -a preview what goes on stderr, then do it; --dry-run only prints the requests', async () => {
