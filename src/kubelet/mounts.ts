@@ -196,21 +196,27 @@ function mount(hostPath: string, containerPath: string, readonly: boolean, selin
   };
 }
 
-/**
- * An image volume (ImageVolume gate): CRI Mount.image names the pulled image, image_sub_path the
- * subPath; no host path, read-only as the image volume plugin mounts it.
- */
-function imageVolumeMount(vol: Volume, m: VolumeMount, o: MountInputs, where: string): Mount {
+/** The mount's subPath (subPathExpr expanded), refused when absolute or with '..' as kubelet does. */
+function mountSubPath(m: VolumeMount, envs: EnvVar[], where: string): string {
   let subPath = m.subPath ?? '';
   if (m.subPathExpr) {
     try {
-      subPath = expandSubPathExpr(m.subPathExpr, o.envs);
+      subPath = expandSubPathExpr(m.subPathExpr, envs);
     } catch (err) {
       throw new SyncpodError(`${where}: subPathExpr: ${err instanceof Error ? err.message : String(err)}`);
     }
   }
   if (subPath.startsWith('/')) throw new SyncpodError(`error SubPath \`${subPath}\` must not be an absolute path`);
   if (hasBacksteps(subPath)) throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
+  return subPath;
+}
+
+/**
+ * An image volume (ImageVolume gate): CRI Mount.image names the pulled image, image_sub_path the
+ * subPath; no host path, read-only as the image volume plugin mounts it.
+ */
+function imageVolumeMount(vol: Volume, m: VolumeMount, o: MountInputs, where: string): Mount {
+  const subPath = mountSubPath(m, o.envs, where);
   const imageRef = o.imageVolumes?.[vol.name];
   if (imageRef === undefined) throw new SyncpodError(`${where}: image volume ${vol.name} has not been pulled`);
   const reference = (vol as { image?: { reference?: string } }).image?.reference ?? '';
@@ -256,19 +262,8 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
       effects.push(...resolved.effects);
     }
     let hostPath = resolved.hostPath;
-    let subPath = m.subPath ?? '';
-    if (m.subPathExpr) {
-      try {
-        subPath = expandSubPathExpr(m.subPathExpr, o.envs);
-      } catch (err) {
-        throw new SyncpodError(`${mw}: subPathExpr: ${err instanceof Error ? err.message : String(err)}`);
-      }
-    }
+    const subPath = mountSubPath(m, o.envs, mw);
     if (subPath !== '') {
-      if (subPath.startsWith('/')) throw new SyncpodError(`error SubPath \`${subPath}\` must not be an absolute path`);
-      if (hasBacksteps(subPath)) {
-        throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
-      }
       effects.push({ kind: 'mkdirSubPath', root: hostPath, subPath, why: `subPath of volume ${vol.name}` });
       hostPath = joinClean(hostPath, subPath);
     }

@@ -32,34 +32,33 @@ test('a relative --cni-bin-dir entry is made absolute against the working direct
   assert.deepEqual(parseBinDirs('bin:/usr/lib/cni::./x/../plugins'), [path.resolve('bin'), '/usr/lib/cni', path.resolve('plugins')]);
 });
 
-test("writing the pod's etc-hosts over a symlink replaces the link and leaves its target alone", () => {
+/** A temp dir holding `shadow` (mode 0600, "secret") and `name` planted as a symlink to it. */
+function withPlantedSymlink(name: string, fn: (link: string, target: string) => void): void {
   const dir = tmp();
   try {
     const target = path.join(dir, 'shadow');
     fs.writeFileSync(target, 'secret\n', { mode: 0o600 });
-    const hosts = path.join(dir, 'etc-hosts');
-    fs.symlinkSync(target, hosts);
-    applyEffect(nodeFs, { kind: 'writeFile', path: hosts, mode: 0o644, content: '127.0.0.1\tlocalhost\n', why: 'managed /etc/hosts' });
+    const link = path.join(dir, name);
+    fs.symlinkSync(target, link);
+    fn(link, target);
     assert.equal(fs.statSync(target).mode & 0o777, 0o600, 'target mode unchanged');
     assert.equal(fs.readFileSync(target, 'utf8'), 'secret\n', 'target content unchanged');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+test("writing the pod's etc-hosts over a symlink replaces the link and leaves its target alone", () => {
+  withPlantedSymlink('etc-hosts', (hosts) => {
+    applyEffect(nodeFs, { kind: 'writeFile', path: hosts, mode: 0o644, content: '127.0.0.1\tlocalhost\n', why: 'managed /etc/hosts' });
     assert.ok(fs.lstatSync(hosts).isFile(), 'etc-hosts is now a regular file');
     assert.equal(fs.lstatSync(hosts).mode & 0o777, 0o644);
     assert.equal(fs.readFileSync(hosts, 'utf8'), '127.0.0.1\tlocalhost\n');
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 test('the termination-log touch does not follow a symlink either', () => {
-  const dir = tmp();
-  try {
-    const target = path.join(dir, 'shadow');
-    fs.writeFileSync(target, 'secret\n', { mode: 0o600 });
-    const log = path.join(dir, '3f9a0c12');
-    fs.symlinkSync(target, log);
+  withPlantedSymlink('3f9a0c12', (log) => {
     assert.throws(() => applyEffect(nodeFs, { kind: 'touch', path: log, mode: 0o666, why: 'termination-message file' }), /symbolic link/);
-    assert.equal(fs.statSync(target).mode & 0o777, 0o600);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
