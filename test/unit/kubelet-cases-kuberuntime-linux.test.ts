@@ -95,14 +95,18 @@ test('K1 TestCalculateLinuxResources', () => {
 const containerResources = (pod: Pod, c: Container, o: Partial<Parameters<typeof generateLinuxContainerResources>[2]> = {}) =>
   generateLinuxContainerResources(pod, c, { qos: getPodQOS(pod), nodeCritical: false, memoryCapacityBytes: 17179860387, cgroup: v2, hugePageSizes: [], ...o });
 
-test('K1 TestGenerateLinuxContainerConfigResources (container-level rows)', () => {
-  const rows: Array<{ name: string; r: ResourceRequirements; want: [number, number, number, number] }> = [
+test('K1 TestGenerateLinuxContainerConfigResources', () => {
+  const rows: Array<{ name: string; r: ResourceRequirements; pod?: ResourceRequirements; want: [number, number, number, number] }> = [
     { name: 'Request 128M/1C, Limit 256M/3C', r: { requests: { memory: '128Mi', cpu: '1' }, limits: { memory: '256Mi', cpu: '3' } }, want: [100000, 300000, 1024, 256 * 1024 * 1024] },
     { name: 'Request 128M/2C, No Limit', r: { requests: { memory: '128Mi', cpu: '2' } }, want: [100000, 0, 2048, 0] },
+    {
+      name: 'Container Level Request 128M/1C, Pod Level Limit 256M/3C (PodLevelResources on)',
+      r: { requests: { memory: '128Mi', cpu: '1' } }, pod: { limits: { memory: '256Mi', cpu: '3' } }, want: [100000, 300000, 1024, 256 * 1024 * 1024],
+    },
   ];
   for (const row of rows) {
-    const pod = testPod({ resources: row.r });
-    const got = containerResources(pod, pod.spec!.containers[0]!);
+    const pod = testPod({ resources: row.r }, row.pod ? { resources: row.pod } : {});
+    const got = containerResources(pod, pod.spec!.containers[0]!, { podLevelResources: row.pod !== undefined });
     assert.deepEqual([got.cpuPeriod, got.cpuQuota, got.cpuShares, got.memoryLimitInBytes], row.want.map(String), row.name);
   }
 });
