@@ -13,6 +13,7 @@ import { nodeFs } from '../sync/node-fs';
 import { acquirePodLock } from '../sync/lock';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
+import { detectedForRules } from '../workflows/node-profile';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
@@ -48,8 +49,12 @@ function readFile(path: string): string {
   }
 }
 
-/** Flags to the node plan request (the node profile will supply these from kubelet's config). */
-export function nodeRequest(args: string[], opts: PlanOptions | SyncOptions): NodePlanRequest {
+/**
+ * Flags (already filled from the node profile by the caller) to the node plan request; cgroups per
+ * QoS and the kubelet's own feature gates come from the profile too (flags win over the gates).
+ */
+export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | SyncOptions): NodePlanRequest {
+  const profile = ctx.nodeProfile(opts);
   const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
   const driver = opts.cgroupDriver ?? 'cgroupfs';
   if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
@@ -61,11 +66,14 @@ export function nodeRequest(args: string[], opts: PlanOptions | SyncOptions): No
     kubeletRoot,
     podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
     cgroup: {
-      cgroupsPerQOS: true,
+      cgroupsPerQOS: profile.cgroupsPerQOS.value,
       cgroupDriver: driver,
       cgroupVersion: fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1,
     },
-    options: { kubeletVersion: opts.kubeletVersion, featureGates: 'featureGates' in opts ? parseFeatureGates(opts.featureGates) : {} },
+    options: {
+      kubeletVersion: opts.kubeletVersion,
+      featureGates: { ...detectedForRules(profile).featureGates, ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}) },
+    },
   };
 }
 
@@ -94,7 +102,7 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
   if (output === 'npd') {
     // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
     try {
-      const r = await planNode(nodeRequest(args, opts), nodeDeps(ctx));
+      const r = await planNode(nodeRequest(ctx, args, opts), nodeDeps(ctx));
       const s = npdStatus(r.plan);
       ctx.out(s.line);
       return s.exitCode;
@@ -103,7 +111,7 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
       return NPD_UNKNOWN;
     }
   }
-  const r = await planNode(nodeRequest(args, opts), nodeDeps(ctx));
+  const r = await planNode(nodeRequest(ctx, args, opts), nodeDeps(ctx));
   reportLines(ctx, r.notes, r.plan.problems);
   if (output === 'table') {
     ctx.io.stdout.write(renderNodePlan(r.plan, colours));
@@ -125,7 +133,7 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
   const parallel = opts.parallel;
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
   const { report, plan } = await syncNode(
-    { ...nodeRequest(args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel },
+    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel },
     {
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
