@@ -259,6 +259,40 @@ describe('stats and imagefsinfo', () => {
     assert.match(row!, new RegExp(`^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+$`));
   });
 
+  test('statsp: a pod with a cgroup parent has crictl\'s keys in -o json and a CPU % row in the table', async () => {
+    const cgroup = `/syncpod-e2e-${lab.id}`;
+    const sb = { metadata: { name: 'metered', namespace: 'team-b', uid: 'uid-metered', attempt: 0 }, logDirectory: path.join(lab.podLogsRoot, 'metered'), labels: {}, annotations: {}, linux: { cgroupParent: cgroup } };
+    fs.mkdirSync(sb.logDirectory, { recursive: true });
+    const { podSandboxId } = await rt.call('RunPodSandbox', { config: sb }, { timeoutMs: 60000 });
+    try {
+      const { containerId } = await rt.call('CreateContainer', {
+        podSandboxId,
+        config: { metadata: { name: 'spin' }, image: { image: BUSYBOX_IMAGE }, command: ['sh', '-c', 'while true; do :; done'], logPath: 'spin.log' },
+        sandboxConfig: sb,
+      });
+      await rt.call('StartContainer', { containerId });
+      const json = JSON.parse((await run(['statsp', '-o', 'json', podSandboxId.slice(0, 12)])).stdout);
+      assert.deepEqual(json.stats.map((s: { attributes: { id: string } }) => s.attributes.id), [podSandboxId]);
+      const paths = keyPaths(json.stats[0]);
+      for (const key of ['attributes.metadata.namespace', 'linux.cpu.usageCoreNanoSeconds.value', 'linux.memory.workingSetBytes.value', 'linux.network', 'linux.process', 'linux.containers', 'windows']) {
+        assert.ok(paths.includes(key), `statsp -o json lacks ${key}`);
+      }
+      const [head, row] = (await run(['statsp', '--id', podSandboxId])).stdout.split('\n');
+      assert.match(head!, /^POD\s+POD ID\s+CPU %\s+MEM$/);
+      assert.match(row!, new RegExp(`^metered\\s+${podSandboxId.slice(0, 13)}\\s+\\d+\\.\\d\\d\\s+[\\d.]+[kM]?B$`));
+    } finally {
+      await rt.call('StopPodSandbox', { podSandboxId }, { timeoutMs: 60000 });
+      await rt.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: 60000 });
+      for (const controller of fs.existsSync('/sys/fs/cgroup/cpu') ? fs.readdirSync('/sys/fs/cgroup') : ['.']) {
+        try {
+          fs.rmdirSync(path.join('/sys/fs/cgroup', controller, cgroup));
+        } catch {
+          /* not there, or a controller without the directory */
+        }
+      }
+    }
+  });
+
   test('imagefsinfo: each image filesystem as {"status": …} with crictl\'s keys; go-template and table', async () => {
     const r = await run(['imagefsinfo']);
     const json = JSON.parse(r.stdout);
@@ -365,6 +399,51 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assert.equal((await authOf([], { CRICTL_AUTH: 'Ym9iOnB3' })).auth, 'Ym9iOnB3');
     assert.deepEqual(await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [a.username, a.password]), ['carl', 'hunter2']);
     assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
+  });
+});
+
+describe('events on a stand-in runtime (containerd 1.6 has no GetContainerEvents)', () => {
+  test('-o json prints one protobuf-JSON object per line as the stream delivers them', async () => {
+    const grpc = await import('@grpc/grpc-js');
+    const { encodeMessage, decodeMessage } = await import('../../src/cri/codec');
+    const { runtimeV1 } = await import('../../src/cri/gen/runtime-v1');
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-events-'));
+    const socket = path.join(dir, 'cri.sock');
+    const server = new grpc.Server();
+    server.addService(
+      {
+        GetContainerEvents: {
+          path: '/runtime.v1.RuntimeService/GetContainerEvents',
+          requestStream: false,
+          responseStream: true,
+          requestSerialize: (v: unknown) => encodeMessage(runtimeV1, 'GetEventsRequest', v),
+          requestDeserialize: (b: Buffer) => decodeMessage(runtimeV1, 'GetEventsRequest', b),
+          responseSerialize: (v: unknown) => encodeMessage(runtimeV1, 'ContainerEventResponse', v),
+          responseDeserialize: (b: Buffer) => decodeMessage(runtimeV1, 'ContainerEventResponse', b),
+        },
+      } as never,
+      {
+        GetContainerEvents: (call: { write(v: unknown): void; end(): void }) => {
+          call.write({ containerId: 'c1', containerEventType: 'CONTAINER_CREATED_EVENT', createdAt: '1700000000000000001' });
+          call.write({ containerId: 'c1', containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1700000000000000002', containersStatuses: [{ id: 'c1', state: 'CONTAINER_RUNNING' }] });
+          call.end();
+        },
+      },
+    );
+    await new Promise<void>((res, rej) => server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())));
+    try {
+      const r = await syncpod(['-r', `unix://${socket}`, 'events', '-o', 'json'], { env: { NO_COLOR: '1' } });
+      assert.equal(r.code, 0, r.stderr);
+      const lines = r.stdout.trimEnd().split('\n');
+      assert.equal(lines.length, 2);
+      const [created, started] = lines.map((l) => JSON.parse(l));
+      assert.deepEqual(Object.keys(created), ['containerId', 'containerEventType', 'createdAt', 'podSandboxStatus', 'containersStatuses']);
+      assert.deepEqual([created.containerEventType, created.createdAt, created.podSandboxStatus], ['CONTAINER_CREATED_EVENT', '1700000000000000001', null]);
+      assert.equal(started.containersStatuses[0].state, 'CONTAINER_RUNNING');
+    } finally {
+      server.forceShutdown();
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
