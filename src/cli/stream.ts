@@ -39,6 +39,7 @@ function execTimeoutSeconds(value: string | undefined): number {
 
 export async function exec(ctx: Context, args: string[], opts: ExecOptions): Promise<number> {
   const { target: t, rest } = target(args, opts);
+  if (rest[0] === '--') rest.shift(); // kubectl's `exec ID -- CMD`
   const timeoutSeconds = execTimeoutSeconds(opts.timeout);
   if (opts.timeout !== undefined && !opts.sync) throw new SyncpodError('--timeout applies to exec -s (ExecSync) only');
   return withInterrupt((signal) =>

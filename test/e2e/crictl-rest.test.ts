@@ -159,6 +159,8 @@ describe('exec', () => {
     assert.deepEqual([r.stdout, r.stderr, r.code], ['out\n', 'err\n', 5]);
     const t = await run(['exec', '-s', '--timeout', '1', ids.app, 'sh', '-c', 'echo quick']);
     assert.deepEqual([t.stdout, t.code], ['quick\n', 0]);
+    const dashes = await run(['exec', ids.app, '--', 'ls', '-d', '/tmp']);
+    assert.deepEqual([dashes.stdout, dashes.code], ['/tmp\n', 0], 'kubectl\'s `exec ID -- CMD` form');
   });
 
   test('targets by names: --pod NAME -n NS --container NAME', async () => {
