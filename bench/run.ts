@@ -23,6 +23,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { BUSYBOX_IMAGE, labToolVersions, startLab, type Lab } from '../test/harness/lab';
+import { startStandInKubelet, type StandInKubelet } from '../test/harness/stand-in-kubelet';
 import { createContext, type Context } from '../src/cli/context';
 import { planPods } from '../src/cli/plan';
 import { configSeenFor, executeDeps, nodeSettings, withNodeName } from '../src/cli/steps';
@@ -387,7 +388,16 @@ async function main(): Promise<void> {
   const psCmd = cli('syncpod ps -a -o json', ['ps', '-a', '-o', 'json'], checkCount('containers', 200));
   const p10 = cli('syncpod plan (10 pods)', ['plan', '-o', 'json', ...nodeFlags, plan10], checkPlans(10));
   const p100 = cli('syncpod plan (100 pods)', ['plan', '-o', 'json', ...nodeFlags, plan100], checkPlans(100));
-  const m1 = measure([nodeZero, versionCmd, podsCmd, psCmd, p10, p100], ROUNDS);
+  // The same plan with a kubelet on the node (a stand-in kubelet, test/harness/stand-in-kubelet.ts,
+  // in its own PID namespace): no node flags, the node profile reads them; and, as the baseline
+  // through the same nsenter, --no-node-profile.
+  kubelet = await standInKubelet();
+  const inNs = (label: string, args: string[]): Cmd => ({ label, file: kubelet!.inside[0], args: [...kubelet!.inside.slice(1), SYNCPOD, ...args], check: checkPlans(100) });
+  const p100k = inNs('syncpod plan (100 pods), kubelet detected', ['plan', '-o', 'json', plan100]);
+  const p100n = inNs('syncpod plan (100 pods), --no-node-profile, same nsenter', ['--no-node-profile', 'plan', '-o', 'json', ...nodeFlags, plan100]);
+  const m1 = measure([nodeZero, versionCmd, podsCmd, psCmd, p10, p100, p100k, p100n], ROUNDS);
+  kubelet.stop();
+  kubelet = undefined;
 
   // ---- 1b. 1000 containers --------------------------------------------------------------------
   say('adding 800 containers in state CREATED in 4 more sandboxes');
@@ -534,6 +544,9 @@ async function main(): Promise<void> {
   const pl100b = median(m2.get(p100at300.label)!.ms);
   row('syncpod plan, 10 pods (of 100 on the node)', s1(p10));
   row('syncpod plan, 100 pods (100 on the node)', s1(p100), '<= 600 ms', pl100 <= 600);
+  const pl100k = median(s1(p100k).ms);
+  row('syncpod plan, 100 pods, a kubelet detected (node profile)', s1(p100k), '<= 600 ms', pl100k <= 600);
+  row('  the same, --no-node-profile (both through nsenter)', s1(p100n));
   row('syncpod plan, 100 pods (300 on the node)', m2.get(p100at300.label));
   row('syncpod plan, 300 pods (300 on the node)', m2.get(p300.label));
   row('node -e 0 (interleaved with plan 300)', m2.get(nodeZero.label));
@@ -551,7 +564,22 @@ function cleanup(): Promise<void> {
   stopping ??= teardown();
   return stopping;
 }
+let kubelet: StandInKubelet | undefined;
+
+/** A stand-in kubelet 1.36 whose config names the lab's socket, log and root directories. */
+async function standInKubelet(): Promise<StandInKubelet> {
+  const dir = path.join(work, 'kubelet');
+  fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(
+    path.join(dir, 'config.yaml'),
+    'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\n' +
+      `podLogsDir: ${lab.podLogsRoot}\ncontainerRuntimeEndpoint: ${lab.endpoint}\n`,
+  );
+  return startStandInKubelet({ dir, version: 'v1.36.2', args: ['--config=config.yaml', `--root-dir=${lab.podDirRoot}`], cwd: dir });
+}
+
 async function teardown(): Promise<void> {
+  kubelet?.stop();
     try {
       if (ctx && lab) {
       say('removing all pods (8 at a time)');

@@ -53,18 +53,50 @@ function startTime(proc: string, pid: number): number {
   return Number(fields[19]);
 }
 
-export function findKubelet(proc = '/proc'): FindKubeletResult {
-  const candidates: number[] = [];
-  for (const name of fs.readdirSync(proc)) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    let comm: string;
-    try {
-      comm = fs.readFileSync(`${proc}/${name}/comm`, 'latin1');
-    } catch {
-      continue; // exited between readdir and read
-    }
-    if (comm === 'kubelet\n') candidates.push(Number(name));
+const COMM = Buffer.alloc(16);
+
+/** Whether /proc/PID/comm is "kubelet" (open + one read + close: /proc files report size 0). */
+function isKubelet(proc: string, pid: string): boolean {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(`${proc}/${pid}/comm`, 'r');
+    const n = fs.readSync(fd, COMM, 0, COMM.length, 0);
+    return n === 8 && COMM.toString('latin1', 0, 8) === 'kubelet\n';
+  } catch {
+    return false; // exited between listing and reading
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
+}
+
+/** Where systemd keeps kubelet.service's processes (cgroup v2, then v1): one read instead of a scan. */
+const SYSTEMD_UNIT_PROCS = ['/sys/fs/cgroup/system.slice/kubelet.service/cgroup.procs', '/sys/fs/cgroup/systemd/system.slice/kubelet.service/cgroup.procs'];
+
+function candidatePids(proc: string): number[] {
+  for (const file of SYSTEMD_UNIT_PROCS) {
+    let text: string;
+    try {
+      text = fs.readFileSync(file, 'latin1');
+    } catch {
+      continue;
+    }
+    const pids = text.split('\n').filter((p) => p !== '' && isKubelet(proc, p)).map(Number);
+    if (pids.length > 0) return pids;
+  }
+  const out: number[] = [];
+  for (const name of fs.readdirSync(proc)) {
+    const c = name.charCodeAt(0);
+    if (c >= 48 && c <= 57 && isKubelet(proc, name)) out.push(Number(name));
+  }
+  return out;
+}
+
+/**
+ * The kubelet: a process whose comm is "kubelet" in our PID namespace, found through systemd's
+ * kubelet.service cgroup when there is one, else by scanning /proc; the oldest when several run.
+ */
+export function findKubelet(proc = '/proc'): FindKubeletResult {
+  const candidates = candidatePids(proc);
   if (candidates.length === 0) return { kind: 'none' };
   const ours = fs.readlinkSync(`${proc}/self/ns/pid`);
   const mine: Array<{ pid: number; start: number }> = [];
