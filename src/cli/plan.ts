@@ -6,7 +6,9 @@ import { buildPlan, type Plan } from '../plan/plan';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet } from '../kubelet/kubelet-version';
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
-import { observePods } from '../state/pod-status';
+import { listRuntime, observePods } from '../state/pod-status';
+import { matchWorkloadPod } from '../state/workload-match';
+import { adoptLivePod } from '../manifest/controllers';
 import { renderPlans } from '../render/plan-view';
 import type { PlanOptions } from './commands';
 import { planNodeCommand } from './node';
@@ -50,9 +52,22 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
   // The kubelet rules, resolved once; an unsupported version or gate is refused before touching the runtime.
   const rules = resolveKubeletRules(req.kubeletVersion, parseFeatureGates(req.featureGates), req.detected);
   for (const w of rules.warnings) ctx.warn(`warning: ${w}`);
-  const loaded = await loadManifests(req.files, () => ctx.readStdinBytes(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
-  const note = skippedNote(loaded);
+  const fromFiles = await loadManifests(req.files, () => ctx.readStdinBytes(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const note = skippedNote(fromFiles);
   if (note !== undefined) ctx.io.stderr.write(`${note}\n`);
+  // A workload's template without a uid: its live pod is found by the controller's labels and
+  // naming (a Deployment's pods are <name>-<hash>-<suffix>), and planned under that pod's name.
+  const lists = await listRuntime(ctx.cri().runtime);
+  const byController = new Map<LoadedPod, string>();
+  const loaded = fromFiles.map((l) => {
+    const shape = l.source.controller;
+    if (!shape || l.pod.metadata?.uid) return l;
+    const live = matchWorkloadPod(lists, l.pod.metadata?.namespace ?? 'default', shape);
+    if (!live) return l;
+    const adopted = adoptLivePod(l, live);
+    byController.set(adopted, live.how);
+    return adopted;
+  });
   const seen = new Map<string, string>();
   for (const l of loaded) {
     const key = `${l.pod.metadata?.namespace}/${l.pod.metadata?.name}`;
@@ -63,6 +78,7 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
   const observed = await observePods(
     ctx.cri().runtime,
     loaded.map((l) => ({ namespace: l.pod.metadata?.namespace ?? 'default', name: l.pod.metadata?.name ?? '', uid: l.pod.metadata?.uid ?? '' })),
+    { lists },
   );
   const now = ctx.now();
   return loaded.map((l, i) => {
@@ -75,7 +91,7 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
       podStatus: o.status,
       now,
       options,
-      matchedBy: o.match.by === 'uid' ? 'uid-label' : 'namespace-name',
+      matchedBy: o.match.by === 'uid' ? 'uid-label' : byController.has(l) ? 'controller-labels' : 'namespace-name',
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
     });
     const withSource = plan as Plan & { source: unknown; matchCandidates: string[] };
@@ -93,6 +109,8 @@ export async function planPods(ctx: Context, req: PlanRequest): Promise<PlannedP
         `the manifest has no uid; ${o.match.candidates.length} uids were found for ${l.pod.metadata?.namespace}/${l.pod.metadata?.name}, the newest (${o.match.uid}) was taken`,
       );
     }
+    const how = byController.get(l);
+    if (how !== undefined) plan.assumptions.push(how);
     if (o.match.by === 'none' && !l.pod.metadata?.uid) {
       plan.assumptions.push('the manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid');
     }

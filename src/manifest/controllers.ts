@@ -273,3 +273,29 @@ export function selectorMatches(sel: { matchLabels?: Record<string, string>; mat
   }
   return true;
 }
+
+/**
+ * The planned pod as the live pod of its workload that was found on the node: that pod's name,
+ * and the labels the controller sets from cluster state (pod-template-hash,
+ * controller-revision-hash, the Job's uid) with the live values. Pure; returns new objects.
+ */
+export function adoptLivePod<T extends { pod: Pod; source: { notes: string[]; controller: ControllerShape | undefined } }>(
+  loaded: T,
+  live: { name: string; labels: Record<string, string>; how: string },
+): T {
+  const shape = loaded.source.controller;
+  if (!shape) return loaded;
+  const pod = structuredClone(loaded.pod);
+  const labels: Record<string, string> = { ...(pod.metadata?.labels ?? {}) };
+  const adopted: string[] = [];
+  for (const key of shape.unknownLabels) {
+    const v = live.labels[key];
+    if (v !== undefined) {
+      labels[key] = v;
+      adopted.push(`${key}=${v}`);
+    }
+  }
+  pod.metadata = { ...pod.metadata, name: live.name, labels };
+  const notes = [...loaded.source.notes, live.how + (adopted.length ? `; labels taken from it: ${adopted.join(', ')}` : '')];
+  return { ...loaded, pod, source: { ...loaded.source, notes } };
+}

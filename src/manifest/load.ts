@@ -58,6 +58,9 @@ export async function loadManifests(
       found.push(...parsed.pods);
       skipped.push(...parsed.skipped);
     }
+    // Every pod of the directory names what the directory's files skipped (files without pods too).
+    const refs = skipped.map((s) => s.ref);
+    for (const p of found) p.source.skipped = refs;
     pods.push(...withPods({ pods: found, skipped }, path));
   }
   if (options.selector !== undefined) {
@@ -82,9 +85,9 @@ export async function loadManifests(
 
 /** The `Kind/name` of every skipped document, once each, in load order. */
 export function skippedDocuments(pods: LoadedPod[]): string[] {
-  const seen = new Map<string, string>();
-  for (const p of pods) for (const ref of p.source.skipped) seen.set(`${p.source.file}\0${ref}`, ref);
-  return [...seen.values()];
+  // Pods of one input (a file, a directory, stdin) share one list.
+  const lists = new Set(pods.map((p) => p.source.skipped));
+  return [...lists].flat();
 }
 
 /** The one stderr note about skipped documents, or undefined when none were skipped. */

@@ -188,7 +188,7 @@ function selectPods(
 
   if (!POD_KINDS.includes(k)) {
     // Services, ConfigMaps, RBAC, custom resources…: well-formed objects that carry no pod.
-    skipped.push({ file, document, ...(prefix.length ? { item: formatPath(prefix) } : {}), kind: k, name, ref: `${k}/${name}` });
+    skipped.push({ file, document, ...(prefix.length ? { item: formatPath(prefix) } : {}), kind: k, name, ref: name === '' ? k : `${k}/${name}` });
     return [];
   }
   const served = servedApiVersion(k)!;

@@ -96,7 +96,7 @@ export interface Plan {
   initPath: 'classic' | 'sidecar';
   featureGates: Record<string, boolean>;
   pod: { namespace: string; name: string; uid: string };
-  match: { by: 'uid-label' | 'namespace-name'; uid: string };
+  match: { by: 'uid-label' | 'namespace-name' | 'controller-labels'; uid: string };
   actions: {
     killPod: boolean;
     killPodReason: string | null;
@@ -133,7 +133,7 @@ export interface PlanInput {
   now: number;
   options?: ComputePodActionsOptions;
   /** How the CRI state was matched to the pod; default by uid label. */
-  matchedBy?: 'uid-label' | 'namespace-name';
+  matchedBy?: 'uid-label' | 'namespace-name' | 'controller-labels';
   /** Where the pod came from; default 'manifest' (no admission mutations). */
   podSource?: 'manifest' | 'api-server';
   /** The probe results in options.probeResults, with where each came from. */
@@ -383,7 +383,9 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
   out.push(
     input.matchedBy === 'namespace-name'
       ? 'CRI state was matched to the pod by namespace and name, not by the pod uid label.'
-      : 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.',
+      : input.matchedBy === 'controller-labels'
+        ? "CRI state was matched to the pod by its controller's pod labels and name pattern (see the source notes), then by that pod's uid."
+        : 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.',
   );
   return out;
 }

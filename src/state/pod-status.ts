@@ -106,7 +106,7 @@ export function toSandboxStatus(s: T.PodSandboxStatus): SandboxStatus {
   };
 }
 
-function byNewest<X extends { createdAt: string; id: string }>(a: X, b: X): number {
+export function byNewest<X extends { createdAt: string; id: string }>(a: X, b: X): number {
   const d = Number(BigInt(b.createdAt || '0') - BigInt(a.createdAt || '0'));
   return d !== 0 ? Math.sign(d) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

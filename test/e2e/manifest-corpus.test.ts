@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
 import { assertOneLineError, syncpod } from './helpers';
-import { nodeFlags } from './sync-helpers';
+import { LOOP, nodeFlags } from './sync-helpers';
 
 let lab: Lab;
 let dir: string;
@@ -115,5 +115,46 @@ spec:
     assert.match(plan.source.notes.join('\n'), /data -> PVC data-cassandra-2/);
     const bad = await run(['plan', '--ordinal', '3', ...nodeFlags(lab), file]);
     assertOneLineError(bad, /--ordinal 3 is not a pod of this StatefulSet \(ordinals 0\.\.2\)/);
+  });
+
+  test("a Deployment's template finds its live replica by the controller's labels and name, and plans against it", async () => {
+    const container = `{name: app, image: ${BUSYBOX_IMAGE}, command: [sh, -c, '${LOOP}']}`;
+    const livePod = path.join(dir, 'live.yaml');
+    fs.writeFileSync(
+      livePod,
+      `apiVersion: v1
+kind: Pod
+metadata:
+  name: web-7b6c5d4f8-k9m2p
+  namespace: shop
+  labels: {app: web, pod-template-hash: 7b6c5d4f8}
+spec:
+  terminationGracePeriodSeconds: 1
+  containers: [${container}]
+`,
+    );
+    const created = await run(['sync', '--yes', ...nodeFlags(lab), livePod]);
+    assert.equal(created.code, 0, created.stderr);
+    const deploy = path.join(dir, 'web-deployment.yaml');
+    fs.writeFileSync(
+      deploy,
+      `apiVersion: apps/v1
+kind: Deployment
+metadata: {name: web, namespace: shop}
+spec:
+  selector: {matchLabels: {app: web}}
+  template:
+    metadata: {labels: {app: web}}
+    spec:
+      terminationGracePeriodSeconds: 1
+      containers: [${container}]
+`,
+    );
+    const r = await run(['plan', '-o', 'json', '--detailed-exitcode', ...nodeFlags(lab), deploy]);
+    assert.equal(r.code, 0, `the live replica runs the template: no changes\n${r.stdout}${r.stderr}`);
+    const plan = JSON.parse(r.stdout);
+    assert.equal(plan.pod.name, 'web-7b6c5d4f8-k9m2p');
+    assert.equal(plan.match.by, 'controller-labels');
+    assert.match(plan.source.notes.join('\n'), /live pod web-7b6c5d4f8-k9m2p \(uid [0-9a-f-]+\) taken as the Deployment's pod.*labels taken from it: pod-template-hash=7b6c5d4f8/);
   });
 });
