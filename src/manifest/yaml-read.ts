@@ -14,7 +14,7 @@
 // - anything else is a string.
 // JSON cannot hold infinities or NaN, so kubectl refuses .inf and .nan; so do we.
 
-import type { ScalarTag, Tags } from 'yaml';
+import { Schema, type ScalarTag, type Tags } from 'yaml';
 
 const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
@@ -93,15 +93,18 @@ const goNumber: ScalarTag = {
 
 const REPLACED = new Set(['tag:yaml.org,2002:null', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:timestamp']);
 
-/** Options for `yaml`'s parseAllDocuments: YAML 1.1 structure (merge keys) with go-yaml v2's scalars. */
+/**
+ * Options for `yaml`'s parseAllDocuments: YAML 1.1 structure (merge keys) with go-yaml v2's scalars.
+ * One Schema instance for every document (built per document, it cost more than the parse).
+ */
 export const KUBECTL_YAML_OPTIONS = {
   version: '1.1' as const,
-  customTags: (tags: Tags): Tags => [
-    ...tags.filter((t) => !REPLACED.has((t as { tag?: string }).tag ?? '')),
-    goNull,
-    goBool,
-    goNumber,
-  ],
+  schema: new Schema({
+    schema: 'yaml-1.1',
+    merge: true,
+    resolveKnownTags: true,
+    customTags: (tags: Tags): Tags => [...tags.filter((t) => !REPLACED.has((t as { tag?: string }).tag ?? '')), goNull, goBool, goNumber],
+  }),
 };
 
 /**
