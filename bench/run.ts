@@ -13,22 +13,23 @@
 //   are reported with min/max so the noise of a shared 2-core machine is visible.
 // - Peak RSS comes from separate runs under `/usr/bin/time -f %M` (max RSS of the process in KiB),
 //   so the timed runs are not wrapped; without /usr/bin/time, RSS is not reported.
-// - Pods are created with syncpod's own executor in-process, wired as the CLI wires it (planPods,
-//   nodeSettings, executeDeps -> executePlan), so they carry exactly kubelet's labels and
+// - Pods are created with syncpod's own executor in-process, wired as the CLI wires it (the sync
+//   workflow: load, observe, plan, execute), so they carry exactly kubelet's labels and
 //   annotations and the planner matches them.
 // Targets never fail the run: each prints PASS or MISS.
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { BUSYBOX_IMAGE, labToolVersions, startLab, type Lab } from '../test/harness/lab';
 import { startStandInKubelet, type StandInKubelet } from '../test/harness/stand-in-kubelet';
 import { createContext, type Context } from '../src/cli/context';
-import { planPods } from '../src/cli/plan';
-import { configSeenFor, executeDeps, nodeSettings, withNodeName } from '../src/cli/steps';
-import { executePlan, type ExecuteDeps } from '../src/sync/execute';
-import { syncPod } from '../src/sync/sync-pod';
+import { executeDeps } from '../src/cli/deps';
+import { localHost } from '../src/workflows/host-facts';
+import { resolveRules } from '../src/workflows/plan-pods';
+import { runSync } from '../src/workflows/sync-flow';
+import type { ExecuteDeps } from '../src/sync/execute';
 import type { StepResult } from '../src/sync/types';
 
 const ROOT = path.join(__dirname, '..');
@@ -182,34 +183,22 @@ function nodeFlagValues(): Record<string, any> {
   };
 }
 
-/** Loads, observes, plans and executes one manifest file in-process (kubelet's configs, syncpod's executor). */
+/** Loads, observes, plans and executes one manifest file in-process (the sync workflow, no lock). */
 async function syncInProcess(file: string, wait: boolean): Promise<{ ok: boolean; results: StepResult[]; ms: number }> {
   const start = performance.now();
-  const [p] = await planPods(ctx, { files: [file] });
-  const pod = p.loaded.pod;
-  const flags = nodeFlagValues();
-  withNodeName(pod, flags);
-  const n = nodeSettings(flags, pod);
-  const sandboxOptions = { ...n.sandbox, configSeen: configSeenFor(ctx, []) };
-  const input = { plan: p.plan, pod, status: p.observed.status, sandboxOptions, containerOptions: n.container, legacyLogDir: n.legacyLogDir };
-  if (!wait) {
-    const out = await executePlan(input, deps);
-    return { ok: out.ok, results: out.results, ms: performance.now() - start };
-  }
-  const out = await syncPod(
-    { ...input, wait: true, waitTimeoutMs: 60_000 },
+  const done = await runSync(
+    { file, kubelet: resolveRules('1.33', undefined), node: nodeFlagValues(), yes: false, wait, waitTimeoutMs: 60_000 },
     {
-      ...deps,
-      replan: async () => {
-        const [q] = await planPods(ctx, { files: [file] });
-        return { plan: q.plan, status: q.observed.status };
-      },
-      confirmKill: async () => {
-        throw new Error('the bench never kills');
-      },
+      execute: deps,
+      host: localHost,
+      readStdin: () => Promise.reject(new Error('the bench reads no stdin')),
+      lockPod: async () => ({ release: () => undefined }),
+      newUid: () => randomUUID(),
+      note: () => undefined,
     },
+    {},
   );
-  return { ok: out.ok, results: out.results, ms: performance.now() - start };
+  return { ok: done.outcome.ok, results: done.outcome.results, ms: performance.now() - start };
 }
 
 async function createPods(from: number, to: number): Promise<void> {

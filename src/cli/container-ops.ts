@@ -2,7 +2,7 @@
 import type { Context } from './context';
 import type { CheckpointOptions, UpdateOptions } from './commands';
 import { resolveContainerIds } from './container';
-import { RUNTIME_REQUEST_TIMEOUT_MS } from './output';
+import { stepTimeoutMs } from './deps';
 import { SyncpodError, errorLine } from '../errors';
 
 export async function update(ctx: Context, args: string[], opts: UpdateOptions): Promise<number> {
@@ -16,7 +16,7 @@ export async function update(ctx: Context, args: string[], opts: UpdateOptions):
     cpusetMems: opts.cpusetMems ?? '',
     memoryLimitInBytes: String(opts.memory ?? 0),
   };
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  const t = stepTimeoutMs(ctx);
   for (const containerId of ids) {
     await ctx.cri().runtime.call('UpdateContainerResources', { containerId, linux }, { timeoutMs: t }).catch((err) => {
       throw new SyncpodError(`updating container resources for "${containerId}": ${errorLine(err)}`);
@@ -28,7 +28,7 @@ export async function update(ctx: Context, args: string[], opts: UpdateOptions):
 
 export async function checkpoint(ctx: Context, args: string[], opts: CheckpointOptions): Promise<number> {
   const ids = await resolveContainerIds(ctx, args);
-  const t = Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+  const t = stepTimeoutMs(ctx);
   for (const containerId of ids) {
     await ctx.cri().runtime.call('CheckpointContainer', { containerId, location: opts.export ?? '' }, { timeoutMs: t }).catch((err) => {
       throw new SyncpodError(`checkpointing the container "${containerId}" failed: ${errorLine(err)}`);

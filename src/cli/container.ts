@@ -1,6 +1,6 @@
 // Container read commands: ps, inspect, logs.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
+import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { formatContainerStatusTable } from '../render/inspect-table';
 import { formatContainersVerbose } from '../render/verbose-list';
 import { containerFilter, filterContainers, imageRefsToResolve, resolveIdPrefix } from '../state/filters';
@@ -13,7 +13,7 @@ import { parseSince } from '../logs/since';
 import type { InspectOptions, LogsOptions, PsOptions } from './commands';
 
 export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promise<number> {
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   const flags = {
     all: opts.all,
     id: opts.id,
@@ -44,7 +44,7 @@ export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promis
     return 0;
   }
   ctx.io.stdout.write(
-    formatContainers(containers, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
+    formatContainers(containers, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: ctx.colours, toJSON: protoJSON(ctx) }),
   );
   return 0;
 }
@@ -57,7 +57,7 @@ export async function resolveContainerIds(ctx: Context, given: string[]): Promis
 }
 
 export async function inspect(ctx: Context, args: string[], opts: InspectOptions): Promise<number> {
-  const output = statusOutput(opts.output, opts.template);
+  const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const ids = await resolveContainerIds(ctx, args);
   const { runtime } = ctx.cri();
   const responses = [];

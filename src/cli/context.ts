@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
 import { openCri, type CriServices } from '../cri/connect';
+import { chooseColours, type Colours } from '../render/colour';
+import type { ImageCaller, RuntimeCaller } from '../sync/types';
 import { DEFAULT_KUBELET_VERSION } from '../kubelet/kubelet-version';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 import { hostNodeFacts, nodeProfile, syncpodNodeFlags, type NodeFlagValues } from '../workflows/node-profile';
@@ -18,12 +20,15 @@ export interface Io {
 export interface Context {
   io: Io;
   flags: GlobalFlags & { noColor?: boolean };
-  /** Colour on stdout: a TTY, no NO_COLOR, no --no-color. */
-  colour: boolean;
-  /** Colour on stderr (progress, warnings). */
-  colourErr: boolean;
+  /** The palette for stdout, decided once: a TTY, no NO_COLOR, no --no-color. */
+  colours: Colours;
+  /** The palette for stderr (progress, warnings). */
+  coloursErr: Colours;
   settings(): Settings;
   cri(): CriServices;
+  /** The runtime service, opened on its first call (flows that may fail before needing it). */
+  runtime: RuntimeCaller;
+  image: ImageCaller;
   /**
    * The node profile for these node flags (the running kubelet read once per invocation unless
    * --no-node-profile); its warnings go to stderr once.
@@ -49,8 +54,6 @@ function readIfExists(path: string): string | undefined {
 }
 
 export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }): Context {
-  const noColourEnv = io.env.NO_COLOR !== undefined && io.env.NO_COLOR !== '';
-  const colourAllowed = !flags.noColor && !noColourEnv;
   let settings: Settings | undefined;
   let cri: CriServices | undefined;
   const parseYaml = (text: string) => (require('yaml') as typeof import('yaml')).parse(text);
@@ -59,8 +62,8 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
   const ctx: Context = {
     io,
     flags,
-    colour: colourAllowed && !!io.stdout.isTTY,
-    colourErr: colourAllowed && !!io.stderr.isTTY,
+    colours: chooseColours({ isTTY: !!io.stdout.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
+    coloursErr: chooseColours({ isTTY: !!io.stderr.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
     settings() {
       settings ??= resolveSettings({
         flags,
@@ -111,6 +114,8 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
       }
       return cri;
     },
+    runtime: { call: (method, request, o) => ctx.cri().runtime.call(method, request, o) },
+    image: { call: (method, request, o) => ctx.cri().image.call(method, request, o) },
     now: () => Date.now(),
     out(text) {
       io.stdout.write(text.endsWith('\n') || text === '' ? text : text + '\n');

@@ -1,6 +1,6 @@
 // Image read commands: images, inspecti.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
+import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
@@ -9,7 +9,7 @@ import { formatImagesVerbose } from '../render/verbose-list';
 import type { ImagesOptions, InspectiOptions } from './commands';
 
 export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   const { image } = ctx.cri();
   const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
   const list = filterImages(sortImages(res.images), opts.filter ?? []);
@@ -25,7 +25,7 @@ export async function images(ctx: Context, args: string[], opts: ImagesOptions):
       digests: opts.digests,
       pinned: opts.pinned,
       nowNs: nowNs(ctx),
-      colours: coloursFor(ctx),
+      colours: ctx.colours,
       toJSON: protoJSON(ctx),
     }),
   );
@@ -33,7 +33,7 @@ export async function images(ctx: Context, args: string[], opts: ImagesOptions):
 }
 
 export async function inspecti(ctx: Context, args: string[], opts: InspectiOptions): Promise<number> {
-  const output = statusOutput(opts.output, opts.template);
+  const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { image } = ctx.cri();
   const responses = [];
   let known: string[] | undefined;

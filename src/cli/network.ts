@@ -12,14 +12,8 @@ import * as view from '../render/cni-view';
 import { ChildProcessCniExec } from '../cni/child-process-cni-exec';
 import { parseTimeout } from '../config/settings';
 import type { NetOptions } from './commands';
+import { parseOutput } from './output';
 
-type NetOutput = 'table' | 'json';
-
-function netOutput(value: string | undefined): NetOutput {
-  const v = (value ?? 'table').toLowerCase();
-  if (v !== 'table' && v !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${value}"`);
-  return v;
-}
 
 function cniOptions(opts: NetOptions): CniOptions {
   const nonEmpty = (flag: string, v: unknown): string => {
@@ -38,16 +32,11 @@ function cniOptions(opts: NetOptions): CniOptions {
   };
 }
 
-function colours(ctx: Context) {
-  if (!ctx.colour) return view.plainColours;
-  const sgr = (open: number, close: number) => (t: string) => (t === '' ? t : `\u001b[${open}m${t}\u001b[${close}m`);
-  return { heading: sgr(1, 22), ok: sgr(32, 39), bad: sgr(31, 39), dim: sgr(2, 22) };
-}
 
 const VERB: Record<CniCommand, NetVerb> = { ADD: 'set up', DEL: 'tear down', CHECK: 'check' };
 
 async function run(ctx: Context, command: CniCommand, args: string[], opts: NetOptions): Promise<number> {
-  const output = netOutput(opts.output);
+  const output = parseOutput(opts.output, ['table', 'json']);
   const options = cniOptions(opts);
   const ifname = String(opts.ifname ?? 'eth0');
   const dryRun = opts.dryRun === true;
@@ -81,7 +70,7 @@ async function run(ctx: Context, command: CniCommand, args: string[], opts: NetO
 
   const request = state.networkRequestFor(sb, ifname, netns ?? '');
   const deps = { exec: new ChildProcessCniExec() };
-  const c = colours(ctx);
+  const c = ctx.colours;
 
   if (dryRun) {
     const plan = await cni.describeInvocations(command, request, options, deps);

@@ -3,10 +3,11 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { parseFeatureGates } from '../kubelet/features';
 import type { PlanOptions, SyncOptions } from './commands';
 import { SyncpodError, errorLine } from '../errors';
 import type { DirEntry } from '../kubelet/static-pods';
-import { parseFeatureGates } from '../kubelet/features';
 import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
 import { listPodsApi, podsApiSocket } from '../state/pods-api';
 import { nodeFs } from '../sync/node-fs';
@@ -17,7 +18,12 @@ import { detectedForRules } from '../workflows/node-profile';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
-import { configSeenFor, executeDeps, nodeSettings } from './steps';
+import { executeDeps } from './deps';
+import { parseOutput } from './output';
+import type { Colours } from '../render/colour';
+import { localHost } from '../workflows/host-facts';
+import { configSeenFor, nodeSettings } from '../workflows/node-settings';
+import { resolveRules } from '../workflows/plan-pods';
 
 function readDir(path: string): DirEntry[] | undefined {
   try {
@@ -70,10 +76,11 @@ export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | Sy
       cgroupDriver: driver,
       cgroupVersion: fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1,
     },
-    options: {
-      kubeletVersion: opts.kubeletVersion,
-      featureGates: { ...detectedForRules(profile).featureGates, ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}) },
-    },
+    options: (() => {
+      const featureGates = { ...detectedForRules(profile).featureGates, ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}) };
+      // Resolved once here and passed down to every pod's plan.
+      return { kubeletVersion: opts.kubeletVersion, featureGates, rules: resolveKubeletRules(opts.kubeletVersion, featureGates) };
+    })(),
   };
 }
 
@@ -96,9 +103,8 @@ function reportLines(ctx: Context, notes: string[], problems: string[]): void {
 }
 
 /** `plan --node [FILE...]`. */
-export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
-  const output = String(opts.output ?? 'table').toLowerCase();
-  if (!['table', 'json', 'yaml', 'npd'].includes(output)) throw new SyncpodError(`--output: must be one of table, json, yaml, npd, got "${opts.output}"`);
+export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions, colours?: Colours): Promise<number> {
+  const output = parseOutput(opts.output, ['table', 'json', 'yaml', 'npd']);
   if (output === 'npd') {
     // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
     try {
@@ -126,11 +132,11 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
 
 /** `sync --node [--remove-orphans] [FILE...]`. */
 export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
-  const output = String(opts.output ?? 'table').toLowerCase();
-  if (output !== 'table' && output !== 'json') throw new SyncpodError(`--output: must be one of table, json, got "${opts.output}"`);
+  const output = parseOutput(opts.output, ['table', 'json']);
   if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
   if (opts.wait) throw new SyncpodError('--wait with --node: each pod gets one sync per run, as in one pass of kubelet\'s pod workers');
   const parallel = opts.parallel;
+  const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
   const { report, plan } = await syncNode(
     { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel },
@@ -138,8 +144,8 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
       settingsFor: (pod, sandboxes) => {
-        const s = nodeSettings(opts, pod);
-        return { sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx, sandboxes) }, containerOptions: s.container, legacyLogDir: s.legacyLogDir };
+        const s = nodeSettings(opts, pod, kubelet.rules, localHost);
+        return { sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) }, containerOptions: s.container, legacyLogDir: s.legacyLogDir };
       },
       lock: async (ns, name) => {
         const l = await acquirePodLock(ns, name, { timeoutMs: 60_000, onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`) });

@@ -5,7 +5,7 @@ import type { RmiOptions } from './commands';
 import { SyncpodError } from '../errors';
 import { pruneImages } from '../workflows/image-prune';
 import { tableLines } from '../render/table';
-import { RUNTIME_REQUEST_TIMEOUT_MS } from './output';
+import { stepTimeoutMs } from './deps';
 import { nodeDeps } from './node';
 
 const KEEP_TEXT: Record<string, string> = {
@@ -22,7 +22,7 @@ export async function pruneCommand(ctx: Context, args: string[], opts: RmiOption
     {
       node: opts.node ? { nodeName: opts.nodeName ?? os.hostname(), staticPodPath: opts.staticPodPath, files: opts.pods } : undefined,
       dryRun: !!opts.dryRun,
-      requestTimeoutMs: Math.max(ctx.settings().timeoutMs, RUNTIME_REQUEST_TIMEOUT_MS),
+      requestTimeoutMs: stepTimeoutMs(ctx),
     },
     { ...ctx.cri(), inputs: nodeDeps(ctx).inputs },
   );

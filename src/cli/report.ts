@@ -2,12 +2,11 @@
 import { readFile } from 'node:fs/promises';
 import type { Context } from './context';
 import type { ReportOptions } from './commands';
-import { coloursFor, listOutput } from './output';
+import { LIST_OUTPUTS, parseOutput } from './output';
 import { SyncpodError } from '../errors';
 import { buildFleetReport, type FleetInput } from '../fleet/report';
 import { renderFleetReport } from '../render/report-view';
 import { yamlText } from '../render/yaml';
-import type { JsonValue } from '../render/json';
 
 async function readInput(ctx: Context, file: string): Promise<FleetInput> {
   if (file === '-') return { name: '<stdin>', text: await ctx.readStdin() };
@@ -21,14 +20,14 @@ async function readInput(ctx: Context, file: string): Promise<FleetInput> {
 }
 
 export async function report(ctx: Context, args: string[], opts: ReportOptions): Promise<number> {
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   if (args.filter((a) => a === '-').length > 1) throw new SyncpodError("'-' (stdin) can be given once");
   const inputs: FleetInput[] = [];
   for (const file of args) inputs.push(await readInput(ctx, file));
   const r = buildFleetReport(inputs);
-  if (output === 'table') ctx.out(renderFleetReport(r, coloursFor(ctx)));
+  if (output === 'table') ctx.out(renderFleetReport(r, ctx.colours));
   else if (output === 'json') ctx.out(JSON.stringify(r, null, 2));
-  else ctx.out(yamlText(r as unknown as JsonValue));
+  else ctx.out(yamlText(r));
   if (!opts.detailedExitcode) return 0;
   if (r.summary.nodesWithErrors > 0) {
     ctx.warn(`${r.summary.nodesWithErrors} of ${r.summary.nodes} nodes reported errors`);

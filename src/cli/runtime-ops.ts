@@ -2,13 +2,13 @@
 // events (the CRI container event stream, as kubelet's evented PLEG reads it).
 import type { Context } from './context';
 import type { EventsOptions, RuntimeConfigOptions } from './commands';
-import { listOutput, protoJSON } from './output';
+import { INSPECT_OUTPUTS, parseOutput, protoJSON } from './output';
 import { withInterrupt } from './signals';
 import { formatEnvelope } from '../render/list-output';
 import { yamlText } from '../render/yaml';
 
 export async function runtimeConfig(ctx: Context, _args: string[], opts: RuntimeConfigOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = parseOutput(opts.output, INSPECT_OUTPUTS);
   const res = await ctx.cri().runtime.call('RuntimeConfig', {});
   ctx.io.stdout.write(formatEnvelope(output, 'RuntimeConfigResponse', res, protoJSON(ctx)));
   return 0;
@@ -16,7 +16,7 @@ export async function runtimeConfig(ctx: Context, _args: string[], opts: Runtime
 
 /** One event per line with -o json (compact), a YAML document each with -o yaml; until Ctrl-C. */
 export async function events(ctx: Context, _args: string[], opts: EventsOptions): Promise<number> {
-  const output = listOutput(opts.output, ['json', 'yaml']) as 'json' | 'yaml';
+  const output = parseOutput(opts.output, INSPECT_OUTPUTS);
   const toJSON = protoJSON(ctx);
   await withInterrupt((signal) =>
     ctx.cri().runtime.stream(

@@ -1,6 +1,6 @@
 // Runtime commands: version, info.
 import type { Context } from './context';
-import { listOutput, protoJSON, statusOutput } from './output';
+import { protoJSON, statusOutput } from './output';
 import { formatInfo, formatVersion, type StatusOutput } from '../render/inspect-view';
 import { SyncpodError } from '../errors';
 import type { InfoOptions, VersionOptions } from './commands';
@@ -22,7 +22,7 @@ export async function version(ctx: Context, _args: string[], opts: VersionOption
 }
 
 export async function info(ctx: Context, _args: string[], opts: InfoOptions): Promise<number> {
-  const output = statusOutput(opts.output, opts.template, ['json', 'yaml', 'go-template']) as StatusOutput;
+  const output = statusOutput(opts.output, opts.template, ['json', 'yaml', 'go-template']);
   const { runtime } = ctx.cri();
   const res = await runtime.call('Status', { verbose: !opts.quiet });
   ctx.io.stdout.write(formatInfo(res, { output, template: opts.template, toJSON: protoJSON(ctx) }));

@@ -1,6 +1,6 @@
 // Pod sandbox read commands: pods, inspectp.
 import type { Context } from './context';
-import { coloursFor, listOutput, nowNs, protoJSON, statusOutput } from './output';
+import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters';
 import { formatPods } from '../render/pods-view';
 import { formatInspectPods } from '../render/inspect-view';
@@ -10,7 +10,7 @@ import { systemZone } from '../render/text';
 import type { InspectpOptions, PodsOptions } from './commands';
 
 export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Promise<number> {
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   const flags = { id: opts.id, name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
   const filter = podSandboxFilter(flags);
   const { runtime } = ctx.cri();
@@ -21,7 +21,7 @@ export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Pr
     return 0;
   }
   ctx.io.stdout.write(
-    formatPods(items, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: coloursFor(ctx), toJSON: protoJSON(ctx) }),
+    formatPods(items, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: ctx.colours, toJSON: protoJSON(ctx) }),
   );
   return 0;
 }
@@ -34,7 +34,7 @@ export async function resolveSandboxIds(ctx: Context, given: string[]): Promise<
 }
 
 export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
-  const output = statusOutput(opts.output, opts.template);
+  const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const ids = await resolveSandboxIds(ctx, args);
   const { runtime } = ctx.cri();
   const responses = [];

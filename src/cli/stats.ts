@@ -1,7 +1,7 @@
 // Resource usage: stats, statsp, imagefsinfo.
 import type { Context } from './context';
 import type { ImagefsinfoOptions, StatsOptions, StatspOptions } from './commands';
-import { listOutput, protoJSON, statusOutput } from './output';
+import { LIST_OUTPUTS, STATUS_OUTPUTS, parseOutput, protoJSON, statusOutput } from './output';
 import { containerStats, podStats, type StatsDeps } from '../workflows/stats';
 import { parseLabelSelector } from '../state/filters';
 import { formatImageFsInfo } from '../render/imagefs-view';
@@ -20,19 +20,19 @@ function sampleMs(seconds: number): number {
 export async function stats(ctx: Context, args: string[], opts: StatsOptions): Promise<number> {
   if (args[0] !== undefined && opts.id !== undefined) throw new SyncpodError('give the container ID as an argument or as --id, not both');
   const filter = { id: opts.id ?? args[0] ?? '', podSandboxId: opts.pod ?? '', labelSelector: parseLabelSelector(opts.label) };
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   return withInterrupt((signal) => containerStats(deps(ctx), filter, { output, sampleMs: sampleMs(opts.seconds), watch: !!opts.watch, all: !!opts.all, signal }));
 }
 
 export async function statsp(ctx: Context, args: string[], opts: StatspOptions): Promise<number> {
   if (args[0] !== undefined && opts.id !== undefined) throw new SyncpodError('give the pod ID as an argument or as --id, not both');
   const filter = { id: opts.id ?? args[0] ?? '', labelSelector: parseLabelSelector(opts.label) };
-  const output = listOutput(opts.output);
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
   return withInterrupt((signal) => podStats(deps(ctx), filter, { output, sampleMs: sampleMs(opts.seconds), watch: !!opts.watch, signal }));
 }
 
 export async function imagefsinfo(ctx: Context, _args: string[], opts: ImagefsinfoOptions): Promise<number> {
-  const output = statusOutput(opts.output, opts.template);
+  const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const res = await ctx.cri().image.call('ImageFsInfo', {});
   ctx.io.stdout.write(formatImageFsInfo(res, { output, template: opts.template, toJSON: protoJSON(ctx) }));
   return 0;

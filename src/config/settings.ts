@@ -66,14 +66,27 @@ export interface SettingsInputs {
   kubeletEndpoints?: () => { runtime: string; image?: string } | undefined;
 }
 
-/** Parses a timeout: a Go-style duration ("2s", "500ms", "1m30s") or plain seconds ("2"). */
+/** The longest timeout: what a timer can wait (2^31-1 ms, about 24.8 days). */
+export const MAX_TIMEOUT_MS = 2 ** 31 - 1;
+
+/**
+ * Parses a timeout: a Go-style duration ("2s", "500ms", "1m30s") or plain seconds ("2"). The range
+ * is checked here, before anything uses it: at least 1ms (a zero deadline would fail every call
+ * and blame the runtime) and at most MAX_TIMEOUT_MS.
+ */
 export function parseTimeout(text: string, what = '--timeout'): number {
   const t = text.trim();
-  if (/^\d+(\.\d+)?$/.test(t)) return Math.round(Number(t) * 1000);
-  const ns = parseGoDuration(t);
-  if (ns === undefined) throw new SyncpodError(`${what}: invalid duration "${text}" (use e.g. 2s, 500ms, 1m)`);
-  if (ns <= 0) throw new SyncpodError(`${what}: must be greater than zero, got "${text}"`);
-  return Math.round(ns / 1e6);
+  let ms: number;
+  if (/^\d+(\.\d+)?$/.test(t)) ms = Number(t) * 1000;
+  else {
+    const ns = parseGoDuration(t);
+    if (ns === undefined) throw new SyncpodError(`${what}: invalid duration "${text}" (use e.g. 2s, 500ms, 1m)`);
+    ms = ns / 1e6;
+  }
+  if (!(ms >= 1) || ms > MAX_TIMEOUT_MS) {
+    throw new SyncpodError(`${what}: must be between 1ms and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got "${text}"`);
+  }
+  return Math.round(ms);
 }
 
 function parseBool(path: string, key: string, value: unknown): boolean {

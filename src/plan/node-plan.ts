@@ -2,24 +2,13 @@
 // input problems, a summary, and the node-problem-detector reading of it. Pure data.
 
 import type { Orphan } from '../kubelet/orphans';
-import type { StaticPodUIDSource } from '../kubelet/static-pods';
-import type { Plan } from './plan';
+import type { Plan, PlanSource } from './plan';
 import type { Preflight } from './preflight';
 
 export const NODE_PLAN_SCHEMA_VERSION = 1;
 
-/** Where a desired pod came from. */
-export interface DesiredPodSource {
-  kind: 'static-pod' | 'manifest' | 'pods-api';
-  /** The file (static pod manifest or given file), `<stdin>`, or the Pods API socket. */
-  file: string;
-  /** 1-based YAML document (given files only). */
-  document?: number;
-  /** What the pod was taken from (`Pod/web`, `List item 3: Pod/web`). */
-  from?: string;
-  /** Static pods: where the uid came from. */
-  uidSource?: StaticPodUIDSource;
-}
+/** Where a desired pod came from (the plan's own source type). */
+export type DesiredPodSource = PlanSource;
 
 export interface NodePodPlan extends Plan {
   source: DesiredPodSource;

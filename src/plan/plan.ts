@@ -10,6 +10,8 @@ import type { KubeletRules, VersionOrigin } from '../kubelet/kubelet-version';
 import { describeHashCheck, killPodText, killText, resetText, resizeText, sandboxChangeText, startReasonText, waitingText, type ContainerKind } from './reasons';
 import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
+import type { StaticPodUIDSource } from '../kubelet/static-pods';
+import type { ControllerShape } from '../manifest/types';
 
 export const PLAN_SCHEMA_VERSION = 1;
 
@@ -89,6 +91,28 @@ export interface PlanProbeInput {
   from: 'flag' | 'pod-status';
 }
 
+/** How the live CRI state was found for the pod (one vocabulary for observation and plans). */
+export type MatchBy = 'uid-label' | 'namespace-name' | 'controller-labels' | 'none';
+
+/** Where the planned pod came from (one type for `plan` and `plan --node`). */
+export interface PlanSource {
+  kind: 'manifest' | 'static-pod' | 'pods-api';
+  /** The file (manifest or static pod manifest), `<stdin>`, or the Pods API socket. */
+  file: string;
+  /** 1-based YAML document (given files only). */
+  document?: number;
+  /** What the pod was taken from (`Pod/web`, `Deployment/web: pod template`, `List item 3: Pod/web`). */
+  from?: string;
+  /** Facts about the selection an operator should know (manifests only). */
+  notes?: string[];
+  /** Static pods: where the uid came from. */
+  uidSource?: StaticPodUIDSource;
+  /** A workload's template: the controller shape assumed (null for a bare Pod; manifests only). */
+  controller?: ControllerShape | null;
+  /** `Kind/name` of the documents of other kinds in the same file, which were skipped (manifests only). */
+  skipped?: string[];
+}
+
 export interface Plan {
   schemaVersion: number;
   kubeletVersion: string;
@@ -96,7 +120,7 @@ export interface Plan {
   initPath: 'classic' | 'sidecar';
   featureGates: Record<string, boolean>;
   pod: { namespace: string; name: string; uid: string };
-  match: { by: 'uid-label' | 'namespace-name' | 'controller-labels'; uid: string };
+  match: { by: MatchBy; uid: string };
   actions: {
     killPod: boolean;
     killPodReason: string | null;
@@ -123,6 +147,10 @@ export interface Plan {
   assumptions: string[];
   changes: boolean;
   summary: PlanSummary;
+  /** Where the pod came from; absent when the plan was built without a manifest. */
+  source?: PlanSource;
+  /** Every uid seen on the node for this namespace/name, newest first (more than one: duplicates kubelet would clean up). */
+  matchCandidates: string[];
 }
 
 export interface PlanInput {
@@ -133,7 +161,10 @@ export interface PlanInput {
   now: number;
   options?: ComputePodActionsOptions;
   /** How the CRI state was matched to the pod; default by uid label. */
-  matchedBy?: 'uid-label' | 'namespace-name' | 'controller-labels';
+  matchedBy?: MatchBy;
+  /** Every uid seen for the pod's namespace/name, newest first. */
+  matchCandidates?: string[];
+  source?: PlanSource;
   /** Where the pod came from; default 'manifest' (no admission mutations). */
   podSource?: 'manifest' | 'api-server';
   /** The probe results in options.probeResults, with where each came from. */
@@ -279,7 +310,12 @@ export function buildPlan(input: PlanInput): Plan {
     assumptions: assumptions(input, rules, backOffs.length > 0),
     changes: numbered.length > 0,
   };
-  return { ...planBody, summary: summarizePlan(planBody) };
+  return {
+    ...planBody,
+    summary: summarizePlan(planBody),
+    ...(input.source ? { source: { ...input.source } } : {}),
+    matchCandidates: [...(input.matchCandidates ?? [])],
+  };
 }
 
 function startStep(action: StepAction, target: string, d: StartDecision, kind: ContainerKind, backOff?: PlanBackOff): Omit<PlanStep, 'step'> {
@@ -380,12 +416,21 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
         : `In-place resize (InPlacePodVerticalScaling) on kubelet ${rules.version} is not evaluated: the resources kubelet actuated are assumed to equal the spec.`,
     );
   }
+  const by = input.matchedBy ?? 'uid-label';
   out.push(
-    input.matchedBy === 'namespace-name'
-      ? 'CRI state was matched to the pod by namespace and name, not by the pod uid label.'
-      : input.matchedBy === 'controller-labels'
+    by === 'uid-label'
+      ? 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.'
+      : by === 'controller-labels'
         ? "CRI state was matched to the pod by its controller's pod labels and name pattern (see the source notes), then by that pod's uid."
-        : 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.',
+        : 'CRI state was matched to the pod by namespace and name, not by the pod uid label.',
   );
+  const candidates = input.matchCandidates ?? [];
+  const podRef = `${input.pod.metadata?.namespace}/${input.pod.metadata?.name}`;
+  if (by === 'namespace-name' && candidates.length > 1) {
+    out.push(`the manifest has no uid; ${candidates.length} uids were found for ${podRef}, the newest (${candidates[0]}) was taken`);
+  }
+  if (by === 'none') {
+    out.push('the manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid');
+  }
   return out;
 }

@@ -9,32 +9,19 @@ import type {
   SetupOutcome,
   TeardownOutcome,
 } from '../cni/types';
+import { plainColours, type Colours } from './colour';
 import { tableLines } from './table';
 
-/** Colour port; `plainColours` leaves text unchanged (tests, pipes, --no-color). */
-export interface CniColours {
-  heading(text: string): string;
-  ok(text: string): string;
-  bad(text: string): string;
-  dim(text: string): string;
-}
-
-export const plainColours: CniColours = {
-  heading: (t) => t,
-  ok: (t) => t,
-  bad: (t) => t,
-  dim: (t) => t,
-};
 
 /** Left-aligned columns separated by three spaces; the heading row goes through `heading`. */
-function columns(rows: string[][], colours: CniColours): string[] {
-  return tableLines(rows).map((line, r) => (r === 0 ? colours.heading(line) : line));
+function columns(rows: string[][], colours: Colours): string[] {
+  return tableLines(rows).map((line, r) => (r === 0 ? colours.header(line) : line));
 }
 
 const dash = (v: string | number | undefined): string => (v === undefined || v === '' ? '-' : String(v));
 
 /** The result tables: interfaces, addresses, routes, DNS. */
-export function renderCniResult(result: CniResult, colours: CniColours = plainColours): string {
+export function renderCniResult(result: CniResult, colours: Colours = plainColours): string {
   const lines: string[] = [];
   lines.push(
     ...columns(
@@ -66,7 +53,7 @@ export function renderCniResult(result: CniResult, colours: CniColours = plainCo
   const d = result.dns;
   if (d.nameservers.length + d.search.length + d.options.length > 0 || d.domain !== undefined) {
     lines.push('');
-    lines.push(colours.heading('DNS'));
+    lines.push(colours.header('DNS'));
     if (d.nameservers.length > 0) lines.push(`nameservers: ${d.nameservers.join(' ')}`);
     if (d.domain !== undefined) lines.push(`domain: ${d.domain}`);
     if (d.search.length > 0) lines.push(`search: ${d.search.join(' ')}`);
@@ -76,7 +63,7 @@ export function renderCniResult(result: CniResult, colours: CniColours = plainCo
 }
 
 /** One row per plugin execution, in the order they ran. */
-export function renderInvocationRecords(records: InvocationRecord[], colours: CniColours = plainColours): string {
+export function renderInvocationRecords(records: InvocationRecord[], colours: Colours = plainColours): string {
   const rows = [
     ['COMMAND', 'PLUGIN', 'STATUS', 'ERROR'],
     ...records.map((r) => [r.command, `${r.index}:${r.type}`, r.ok ? 'ok' : 'failed', r.error ?? '']),
@@ -88,18 +75,18 @@ export function renderInvocationRecords(records: InvocationRecord[], colours: Cn
   return `${lines.join('\n')}\n`;
 }
 
-export function renderSetupOutcome(outcome: SetupOutcome, colours: CniColours = plainColours): string {
+export function renderSetupOutcome(outcome: SetupOutcome, colours: Colours = plainColours): string {
   const head = `network ${outcome.network} (${outcome.configFile}) set up for sandbox ${outcome.containerId} on ${outcome.ifname}`;
-  return `${colours.ok(head)}\n\n${renderCniResult(outcome.result, colours)}\n${renderInvocationRecords(outcome.invocations, colours)}${colours.dim(`cached in ${outcome.cacheFile}`)}\n`;
+  return `${colours.good(head)}\n\n${renderCniResult(outcome.result, colours)}\n${renderInvocationRecords(outcome.invocations, colours)}${colours.dim(`cached in ${outcome.cacheFile}`)}\n`;
 }
 
-export function renderTeardownOutcome(outcome: TeardownOutcome, colours: CniColours = plainColours): string {
+export function renderTeardownOutcome(outcome: TeardownOutcome, colours: Colours = plainColours): string {
   const lines: string[] = [];
   if (outcome.network === null) {
     lines.push(`nothing to tear down for sandbox ${outcome.containerId} on ${outcome.ifname}`);
   } else {
     lines.push(
-      colours.ok(
+      colours.good(
         `network ${outcome.network} torn down for sandbox ${outcome.containerId} on ${outcome.ifname} (config from ${outcome.configSource})`,
       ),
     );
@@ -109,27 +96,27 @@ export function renderTeardownOutcome(outcome: TeardownOutcome, colours: CniColo
   return `${lines.join('\n')}\n${table}`;
 }
 
-export function renderCheckOutcome(outcome: CheckOutcome, colours: CniColours = plainColours): string {
+export function renderCheckOutcome(outcome: CheckOutcome, colours: Colours = plainColours): string {
   const head = outcome.skipped
     ? `check skipped for network ${outcome.network} (disableCheck)`
-    : colours.ok(`network ${outcome.network} checked for sandbox ${outcome.containerId} on ${outcome.ifname}: ok`);
+    : colours.good(`network ${outcome.network} checked for sandbox ${outcome.containerId} on ${outcome.ifname}: ok`);
   const notes = outcome.notes.map((n) => `${colours.dim(`note: ${n}`)}\n`).join('');
   const table = outcome.invocations.length > 0 ? `\n${renderInvocationRecords(outcome.invocations, colours)}` : '';
   return `${head}\n${notes}${table}`;
 }
 
 /** --dry-run: for each plugin, its binary, the CNI environment and the stdin JSON. */
-export function renderDryRun(plan: DryRun, colours: CniColours = plainColours): string {
+export function renderDryRun(plan: DryRun, colours: Colours = plainColours): string {
   const out: string[] = [];
   if (plan.network === null) {
     out.push(`${plan.command}: nothing would run`);
   } else {
-    out.push(colours.heading(`${plan.command} network ${plan.network} (config from ${plan.configSource}): ${plan.invocations.length} plugin run(s)`));
+    out.push(colours.header(`${plan.command} network ${plan.network} (config from ${plan.configSource}): ${plan.invocations.length} plugin run(s)`));
   }
   for (const note of plan.notes) out.push(colours.dim(`note: ${note}`));
   plan.invocations.forEach((inv, n) => {
     out.push('');
-    out.push(colours.heading(`# ${n + 1}. ${inv.command} ${inv.type} (${inv.pluginPath ?? colours.bad('not found')})`));
+    out.push(colours.header(`# ${n + 1}. ${inv.command} ${inv.type} (${inv.pluginPath ?? colours.bad('not found')})`));
     for (const key of Object.keys(inv.env).sort()) out.push(`${key}=${inv.env[key]}`);
     out.push('stdin:');
     out.push(JSON.stringify(inv.stdin, null, 2));

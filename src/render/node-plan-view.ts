@@ -2,7 +2,8 @@
 // source, the preflight steps and the runtime plan; the orphans table; the summary line.
 import type { NodePlan, NodePodPlan } from '../plan/node-plan';
 import type { NodeSyncReport } from '../workflows/node-sync';
-import { noColors, renderPlan, type Colors } from './plan-view';
+import { plainColours, type Colours } from './colour';
+import { renderPlan } from './plan-view';
 import { renderSyncReport } from './sync-view';
 import { tableLines } from './table';
 
@@ -15,11 +16,11 @@ function sourceLine(p: NodePodPlan): string {
   return `From ${s.file}${s.document ? ` document ${s.document}` : ''}${s.from ? `: ${s.from}` : ''}`;
 }
 
-function preflightLines(p: NodePodPlan, c: Colors): string[] {
+function preflightLines(p: NodePodPlan, c: Colours): string[] {
   if (p.preflight.steps.length === 0) return [];
   const rows = p.preflight.steps.map((s) => ['pre', s.action, s.target, s.reason]);
   const [header, ...lines] = tableLines([['STEP', 'ACTION', 'TARGET', 'REASON'], ...rows]);
-  return [c.dim('Before the runtime sync (kubelet.syncPod):'), header, ...lines.map((l, i) => (p.preflight.steps[i].blocking ? c.red(l) : c.green(l)))];
+  return [c.dim('Before the runtime sync (kubelet.syncPod):'), header, ...lines.map((l, i) => (p.preflight.steps[i].blocking ? c.bad(l) : c.good(l)))];
 }
 
 function age(seconds: number): string {
@@ -29,7 +30,7 @@ function age(seconds: number): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
-export function renderOrphans(plan: NodePlan, c: Colors = noColors): string[] {
+export function renderOrphans(plan: NodePlan, c: Colours = plainColours): string[] {
   if (plan.orphans.length === 0) return [];
   const rows = plan.orphans.map((o) => {
     const s = o.sandboxes[0];
@@ -46,22 +47,22 @@ export function renderOrphans(plan: NodePlan, c: Colors = noColors): string[] {
     ];
   });
   const lines = tableLines([['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'], ...rows]);
-  return [c.yellow(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...lines];
+  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...lines];
 }
 
 /** The whole node plan as text (ends with a newline). */
-export function renderNodePlan(plan: NodePlan, c: Colors = noColors): string {
+export function renderNodePlan(plan: NodePlan, c: Colours = plainColours): string {
   const sections: string[] = [];
   for (const p of plan.plans) {
     const lines = [c.dim(sourceLine(p)), ...preflightLines(p, c)];
-    if (p.preflight.blocked) lines.push(c.red(`Blocked: ${p.preflight.blocked}`));
+    if (p.preflight.blocked) lines.push(c.bad(`Blocked: ${p.preflight.blocked}`));
     lines.push(renderPlan(p, c));
     sections.push(lines.join('\n'));
   }
   const orphans = renderOrphans(plan, c);
   if (orphans.length) sections.push(orphans.join('\n'));
-  if (plan.problems.length) sections.push([c.red('Input problems (not planned):'), ...plan.problems.map((x) => c.red(`  ${x}`))].join('\n'));
-  sections.push(plan.summary.changes ? plan.summary.text : c.green(plan.summary.text));
+  if (plan.problems.length) sections.push([c.bad('Input problems (not planned):'), ...plan.problems.map((x) => c.bad(`  ${x}`))].join('\n'));
+  sections.push(plan.summary.changes ? plan.summary.text : c.good(plan.summary.text));
   return sections.join('\n\n') + '\n';
 }
 

@@ -3,23 +3,16 @@
 
 import type { Plan, PlanStep } from '../plan/plan';
 import { summarizePlans } from '../plan/summary';
+import { plainColours, type Colours } from './colour';
 import { tableLines } from './table';
-
-export interface Colors {
-  red(s: string): string;
-  green(s: string): string;
-  yellow(s: string): string;
-  dim(s: string): string;
-}
-
-export const noColors: Colors = { red: (s) => s, green: (s) => s, yellow: (s) => s, dim: (s) => s };
+import { yamlText } from './yaml';
 
 const HEADERS = ['STEP', 'ACTION', 'TARGET', 'REASON'] as const;
 
-function paint(action: PlanStep['action'], c: Colors): (s: string) => string {
-  if (action === 'kill-pod' || action === 'kill-container') return c.red;
-  if (action === 'remove-init-container') return c.yellow;
-  return c.green;
+function paint(action: PlanStep['action'], c: Colours): (s: string) => string {
+  if (action === 'kill-pod' || action === 'kill-container') return c.bad;
+  if (action === 'remove-init-container') return c.pending;
+  return c.good;
 }
 
 function stepReason(s: PlanStep): string {
@@ -28,7 +21,7 @@ function stepReason(s: PlanStep): string {
 }
 
 /** One plan as text (no trailing newline). */
-export function renderPlan(plan: Plan, colors: Colors = noColors): string {
+export function renderPlan(plan: Plan, colors: Colours = plainColours): string {
   const lines: string[] = [];
   lines.push(
     `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : "no uid: not on this node"}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
@@ -39,18 +32,25 @@ export function renderPlan(plan: Plan, colors: Colors = noColors): string {
     lines.push(header);
     plan.steps.forEach((s, i) => lines.push(paint(s.action, colors)(stepLines[i])));
   }
-  for (const w of plan.waiting) lines.push(colors.yellow(`Waiting: ${w}`));
-  for (const h of plan.hashNotes) lines.push(colors.yellow(`Hash: ${h}`));
+  for (const w of plan.waiting) lines.push(colors.pending(`Waiting: ${w}`));
+  for (const h of plan.hashNotes) lines.push(colors.pending(`Hash: ${h}`));
   if (plan.assumptions.length > 0) {
     lines.push(colors.dim('Assumptions:'));
     for (const a of plan.assumptions) lines.push(colors.dim(`  - ${a}`));
   }
-  lines.push(plan.changes ? plan.summary.text : colors.green(plan.summary.text));
+  lines.push(plan.changes ? plan.summary.text : colors.good(plan.summary.text));
   return lines.join('\n');
 }
 
 /** Several plans: one section each, separated by a blank line, then the overall summary. */
-export function renderPlans(plans: Plan[], colors: Colors = noColors): string {
+export function renderPlans(plans: Plan[], colors: Colours = plainColours): string {
   if (plans.length === 1) return renderPlan(plans[0], colors);
   return [...plans.map((p) => renderPlan(p, colors)), summarizePlans(plans)].join('\n\n');
+}
+
+/** `plan -o table|json|yaml`: one plan as itself, several as `{"plans": [...]}` (no trailing newline for the table). */
+export function formatPlans(plans: Plan[], output: 'table' | 'json' | 'yaml', colors: Colours = plainColours): string {
+  if (output === 'table') return renderPlans(plans, colors);
+  const value = plans.length === 1 ? plans[0] : { plans };
+  return output === 'json' ? JSON.stringify(value, null, 2) : yamlText(value, { sortKeys: false });
 }

@@ -1,7 +1,9 @@
 // What `syncpod sync` shows: progress (an interface with two implementations: an ora spinner per
 // step on a terminal, plain lines otherwise — both on stderr) and the result summary (a table or
 // JSON on stdout), rendered from the same SyncReport data.
-import type { PlanStep } from '../plan/plan';
+import type { Plan, PlanStep } from '../plan/plan';
+import type { ProtoJSON } from './list-output';
+import { renderPlans } from './plan-view';
 import type { StepResult, SyncHooks } from '../sync/types';
 
 export interface SyncTimings {
@@ -70,7 +72,7 @@ export function syncReportJSON(report: SyncReport): string {
   return JSON.stringify(report, null, 2) + '\n';
 }
 
-interface Spinner {
+export interface Spinner {
   start(text: string): Spinner;
   succeed(text: string): Spinner;
   fail(text: string): Spinner;
@@ -109,4 +111,27 @@ export function spinnerProgress(makeSpinner: () => Spinner): SyncHooks {
       makeSpinner().start(l).succeed(l);
     },
   };
+}
+
+/** An ora spinner per step on a terminal stream (ora is loaded here, and only for a terminal). */
+export function terminalProgress(stream: NodeJS.WritableStream, colour: boolean): SyncHooks {
+  const ora = (require('ora') as typeof import('ora')).default;
+  return spinnerProgress(() => ora({ stream, color: colour ? 'cyan' : undefined, isEnabled: true }) as unknown as Spinner);
+}
+
+/** `sync --dry-run`: the plan, then each request (protobuf JSON) and the filesystem work; nothing was done. */
+export function renderSyncDryRun(
+  d: { plan: Plan; requests: Array<{ service: string; rpc: string; request: unknown }>; filesystem: string[]; failures: string[] },
+  output: 'table' | 'json',
+  toJSON: ProtoJSON,
+): string {
+  const requests = d.requests.map((r) => ({ service: r.service, rpc: r.rpc, request: toJSON(`${r.rpc}Request`, r.request) }));
+  if (output === 'json') return JSON.stringify({ plan: d.plan, requests, filesystem: d.filesystem, failures: d.failures }, null, 2) + '\n';
+  let text = renderPlans([d.plan]);
+  if (!text.endsWith('\n')) text += '\n';
+  text += `\nRequests (${requests.length}), none sent:\n`;
+  for (const r of requests) text += `--- ${r.service}/${r.rpc}\n${JSON.stringify(r.request, null, 2)}\n`;
+  if (d.filesystem.length) text += `\nFilesystem work, none done:\n${d.filesystem.map((c) => `  ${c}`).join('\n')}\n`;
+  if (d.failures.length) text += `\nWould fail:\n${d.failures.map((f) => `  ${f}`).join('\n')}\n`;
+  return text;
 }

@@ -53,15 +53,27 @@ function keyText(yaml: Yaml, key: unknown): string {
   return String(yaml.isScalar(key) ? key.value : key);
 }
 
-/** The YAML document for this JSON value (ends with a newline). */
-export function yamlText(value: JsonValue): string {
+export interface YamlOptions {
+  /**
+   * Keys in go-yaml's map order, as crictl prints its JSON-through-a-map YAML (default). false keeps
+   * the data's own field order (plans, reports).
+   */
+  sortKeys?: boolean;
+}
+
+/**
+ * The one YAML writer: the YAML document for this JSON-shaped value (ends with a newline). Every
+ * string a YAML 1.1 reader (kubectl's go-yaml, PyYAML) would resolve to a bool, number, null or
+ * timestamp is quoted, so either reader gets the same data back.
+ */
+export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): string {
   // Loaded here so table, -q and JSON output never evaluate the yaml package.
   const yaml = require('yaml') as Yaml;
   return yaml.stringify(value, {
     // Emitted as YAML 1.2, but also quote what YAML 1.1 readers resolve (yes/no/on/off/y/n,
     // sexagesimal numbers, timestamps).
     compat: 'yaml-1.1',
-    sortMapEntries: (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
+    sortMapEntries: opts.sortKeys === false ? false : (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
     indentSeq: false,
     lineWidth: 0,
   });

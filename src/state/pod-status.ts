@@ -8,6 +8,7 @@
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
+import type { MatchBy } from '../plan/plan';
 import {
   ANNOTATION_CONTAINER_HASH,
   ANNOTATION_CONTAINER_RESTART_COUNT,
@@ -30,8 +31,8 @@ export interface PodRef {
 }
 
 export interface PodMatch {
-  /** How the live pod was found. */
-  by: 'uid' | 'namespace+name' | 'none';
+  /** How the live pod was found (the plan's vocabulary). */
+  by: MatchBy;
   /** The uid the live state belongs to ('' when nothing was found). */
   uid: string;
   /** Every uid seen for this namespace/name, newest first (more than one: earlier pods of that name). */
@@ -185,7 +186,7 @@ export interface RuntimeLists {
 }
 
 /** One ListPodSandbox and one ListContainers, no filter. */
-export async function listRuntime(runtime: RuntimeService): Promise<RuntimeLists> {
+export async function listRuntime(runtime: Pick<RuntimeService, 'call'>): Promise<RuntimeLists> {
   const [sandboxList, containerList] = await Promise.all([runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {})]);
   return { sandboxes: sandboxList.items, containers: containerList.containers };
 }
@@ -194,7 +195,7 @@ export async function listRuntime(runtime: RuntimeService): Promise<RuntimeLists
  * Reads the live state of each referenced pod. Pods are matched by uid when the reference has
  * one, otherwise by namespace + name (newest uid wins; the match says which).
  */
-export async function observePods(runtime: RuntimeService, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
+export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
   const concurrency = opts.concurrency ?? 16;
   const lists = opts.lists ?? (await listRuntime(runtime));
   const sandboxes = [...lists.sandboxes].sort(byNewest);
@@ -208,8 +209,8 @@ export async function observePods(runtime: RuntimeService, refs: PodRef[], opts:
       .filter((c) => c.labels[LABEL_POD_NAMESPACE] === ref.namespace && c.labels[LABEL_POD_NAME] === ref.name)
       .map((c) => c.labels[LABEL_POD_UID] ?? '');
     const candidates = [...new Set([...byName.map((s) => s.labels[LABEL_POD_UID] ?? s.metadata?.uid ?? ''), ...containerUids].filter((u) => u !== ''))];
-    if (ref.uid) return { by: 'uid', uid: ref.uid, candidates };
-    if (candidates.length) return { by: 'namespace+name', uid: candidates[0], candidates };
+    if (ref.uid) return { by: 'uid-label', uid: ref.uid, candidates };
+    if (candidates.length) return { by: 'namespace-name', uid: candidates[0], candidates };
     return { by: 'none', uid: '', candidates };
   });
 

@@ -12,22 +12,24 @@ import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import { errorLine } from '../errors';
-import { envFileHostPaths, generateContainerConfig, type ContainerOptions } from '../kubelet/container-config';
-import { imageVolumesOf } from '../kubelet/mounts';
-import { applyDefaultImageTag, defaultImagePullPolicy, isValidImageReference } from '../kubelet/image-ref';
-import { buildContainerLogsDirectory, formatPod } from '../kubelet/labels';
+import type { ContainerOptions } from '../kubelet/container-config';
+import { formatPod } from '../kubelet/labels';
 import { generatePodSandboxConfig, type SandboxOptions } from '../kubelet/sandbox-config';
 import { emptyLinuxResources } from '../kubelet/resources';
 import type { ContainerStatus, PodStatus } from '../kubelet/types';
 import type { Plan, PlanStep } from '../plan/plan';
-import { applyEffect, describeEffect } from './fs-effects';
+import { applyEffect } from './fs-effects';
+import { prepareContainer } from './prepare-container';
+import { StepError } from './types';
+
+export { StepError } from './types';
+export { ensureImageExists } from './prepare-container';
 import {
   findSpecContainer,
   goDurationSeconds,
   killGracePeriod,
   legacyLogSymlinkName,
   MIN_GRACE_PERIOD_SECONDS,
-  nextRestartCount,
   type AnyContainer,
 } from './kubelet-rules';
 import type { CallTiming, Clock, ImageCaller, RuntimeCaller, StepResult, SyncFs, SyncHooks } from './types';
@@ -73,16 +75,6 @@ export interface ExecuteOutcome {
   startedInit: Array<{ name: string; containerId: string }>;
 }
 
-/** A step failure with kubelet's error code. */
-export class StepError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 function isNotFound(err: unknown): boolean {
   return err instanceof CriCallError && err.notFound;
 }
@@ -117,7 +109,6 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
   const startedInit: ExecuteOutcome['startedInit'] = [];
   let sandboxId = plan.actions.createSandbox ? '' : plan.actions.sandboxId;
   let podIPs = status.ips;
-  const podLogsRoot = input.containerOptions.podLogsRoot ?? '/var/log/pods';
   const podRef = formatPod(pod);
   const killInfo = new Map(plan.actions.containersToKill.map((k) => [k.containerId, k]));
 
@@ -353,48 +344,18 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     const spec = found.container;
     if (!sandboxId) throw new StepError('CreateContainerError', 'no sandbox to create the container in');
     const sandboxConfig = sandboxConfigFor().config;
-
-    const { imageRef, imageUser } = await ensureImageExists(c, spec, sandboxConfig, deps.pullTimeoutMs);
-    const fileInputs = await containerFileInputs(c, pod, spec, input.containerOptions, deps.fs, sandboxConfig, deps.pullTimeoutMs, pulledImageVolumes);
-
-    const rc = nextRestartCount(status.containerStatuses, name, () =>
-      deps.fs.readdir(buildContainerLogsDirectory(podLogsRoot, pod, name)),
+    const { config, restartCount } = await prepareContainer(
+      { pod, container: spec, kind, sandboxConfig, podIPs, statuses: status.containerStatuses, containerOptions: input.containerOptions },
+      { img: c.img, fs: deps.fs, randomHex: deps.randomHex, pullTimeoutMs: deps.pullTimeoutMs, pulledImageVolumes },
+      c.notes,
     );
-    let targetContainerId: string | undefined;
-    const target = (spec as { targetContainerName?: string }).targetContainerName;
-    if (kind === 'ephemeral' && target) {
-      targetContainerId = status.containerStatuses.find((s) => s.name === target)?.id;
-      if (!targetContainerId) throw new StepError('CreateContainerConfigError', `unable to find target container ${target}`);
-    }
-    let gen;
-    try {
-      gen = generateContainerConfig(pod, spec, kind, {
-        ...input.containerOptions,
-        restartCount: rc.count,
-        imageRef,
-        imageUser,
-        podIPs,
-        terminationLogName: deps.randomHex(),
-        targetContainerId,
-        ...fileInputs,
-      });
-      for (const e of gen.effects) {
-        try {
-          applyEffect(deps.fs, e);
-        } catch (err) {
-          throw new Error(`${describeEffect(e)}: ${errorLine(err)}`);
-        }
-      }
-    } catch (err) {
-      throw new StepError('CreateContainerConfigError', errorLine(err));
-    }
     let containerId: string;
     try {
-      containerId = (await c.rt.call('CreateContainer', { podSandboxId: sandboxId, config: gen.config, sandboxConfig }, { timeoutMs: deps.requestTimeoutMs })).containerId;
+      containerId = (await c.rt.call('CreateContainer', { podSandboxId: sandboxId, config, sandboxConfig }, { timeoutMs: deps.requestTimeoutMs })).containerId;
     } catch (err) {
       throw new StepError('CreateContainerError', errorLine(err));
     }
-    c.notes.push(`created ${containerId.slice(0, 13)} (restart count ${rc.count})`);
+    c.notes.push(`created ${containerId.slice(0, 13)} (restart count ${restartCount})`);
     try {
       await c.rt.call('StartContainer', { containerId }, { timeoutMs: deps.requestTimeoutMs });
     } catch (err) {
@@ -402,7 +363,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     }
     c.notes.push('started');
     // The legacy /var/log/containers symlink, only when the log file exists.
-    const logFile = `${sandboxConfig.logDirectory}/${gen.config.logPath}`;
+    const logFile = `${sandboxConfig.logDirectory}/${config.logPath}`;
     if (deps.fs.exists(logFile)) {
       try {
         deps.fs.mkdirAll(input.legacyLogDir, 0o755);
@@ -428,81 +389,4 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     }
     return { containerId };
   }
-}
-
-/** EnsureImageExists: pull per imagePullPolicy; returns the image id and the image's user. */
-/**
- * What a container's config needs from outside the pure generator: its image volumes pulled
- * (ImageVolume; per the volume's pull policy, once per run) and the env files its fileKeyRef
- * entries read (EnvFiles).
- */
-export async function containerFileInputs(
-  c: { img: ImageCaller; notes: string[] },
-  pod: Pod,
-  spec: AnyContainer,
-  options: ContainerNodeOptions,
-  fs: SyncFs,
-  sandboxConfig: T.PodSandboxConfig,
-  pullTimeoutMs: number,
-  pulled: Map<string, string> = new Map(),
-): Promise<{ imageVolumes: Record<string, string>; envFiles: Record<string, string> }> {
-  const imageVolumes: Record<string, string> = {};
-  if (options.gates.ImageVolume) {
-    const mounted = new Set((spec.volumeMounts ?? []).map((m) => m.name));
-    for (const v of imageVolumesOf(pod)) {
-      if (!mounted.has(v.name)) continue;
-      let ref = pulled.get(v.name);
-      if (ref === undefined) {
-        const image = { name: `volume ${v.name}`, image: v.reference, ...(v.pullPolicy ? { imagePullPolicy: v.pullPolicy } : {}) };
-        ref = (await ensureImageExists(c, image, sandboxConfig, pullTimeoutMs)).imageRef;
-        pulled.set(v.name, ref);
-      }
-      imageVolumes[v.name] = ref;
-    }
-  }
-  const envFiles: Record<string, string> = {};
-  for (const path of envFileHostPaths(pod, spec, options)) {
-    const text = fs.readText(path);
-    if (text !== undefined) envFiles[path] = text;
-  }
-  return { imageVolumes, envFiles };
-}
-
-export async function ensureImageExists(
-  c: { img: ImageCaller; notes: string[] },
-  spec: AnyContainer,
-  sandboxConfig: T.PodSandboxConfig,
-  pullTimeoutMs: number,
-): Promise<{ imageRef: string; imageUser?: { uid?: string; username?: string } }> {
-  const given = spec.image ?? '';
-  if (!isValidImageReference(given)) throw new StepError('InvalidImageName', `Failed to apply default image tag "${given}": couldn't parse image name`);
-  const image = applyDefaultImageTag(given);
-  const policy = spec.imagePullPolicy ?? defaultImagePullPolicy(given);
-  const status = async () => {
-    try {
-      return (await c.img.call('ImageStatus', { image: { image }, verbose: false })).image;
-    } catch (err) {
-      throw new StepError('ImageInspectError', `Failed to inspect image "${image}": ${errorLine(err)}`);
-    }
-  };
-  let present = await status();
-  const pull = policy === 'Always' || (policy === 'IfNotPresent' && !present?.id);
-  if (policy === 'Never' && !present?.id) {
-    throw new StepError('ErrImageNeverPull', `Container image "${given}" is not present with pull policy of Never`);
-  }
-  let imageRef = present?.id ?? '';
-  if (pull) {
-    try {
-      const res = await c.img.call('PullImage', { image: { image }, sandboxConfig }, { timeoutMs: pullTimeoutMs });
-      imageRef = res.imageRef;
-    } catch (err) {
-      throw new StepError('ErrImagePull', `Failed to pull image "${given}": ${errorLine(err)}`);
-    }
-    c.notes.push(`pulled ${given}`);
-    present = await status();
-  } else {
-    c.notes.push(`image present`);
-  }
-  const uid = present?.uid?.value;
-  return { imageRef, imageUser: uid !== undefined ? { uid: String(uid) } : present?.username ? { username: present.username } : undefined };
 }

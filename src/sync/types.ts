@@ -75,3 +75,13 @@ export interface SyncHooks {
   /** A line of progress that is not a step (waiting for a lock, for an init container...). */
   note?(line: string): void;
 }
+
+/** A step failure with kubelet's error code. */
+export class StepError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}

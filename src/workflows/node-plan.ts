@@ -92,7 +92,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       podStatus: o.status,
       now,
       options: req.options,
-      matchedBy: o.match.by === 'uid' ? 'uid-label' : 'namespace-name',
+      matchedBy: o.match.by,
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
     });

@@ -7,7 +7,8 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DryRun } from '../../src/cni/network';
 import type { SetupOutcome, TeardownOutcome } from '../../src/cni/types';
-import { renderCniJson, renderDryRun, renderSetupOutcome, renderTeardownOutcome, type CniColours } from '../../src/render/cni-view';
+import { renderCniJson, renderDryRun, renderSetupOutcome, renderTeardownOutcome, } from '../../src/render/cni-view';
+import type { Colours } from '../../src/render/colour';
 
 const goldenDir = join(__dirname, '..', 'fixtures', 'cni', 'golden');
 
@@ -104,7 +105,7 @@ describe('cni-view', () => {
   });
 
   test('colour is a port: headings and failures go through it, nothing else does', () => {
-    const marks: CniColours = { heading: (t) => `<h>${t}</h>`, ok: (t) => `<ok>${t}</ok>`, bad: (t) => `<bad>${t}</bad>`, dim: (t) => `<dim>${t}</dim>` };
+    const marks: Colours = { enabled: true, header: (t) => `<h>${t}</h>`, good: (t) => `<ok>${t}</ok>`, bad: (t) => `<bad>${t}</bad>`, pending: (t) => `<p>${t}</p>`, dim: (t) => `<dim>${t}</dim>` };
     const text = renderTeardownOutcome(teardown, marks);
     assert.match(text, /^<ok>network podnet torn down/);
     assert.match(text, /\n<h>COMMAND +PLUGIN +STATUS +ERROR<\/h>\n/);

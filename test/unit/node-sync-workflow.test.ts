@@ -5,7 +5,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { syncNode, type NodeSyncDeps, type NodeSyncRequest } from '../../src/workflows/node-sync';
 import type { SyncFs } from '../../src/sync/types';
-import { nodeSettings } from '../../src/cli/steps';
+import { nodeSettings } from '../../src/workflows/node-settings';
+import { localHost } from '../../src/workflows/host-facts';
+import { resolveRules } from '../../src/workflows/plan-pods';
 
 const NOW = 1_700_000_000_000;
 const ns = (ms: number): string => String(BigInt(ms) * 1_000_000n);
@@ -89,7 +91,7 @@ function setup(removeOrphans: boolean) {
       pullTimeoutMs: 1000,
     },
     settingsFor: (pod) => {
-      const n = nodeSettings({ podLogsRoot: '/var/log/pods', podDirRoot: '/var/lib/kubelet', kubeletVersion: '1.33', runtimeClass: [] } as any, pod);
+      const n = nodeSettings({ podLogsRoot: '/var/log/pods', podDirRoot: '/var/lib/kubelet', runtimeClass: [] }, pod, resolveRules('1.33', undefined).rules, localHost);
       return { sandboxOptions: { ...n.sandbox, configSeen: '2023-11-14T22:13:20.000000000Z' }, containerOptions: n.container, legacyLogDir: n.legacyLogDir };
     },
     lock: async () => () => {},

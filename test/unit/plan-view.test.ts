@@ -3,7 +3,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPlan } from '../../src/plan/plan';
-import { renderPlan, renderPlans, type Colors } from '../../src/render/plan-view';
+import { renderPlan, renderPlans } from '../../src/render/plan-view';
+import type { Colours } from '../../src/render/colour';
 import { T0, basePod, healthyStatus } from '../fixtures/planner/base';
 
 function changedPlan() {
@@ -27,7 +28,7 @@ test('renders a header, one row per step in order, assumptions and the summary l
 });
 
 test('colour comes from the injected port', () => {
-  const tag: Colors = { red: (s) => `<r>${s}</r>`, green: (s) => `<g>${s}</g>`, yellow: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
+  const tag: Colours = { enabled: true, header: (s) => `<h>${s}</h>`, bad: (s) => `<r>${s}</r>`, good: (s) => `<g>${s}</g>`, pending: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
   const lines = renderPlan(changedPlan(), tag).split('\n');
   assert.match(lines[2], /^<r>1 .*<\/r>$/);
   assert.match(lines[3], /^<g>2 .*<\/g>$/);

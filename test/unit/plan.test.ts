@@ -47,6 +47,23 @@ const contract: Array<[string, Kind]> = [
   ['schemaVersion', 'number'],
   ['kubeletVersion', 'string'],
   ['initPath', 'string'],
+  ['featureGates', 'object'],
+  ['match', 'object'],
+  ['match.by', 'string'],
+  ['match.uid', 'string'],
+  ['matchCandidates', 'array'],
+  ['waiting', 'array'],
+  ['backOff', 'array'],
+  ['hashNotes', 'array'],
+  ['summary', 'object'],
+  ['kubelet', 'object'],
+  ['probeInputs', 'array'],
+];
+/** Fields present only when the plan was built from a manifest (plan, sync). */
+const optionalContract: Array<[string, Kind]> = [
+  ['source', 'object'],
+  ['source.kind', 'string'],
+  ['source.file', 'string'],
 ];
 
 function get(obj: unknown, path: string): unknown {
@@ -61,7 +78,12 @@ function kindOf(v: unknown): Kind | 'other' {
 }
 
 function checkContract(p: Plan, label: string): void {
-  for (const [path, kind] of contract) {
+  // The contract sees every field the JSON has: a field added without a contract entry fails here.
+  const known = new Set([...contract, ...optionalContract].map(([path]) => path.split('.')[0]));
+  for (const key of Object.keys(p)) assert.ok(known.has(key), `${label}: ${key} is emitted but not in the contract`);
+  assert.ok(['uid-label', 'namespace-name', 'controller-labels', 'none'].includes(p.match.by), `${label}: match.by ${p.match.by}`);
+  const present = optionalContract.filter(([path]) => get(p, path.split('.')[0]) !== undefined);
+  for (const [path, kind] of [...contract, ...present]) {
     const v = get(p, path);
     const k = kindOf(v);
     const ok = kind === 'string|null' ? k === 'string' || k === 'string|null' : k === kind;
@@ -100,6 +122,10 @@ test('every contract key is present with the right type', () => {
   for (const s of scenarios) {
     checkContract(plan(s.pod(), s.mutate), s.name);
     checkContract(plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.29.0', featureGates: { SidecarContainers: false } } }), `${s.name} 1.29.0 legacy init path`);
+    const fromFile = plan(s.pod(), s.mutate, { source: { kind: 'manifest', file: 'pod.yaml', document: 1, from: 'Pod/web', notes: [] }, matchedBy: 'namespace-name', matchCandidates: ['u2', 'u1'] });
+    checkContract(fromFile, `${s.name} from a file`);
+    assert.deepEqual(fromFile.source, { kind: 'manifest', file: 'pod.yaml', document: 1, from: 'Pod/web', notes: [] });
+    assert.deepEqual(fromFile.matchCandidates, ['u2', 'u1']);
   }
 });
 

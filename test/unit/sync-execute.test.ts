@@ -7,60 +7,9 @@ import { buildPlan } from '../../src/plan/plan';
 import type { PodStatus } from '../../src/kubelet/types';
 import { executePlan, type ExecuteDeps } from '../../src/sync/execute';
 import { syncPod } from '../../src/sync/sync-pod';
-import type { SyncFs } from '../../src/sync/types';
-import { CriCallError } from '../../src/cri/grpc-runtime-service';
 import { T0, basePod, healthyStatus, podWithInits, sandbox, setStatus } from '../fixtures/planner/base';
 import { GATES_133 } from '../fixtures/gates';
-
-type Handler = (req: any) => any;
-
-/** A CRI runtime+image service that records calls and answers from handlers. */
-class FakeCri {
-  calls: Array<{ method: string; req: any }> = [];
-  fail = new Map<string, (req: any) => boolean>();
-  images = new Set(['nginx:1.25', 'busybox:1.36', 'envoy:v1.30']);
-  private n = 0;
-  handlers: Record<string, Handler> = {
-    RunPodSandbox: () => ({ podSandboxId: 'sb-new' }),
-    PodSandboxStatus: (r) => ({ status: { id: r.podSandboxId, state: 'SANDBOX_READY', network: { ip: '10.1.2.3', additionalIps: [] } } }),
-    ImageStatus: (r) => (this.images.has(r.image.image) ? { image: { id: `sha256:${r.image.image}`, repoTags: [], repoDigests: [], username: '' } } : {}),
-    PullImage: (r) => ({ imageRef: `sha256:${r.image.image}` }),
-    CreateContainer: (r) => ({ containerId: `c${++this.n}-${r.config.metadata.name}` }),
-    StartContainer: () => ({}),
-    StopContainer: () => ({}),
-    StopPodSandbox: () => ({}),
-    RemoveContainer: () => ({}),
-    ExecSync: () => ({ exitCode: 0, stdout: new Uint8Array(), stderr: new Uint8Array() }),
-    ContainerStatus: (r) => ({ status: { id: r.containerId, state: 'CONTAINER_EXITED', exitCode: 0, reason: 'Completed' } }),
-  };
-  async call(method: string, req: any): Promise<any> {
-    this.calls.push({ method, req });
-    await Promise.resolve();
-    if (this.fail.get(method)?.(req)) throw new CriCallError(`${method}: injected failure`, 2, 'injected');
-    const h = this.handlers[method];
-    if (!h) throw new Error(`fake: unexpected ${method}`);
-    return h(req);
-  }
-  methods(): string[] {
-    return this.calls.map((c) => c.method);
-  }
-}
-
-class FakeFs implements SyncFs {
-  dirs = new Map<string, string[]>();
-  made: string[] = [];
-  exists = (p: string) => this.made.includes(p);
-  mkdirAll = (p: string) => void this.made.push(p);
-  touch = (p: string) => void this.made.push(p);
-  writeFile = (p: string) => void this.made.push(p);
-  chmod = () => undefined;
-  kind = () => 'dir';
-  mode = () => 0o755;
-  readdir = (p: string) => this.dirs.get(p);
-  readText = (_p: string): string | undefined => undefined;
-  remove = () => undefined;
-  symlink = () => undefined;
-}
+import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 
 function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
   let t = 0;

@@ -1,0 +1,67 @@
+// What every command definition is built from: the subcommand type, the options type a definition
+// produces, and the option sets and parsers several commands share. See src/cli/commands.ts.
+import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+
+/** A fresh subcommand, as each definition receives it. */
+export type Cmd = Command<[], {}, {}>;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyCommand = Command<any[], any, any>;
+/** The options type a definition produces (what commander hands the action). */
+export type OptionsOf<D extends (c: Cmd) => AnyCommand> = ReturnType<ReturnType<D>['opts']>;
+
+// ---------------------------------------------------------------------------------------------
+// shared option sets and parsers
+
+export const OUTPUT_LIST = 'output format: table, json or yaml';
+export const OUTPUT_INSPECT = 'output format: json, yaml, go-template or table';
+export const TEMPLATE = 'Go template for -o go-template, run on the JSON output (see README for what is supported)';
+
+export function collect(value: string, previous: string[] = []): string[] {
+  return [...previous, value];
+}
+export function int(name: string) {
+  return (value: string): number => {
+    if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
+    return Number(value);
+  };
+}
+
+/**
+ * What kubelet knows about the node and its own configuration, for generating CRI configs. Left
+ * unset, each comes from the node profile (the running kubelet, see `syncpod node`), else the
+ * default named in its help; so none has a commander default.
+ */
+export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option('--pod-logs-root <dir>', "kubelet's podLogsDir (default: the kubelet's, else /var/log/pods)")
+    .option('--pod-dir-root <dir>', "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)")
+    .option('--cluster-dns <ips>', "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)")
+    .option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)")
+    .option('--resolv-conf <file>', "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)")
+    .option('--cgroup-driver <driver>', "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)")
+    .option('--cgroup-parent <path>', "use this cgroup parent instead of kubelet's QoS rule")
+    .option('--runtime-handler <handler>', 'runtime handler for the sandbox (default: from runtimeClassName via --runtime-class)')
+    .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])
+    .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)")
+    .option('--env-file <file>', 'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE')
+    .option('--kubelet-version <version>', "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest")
+    .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
+}
+
+const nodeOnlyDef = (c: Cmd) => nodeOptions(c);
+/** The node/kubelet flags shared by plan, sync, runp and create. */
+export type NodeOptions = OptionsOf<typeof nodeOnlyDef>;
+
+export function netOptions(cmd: Cmd) {
+  return cmd
+    .argument('<pod-id>', 'pod sandbox ID or unique prefix')
+    .option('--cni-conf-dir <dir>', 'CNI network configurations', '/etc/cni/net.d')
+    .option('--cni-bin-dir <dirs>', 'CNI plugin directories, colon-separated', '/opt/cni/bin:/usr/lib/cni')
+    .option('--cni-cache-dir <dir>', 'CNI result cache (libcni layout)', '/var/lib/cni')
+    .option('--network <name>', 'use the network with this name (default: the first valid config)')
+    .option('--ifname <name>', 'interface name inside the sandbox', 'eth0')
+    .option('--timeout <duration>', 'deadline for each plugin', '60s')
+    .option('--dry-run', 'print, per plugin, the environment and stdin it would get; run nothing')
+    .option('-o, --output <format>', 'output format: table or json', 'table');
+}
+

@@ -1,0 +1,131 @@
+// Node settings: kubelet's own flags (pod log and pod directories, cluster DNS, cgroup driver,
+// runtime classes, --env-file values) plus what kubelet reads from the host, turned into the
+// options of the sandbox and container config generators. Host facts come in as an interface.
+import type { Pod } from '../kubelet/api-types';
+import { SyncpodError, errorLine } from '../errors';
+import type { KubeletRules } from '../kubelet/kubelet-version';
+import type { SandboxOptions } from '../kubelet/sandbox-config';
+import type { ValueSources } from '../kubelet/env';
+import { formatConfigSeen } from '../sync/kubelet-rules';
+import type { ContainerNodeOptions } from '../sync/execute';
+import type * as T from '../cri/types';
+import type { HostFacts } from './host-facts';
+import { userNamespaceRange } from '../sync/userns';
+
+/** The node/kubelet flags (`nodeOptions` in src/cli/commands.ts); undefined = kubelet's default. */
+export interface NodeFlags {
+  podLogsRoot?: string;
+  podDirRoot?: string;
+  clusterDns?: string;
+  clusterDomain?: string;
+  resolvConf?: string;
+  cgroupDriver?: string;
+  cgroupParent?: string;
+  runtimeHandler?: string;
+  runtimeClass?: string[];
+  nodeName?: string;
+  envFile?: string;
+}
+
+export interface NodeSettings {
+  sandbox: Omit<SandboxOptions, 'configSeen'>;
+  container: ContainerNodeOptions;
+  podLogsRoot: string;
+  legacyLogDir: string;
+}
+
+/** `--env-file`: `NAMESPACE/NAME/KEY=VALUE` (a Secret or ConfigMap key of that namespace) or `KEY=VALUE`. */
+export function parseEnvFile(text: string, file: string, namespace: string): ValueSources {
+  const out: Required<ValueSources> = { env: {}, secrets: {}, configMaps: {} };
+  text.split('\n').forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === '' || line.startsWith('#')) return;
+    const eq = line.indexOf('=');
+    if (eq <= 0) throw new SyncpodError(`${file}:${i + 1}: expected NAMESPACE/NAME/KEY=VALUE or KEY=VALUE`);
+    const key = line.slice(0, eq);
+    const value = line.slice(eq + 1);
+    const parts = key.split('/');
+    if (parts.length === 1) out.env[key] = value;
+    else if (parts.length === 3) {
+      if (parts[0] !== namespace) return;
+      (out.secrets[parts[1]] ??= {})[parts[2]] = value;
+      (out.configMaps[parts[1]] ??= {})[parts[2]] = value;
+    } else throw new SyncpodError(`${file}:${i + 1}: expected NAMESPACE/NAME/KEY=VALUE or KEY=VALUE`);
+  });
+  return out;
+}
+
+function readFlagFile(host: HostFacts, flag: string, path: string): string {
+  try {
+    return host.readFile(path);
+  } catch (err) {
+    throw new SyncpodError(`${flag} ${path}: ${errorLine(err)}`);
+  }
+}
+
+/** The generator options for this pod on this node, under the mirrored kubelet's rules. */
+export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, host: HostFacts): NodeSettings {
+  const podLogsRoot = String(flags.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
+  const resolvPath = flags.resolvConf ?? '/etc/resolv.conf';
+  const resolvConf = resolvPath !== '' ? readFlagFile(host, '--resolv-conf', resolvPath) : null;
+  const runtimeClassHandlers: Record<string, string> = {};
+  for (const m of flags.runtimeClass ?? []) {
+    const eq = m.indexOf('=');
+    if (eq <= 0) throw new SyncpodError(`--runtime-class: "${m}" is not NAME=HANDLER`);
+    runtimeClassHandlers[m.slice(0, eq)] = m.slice(eq + 1);
+  }
+  const driver = flags.cgroupDriver ?? 'cgroupfs';
+  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  const base = {
+    podLogsRoot,
+    kubeletRoot: flags.podDirRoot ?? '/var/lib/kubelet',
+    clusterDNS: flags.clusterDns ? flags.clusterDns.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    clusterDomain: flags.clusterDomain ?? 'cluster.local',
+    resolvConf,
+    nodeIPs: host.nodeIPs(),
+    cgroupDriver: driver as 'cgroupfs' | 'systemd',
+    cgroupParent: flags.cgroupParent,
+    cgroupVersion: host.cgroupVersion(),
+    // The config-generation gates of the resolved kubelet rules (resolved once, passed down).
+    gates: rules.gates,
+    userNamespace:
+      pod.spec?.hostUsers === false && rules.gates.UserNamespacesSupport && pod.metadata?.uid
+        ? userNamespaceRange(flags.podDirRoot ?? '/var/lib/kubelet', pod.metadata.uid)
+        : undefined,
+  };
+  const values = flags.envFile ? parseEnvFile(readFlagFile(host, '--env-file', flags.envFile), flags.envFile, pod.metadata?.namespace ?? 'default') : undefined;
+  const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
+  const memory = host.memoryBytes();
+  return {
+    sandbox: { ...base, runtimeHandler: flags.runtimeHandler, runtimeClassHandlers },
+    container: {
+      ...base,
+      values,
+      nodeAllocatable: { cpu: String(host.cpuCount()), memory: String(memory) },
+      memoryCapacityBytes: memory,
+      hugePageSizes: host.hugePageSizes(),
+      nodeHostsFile,
+      hashScheme: rules.hashScheme,
+      hashWithoutResources: rules.minor <= 30 && rules.gates.InPlacePodVerticalScaling,
+    },
+    podLogsRoot,
+    // kubelet's /var/log/containers sits beside /var/log/pods; keep that relation for other roots.
+    legacyLogDir: `${podLogsRoot.slice(0, podLogsRoot.lastIndexOf('/')) || ''}/containers`,
+  };
+}
+
+/** Sets metadata.uid (the API types mark it read-only). */
+export function setUid(pod: Pod, uid: string): void {
+  (pod.metadata as { uid?: string }).uid = uid;
+}
+
+/** kubelet sets spec.nodeName before it ever sees a pod; a manifest may lack it. */
+export function withNodeName(pod: Pod, nodeName: string | undefined, host: HostFacts): void {
+  if (pod.spec && !pod.spec.nodeName) pod.spec.nodeName = nodeName ?? host.hostname();
+}
+
+/** kubernetes.io/config.seen: kept from the pod's newest sandbox (kubelet keeps the pod in memory), else now. */
+export function configSeenFor(nowMs: number, sandboxes: T.PodSandboxStatus[]): string {
+  const kept = sandboxes.map((s) => s.annotations?.['kubernetes.io/config.seen']).find((v) => v);
+  return kept ?? formatConfigSeen(nowMs, -new Date(nowMs).getTimezoneOffset());
+}

@@ -1,0 +1,134 @@
+// load -> observe -> plan: the flow `plan` runs and `sync` starts from. The kubelet rules are
+// resolved once per invocation (resolveRules) and handed to every plan; the runtime, stdin and the
+// clock come in as dependencies.
+import type { Pod } from '../kubelet/api-types';
+import type { RuntimeService } from '../cri/grpc-runtime-service';
+import { SyncpodError } from '../errors';
+import type { ProbeResults } from '../kubelet/compute-pod-actions';
+import { probeInputs } from '../plan/probe-inputs';
+import { parseFeatureGates, type FeatureGates } from '../kubelet/features';
+import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet, type KubeletRules } from '../kubelet/kubelet-version';
+import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
+import type { LoadedPod } from '../manifest/types';
+import { buildPlan, type Plan, type PlanSource } from '../plan/plan';
+import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
+import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
+import { matchWorkloadPod } from '../state/workload-match';
+import { adoptLivePod } from '../manifest/controllers';
+
+/** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
+export interface KubeletSelection {
+  version: string | undefined;
+  gates: FeatureGates;
+  detected: DetectedKubelet;
+  rules: KubeletRules;
+}
+
+/**
+ * `--kubelet-version` and `--feature-gates` over the running kubelet's (node profile), parsed and
+ * resolved once; a bad value is refused before any runtime call.
+ */
+export function resolveRules(kubeletVersion: string | undefined, featureGates: string | undefined, detected: DetectedKubelet = {}): KubeletSelection {
+  const gates = parseFeatureGates(featureGates);
+  return { version: kubeletVersion, gates, detected, rules: resolveKubeletRules(kubeletVersion, gates, detected) };
+}
+
+export interface PlanDeps {
+  runtime: Pick<RuntimeService, 'call'>;
+  /** Standard input as bytes (manifests are checked to be UTF-8). */
+  readStdin(): Promise<string | Uint8Array>;
+  /** A line of information for stderr (skipped documents). */
+  note(line: string): void;
+  /** Milliseconds since the epoch (back-off estimates). */
+  now(): number;
+}
+
+export interface PlanRequest {
+  files: string[];
+  kubelet: KubeletSelection;
+  /** `-l/--selector` */
+  selector?: string;
+  /** `--ordinal` as given */
+  ordinal?: string;
+  /** `--liveness-failed` / `--startup-failed` / `--startup-succeeded`: container names. */
+  livenessFailed?: string[];
+  startupFailed?: string[];
+  startupSucceeded?: string[];
+}
+
+export interface PlannedPod {
+  loaded: LoadedPod;
+  observed: ObservedPod;
+  probeResults: ProbeResults;
+  plan: Plan;
+}
+
+/** The plan's source for a loaded manifest pod. */
+export function manifestSource(l: LoadedPod): PlanSource {
+  const s = l.source;
+  return { kind: 'manifest', file: s.file, document: s.document, from: s.from, notes: s.notes, controller: s.controller ?? null, skipped: s.skipped };
+}
+
+/** Loads the manifests (each pod once), observes all pods with one List per kind, plans each. */
+export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<PlannedPod[]> {
+  for (const w of req.kubelet.rules.warnings) deps.note(`WARN: warning: ${w}`);
+  const fromFiles = await loadManifests(req.files, () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const skipped = skippedNote(fromFiles);
+  if (skipped !== undefined) deps.note(skipped);
+  // A workload's template without a uid: its live pod is found by the controller's labels and
+  // naming (a Deployment's pods are <name>-<hash>-<suffix>), and planned under that pod's name.
+  const lists = await listRuntime(deps.runtime);
+  const byController = new Map<LoadedPod, string>();
+  const loaded = fromFiles.map((l) => {
+    const shape = l.source.controller;
+    if (!shape || l.pod.metadata?.uid) return l;
+    const live = matchWorkloadPod(lists, l.pod.metadata?.namespace ?? 'default', shape);
+    if (!live) return l;
+    const adopted = adoptLivePod(l, live);
+    byController.set(adopted, live.how);
+    return adopted;
+  });
+  const seen = new Map<string, string>();
+  for (const l of loaded) {
+    const key = `${l.pod.metadata?.namespace}/${l.pod.metadata?.name}`;
+    const where = `${l.source.file}: document ${l.source.document}`;
+    if (seen.has(key)) throw new SyncpodError(`${where}: pod ${key} is also in ${seen.get(key)}; plan each pod once`);
+    seen.set(key, where);
+  }
+  const observed = await observePods(
+    deps.runtime,
+    loaded.map((l) => ({ namespace: l.pod.metadata?.namespace ?? 'default', name: l.pod.metadata?.name ?? '', uid: l.pod.metadata?.uid ?? '' })),
+    { lists },
+  );
+  const now = deps.now();
+  return loaded.map((l, i) => {
+    const o = observed[i];
+    const probes = probeInputs(l.pod, o.status, req, l.apiStatus);
+    const plan = buildPlan({
+      probeInputs: probes.inputs,
+      pod: l.pod,
+      podStatus: o.status,
+      now,
+      options: { rules: req.kubelet.rules, probeResults: probes.results, ...(l.apiStatus ? { apiStatus: l.apiStatus } : {}) },
+      matchedBy: o.match.by !== 'uid-label' && byController.has(l) ? 'controller-labels' : o.match.by,
+      matchCandidates: o.match.candidates,
+      podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
+      source: manifestSource(l),
+    });
+    const how = byController.get(l);
+    if (how !== undefined) plan.assumptions.push(how);
+    return { loaded: l, observed: o, probeResults: probes.results, plan };
+  });
+}
+
+/** `plan --upgrade-to`: the same load and observation, then both kubelets' decisions per container. */
+export async function planUpgrade(req: PlanRequest & { targetVersion: string }, deps: PlanDeps): Promise<UpgradePlan> {
+  // Refuse a target that cannot be planned before touching the runtime.
+  const gates = { ...req.kubelet.detected.featureGates, ...req.kubelet.gates };
+  resolveKubeletRules(req.targetVersion, gates);
+  const planned = await planPods(req, deps);
+  return buildUpgradePlan(
+    planned.map((p) => ({ pod: p.loaded.pod, podStatus: p.observed.status, probeResults: p.probeResults })),
+    { current: { kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION, featureGates: gates }, targetVersion: req.targetVersion },
+  );
+}

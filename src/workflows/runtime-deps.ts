@@ -1,0 +1,35 @@
+// The executor's dependencies on a real node: the CRI services the invocation opened, the node
+// filesystem, the system clock, kubelet's deadlines. Flows take ExecuteDeps; this builds them.
+import { randomBytes } from 'node:crypto';
+import type { ImageService, RuntimeService } from '../cri/grpc-runtime-service';
+import type { ExecuteDeps } from '../sync/execute';
+import { nodeFs } from '../sync/node-fs';
+import type { Clock } from '../sync/types';
+
+/** kubelet's runtimeRequestTimeout default: the deadline of mutating runtime calls. */
+export const RUNTIME_REQUEST_TIMEOUT_MS = 2 * 60 * 1000;
+/** The deadline of PullImage. */
+export const PULL_TIMEOUT_MS = 30 * 60 * 1000;
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  monotonic: () => performance.now(),
+  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+};
+
+/** Mutating calls get kubelet's 2 minutes, or the CRI deadline when that is longer. */
+export function requestTimeoutMs(callTimeoutMs: number): number {
+  return Math.max(callTimeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
+}
+
+export function executeDeps(cri: { runtime: RuntimeService; image: ImageService }, callTimeoutMs: number, clock: Clock = systemClock): ExecuteDeps {
+  return {
+    runtime: cri.runtime,
+    image: cri.image,
+    fs: nodeFs,
+    clock,
+    randomHex: () => randomBytes(4).toString('hex'),
+    requestTimeoutMs: requestTimeoutMs(callTimeoutMs),
+    pullTimeoutMs: PULL_TIMEOUT_MS,
+  };
+}

@@ -1,0 +1,226 @@
+// The sync flow: load -> lock -> observe -> plan (once) -> confirm -> execute -> the report.
+//
+// The pod lock is keyed by namespace/name and taken BEFORE a uid is chosen, so concurrent syncs of
+// a manifest without a uid meet at the lock: the second one observes what the first created and
+// takes that uid instead of making a second pod. Observation and planning happen once under the
+// lock (and again only when --wait goes on after an init container). Every runtime call of the
+// flow is timed, observation included, for --timings. Dependencies come in as interfaces.
+import { SyncpodError } from '../errors';
+import type { Pod } from '../kubelet/api-types';
+import type { PodStatus } from '../kubelet/types';
+import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
+import type { LoadedPod } from '../manifest/types';
+import { buildPlan, killsSomething, type Plan } from '../plan/plan';
+import { observePods, type ObservedPod } from '../state/pod-status';
+import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
+import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
+import { redactRecorded, redactionNote } from '../sync/redact';
+import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
+import type { RuntimeCaller, SyncHooks } from '../sync/types';
+import type { HostFacts } from './host-facts';
+import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
+import { manifestSource, type KubeletSelection } from './plan-pods';
+
+export interface SyncRequest {
+  file: string;
+  /** `-l/--selector` and `--ordinal` as given. */
+  selector?: string;
+  ordinal?: string;
+  kubelet: KubeletSelection;
+  node: NodeFlags;
+  /** --yes: kills need no confirmation. */
+  yes: boolean;
+  wait: boolean;
+  waitTimeoutMs: number;
+}
+
+export interface SyncLock {
+  release(): void;
+}
+
+export interface SyncFlowDeps {
+  /** The executor's dependencies (runtime, image, fs, clock, randomness, deadlines). */
+  execute: ExecuteDeps;
+  host: HostFacts;
+  readStdin(): Promise<string | Uint8Array>;
+  /** The pod lock (namespace/name); `onWait` is told the owner's pid when it is held. */
+  lockPod(namespace: string, name: string, onWait: (pid: number) => void): Promise<SyncLock>;
+  /** Asks the operator a yes/no question; undefined when nobody can be asked (stdin is not a terminal). */
+  ask?: (question: string) => Promise<boolean>;
+  newUid(): string;
+  /** A line of information for stderr. */
+  note(line: string): void;
+}
+
+/** What was decided under the lock: the pod as kubelet holds it, its first plan and what it was computed from. */
+export interface PreparedSync {
+  loaded: LoadedPod;
+  pod: Pod;
+  plan: Plan;
+  status: PodStatus;
+  base: Omit<ExecuteInput, 'plan' | 'status'>;
+}
+
+export interface SyncTimes {
+  /** Observing and planning, all rounds. */
+  planMs: number;
+  /** Inside runtime calls: observation and steps. */
+  rpcMs: number;
+}
+
+export interface SyncDone {
+  pod: { namespace: string; name: string; uid: string };
+  outcome: SyncPodOutcome;
+  times: SyncTimes;
+}
+
+export interface DryRunDone {
+  plan: Plan;
+  requests: RecordedRequest[];
+  filesystem: string[];
+  failures: string[];
+}
+
+const isKill = (p: Plan) => p.steps.some(killsSomething);
+
+function killSummary(plan: Plan): string {
+  const kills = plan.steps.filter(killsSomething);
+  return kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : s.action === 'reset-container' ? `container ${s.target} (removed: restart all)` : `container ${s.target}`)).join(', ');
+}
+
+/** A runtime whose calls add their time to `times.rpcMs`. */
+function timedRuntime(runtime: RuntimeCaller, monotonic: () => number, times: SyncTimes): RuntimeCaller {
+  return {
+    call: async (method, req, o) => {
+      const c0 = monotonic();
+      try {
+        return await runtime.call(method, req, o);
+      } finally {
+        times.rpcMs += monotonic() - c0;
+      }
+    },
+  };
+}
+
+async function loadOne(req: SyncRequest, deps: SyncFlowDeps): Promise<LoadedPod> {
+  const file = req.file;
+  const loaded = await loadManifests([file], () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const skipped = skippedNote(loaded);
+  if (skipped !== undefined) deps.note(skipped);
+  if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; sync takes one pod (run one sync per pod)`);
+  return loaded[0];
+}
+
+/**
+ * Runs `body` with the pod loaded, locked, observed and planned once. `dryRun` takes no lock (it
+ * changes nothing). The lock is released however `body` ends.
+ */
+async function withPreparedSync<R>(
+  req: SyncRequest,
+  deps: SyncFlowDeps,
+  times: SyncTimes,
+  dryRun: boolean,
+  body: (p: PreparedSync, replan: (pod: Pod) => Promise<{ plan: Plan; status: PodStatus }>) => Promise<R>,
+): Promise<R> {
+  const loaded = await loadOne(req, deps);
+  const pod = loaded.pod;
+  const ns = pod.metadata?.namespace ?? 'default';
+  const name = pod.metadata?.name ?? '';
+  const hadUid = !!pod.metadata?.uid;
+  const clock = deps.execute.clock;
+  const runtime = timedRuntime(deps.execute.runtime, () => clock.monotonic(), times);
+  const podSource = hadUid ? 'api-server' : 'manifest';
+  const source = manifestSource(loaded);
+
+  const lock = dryRun ? undefined : await deps.lockPod(ns, name, (pid) => deps.note(`waiting for pid ${pid}, which is syncing ${ns}/${name}`));
+  try {
+    const observe = async (uid: string): Promise<ObservedPod> => (await observePods(runtime, [{ namespace: ns, name, uid }]))[0];
+    const plan = (p: Pod, o: ObservedPod): Plan =>
+      buildPlan({
+        pod: p,
+        podStatus: o.status,
+        now: clock.now(),
+        options: { rules: req.kubelet.rules },
+        matchedBy: o.match.by,
+        matchCandidates: o.match.candidates,
+        podSource,
+        source,
+      });
+
+    const p0 = clock.monotonic();
+    // Under the lock: a uid chosen by a sync that held it before is seen here.
+    const first = await observe(pod.metadata?.uid ?? '');
+    if (!hadUid) {
+      if (first.match.uid) setUid(pod, first.match.uid);
+      else {
+        setUid(pod, deps.newUid());
+        deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
+      }
+    }
+    withNodeName(pod, req.node.nodeName, deps.host);
+    const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host);
+    const firstPlan = plan(pod, first);
+    times.planMs += clock.monotonic() - p0;
+
+    let lastSandboxes = first.sandboxes;
+    const replan = async (p: Pod): Promise<{ plan: Plan; status: PodStatus }> => {
+      const r0 = clock.monotonic();
+      const o = await observe(p.metadata!.uid!);
+      lastSandboxes = o.sandboxes.length ? o.sandboxes : lastSandboxes;
+      const next = plan(p, o);
+      times.planMs += clock.monotonic() - r0;
+      return { plan: next, status: o.status };
+    };
+    const base = {
+      pod,
+      sandboxOptions: { ...settings.sandbox, configSeen: configSeenFor(clock.now(), lastSandboxes) },
+      containerOptions: settings.container,
+      legacyLogDir: settings.legacyLogDir,
+    };
+    return await body({ loaded, pod, plan: firstPlan, status: first.status, base }, replan);
+  } finally {
+    lock?.release();
+  }
+}
+
+/** `sync`: execute the plan in SyncPod's order (and, with --wait, what kubelet's next syncs would do). */
+export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncHooks): Promise<SyncDone> {
+  const times: SyncTimes = { planMs: 0, rpcMs: 0 };
+  return withPreparedSync(req, deps, times, false, async (p, replan) => {
+    const confirmKill = async (plan: Plan): Promise<void> => {
+      if (req.yes) return;
+      const what = killSummary(plan);
+      if (!deps.ask) throw new SyncpodError(`the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`);
+      if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
+    };
+    if (isKill(p.plan)) await confirmKill(p.plan);
+    const outcome = await syncPod(
+      { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
+      { ...deps.execute, replan, confirmKill },
+      hooks,
+    );
+    times.rpcMs += outcome.results.reduce((s, r) => s + r.rpcMs, 0);
+    const meta = p.pod.metadata!;
+    return { pod: { namespace: meta.namespace ?? 'default', name: meta.name ?? '', uid: meta.uid ?? '' }, outcome, times };
+  });
+}
+
+/** `sync --dry-run`: the plan, then every request the executor would send and the filesystem work it would do. */
+export async function dryRunSync(req: SyncRequest & { showSecrets: boolean }, deps: SyncFlowDeps): Promise<DryRunDone> {
+  const times: SyncTimes = { planMs: 0, rpcMs: 0 };
+  return withPreparedSync(req, deps, times, true, async (p) => {
+    const recorded: RecordedRequest[] = [];
+    const filesystem: string[] = [];
+    const d = deps.execute;
+    const out = await executePlan(
+      { ...p.base, plan: p.plan, status: p.status },
+      { ...d, runtime: dryRunCri(d.runtime, 'RuntimeService', recorded), image: dryRunCri(d.image, 'ImageService', recorded), fs: dryRunFs(d.fs, filesystem) },
+    );
+    // Printed, not sent: values from Secrets are redacted unless --show-secrets (issue 9 item 7).
+    const shown = req.showSecrets ? { recorded, redacted: 0 } : redactRecorded(recorded, p.base.pod, p.base.containerOptions.values);
+    const note = redactionNote(shown.redacted);
+    if (note) deps.note(note);
+    const failures = out.results.filter((r) => !r.ok).map((r) => `step ${r.step} ${r.action} ${r.target}: ${r.error}: ${r.message}`);
+    return { plan: p.plan, requests: shown.recorded, filesystem, failures };
+  });
+}

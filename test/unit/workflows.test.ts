@@ -1,0 +1,184 @@
+// The workflows with the hand-written fakes: node settings from host facts, the sync flow's order
+// (lock before a uid is chosen, one observation and one plan per round, every runtime call timed),
+// plan-pods' plan data, and the one prepare-container path (the ephemeral target drift).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import type { HostFacts } from '../../src/workflows/host-facts';
+import { nodeSettings } from '../../src/workflows/node-settings';
+import { planPods, resolveRules } from '../../src/workflows/plan-pods';
+import { dryRunSync, runSync, type SyncFlowDeps } from '../../src/workflows/sync-flow';
+import { prepareContainer } from '../../src/sync/prepare-container';
+import type { ExecuteDeps } from '../../src/sync/execute';
+import { StepError } from '../../src/sync/types';
+import { basePod } from '../fixtures/planner/base';
+import { FakeCri, FakeFs } from '../fixtures/fake-cri';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-workflows-'));
+const kubelet = resolveRules('1.33', undefined);
+
+function host(given: Record<string, string> = {}): HostFacts & { read: string[] } {
+  const read: string[] = [];
+  const files: Record<string, string> = { '/etc/resolv.conf': 'nameserver 192.0.2.53\n', ...given };
+  return {
+    read,
+    readFile(p) {
+      read.push(p);
+      if (!(p in files)) throw Object.assign(new Error(`ENOENT: no such file or directory, open '${p}'`), { code: 'ENOENT' });
+      return files[p];
+    },
+    cgroupVersion: () => 2,
+    hostname: () => 'node-a',
+    nodeIPs: () => ['192.0.2.10'],
+    cpuCount: () => 4,
+    memoryBytes: () => 8 * 2 ** 30,
+    hugePageSizes: () => ['2Mi'],
+  };
+}
+
+function manifest(name: string, body: string): string {
+  const file = path.join(dir, name);
+  fs.writeFileSync(file, body);
+  return file;
+}
+
+const WEB = `apiVersion: v1
+kind: Pod
+metadata: {name: web, namespace: shop}
+spec:
+  containers:
+  - {name: app, image: nginx:1.25, imagePullPolicy: IfNotPresent}
+`;
+
+test('node settings come from the flags and the host facts, nothing else', () => {
+  const h = host({ '/etc/hosts': '127.0.0.1 localhost\n' });
+  const pod = basePod();
+  pod.spec!.hostNetwork = true;
+  const s = nodeSettings({ resolvConf: '/etc/resolv.conf', clusterDns: '10.0.0.10, 10.0.0.11', podLogsRoot: '/logs/pods/' }, pod, kubelet.rules, h);
+  assert.deepEqual(s.sandbox.clusterDNS, ['10.0.0.10', '10.0.0.11']);
+  assert.equal(s.sandbox.cgroupVersion, 2);
+  assert.deepEqual(s.container.nodeIPs, ['192.0.2.10']);
+  assert.equal(s.container.nodeHostsFile, '127.0.0.1 localhost\n', 'a host-network pod gets the node /etc/hosts');
+  assert.deepEqual(s.container.nodeAllocatable, { cpu: '4', memory: String(8 * 2 ** 30) });
+  assert.deepEqual(s.container.hugePageSizes, ['2Mi']);
+  assert.equal(s.podLogsRoot, '/logs/pods');
+  assert.equal(s.legacyLogDir, '/logs/containers');
+  assert.deepEqual(h.read, ['/etc/resolv.conf', '/etc/hosts']);
+  assert.throws(() => nodeSettings({ resolvConf: '/nope' }, basePod(), kubelet.rules, host()), {
+    message: "--resolv-conf /nope: ENOENT: no such file or directory, open '/nope'",
+  });
+  assert.throws(() => nodeSettings({ cgroupDriver: 'cgroup' }, basePod(), kubelet.rules, host()), /--cgroup-driver: must be cgroupfs or systemd/);
+});
+
+function flowDeps(cri: FakeCri, events: string[], t = { now: 0 }): SyncFlowDeps {
+  const execute: ExecuteDeps = {
+    runtime: cri as never,
+    image: cri as never,
+    fs: new FakeFs(),
+    // Every runtime call takes 5 ms of the monotonic clock (see the FakeCri wrapper below).
+    clock: { now: () => 1_700_000_000_000, monotonic: () => t.now, sleep: async () => undefined },
+    randomHex: () => '0badc0de',
+    requestTimeoutMs: 120_000,
+    pullTimeoutMs: 600_000,
+  };
+  const call = cri.call.bind(cri);
+  cri.call = async (method: string, req: any) => {
+    events.push(method);
+    t.now += 5;
+    return call(method, req);
+  };
+  return {
+    execute,
+    host: host(),
+    readStdin: async () => '',
+    lockPod: async (ns, name) => {
+      events.push(`lock ${ns}/${name}`);
+      return { release: () => void events.push('unlock') };
+    },
+    newUid: () => {
+      events.push('new uid');
+      return 'uid-fresh';
+    },
+    note: (l) => void events.push(`note: ${l}`),
+  };
+}
+
+const request = (file: string) => ({ file, kubelet, node: { podLogsRoot: '/logs' }, yes: true, wait: false, waitTimeoutMs: 1000 });
+
+test('sync takes the namespace/name lock before it observes and chooses a uid, then observes and plans once', async () => {
+  const cri = new FakeCri();
+  const events: string[] = [];
+  const done = await runSync(request(manifest('web.yaml', WEB)), flowDeps(cri, events), {});
+  assert.equal(done.outcome.ok, true);
+  assert.equal(done.pod.uid, 'uid-fresh');
+  const lock = events.indexOf('lock shop/web');
+  assert.equal(lock, 0, 'the lock comes first');
+  assert.ok(events.indexOf('new uid') > events.indexOf('ListPodSandbox'), 'the uid is chosen after observing under the lock');
+  assert.equal(events.filter((e) => e === 'ListPodSandbox').length, 1, 'one observation: the pod is planned once');
+  assert.equal(events.at(-1), 'unlock');
+});
+
+test('a sync that finds the pod by namespace/name under the lock takes its uid (no second pod)', async () => {
+  const cri = new FakeCri();
+  cri.sandboxes = [
+    {
+      id: 'sb-1',
+      metadata: { name: 'web', namespace: 'shop', uid: 'uid-first', attempt: 0 },
+      state: 'SANDBOX_READY',
+      createdAt: '1',
+      labels: { 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'shop', 'io.kubernetes.pod.uid': 'uid-first' },
+      annotations: {},
+    },
+  ];
+  cri.handlers.PodSandboxStatus = () => ({ status: { ...cri.sandboxes[0], network: { ip: '10.1.2.3', additionalIps: [] }, linux: { namespaces: { options: { network: 'POD' } } } } });
+  const events: string[] = [];
+  const done = await runSync(request(manifest('web.yaml', WEB)), flowDeps(cri, events), {});
+  assert.equal(done.pod.uid, 'uid-first');
+  assert.ok(!events.includes('new uid'));
+  assert.ok(!events.includes('RunPodSandbox'), 'the existing sandbox is used');
+});
+
+test('--timings: every runtime call is counted, the first observation included', async () => {
+  const cri = new FakeCri();
+  const events: string[] = [];
+  const done = await runSync(request(manifest('web.yaml', WEB)), flowDeps(cri, events), {});
+  const steps = done.outcome.results.reduce((sum, r) => sum + r.rpcMs, 0);
+  assert.equal(steps, 25, 'five step calls of 5 ms');
+  // The observation (ListPodSandbox and ListContainers, in parallel) is part of the RPC time.
+  assert.ok(done.times.rpcMs - steps >= 10, `observation counted: ${done.times.rpcMs} - ${steps}`);
+  assert.ok(done.times.planMs >= 10);
+});
+
+test('sync --dry-run takes no lock, sends nothing that changes the node, and lists the requests', async () => {
+  const cri = new FakeCri();
+  const events: string[] = [];
+  const d = await dryRunSync({ ...request(manifest('web.yaml', WEB)), showSecrets: false }, flowDeps(cri, events));
+  assert.ok(!events.some((e) => e.startsWith('lock')));
+  assert.ok(!events.includes('RunPodSandbox') && !events.includes('CreateContainer'));
+  assert.deepEqual(d.requests.map((r) => r.rpc), ['RunPodSandbox', 'CreateContainer', 'StartContainer']);
+  assert.equal(d.plan.source?.file.endsWith('web.yaml'), true);
+});
+
+test('plan data owns its source and match fields; one vocabulary for how the pod was found', async () => {
+  const cri = new FakeCri();
+  const [p] = await planPods({ files: [manifest('web.yaml', WEB)], kubelet }, { runtime: cri as never, readStdin: async () => '', now: () => 0, note: () => undefined });
+  assert.deepEqual(p.plan.match, { by: 'none', uid: '' });
+  assert.deepEqual(p.plan.matchCandidates, []);
+  assert.deepEqual(p.plan.source, { kind: 'manifest', file: path.join(dir, 'web.yaml'), document: 1, from: 'Pod/web', notes: [], controller: null, skipped: [] });
+  assert.ok(p.plan.assumptions.some((a) => a.includes('sync would give the new pod a fresh uid')));
+});
+
+test('prepare-container: an ephemeral container whose target does not run is an error (create --container and sync alike)', async () => {
+  const pod = basePod();
+  const debug = { name: 'debug', image: 'busybox:1.36', targetContainerName: 'nope' };
+  await assert.rejects(
+    prepareContainer(
+      { pod, container: debug, kind: 'ephemeral', sandboxConfig: {} as never, podIPs: [], statuses: [], containerOptions: { podLogsRoot: '/logs', kubeletRoot: '/k', resolvConf: null, clusterDomain: 'cluster.local', hugePageSizes: [], gates: kubelet.rules.gates } },
+      { img: new FakeCri() as never, fs: new FakeFs(), randomHex: () => '0badc0de', pullTimeoutMs: 1000 },
+      [],
+    ),
+    (err: unknown) => err instanceof StepError && err.code === 'CreateContainerConfigError' && err.message === 'unable to find target container nope',
+  );
+});
