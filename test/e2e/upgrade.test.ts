@@ -11,9 +11,9 @@ import { nodeFlags, writeManifest } from './sync-helpers';
 
 // A kubelet pair across the hash-scheme change (whole spec → name+image) and a pair without one.
 const OLD = '1.30';
-const NEW = '1.33';
-const SAME_FROM = '1.33';
-const SAME_TO = '1.33';
+const NEW = '1.31';
+const SAME_FROM = '1.36';
+const SAME_TO = '1.37';
 
 let lab: Lab;
 let dir: string;

@@ -99,3 +99,18 @@ test('the table view is rendered from the data: one section per pod, gate change
   assert.doesNotMatch(text, /absent → off/);
   assert.equal(lines.at(-1), p.summary.text);
 });
+
+test('1.29 → 1.30: a container using a field 1.30 added to v1.Container restarts (hash-fields), the others stay', async () => {
+  const { formatHash, hashContainerLegacy } = await import('../../src/kubelet/hash');
+  const pod = basePod();
+  pod.spec!.containers[0]!.securityContext = { appArmorProfile: { type: 'RuntimeDefault' } };
+  const st = healthyStatus(pod, 'whole-spec');
+  for (const c of pod.spec!.containers) setStatus(st, c.name, { hash: formatHash(hashContainerLegacy(c, 29)) });
+  const p = buildUpgradePlan([{ pod, podStatus: st }], { current: { kubeletVersion: '1.29' }, targetVersion: '1.30' });
+  assert.deepEqual(verdicts(p), [
+    ['app', 'restart', 'hash-fields'],
+    ['log', 'keep', null],
+    ['proxy', 'keep', null],
+  ]);
+  assert.match(p.pods[0]!.containers[0]!.reason, /^1\.30 serialises securityContext differently from 1\.29: hash [0-9a-f]+ becomes [0-9a-f]+$/);
+});
