@@ -2,8 +2,7 @@
 //
 //   npm run bench:image      (builds dist/syncpod-image.tar first; needs root)
 //
-// Size: the archive, each gzip layer, and the unpacked image as containerd reports it after
-// `ctr images import`. Start-up: one container of the image runs a small Node script (node is in the
+// Size: the archive, each gzip layer, and the layers uncompressed (what a node stores). Start-up: one container of the image runs a small Node script (node is in the
 // image) that spawns `/usr/local/bin/syncpod pods` ROUNDS times against the runtime socket mounted
 // into it, and `node -e 0` as often, interleaved, timing each spawnSync with the monotonic clock;
 // the host does the same with bin/syncpod. Medians with min/max (a shared 2-core machine is noisy).
@@ -51,13 +50,14 @@ async function main(): Promise<void> {
   const archive = fs.statSync(ARCHIVE).size;
   const index = JSON.parse(execFileSync('tar', ['-xOf', ARCHIVE, 'index.json'], { encoding: 'utf8' }));
   const manifest = JSON.parse(execFileSync('tar', ['-xOf', ARCHIVE, `blobs/sha256/${index.manifests[0].digest.slice(7)}`], { encoding: 'utf8' }));
-  const layers = (manifest.layers as Array<{ size: number }>).map((l) => l.size);
+  const layers = (manifest.layers as Array<{ size: number; digest: string }>).map((l) => l.size);
+  const unpackedBytes = (manifest.layers as Array<{ digest: string }>)
+    .map((l) => Number(execFileSync('sh', ['-c', `tar -xOf "${ARCHIVE}" blobs/sha256/${l.digest.slice(7)} | gunzip -c | wc -c`], { encoding: 'utf8' }).trim()))
+    .reduce((a, b) => a + b, 0);
   const lab = await startLab();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-bench-image-'));
   try {
     lab.ctr(['images', 'import', ARCHIVE]);
-    const unpacked = lab.ctr(['images', 'ls']).split('\n').find((l) => l.includes(`syncpod:${VERSION}`)) ?? '';
-    say(`image: ${unpacked.replace(/\s+/g, ' ')}`);
     for (let i = 0; i < PODS; i++) {
       const f = path.join(dir, `p${i}.json`);
       fs.writeFileSync(f, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `bench-${i}`, namespace: 'bench-image' }, spec: { containers: [{ name: 'c', image: 'localhost/syncpod/busybox:1.36' }] } }));
@@ -102,7 +102,7 @@ async function main(): Promise<void> {
     const rows: Array<[string, string]> = [
       ['archive dist/syncpod-image.tar', mb(archive)],
       ['layers (gzip): runtime / app', layers.map(mb).join(' / ')],
-      ['unpacked (containerd)', unpacked.split(/\s+/).slice(-3, -1).join(' ') || '?'],
+      ['uncompressed layers', mb(unpackedBytes)],
       [`host: node -e 0`, ms(stats(host.node))],
       [`host: syncpod pods (${PODS} sandboxes)`, `${ms(stats(host.pods))}, ${(stats(host.pods).median / stats(host.node).median).toFixed(2)} × node`],
       [`container: node -e 0`, ms(stats(inside.node))],
