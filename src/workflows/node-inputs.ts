@@ -14,6 +14,7 @@ import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, t
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
 import { applyPodDefaults } from '../manifest/defaults';
 import { YAML_OPTIONS } from '../manifest/parse';
+import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
 import type { DesiredPodSource } from '../plan/node-plan';
 import type { PodIdentity } from '../state/pods-api';
@@ -81,8 +82,13 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
   return { docs: list.map((d) => d.toJS({ maxAliasCount: 1000 })).filter((v) => v !== null && v !== undefined) };
 }
 
-/** A Pod object defaulted and validated, or the problem line. */
-function toPod(value: Obj, where: string, paths: PodPaths): Pod | string {
+/** A Pod object checked against the API schema, defaulted and validated, or the problem line. */
+function toPod(value: Obj, where: string, paths: PodPaths, at: FieldPath = []): Pod | string {
+  const wrong = validateSchema('Pod', value, at);
+  if (wrong.length > 0) {
+    const more = wrong.length > 1 ? ` (and ${wrong.length - 1} more)` : '';
+    return `${where}: ${formatPath(wrong[0]!.path)}: ${wrong[0]!.message}${more}`;
+  }
   const { status: _status, ...raw } = value;
   const pod = applyPodDefaults(raw as Pod);
   const problems = validatePod(pod, paths);
@@ -109,7 +115,7 @@ export function parseGivenPods(text: string, label: string): { pods: GivenPod[];
   if (problem) return { pods: [], problems: [problem] };
   const pods: GivenPod[] = [];
   const problems: string[] = [];
-  const take = (v: unknown, where: string, prefix: string, from: string, document: number): void => {
+  const take = (v: unknown, where: string, prefix: string, from: string, document: number, segments: FieldPath = []): void => {
     const at = (p: string): string => (prefix ? `${prefix}.${p}` : p);
     if (!isObj(v)) return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}not a Kubernetes object`);
     const kind = kindOf(v);
@@ -117,7 +123,7 @@ export function parseGivenPods(text: string, label: string): { pods: GivenPod[];
       const name = isObj(v.metadata) ? String(v.metadata.name ?? '') : '';
       return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}${kind || 'an object without kind'}${name ? `/${name}` : ''} is not a Pod; a node runs pods only`);
     }
-    const pod = toPod(v, where, { metadata: at('metadata'), spec: at('spec') });
+    const pod = toPod(v, where, { metadata: at('metadata'), spec: at('spec') }, segments);
     if (typeof pod === 'string') return void problems.push(pod);
     const phase = isObj(v.status) && typeof v.status.phase === 'string' ? v.status.phase : '';
     pods.push({ pod, phase, source: { kind: 'manifest', file: label, document, from: `${from}Pod/${pod.metadata?.name ?? ''}` } });
@@ -126,7 +132,7 @@ export function parseGivenPods(text: string, label: string): { pods: GivenPod[];
     const where = `${label}: document ${i + 1}`;
     if (isObj(doc) && (kindOf(doc) === 'List' || kindOf(doc) === 'PodList')) {
       if (!Array.isArray(doc.items)) return void problems.push(`${where}: items: must be a list`);
-      doc.items.forEach((item, j) => take(kindOf(doc) === 'PodList' && isObj(item) && !item.kind ? { ...item, kind: 'Pod' } : item, where, `items[${j}]`, `List item ${j + 1}: `, i + 1));
+      doc.items.forEach((item, j) => take(kindOf(doc) === 'PodList' && isObj(item) && !item.kind ? { ...item, kind: 'Pod' } : item, where, `items[${j}]`, `List item ${j + 1}: `, i + 1, ['items', j]));
       return;
     }
     take(doc, where, '', '', i + 1);

@@ -1,0 +1,40 @@
+// Static pod files and given pod lists are checked against the API schema like every other
+// manifest: a wrong-typed field is one problem line naming the file and the field, never a pod.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { parseGivenPods, parseStaticPodFile } from '../../src/workflows/node-inputs';
+
+const wrongTyped: Array<{ name: string; yaml: string; field: string }> = [
+  { name: 'command as a string', yaml: "command: sh -c 'sleep 1'", field: 'spec.containers[0].command' },
+  { name: 'args as a number', yaml: 'args: 5', field: 'spec.containers[0].args' },
+  { name: 'env as a map', yaml: 'env: {A: b}', field: 'spec.containers[0].env' },
+  { name: 'workingDir as a number', yaml: 'workingDir: 5', field: 'spec.containers[0].workingDir' },
+];
+
+function staticPod(extra: string): string {
+  return ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', '  containers:', '  - name: c', '    image: busybox', `    ${extra}`, ''].join('\n');
+}
+
+for (const c of wrongTyped) {
+  test(`a static pod file with ${c.name} is a problem naming the file and ${c.field}`, () => {
+    const r = parseStaticPodFile(staticPod(c.yaml), '/etc/kubernetes/manifests/web.yaml');
+    assert.equal(typeof r, 'string');
+    assert.match(r as string, /^\/etc\/kubernetes\/manifests\/web\.yaml: /);
+    assert.ok((r as string).includes(c.field), r as string);
+  });
+}
+
+test('a List item with a wrong-typed field is a problem naming items[N] and the field; the good item stays', () => {
+  const list = JSON.stringify({
+    apiVersion: 'v1',
+    kind: 'List',
+    items: [
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'good', namespace: 'a' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
+      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad', namespace: 'a' }, spec: { hostNetwork: 'yes', containers: [{ name: 'c', image: 'busybox' }] } },
+    ],
+  });
+  const r = parseGivenPods(list, 'pods.json');
+  assert.deepEqual(r.pods.map((p) => p.pod.metadata?.name), ['good']);
+  assert.equal(r.problems.length, 1);
+  assert.match(r.problems[0]!, /^pods\.json: document 1: items\[1\]\.spec\.hostNetwork: /);
+});
