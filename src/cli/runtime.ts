@@ -1,22 +1,21 @@
 // Runtime commands: version, info.
 import type { Context } from './context';
-import { protoJSON, statusOutput } from './output';
+import { parseOutput, protoJSON, statusOutput } from './output';
 import { formatInfo, formatVersion, type StatusOutput } from '../render/inspect-view';
 import { SyncpodError } from '../errors';
+import { yamlText } from '../render/yaml';
 import type { InfoOptions, VersionOptions } from './commands';
 
 export async function version(ctx: Context, _args: string[], opts: VersionOptions): Promise<number> {
+  const output = parseOutput(opts.output, ['text', 'json', 'yaml']);
   const { runtime } = ctx.cri();
   const v = await runtime.call('Version', { version: '0.1.0' });
   const api = runtime.apiVersion ?? 'v1';
-  const output = String(opts.output ?? 'text').toLowerCase();
   if (output === 'text') {
     ctx.out(formatVersion(v) + `CRI API in use:  ${api}`);
-  } else if (output === 'json' || output === 'yaml') {
-    const json = { ...protoJSON(ctx)('VersionResponse', v), criApiInUse: api };
-    ctx.out(output === 'json' ? JSON.stringify(json, null, 2) : (require('yaml') as typeof import('yaml')).stringify(json));
   } else {
-    throw new SyncpodError(`--output: must be one of text, json, yaml, got "${opts.output}"`);
+    const json = { ...protoJSON(ctx)('VersionResponse', v), criApiInUse: api };
+    ctx.out(output === 'json' ? JSON.stringify(json, null, 2) : yamlText(json, { sortKeys: false }));
   }
   return 0;
 }

@@ -23,6 +23,7 @@ import { utcZone } from '../../src/render/text';
 import type { ContainerStatus, PodSandboxStatus } from '../../src/cri/types';
 import { NOW_NS, containers, images, pods } from '../fixtures/render/inputs';
 import { parse as parseYaml } from 'yaml';
+import { yamlText } from '../../src/render/yaml';
 
 const GOLDEN = join(__dirname, '..', 'fixtures', 'render');
 const toJSON = (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
@@ -280,4 +281,13 @@ test('an info entry that starts with "{" but is not JSON is a one-line error', (
 
 test('inspect of nothing prints nothing', () => {
   assert.equal(formatInspectContainers([], { output: 'json', toJSON, zone: utcZone }), '');
+});
+
+test('the one YAML writer quotes what a YAML 1.1 reader would turn into a bool, number or null (plan, version)', () => {
+  const data = { pod: { namespace: 'no', name: 'yes' }, containers: ['on', 'off', 'y', 'N', '1_000', '0x1F', '1:20', '~', 'null', '1.10'], version: '0.1.0' };
+  for (const sortKeys of [true, false]) {
+    const text = yamlText(data, { sortKeys });
+    assert.deepEqual(parseYaml(text, { version: '1.1' }), data, `YAML 1.1 reads the strings back (sortKeys ${sortKeys})`);
+    assert.deepEqual(parseYaml(text), data);
+  }
 });
