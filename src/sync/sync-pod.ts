@@ -1,8 +1,10 @@
 // One `syncpod sync`: execute the plan and, with --wait, do what kubelet's repeated syncs would:
-// after an init container was started, wait for it to finish, observe again, plan again and go on
-// (bounded by the wait timeout and a round limit). Observation and planning are passed in.
+// after an init container was started (or one was found still running, e.g. after an interrupted
+// sync), wait for it to finish, observe again, plan again and go on (bounded by the wait timeout
+// and a round limit). Observation and planning are passed in.
 import type { Pod } from '../kubelet/api-types';
 import type { PodStatus } from '../kubelet/types';
+import { isRestartableInitContainer } from '../kubelet/pod-util';
 import { killsSomething, type Plan } from '../plan/plan';
 import { errorLine } from '../errors';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from './execute';
@@ -36,6 +38,19 @@ export interface SyncPodOutcome {
 const MAX_ROUNDS = 64;
 const POLL_MS = 200;
 
+/**
+ * Non-restartable init containers of the newest sandbox that are running: kubelet's plan has nothing
+ * to do while one runs, but --wait is not done until it exits (sidecars are expected to keep running).
+ */
+function runningInits(pod: Pod, status: PodStatus): Array<{ name: string; containerId: string }> {
+  const sandboxId = status.sandboxStatuses[0]?.id;
+  const inits = pod.spec?.initContainers ?? [];
+  return status.containerStatuses
+    .filter((c) => c.podSandboxId === sandboxId && c.state === 'running')
+    .filter((c) => inits.some((i) => i.name === c.name && !isRestartableInitContainer(i)))
+    .map((c) => ({ name: c.name, containerId: c.id }));
+}
+
 export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: SyncHooks = {}): Promise<SyncPodOutcome> {
   const results: StepResult[] = [];
   let plan = input.plan;
@@ -49,11 +64,16 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
     if (out.stoppedAt !== undefined) {
       return { ok: false, results, rounds: round, plan, stopped: `stopped at step ${out.stoppedAt} of plan ${round}, as kubelet would` };
     }
-    if (!input.wait || out.startedInit.length === 0) return { ok, results, rounds: round, plan, stopped: '' };
+    // Running before this plan and untouched by it (nothing was killed): waited for like a started one.
+    const found = plan.steps.some(killsSomething)
+      ? []
+      : runningInits(input.pod, status).filter((r) => !out.startedInit.some((s) => s.containerId === r.containerId));
+    const waitFor = [...out.startedInit, ...found];
+    if (!input.wait || waitFor.length === 0) return { ok, results, rounds: round, plan, stopped: '' };
     if (round >= MAX_ROUNDS) return { ok: false, results, rounds: round, plan, stopped: `gave up after ${MAX_ROUNDS} plans` };
 
-    // Wait for the init containers just started to finish (classic: one; sidecars are not waited for).
-    for (const init of out.startedInit) {
+    // Wait for the init containers just started (or found running) to finish (classic: one; sidecars are not waited for).
+    for (const init of waitFor) {
       const spec = input.pod.spec?.initContainers?.find((c) => c.name === init.name);
       if ((spec as { restartPolicy?: string } | undefined)?.restartPolicy === 'Always') continue;
       const waitStep = { step: 0, action: 'wait-init-container' as const, target: init.name };
@@ -98,7 +118,7 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       if (result.error === 'WaitTimeout' || result.error === 'SyncError') return { ok: false, results, rounds: round, plan, stopped: result.message };
     }
     const next = await deps.replan(input.pod);
-    if (!next.plan.changes) return { ok, results, rounds: round, plan: next.plan, stopped: '' };
+    if (!next.plan.changes && runningInits(input.pod, next.status).length === 0) return { ok, results, rounds: round, plan: next.plan, stopped: '' };
     if (next.plan.steps.some(killsSomething)) {
       try {
         await deps.confirmKill(next.plan);

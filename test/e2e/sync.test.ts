@@ -1,12 +1,13 @@
 // `syncpod sync` against a real containerd: from nothing, image change, stopped sandbox, failing
 // init containers, missing images, --dry-run fidelity, concurrency and the kill confirmation.
+import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, startLab, type Lab } from '../harness/lab';
-import { assertOneLineError, syncpod } from './helpers';
+import { assertOneLineError, SYNCPOD, syncpod } from './helpers';
 import { nodeFlags, writeManifest, type PodSpecInput } from './sync-helpers';
 
 let lab: Lab;
@@ -129,6 +130,37 @@ describe('sync', () => {
     assert.equal(ready[0].metadata.attempt, sb.metadata.attempt + 1);
     const running = (await psJson('again')).filter((c) => c.state === 'CONTAINER_RUNNING');
     assert.deepEqual(running.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.metadata.attempt}:${c.podSandboxId === ready[0].id}`).sort(), ['one:1:true', 'two:1:true']);
+    assert.equal(await planExit(file), 0);
+  });
+
+  test('--wait after an interrupted sync waits for the init container still running, then starts the app', async () => {
+    const file = writeManifest(dir, {
+      name: 'resume',
+      inits: [{ name: 'slow', image: BUSYBOX_IMAGE, script: 'sleep 3' }],
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+    });
+    const child = spawn(process.execPath, [SYNCPOD, 'sync', '--wait', ...flags(), file], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...lab.env },
+      stdio: 'ignore',
+    });
+    const exited = new Promise((resolve) => child.on('close', resolve));
+    const deadline = Date.now() + 30000;
+    for (;;) {
+      const cs = await psJson('resume');
+      if (cs.some((c) => c.labels['io.kubernetes.container.name'] === 'slow' && c.state === 'CONTAINER_RUNNING')) break;
+      assert.ok(Date.now() < deadline, 'the init container never ran');
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    child.kill('SIGKILL');
+    await exited;
+    const r = await run(['sync', '--yes', '--wait', '-o', 'json', ...flags(), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const acts = JSON.parse(r.stdout).results.map((x: any) => `${x.action} ${x.target}`);
+    assert.deepEqual(acts, ['wait-init-container slow', 'start-container app']);
+    const cs = await psJson('resume');
+    const state = (n: string) => cs.filter((c) => c.labels['io.kubernetes.container.name'] === n).map((c) => c.state);
+    assert.deepEqual(state('slow'), ['CONTAINER_EXITED']);
+    assert.deepEqual(state('app'), ['CONTAINER_RUNNING']);
     assert.equal(await planExit(file), 0);
   });
 

@@ -7,7 +7,7 @@ import { buildPlan } from '../../src/plan/plan';
 import type { PodStatus } from '../../src/kubelet/types';
 import { executePlan, type ExecuteDeps } from '../../src/sync/execute';
 import { syncPod } from '../../src/sync/sync-pod';
-import { T0, basePod, healthyStatus, podWithInits, sandbox, setStatus } from '../fixtures/planner/base';
+import { T0, basePod, healthyStatus, podWithInits, podWithSidecars, sandbox, setStatus } from '../fixtures/planner/base';
 import { GATES_133 } from '../fixtures/gates';
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 
@@ -210,6 +210,46 @@ test('syncPod --wait: waits for the started init container, re-plans and continu
     '2:start-init-container init2', '2:wait-init-container init2',
     '3:start-container app', '3:start-container log', '3:start-container proxy',
   ]);
+});
+
+test('syncPod --wait: an init container found running (an interrupted sync) is waited for, then the pod goes on', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(podWithInits(), 'IfNotPresent');
+  pod.spec!.initContainers = pod.spec!.initContainers!.slice(0, 1);
+  const st = healthyStatus(pod, 'name+image');
+  st.containerStatuses = st.containerStatuses.filter((s) => s.name === 'init1');
+  setStatus(st, 'init1', { state: 'running', finishedAt: 0 });
+  const first = input(pod, st);
+  assert.equal(first.plan.changes, false, 'kubelet has nothing to do while an init container runs');
+  const out = await syncPod(
+    { ...first, wait: true, waitTimeoutMs: 1000 },
+    {
+      ...deps(cri),
+      confirmKill: async () => undefined,
+      replan: async (p) => {
+        const now = healthyStatus(p, 'name+image');
+        now.containerStatuses = now.containerStatuses.filter((s) => s.name === 'init1');
+        return { plan: buildPlan({ pod: p, podStatus: now, now: T0 + 3600_000 }), status: now };
+      },
+    },
+  );
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  assert.deepEqual(out.results.map((r) => `${r.round}:${r.action} ${r.target}`), [
+    '1:wait-init-container init1', '2:start-container app', '2:start-container log', '2:start-container proxy',
+  ]);
+  assert.equal(cri.calls.find((c) => c.method === 'ContainerStatus')?.req.containerId, st.containerStatuses[0]!.id);
+
+  // Running sidecars (restartable init containers) are expected to keep running: nothing to wait for.
+  const cri2 = new FakeCri();
+  const side = podWithSidecars();
+  const healthy = healthyStatus(side, 'name+image');
+  const done = await syncPod(
+    { ...input(side, healthy), wait: true, waitTimeoutMs: 1000 },
+    { ...deps(cri2), confirmKill: async () => undefined, replan: async () => assert.fail('no re-plan') },
+  );
+  assert.equal(done.ok, true);
+  assert.deepEqual(done.results, []);
+  assert.deepEqual(cri2.methods(), []);
 });
 
 test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once before use, env files read from the volume', async () => {
