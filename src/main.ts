@@ -25,6 +25,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
       config: globals.config,
       debug: globals.debug,
       api: globals.api,
+      hostRoot: globals.hostRoot,
       noColor: globals.color === false,
       noNodeProfile: globals.nodeProfile === false,
     });

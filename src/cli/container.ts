@@ -9,6 +9,7 @@ import { formatInspectContainers } from '../render/inspect-view';
 import { systemZone } from '../render/text';
 import { SyncpodError } from '../errors';
 import { readLogs } from '../logs/reader';
+import { onHost } from '../config/host-root';
 import { parseSince } from '../logs/since';
 import type { InspectOptions, LogsOptions, PsOptions } from './commands';
 
@@ -95,7 +96,7 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
   process.once('SIGINT', onSigint);
   try {
     await readLogs({
-      path,
+      path: onHost(ctx.settings().hostRoot, path),
       tail,
       sinceNs,
       timestamps: !!opts.timestamps,

@@ -3,11 +3,12 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Context } from './context';
-import { localHost } from '../workflows/host-facts';
+import { hostUnder } from '../workflows/host-facts';
 import { executeDeps as realExecuteDeps, PULL_TIMEOUT_MS, requestTimeoutMs } from '../workflows/runtime-deps';
 import type { StepDeps } from '../workflows/step-requests';
 import type { ExecuteDeps } from '../sync/execute';
-import { nodeFs } from '../sync/node-fs';
+import { nodeFsUnder } from '../sync/node-fs';
+import { systemClock } from '../workflows/runtime-deps';
 import type { DetectedKubelet } from '../kubelet/kubelet-version';
 import type { NodeProfile } from '../node/types';
 import { detectedForRules, profileWithRuntime, withProfile, type NodeFlagValues } from '../workflows/node-profile';
@@ -16,8 +17,8 @@ export function stepDeps(ctx: Context): StepDeps {
   return {
     runtime: ctx.runtime,
     image: ctx.image,
-    fs: nodeFs,
-    host: localHost,
+    fs: nodeFsUnder(ctx.settings().hostRoot),
+    host: hostUnder(ctx.settings().hostRoot),
     readFile: (path) => readFileSync(path, 'utf8'),
     readStdin: () => ctx.readStdin(),
     now: () => ctx.now(),
@@ -28,7 +29,7 @@ export function stepDeps(ctx: Context): StepDeps {
 }
 
 export function executeDeps(ctx: Context): ExecuteDeps {
-  return realExecuteDeps(ctx.cri(), ctx.settings().timeoutMs);
+  return realExecuteDeps(ctx.cri(), ctx.settings().timeoutMs, systemClock, nodeFsUnder(ctx.settings().hostRoot));
 }
 
 /** The deadline of a mutating step call: kubelet's 2 minutes, or the CRI deadline when longer. */

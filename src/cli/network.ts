@@ -7,6 +7,7 @@ import { resolveSandboxIds } from './sandbox';
 import type { CniCommand, CniOptions } from '../cni/types';
 import type { NetVerb, SandboxNetwork } from '../state/sandbox-netns';
 import * as state from '../state/sandbox-netns';
+import { onHost } from '../config/host-root';
 import * as cni from '../cni/network';
 import * as view from '../render/cni-view';
 import { ChildProcessCniExec } from '../cni/child-process-cni-exec';
@@ -15,18 +16,19 @@ import type { NetOptions } from './commands';
 import { parseOutput } from './output';
 
 
-function cniOptions(opts: NetOptions): CniOptions {
+function cniOptions(opts: NetOptions, hostRoot: string): CniOptions {
+  const at = (p: string): string => onHost(hostRoot, p);
   const nonEmpty = (flag: string, v: unknown): string => {
     if (typeof v !== 'string' || v === '') throw new SyncpodError(`${flag} must not be empty`);
     return v;
   };
-  const binDirs = cni.parseBinDirs(nonEmpty('--cni-bin-dir', opts.cniBinDir));
+  const binDirs = cni.parseBinDirs(nonEmpty('--cni-bin-dir', opts.cniBinDir)).map(at);
   if (binDirs.length === 0) throw new SyncpodError('--cni-bin-dir must name at least one directory');
   if (opts.network !== undefined) nonEmpty('--network', opts.network);
   return {
-    confDir: nonEmpty('--cni-conf-dir', opts.cniConfDir),
+    confDir: at(nonEmpty('--cni-conf-dir', opts.cniConfDir)),
     binDirs,
-    cacheDir: nonEmpty('--cni-cache-dir', opts.cniCacheDir),
+    cacheDir: at(nonEmpty('--cni-cache-dir', opts.cniCacheDir)),
     ...(opts.network !== undefined ? { networkName: opts.network as string } : {}),
     timeoutMs: parseTimeout(String(opts.timeout), '--timeout'),
   };
@@ -37,7 +39,8 @@ const VERB: Record<CniCommand, NetVerb> = { ADD: 'set up', DEL: 'tear down', CHE
 
 async function run(ctx: Context, command: CniCommand, args: string[], opts: NetOptions): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json']);
-  const options = cniOptions(opts);
+  const hostRoot = ctx.settings().hostRoot;
+  const options = cniOptions(opts, hostRoot);
   const ifname = String(opts.ifname ?? 'eth0');
   const dryRun = opts.dryRun === true;
 
@@ -46,7 +49,7 @@ async function run(ctx: Context, command: CniCommand, args: string[], opts: NetO
   state.refuseSandbox(sb, VERB[command]);
   for (const note of sb.notes) ctx.warn(note);
 
-  const netns = await state.locateNetns(sb);
+  const netns = await state.locateNetns(sb, (p) => onHost(hostRoot, p));
   if (netns === undefined && command !== 'DEL') {
     const tried = state.netnsCandidates(sb);
     throw new SyncpodError(

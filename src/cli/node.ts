@@ -10,18 +10,22 @@ import { SyncpodError, errorLine } from '../errors';
 import type { DirEntry } from '../kubelet/static-pods';
 import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
 import { listPodsApi, podsApiSocket } from '../state/pods-api';
-import { nodeFs } from '../sync/node-fs';
-import { acquirePodLock } from '../sync/lock';
+import { nodeFsUnder } from '../sync/node-fs';
+import { onHost } from '../config/host-root';
+import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
 import { detectedForRules } from '../workflows/node-profile';
+import { repeatEvery } from '../workflows/repeat';
+import { sleep } from './signals';
+import { parseGoDuration } from '../config/duration';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
 import { executeDeps } from './deps';
 import { parseOutput } from './output';
 import type { Colours } from '../render/colour';
-import { localHost } from '../workflows/host-facts';
+import { hostUnder } from '../workflows/host-facts';
 import { configSeenFor, nodeSettings } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
@@ -61,6 +65,7 @@ function readFile(path: string): string {
  */
 export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | SyncOptions): NodePlanRequest {
   const profile = ctx.nodeProfile(opts);
+  const hostRoot = ctx.settings().hostRoot;
   const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
   const driver = opts.cgroupDriver ?? 'cgroupfs';
   if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
@@ -74,7 +79,7 @@ export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | Sy
     cgroup: {
       cgroupsPerQOS: profile.cgroupsPerQOS.value,
       cgroupDriver: driver,
-      cgroupVersion: fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1,
+      cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
     },
     options: (() => {
       const featureGates = { ...detectedForRules(profile).featureGates, ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}) };
@@ -86,12 +91,18 @@ export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | Sy
 
 export function nodeDeps(ctx: Context): NodePlanDeps {
   const { runtime, image } = ctx.cri();
+  const root = ctx.settings().hostRoot;
   return {
     runtime,
     image,
-    fs: nodeFs,
-    inputs: { readDir, readFile, readStdin: () => ctx.readStdin() },
-    podsApi: (socket) => listPodsApi(socket, { timeoutMs: ctx.settings().timeoutMs, exists: (p) => fs.existsSync(p) }),
+    fs: nodeFsUnder(root),
+    inputs: {
+      readDir: (p) => readDir(onHost(root, p)),
+      readFile,
+      readNodeFile: (p) => readFile(onHost(root, p)),
+      readStdin: () => ctx.readStdin(),
+    },
+    podsApi: (socket) => listPodsApi(onHost(root, socket), { timeoutMs: ctx.settings().timeoutMs, exists: (p) => fs.existsSync(p) }),
     now: () => ctx.now(),
   };
 }
@@ -117,6 +128,7 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
       return NPD_UNKNOWN;
     }
   }
+  if (opts.every !== undefined) return planNodeEvery(ctx, args, opts, output, colours);
   const r = await planNode(nodeRequest(ctx, args, opts), nodeDeps(ctx));
   reportLines(ctx, r.notes, r.plan.problems);
   if (output === 'table') {
@@ -128,6 +140,40 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
   }
   if (r.plan.problems.length > 0) return 1;
   return opts.detailedExitcode ? detailedExitCode(r.plan) : 0;
+}
+
+/** `plan --node --every DURATION`: one plan per interval until SIGTERM/SIGINT; JSON one line per run. */
+async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions, output: string, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
+  const ns = parseGoDuration(String(opts.every));
+  if (ns === undefined || ns < 1e9) throw new SyncpodError(`--every: "${opts.every}" is not a duration of at least 1s (e.g. 10m)`);
+  if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
+  const request = nodeRequest(ctx, args, opts);
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await repeatEvery(
+      ns / 1e6,
+      async () => {
+        const r = await planNode(request, nodeDeps(ctx));
+        reportLines(ctx, r.notes, r.plan.problems);
+        if (output === 'table') ctx.io.stdout.write(`${renderNodePlan(r.plan, colours)}\n`);
+        else if (output === 'json') ctx.out(JSON.stringify(r.plan));
+        else ctx.out(`---\n${yamlText(JSON.parse(JSON.stringify(r.plan)))}`);
+      },
+      {
+        signal: abort.signal,
+        sleep,
+        onError: (err) => ctx.io.stderr.write(`syncpod: ${errorLine(err)}\n`),
+      },
+      () => ctx.now(),
+    );
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+  return 0;
 }
 
 /** `sync --node [--remove-orphans] [FILE...]`. */
@@ -144,11 +190,11 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
       settingsFor: (pod, sandboxes) => {
-        const s = nodeSettings(opts, pod, kubelet.rules, localHost);
+        const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot));
         return { sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) }, containerOptions: s.container, legacyLogDir: s.legacyLogDir };
       },
       lock: async (ns, name) => {
-        const l = await acquirePodLock(ns, name, { timeoutMs: 60_000, onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`) });
+        const l = await acquirePodLock(ns, name, { dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR), timeoutMs: 60_000, onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`) });
         return () => l.release();
       },
       confirm: async (what) => {

@@ -15,6 +15,7 @@ export const planDef = (c: Cmd) =>
       .option('--node', 'plan every pod this node should run (static pods, given files, the Pods API) and report orphans')
       .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
       .option('--pods-api-socket <path>', "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock, read when present; none: skip)")
+      .option('--every <duration>', 'with --node: plan again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (for DaemonSets)')
       .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))')
       .option('--liveness-failed <container>', "assume kubelet's prober holds a liveness Failure for this container (repeatable)", collect, [] as string[])
       .option('--startup-failed <container>', "assume kubelet's prober holds a startup Failure for this container (repeatable)", collect, [] as string[])

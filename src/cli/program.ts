@@ -18,6 +18,7 @@ function rootDef() {
     .option('-c, --config <file>', 'client config file (default /etc/crictl.yaml); env CRI_CONFIG_FILE')
     .option('-D, --debug', 'print debug lines and stack traces to stderr')
     .option('--api <version>', 'force the CRI API version: v1 or v1alpha2 (default: negotiate)')
+    .option('--host-root <dir>', "where the node's root filesystem is mounted (a DaemonSet's /host): sockets, kubelet, CNI, log and /proc paths are read under it; env SYNCPOD_HOST_ROOT")
     .option('--no-color', 'never colour the output (also NO_COLOR)')
     .option('--no-node-profile', "do not read the running kubelet's command line, config and version for node settings (see `syncpod node`)")
     .showHelpAfterError(false);

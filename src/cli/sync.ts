@@ -8,10 +8,11 @@ import { executeDeps, profiledNode } from './deps';
 import { withNodeProfile } from '../workflows/node-profile';
 import { parseOutput, protoJSON } from './output';
 import { parseTimeout } from '../config/settings';
-import { acquirePodLock } from '../sync/lock';
+import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
 import type { SyncHooks } from '../sync/types';
 import * as view from '../render/sync-view';
-import { localHost } from '../workflows/host-facts';
+import { hostUnder } from '../workflows/host-facts';
+import { onHost } from '../config/host-root';
 import { resolveRules } from '../workflows/plan-pods';
 import { dryRunSync, runSync, type SyncFlowDeps, type SyncRequest } from '../workflows/sync-flow';
 import { SyncpodError } from '../errors';
@@ -47,9 +48,9 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
   const req: SyncRequest = { file: args[0], selector: opts.selector, ordinal: opts.ordinal, kubelet: resolveRules(opts.kubeletVersion, undefined, detected), node: opts, yes: !!opts.yes, wait: !!opts.wait, waitTimeoutMs };
   const deps: SyncFlowDeps = {
     execute: executeDeps(ctx),
-    host: localHost,
+    host: hostUnder(ctx.settings().hostRoot),
     readStdin: () => ctx.readStdinBytes(),
-    lockPod: (namespace, name, onWait) => acquirePodLock(namespace, name, { timeoutMs: Math.max(waitTimeoutMs, 60_000), onWait }),
+    lockPod: (namespace, name, onWait) => acquirePodLock(namespace, name, { dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR), timeoutMs: Math.max(waitTimeoutMs, 60_000), onWait }),
     ask: ctx.io.stdin.isTTY ? (q) => ask(ctx, q) : undefined,
     newUid: () => randomUUID(),
     note: (line) => void ctx.io.stderr.write(`${line}\n`),

@@ -3,6 +3,7 @@
 // profile) > crictl's default sockets.
 import { SyncpodError } from '../errors';
 import { parseGoDuration } from './duration';
+import { endpointOnHost, onHost, parseHostRoot } from './host-root';
 
 export const DEFAULT_RUNTIME_ENDPOINTS = [
   'unix:///run/containerd/containerd.sock',
@@ -25,6 +26,7 @@ export interface GlobalFlags {
   api?: string;
   /** --no-node-profile: do not read the running kubelet. */
   noNodeProfile?: boolean;
+  hostRoot?: string;
 }
 
 /** The keys of crictl's config file that syncpod understands. */
@@ -50,6 +52,8 @@ export interface Settings {
   /** undefined: negotiate (v1, falling back to v1alpha2 on Unimplemented). */
   api?: ApiVersion;
   configFile?: ConfigFile;
+  /** Where the node's root is seen from here ('/' unless --host-root / SYNCPOD_HOST_ROOT). */
+  hostRoot: string;
 }
 
 export interface SettingsInputs {
@@ -151,8 +155,11 @@ export function parseApiVersion(text: string | undefined): ApiVersion | undefine
 
 export function resolveSettings(inputs: SettingsInputs): Settings {
   const { flags, env } = inputs;
+  const hostRoot =
+    flags.hostRoot !== undefined ? parseHostRoot(flags.hostRoot) : parseHostRoot(env.SYNCPOD_HOST_ROOT || undefined, 'SYNCPOD_HOST_ROOT');
   const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
-  const configPath = explicitConfig ?? DEFAULT_CONFIG_FILE;
+  // An explicit config file is syncpod's input; the default one is the node's.
+  const configPath = explicitConfig ?? onHost(hostRoot, DEFAULT_CONFIG_FILE);
   let configFile: ConfigFile | undefined;
   let text: string | undefined;
   try {
@@ -209,13 +216,14 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
   else if (configFile?.timeoutSeconds !== undefined && configFile.timeoutSeconds > 0) timeoutMs = configFile.timeoutSeconds * 1000;
 
   return {
-    runtimeEndpoints,
+    runtimeEndpoints: runtimeEndpoints.map((e) => endpointOnHost(hostRoot, e)),
     runtimeEndpointSource,
-    imageEndpoint,
+    imageEndpoint: imageEndpoint === undefined ? undefined : endpointOnHost(hostRoot, imageEndpoint),
     imageEndpointSource,
     timeoutMs,
     debug: flags.debug ?? configFile?.debug ?? false,
     api: parseApiVersion(flags.api),
     configFile,
+    hostRoot,
   };
 }

@@ -5,7 +5,8 @@
 //   [pod/syncpod-7xk2p/syncpod] 2026-11-22T10:00:00.000000000Z {"schemaVersion":1,"node":"n1",...}
 // The prefix and the timestamp are optional (a node's own output can be fed as it is). A plan may
 // span several lines (pretty JSON): the lines of one prefix are joined until the document closes.
-// Per source, `syncpod: …` lines are errors and `WARN: …` lines warnings; the newest plan per node
+// Per source, `syncpod: …` lines are errors (unless the plan lists them as input problems), `WARN: …`
+// lines warnings, `note: …` and `DEBUG: …` lines are skipped; the newest plan per node
 // wins; a source that never produced a plan is reported under its prefix as a node with errors.
 
 export const FLEET_REPORT_SCHEMA_VERSION = 1;
@@ -148,7 +149,7 @@ function readSources(inputs: FleetInput[]): Source[] {
         if (scan(s, rest)) closeDocument(s);
       } else if (trimmed.startsWith('syncpod: ')) s.errors.push(trimmed.slice('syncpod: '.length));
       else if (trimmed.startsWith('WARN: ')) s.warnings.push(trimmed.slice('WARN: '.length));
-      else if (!trimmed.startsWith('DEBUG: ')) s.errors.push(`unrecognised line: ${trimmed.slice(0, 200)}`);
+      else if (!trimmed.startsWith('DEBUG: ') && !trimmed.startsWith('note: ')) s.errors.push(`unrecognised line: ${trimmed.slice(0, 200)}`);
     }
   }
   for (const s of sources.values()) {
@@ -181,7 +182,8 @@ function nodeFrom(s: Source): FleetNode {
     orphans: d.summary.orphans,
     orphanPods: d.orphans.map((o) => `${podRef(o)} (${o.uid})`).sort(),
     problems: d.problems,
-    errors: s.errors,
+    // `plan --node` also prints each input problem on stderr: counted once, as a problem.
+    errors: s.errors.filter((e) => !d.problems.includes(e)),
     warnings: s.warnings,
     changes: d.summary.changes,
   };

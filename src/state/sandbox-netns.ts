@@ -288,10 +288,10 @@ async function exists(path: string): Promise<boolean> {
   }
 }
 
-/** The first candidate netns path that exists, or undefined. */
-export async function locateNetns(sb: SandboxNetwork): Promise<string | undefined> {
+/** The first candidate netns path that exists (as `at` maps node paths, e.g. under --host-root), or undefined. */
+export async function locateNetns(sb: SandboxNetwork, at: (nodePath: string) => string = (p) => p): Promise<string | undefined> {
   if (sb.netnsClosed === true) return undefined;
-  for (const p of netnsCandidates(sb)) if (await exists(p)) return p;
+  for (const p of netnsCandidates(sb).map(at)) if (await exists(p)) return p;
   return undefined;
 }
 

@@ -2,6 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SyncpodError } from '../errors';
+import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
 
 /**
@@ -95,6 +96,28 @@ export const nodeFs: SyncFs = {
     fs.symlinkSync(target, p);
   },
 };
+
+/**
+ * The node filesystem seen through --host-root: every path is a node path taken under `root`;
+ * a symlink's target is written as given (it is resolved on the node).
+ */
+export function nodeFsUnder(root: string): SyncFs {
+  if (root === '/') return nodeFs;
+  const at = (p: string): string => onHost(root, p);
+  return {
+    exists: (p) => nodeFs.exists(at(p)),
+    mkdirAll: (p, mode) => nodeFs.mkdirAll(at(p), mode),
+    touch: (p, mode) => nodeFs.touch(at(p), mode),
+    writeFile: (p, content, mode) => nodeFs.writeFile(at(p), content, mode),
+    chmod: (p, mode) => nodeFs.chmod(at(p), mode),
+    kind: (p) => nodeFs.kind(at(p)),
+    mode: (p) => nodeFs.mode(at(p)),
+    readdir: (p) => nodeFs.readdir(at(p)),
+    remove: (p) => nodeFs.remove(at(p)),
+    symlink: (target, p) => nodeFs.symlink(target, at(p)),
+    readText: (p) => nodeFs.readText(at(p)),
+  };
+}
 
 export const HUGEPAGES_DIR = '/sys/kernel/mm/hugepages';
 

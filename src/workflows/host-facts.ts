@@ -6,10 +6,15 @@ import * as os from 'node:os';
 import { SyncpodError, errorLine } from '../errors';
 import { hugePageUnitSize } from '../kubelet/resources';
 import { HUGEPAGES_DIR, readHugePageSizes } from '../sync/node-fs';
+import { onHost } from '../config/host-root';
 
 export interface HostFacts {
-  /** A file's text; throws (with the errno code) when it cannot be read. */
+  /** A node file's text (resolv.conf, /etc/hosts); throws (with the errno code) when it cannot be read. */
   readFile(path: string): string;
+  /** One of syncpod's own inputs (--env-file): never under --host-root. Default: readFile. */
+  readOwnFile?(path: string): string;
+  /** A node path as seen from here (under --host-root). Default: the path itself. */
+  nodePath?(path: string): string;
   /** cgroup v2 when the unified hierarchy is mounted at /sys/fs/cgroup. */
   cgroupVersion(): 1 | 2;
   hostname(): string;
@@ -35,18 +40,26 @@ function interfaceIPs(): string[] {
 }
 
 /** This machine. */
-export const localHost: HostFacts = {
-  readFile: (path) => fs.readFileSync(path, 'utf8'),
-  cgroupVersion: () => (fs.existsSync('/sys/fs/cgroup/cgroup.controllers') ? 2 : 1),
-  hostname: () => os.hostname(),
-  nodeIPs: interfaceIPs,
-  cpuCount: () => os.cpus().length,
-  memoryBytes: () => os.totalmem(),
-  hugePageSizes() {
-    try {
-      return readHugePageSizes(HUGEPAGES_DIR, hugePageUnitSize);
-    } catch (err) {
-      throw new SyncpodError(`${HUGEPAGES_DIR}: ${errorLine(err)}`);
-    }
-  },
-};
+export const localHost: HostFacts = hostUnder('/');
+
+/** The node whose root filesystem is seen at `root` (--host-root): its files, /sys, huge pages read under it. */
+export function hostUnder(root: string): HostFacts {
+  const at = (p: string): string => onHost(root, p);
+  return {
+    readFile: (path) => fs.readFileSync(at(path), 'utf8'),
+    readOwnFile: (path) => fs.readFileSync(path, 'utf8'),
+    nodePath: at,
+    cgroupVersion: () => (fs.existsSync(at('/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1),
+    hostname: () => os.hostname(),
+    nodeIPs: interfaceIPs,
+    cpuCount: () => os.cpus().length,
+    memoryBytes: () => os.totalmem(),
+    hugePageSizes() {
+      try {
+        return readHugePageSizes(at(HUGEPAGES_DIR), hugePageUnitSize);
+      } catch (err) {
+        throw new SyncpodError(`${HUGEPAGES_DIR}: ${errorLine(err)}`);
+      }
+    },
+  };
+}

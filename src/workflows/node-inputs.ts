@@ -37,6 +37,8 @@ export interface NodeInputDeps {
   /** Directory entries with their kinds; undefined when the directory does not exist. */
   readDir(path: string): DirEntry[] | undefined;
   readFile(path: string): string;
+  /** Reads a node file (a static pod manifest); a node path, taken under --host-root by the adapter. Default: readFile. */
+  readNodeFile?(path: string): string;
   readStdin(): Promise<string>;
 }
 
@@ -214,7 +216,7 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
         const path = `${dir === '/' ? '' : dir}/${name}`;
         let text: string;
         try {
-          text = deps.readFile(path);
+          text = (deps.readNodeFile ?? deps.readFile)(path);
         } catch (err) {
           problems.push(`${path}: cannot read: ${errorLine(err)}`);
           continue;

@@ -55,7 +55,7 @@ export function parseEnvFile(text: string, file: string, namespace: string): Val
   return out;
 }
 
-function readFlagFile(host: HostFacts, flag: string, path: string): string {
+function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: string): string {
   try {
     return host.readFile(path);
   } catch (err) {
@@ -90,10 +90,10 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
     gates: rules.gates,
     userNamespace:
       pod.spec?.hostUsers === false && rules.gates.UserNamespacesSupport && pod.metadata?.uid
-        ? userNamespaceRange(flags.podDirRoot ?? '/var/lib/kubelet', pod.metadata.uid)
+        ? userNamespaceRange(host.nodePath?.(flags.podDirRoot ?? '/var/lib/kubelet') ?? flags.podDirRoot ?? '/var/lib/kubelet', pod.metadata.uid)
         : undefined,
   };
-  const values = flags.envFile ? parseEnvFile(readFlagFile(host, '--env-file', flags.envFile), flags.envFile, pod.metadata?.namespace ?? 'default') : undefined;
+  const values = flags.envFile ? parseEnvFile(readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile), flags.envFile, pod.metadata?.namespace ?? 'default') : undefined;
   const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
   const memory = host.memoryBytes();
   return {

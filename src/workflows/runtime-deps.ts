@@ -4,6 +4,7 @@ import { randomBytes } from 'node:crypto';
 import type { ImageService, RuntimeService } from '../cri/grpc-runtime-service';
 import type { ExecuteDeps } from '../sync/execute';
 import { nodeFs } from '../sync/node-fs';
+import type { SyncFs } from '../sync/types';
 import type { Clock } from '../sync/types';
 
 /** kubelet's runtimeRequestTimeout default: the deadline of mutating runtime calls. */
@@ -22,11 +23,12 @@ export function requestTimeoutMs(callTimeoutMs: number): number {
   return Math.max(callTimeoutMs, RUNTIME_REQUEST_TIMEOUT_MS);
 }
 
-export function executeDeps(cri: { runtime: RuntimeService; image: ImageService }, callTimeoutMs: number, clock: Clock = systemClock): ExecuteDeps {
+/** `fs`: the node's filesystem (nodeFsUnder(--host-root) in a DaemonSet). */
+export function executeDeps(cri: { runtime: RuntimeService; image: ImageService }, callTimeoutMs: number, clock: Clock = systemClock, fs: SyncFs = nodeFs): ExecuteDeps {
   return {
     runtime: cri.runtime,
     image: cri.image,
-    fs: nodeFs,
+    fs,
     clock,
     randomHex: () => randomBytes(4).toString('hex'),
     requestTimeoutMs: requestTimeoutMs(callTimeoutMs),

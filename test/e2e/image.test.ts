@@ -19,8 +19,11 @@ let lab: Lab;
 let dir: string;
 const run = (args: string[]) => syncpod(args, { env: lab.env, timeoutMs: 120000 });
 
-/** A pod running the image once with the lab's socket at the kubelet-default path under /host. */
-function imagePod(name: string, args: string[]): string {
+/**
+ * A pod running the image once: the lab's socket at the containerd-default path under /host, or
+ * (wholeHost) the node's / at /host, as deploy/ mounts it.
+ */
+function imagePod(name: string, args: string[], wholeHost = false): string {
   const file = path.join(dir, `${name}.json`);
   fs.writeFileSync(
     file,
@@ -37,11 +40,15 @@ function imagePod(name: string, args: string[]): string {
             image: `syncpod:${VERSION}`,
             imagePullPolicy: 'Never',
             args,
-            env: [{ name: 'CONTAINER_RUNTIME_ENDPOINT', value: 'unix:///host/run/containerd/containerd.sock' }],
-            volumeMounts: [{ name: 'cri', mountPath: '/host/run/containerd/containerd.sock' }],
+            env: wholeHost ? [] : [{ name: 'CONTAINER_RUNTIME_ENDPOINT', value: 'unix:///host/run/containerd/containerd.sock' }],
+            volumeMounts: wholeHost
+              ? [{ name: 'host', mountPath: '/host', readOnly: true }]
+              : [{ name: 'cri', mountPath: '/host/run/containerd/containerd.sock' }],
           },
         ],
-        volumes: [{ name: 'cri', hostPath: { path: lab.socket, type: 'Socket' } }],
+        volumes: wholeHost
+          ? [{ name: 'host', hostPath: { path: '/', type: 'Directory' } }]
+          : [{ name: 'cri', hostPath: { path: lab.socket, type: 'Socket' } }],
       },
     }),
   );
@@ -49,8 +56,8 @@ function imagePod(name: string, args: string[]): string {
 }
 
 /** Syncs the pod, waits for its container to exit and returns its log text and exit code. */
-async function runInImage(name: string, args: string[]): Promise<{ log: string; exitCode: number }> {
-  const file = imagePod(name, args);
+async function runInImage(name: string, args: string[], wholeHost = false): Promise<{ log: string; exitCode: number }> {
+  const file = imagePod(name, args, wholeHost);
   const s = await run(['sync', '-y', ...nodeFlags(lab), file]);
   assert.equal(s.code, 0, s.stdout + s.stderr);
   const deadline = Date.now() + 60_000;
@@ -60,7 +67,9 @@ async function runInImage(name: string, args: string[]): Promise<{ log: string; 
     if (ps[0].state === 'CONTAINER_EXITED') {
       const insp = JSON.parse((await run(['inspect', ps[0].id])).stdout);
       const logs = await run(['logs', ps[0].id]);
-      return { log: logs.stdout, exitCode: insp.status.exitCode };
+      const why = `${insp.status.reason ?? ''} ${insp.status.message ?? ''}`.trim();
+      const failed = insp.status.exitCode !== 0;
+      return { log: failed ? `${logs.stdout}${logs.stderr}\n(${why})` : logs.stdout, exitCode: insp.status.exitCode };
     }
     assert.ok(Date.now() < deadline, 'the image container did not exit within 60 s');
     await new Promise((r) => setTimeout(r, 200));
@@ -97,5 +106,72 @@ describe('image', () => {
     const v = await runInImage('version', ['--version']);
     assert.equal(v.exitCode, 0);
     assert.equal(v.log.trim(), VERSION);
+  });
+});
+
+describe('image with --host-root', () => {
+  test('the node\'s / at /host: the socket (a node path) and a log file the runtime reports are read under it', async () => {
+    const ps = JSON.parse((await run(['ps', '-a', '-o', 'json', '--label', 'io.kubernetes.pod.name=version'])).stdout).containers;
+    assert.equal(ps.length, 1, 'the version pod of the test before');
+    const root = ['--host-root', '/host', '-r', lab.endpoint];
+    const logs = await runInImage('hostroot-logs', [...root, 'logs', ps[0].id], true);
+    assert.equal(logs.exitCode, 0, logs.log);
+    assert.equal(logs.log.trim(), VERSION);
+    const pods = await runInImage('hostroot-pods', [...root, 'pods', '-o', 'json'], true);
+    assert.equal(pods.exitCode, 0, pods.log);
+    const host = await run(['pods', '-o', 'json']);
+    assert.deepEqual(JSON.parse(pods.log), JSON.parse(host.stdout));
+  });
+});
+
+describe('deploy/', () => {
+  const DEPLOY = path.join(ROOT, 'deploy');
+  const manifests = fs.readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml')).sort();
+
+  test('every manifest in deploy/ plans cleanly and names this version\'s image', async () => {
+    assert.deepEqual(manifests, ['daemonset.yaml', 'debug-pod.yaml']);
+    for (const f of manifests) {
+      const r = await run(['plan', ...nodeFlags(lab), path.join(DEPLOY, f)]);
+      assert.equal(r.code, 0, `${f}: ${r.stderr}`);
+      assert.equal(r.stderr, '', f);
+      assert.match(fs.readFileSync(path.join(DEPLOY, f), 'utf8'), new RegExp(`image: syncpod:${VERSION.replace(/\./g, '\\.')}\\n`), f);
+    }
+    assert.match(fs.readFileSync(path.join(DEPLOY, 'kubectl-syncpod'), 'utf8'), new RegExp(`SYNCPOD_IMAGE:-syncpod:${VERSION.replace(/\./g, '\\.')}\\}`));
+  });
+
+  test("the DaemonSet's pod template, synced onto the runtime, logs a node plan that report reads", async () => {
+    // The template as shipped, plus what an operator with a non-default socket adds: the endpoint
+    // (a node path, read under --host-root /host).
+    const { parseDocument } = await import('yaml');
+    const doc = parseDocument(fs.readFileSync(path.join(DEPLOY, 'daemonset.yaml'), 'utf8')).toJS();
+    doc.spec.template.spec.containers[0].env.push({ name: 'CONTAINER_RUNTIME_ENDPOINT', value: lab.endpoint });
+    const file = path.join(dir, 'daemonset.json');
+    fs.writeFileSync(file, JSON.stringify(doc));
+    const s = await run(['sync', '-y', ...nodeFlags(lab), file]);
+    assert.equal(s.code, 0, s.stdout + s.stderr);
+    const ps = JSON.parse((await run(['ps', '-o', 'json', '--label', 'io.kubernetes.pod.namespace=kube-system'])).stdout).containers;
+    assert.equal(ps.length, 1);
+    assert.equal(ps[0].state, 'CONTAINER_RUNNING', 'plan --every keeps the container running');
+    let line = '';
+    for (const deadline = Date.now() + 60_000; line === '' && Date.now() < deadline; ) {
+      line = (await run(['logs', ps[0].id])).stdout.split('\n').find((l) => l.startsWith('{')) ?? '';
+      if (line === '') await new Promise((r) => setTimeout(r, 300));
+    }
+    assert.notEqual(line, '', 'a JSON line in the container log within 60 s');
+    const podName = JSON.parse((await run(['inspectp', ps[0].podSandboxId])).stdout).status.metadata.name;
+    const logs = (await run(['logs', ps[0].id])).stdout;
+    const prefixed = logs
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => `[pod/${podName}/syncpod] ${l}`)
+      .join('\n');
+    const rep = await syncpod(['report', '-o', 'json', '-'], { env: lab.env, input: `${prefixed}\n` });
+    assert.equal(rep.code, 0, rep.stderr);
+    const fleet = JSON.parse(rep.stdout);
+    assert.equal(fleet.nodes.length, 1);
+    const n = fleet.nodes[0];
+    assert.equal(n.node, 'e2e-node', 'the node name came through the downward API and $(NODE_NAME)');
+    assert.deepEqual(n.errors, []);
+    assert.ok(n.orphanPods.some((o: string) => o.startsWith(`kube-system/${podName} `)), `its own pod is an orphan (no static pods, no Pods API): ${n.orphanPods}`);
   });
 });

@@ -58,6 +58,8 @@ test('error and warning lines are kept per source; a source without a plan is a 
   const log = [
     prefixed('pod/syncpod-c3/syncpod', 'syncpod: cannot connect to unix:///host/run/containerd/containerd.sock: no such file'),
     prefixed('pod/syncpod-a1/syncpod', 'WARN: kubelet config not found'),
+    prefixed('pod/syncpod-a1/syncpod', 'syncpod: bad.yaml: document 1: spec: required'),
+    prefixed('pod/syncpod-a1/syncpod', 'note: /etc/kubernetes/manifests/.swp: not a manifest'),
     prefixed('pod/syncpod-a1/syncpod', nodePlan('node-a', [['web', false]], [], ['bad.yaml: document 1: spec: required'])),
     prefixed('pod/syncpod-a1/syncpod', 'panic text nobody expected'),
   ].join('\n');
