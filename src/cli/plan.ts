@@ -3,17 +3,22 @@
 import type { Context } from './context';
 import { parseOutput, LIST_OUTPUTS } from './output';
 import type { PlanOptions } from './commands';
-import { planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
+import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
-import { planNodeCommand } from './node';
+import { nodeDeps, nodeRequest, planNodeCommand } from './node';
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
   const profile = ctx.nodeProfile(opts);
-  if (opts.node) return planNodeCommand(ctx, args, withNodeProfile(opts, profile), ctx.colours);
+  if (opts.node && opts.upgradeTo === undefined) return planNodeCommand(ctx, args, withNodeProfile(opts, profile), ctx.colours);
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const kubelet = resolveRules(opts.kubeletVersion, opts.featureGates, detectedForRules(profile));
+  if (opts.node && opts.upgradeTo !== undefined) {
+    const upgrade = await planNodeUpgrade({ node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: opts.upgradeTo }, { ...nodeDeps(ctx), note: (l) => ctx.warn(l) });
+    ctx.out(formatUpgradePlan(upgrade, output, ctx.colours));
+    return opts.detailedExitcode && upgrade.changes ? 2 : 0;
+  }
   const req = { files: args, kubelet, selector: opts.selector, ordinal: opts.ordinal, livenessFailed: opts.livenessFailed, startupFailed: opts.startupFailed, startupSucceeded: opts.startupSucceeded };
   const deps = { runtime: ctx.runtime, readStdin: () => ctx.readStdinBytes(), now: () => ctx.now(), note: (l: string) => void ctx.io.stderr.write(`${l}\n`) };
   if (opts.upgradeTo !== undefined) {

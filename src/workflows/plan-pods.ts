@@ -15,6 +15,7 @@ import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { matchWorkloadPod } from '../state/workload-match';
 import { adoptLivePod } from '../manifest/controllers';
+import { planNode, type NodePlanDeps, type NodePlanRequest } from './node-plan';
 
 /** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
 export interface KubeletSelection {
@@ -130,5 +131,24 @@ export async function planUpgrade(req: PlanRequest & { targetVersion: string }, 
   return buildUpgradePlan(
     planned.map((p) => ({ pod: p.loaded.pod, podStatus: p.observed.status, probeResults: p.probeResults })),
     { current: { kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION, featureGates: gates }, targetVersion: req.targetVersion },
+  );
+}
+
+/** `plan --node --upgrade-to VERSION`: the upgrade preview for every pod this node should run. */
+export async function planNodeUpgrade(
+  req: { node: NodePlanRequest; kubelet: KubeletSelection; targetVersion: string },
+  deps: NodePlanDeps & { note(line: string): void },
+): Promise<UpgradePlan> {
+  const gates = { ...req.kubelet.detected.featureGates, ...req.kubelet.gates };
+  resolveKubeletRules(req.targetVersion, gates);
+  const r = await planNode(req.node, deps);
+  for (const p of r.plan.problems) deps.note(p);
+  return buildUpgradePlan(
+    r.pods.map((p) => ({ pod: p.desired.pod, podStatus: p.observed.status })),
+    {
+      current: { kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION, featureGates: gates },
+      targetVersion: req.targetVersion,
+      scope: `on node ${r.plan.node}`,
+    },
   );
 }

@@ -95,6 +95,14 @@ describe('plan --upgrade-to', () => {
     assert.equal(u.changes, false);
   });
 
+  test(`--node: the preview for every pod the node should run (given files here), summed for the node`, async () => {
+    const r = await run(['plan', '--node', ...nodeFlags(lab), '--pods-api-socket', 'none', '--kubelet-version', OLD, '--upgrade-to', NEW, '-o', 'json', '--detailed-exitcode', files.old]);
+    assert.equal(r.code, 2, r.stderr);
+    const u = JSON.parse(r.stdout);
+    assert.deepEqual(u.pods.map((p: any) => p.pod.name), ['legacy']);
+    assert.equal(u.summary.text, `upgrading ${OLD} → ${NEW} restarts 2 of 2 running containers on node e2e-node.`);
+  });
+
   test('an unknown target version is refused before the runtime is asked', async () => {
     assertOneLineError(await run(['plan', ...nodeFlags(lab), '--upgrade-to', 'one-point-x', files.same]), /one-point-x/);
   });
