@@ -2,7 +2,7 @@
 // colour, a clock. Built once per invocation by src/main.ts; commands only wire flags to these.
 import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
-import { onHost } from '../config/host-root';
+import { hostRootOf, onHost } from '../config/host-root';
 import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
 import { openCri, type CriServices } from '../cri/connect';
 import { chooseColours, type Colours } from '../render/colour';
@@ -59,8 +59,9 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
   let cri: CriServices | undefined;
   const parseYaml = (text: string) => (require('yaml') as typeof import('yaml')).parse(text);
   // The kubelet is found in the node's /proc (under --host-root).
+  // (Not through settings(): they take the kubelet's runtime endpoint from this profile.)
   const facts = hostNodeFacts(
-    () => ({ proc: onHost(ctx.settings().hostRoot, '/proc'), parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text, { version: '1.1' }) }),
+    () => ({ proc: onHost(hostRootOf(flags.hostRoot, io.env), '/proc'), parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text, { version: '1.1' }) }),
     hostname,
   );
   const warned = new Set<string>();

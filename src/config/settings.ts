@@ -3,7 +3,7 @@
 // profile) > crictl's default sockets.
 import { SyncpodError } from '../errors';
 import { parseGoDuration } from './duration';
-import { endpointOnHost, onHost, parseHostRoot } from './host-root';
+import { endpointOnHost, hostRootOf, onHost } from './host-root';
 
 export const DEFAULT_RUNTIME_ENDPOINTS = [
   'unix:///run/containerd/containerd.sock',
@@ -155,8 +155,7 @@ export function parseApiVersion(text: string | undefined): ApiVersion | undefine
 
 export function resolveSettings(inputs: SettingsInputs): Settings {
   const { flags, env } = inputs;
-  const hostRoot =
-    flags.hostRoot !== undefined ? parseHostRoot(flags.hostRoot) : parseHostRoot(env.SYNCPOD_HOST_ROOT || undefined, 'SYNCPOD_HOST_ROOT');
+  const hostRoot = hostRootOf(flags.hostRoot, env);
   const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
   // An explicit config file is syncpod's input; the default one is the node's.
   const configPath = explicitConfig ?? onHost(hostRoot, DEFAULT_CONFIG_FILE);
