@@ -2,19 +2,41 @@
 // have been flushed (a pipe may still hold output when main returns).
 import { main } from './main';
 
+// The first write error on stdout other than a closed pipe (ENOSPC on a full disk, EIO, ...): the
+// data is cut, so the run ends with exit 1 and one line naming the cause, never exit 0.
+let stdoutFailure: NodeJS.ErrnoException | undefined;
+
+function stdoutFailed(err: NodeJS.ErrnoException): void {
+  if (stdoutFailure) return;
+  stdoutFailure = err;
+  // The work in progress (a sync) still finishes; only the exit code and this line report the loss.
+  if (!process.stderr.destroyed) process.stderr.write(`syncpod: cannot write to stdout: ${err.message}\n`);
+}
+
 function exitAfterFlush(code: number): void {
+  // A failed write may be recorded on the stream before its 'error' event has been emitted.
+  const pendingError = process.stdout.errored as NodeJS.ErrnoException | null;
+  if (pendingError && pendingError.code !== 'EPIPE') stdoutFailed(pendingError);
+  const exitCode = stdoutFailure ? 1 : code;
   let pending = 2;
   const done = (): void => {
-    if (--pending === 0) process.exit(code);
+    if (--pending === 0) process.exit(exitCode);
   };
-  process.stdout.write('', done);
-  process.stderr.write('', done);
+  for (const stream of [process.stdout, process.stderr]) {
+    if (stream.destroyed) done();
+    else stream.write('', done);
+  }
 }
 
 // A closed pipe on stdout (`syncpod ps | head -1`) ends the output, not with a stack trace.
 process.stdout.on('error', (err: NodeJS.ErrnoException) => {
   if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  stdoutFailed(err);
 });
+
+// stderr carries progress and warnings only: once its reader has gone (EPIPE) or it fails, later
+// lines are dropped and the work goes on; progress never decides whether a sync completes.
+process.stderr.on('error', () => {});
 
 main(process.argv.slice(2), {
   stdout: process.stdout,
@@ -25,6 +47,6 @@ main(process.argv.slice(2), {
   },
   env: process.env,
 }).then(exitAfterFlush, (err) => {
-  process.stderr.write(`syncpod: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (!process.stderr.destroyed) process.stderr.write(`syncpod: ${err instanceof Error ? err.message : String(err)}\n`);
   exitAfterFlush(1);
 });

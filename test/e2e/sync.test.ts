@@ -3,12 +3,14 @@
 import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, startLab, type Lab } from '../harness/lab';
 import { assertOneLineError, SYNCPOD, syncpod } from './helpers';
 import { nodeFlags, writeManifest, type PodSpecInput } from './sync-helpers';
+import { DEFAULT_LOCK_DIR, lockPath } from '../../src/sync/lock';
 
 let lab: Lab;
 let dir: string;
@@ -271,5 +273,43 @@ describe('sync', () => {
     assert.equal((await podsJson('race')).length, 1);
     assert.equal((await psJson('race')).length, 1);
     assert.ok([a.stdout, b.stdout].some((o) => /No changes\./.test(o)), 'the second sync found nothing to do');
+  });
+
+  test('five concurrent syncs of one manifest without a uid leave exactly one sandbox', async () => {
+    const file = writeManifest(dir, { name: 'race-nouid', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    const runs = await Promise.all(Array.from({ length: 5 }, () => run(['sync', '--yes', ...flags(), file])));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const pods = await podsJson('race-nouid');
+    assert.equal(pods.length, 1, JSON.stringify(pods.map((p) => p.metadata)));
+    assert.equal((await psJson('race-nouid')).length, 1);
+    assert.equal(runs.filter((r) => /No changes\./.test(r.stdout)).length, 4, 'four syncs found the pod the first one made');
+  });
+
+  test('a sync whose stderr reader goes away after one line still starts every container and releases the lock', async () => {
+    const names = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
+    const file = writeManifest(dir, { name: 'epipe', containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+    // As in `syncpod sync --yes pod.yaml 2>&1 >/dev/null | head -1`: the reader leaves after the first line.
+    const cmd = `${[process.execPath, SYNCPOD, 'sync', '--yes', ...flags(), file].map((a) => `'${a}'`).join(' ')} 2>&1 >/dev/null | head -1`;
+    const child = spawn('sh', ['-c', cmd], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    let first = '';
+    child.stdout.on('data', (d) => (first += d));
+    await new Promise((resolve) => child.on('close', resolve));
+    assert.notEqual(first, '', 'head saw a line of progress');
+    // The shell returns when head leaves; syncpod goes on, holding the lock, until the pod is synced.
+    const lockFile = lockPath(DEFAULT_LOCK_DIR, 'e2e/epipe');
+    for (let i = 0; i < 600 && fs.existsSync(lockFile); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(fs.existsSync(lockFile), false, 'the lock was released');
+    const states = (await psJson('epipe')).map((c) => `${c.metadata.name}=${c.state}`).sort();
+    assert.deepEqual(states, names.map((n) => `${n}=CONTAINER_RUNNING`));
+  });
+
+  test('a write error on stdout is exit 1 with one line naming the cause', async () => {
+    const out = fs.openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [SYNCPOD, 'pods', '-o', 'json'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env }, stdio: ['ignore', out, 'pipe'] });
+    fs.closeSync(out);
+    let stderr = '';
+    child.stderr!.on('data', (d) => (stderr += d));
+    const code = await new Promise((resolve) => child.on('close', resolve));
+    assertOneLineError({ code: code as number, stdout: '', stderr }, /^syncpod: .*ENOSPC/);
   });
 });
