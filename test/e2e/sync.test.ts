@@ -1,6 +1,5 @@
 // `syncpod sync` against a real containerd: from nothing, image change, stopped sandbox, failing
 // init containers, missing images, --dry-run fidelity, concurrency and the kill confirmation.
-import { spawn } from 'node:child_process';
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
