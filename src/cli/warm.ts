@@ -24,7 +24,7 @@ export async function warm(_ctx: Context): Promise<number> {
   const bytes = encodeMessage(runtimeV1, 'ListPodSandboxResponse', sample);
   const decoded = decodeMessage(runtimeV1, 'ListPodSandboxResponse', bytes);
   JSON.stringify(toProtoJSON(runtimeV1, 'ListPodSandboxResponse', decoded));
-  // A table render, so cli-table3's code is in the cache too.
+  // A table render, so the table layout's code is in the cache too.
   formatPods(decoded.items, { output: 'table', nowNs: 1_700_000_100_000_000_000n, colours: plainColours });
   const grpc = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
   const client = new grpc.Client('unix:///nonexistent/syncpod-warm.sock', grpc.credentials.createInsecure());
