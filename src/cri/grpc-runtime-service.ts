@@ -7,6 +7,9 @@ import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
 import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
 import type { ProtoPackage } from './gen/schema';
+import { runtimeV1 } from './gen/runtime-v1';
+import { runtimeV1alpha2 } from './gen/runtime-v1alpha2';
+import { toProtoJSON } from './json';
 import type * as T from './types';
 
 /** The RPCs syncpod uses, by CRI method name (request/response types generated from proto/). */
@@ -86,15 +89,9 @@ function grpc(): typeof import('@grpc/grpc-js') {
   return grpcModule;
 }
 
-let packages: Record<ApiVersion, ProtoPackage> | undefined;
+const PACKAGES: Record<ApiVersion, ProtoPackage> = { v1: runtimeV1, v1alpha2: runtimeV1alpha2 };
 function protoPackage(api: ApiVersion): ProtoPackage {
-  if (!packages) {
-    packages = {
-      v1: (require('./gen/runtime-v1') as typeof import('./gen/runtime-v1')).runtimeV1,
-      v1alpha2: (require('./gen/runtime-v1alpha2') as typeof import('./gen/runtime-v1alpha2')).runtimeV1alpha2,
-    };
-  }
-  return packages[api];
+  return PACKAGES[api];
 }
 
 function isUnknownService(err: ServiceError): boolean {
@@ -173,7 +170,6 @@ export class CriService<M> {
   private debugMessage(pkg: ProtoPackage, typeName: string, message: unknown): void {
     const debug = this.options.debug;
     if (!debug) return;
-    const { toProtoJSON } = require('./json') as typeof import('./json');
     debug(`${typeName}: ${JSON.stringify(toProtoJSON(pkg, typeName, message))}`);
   }
 
