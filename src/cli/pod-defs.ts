@@ -41,6 +41,7 @@ export const syncDef = (c: Cmd) =>
       .option('--timings', 'report time spent in runtime calls and in syncpod itself')
       .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
       .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
+      .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them (over the running kubelet\'s; see syncpod-plan(1))')
       .option('-o, --output <format>', 'result format: table or json', 'table')
       .option('-l, --selector <selector>', "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)"),
   );

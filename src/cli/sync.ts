@@ -45,7 +45,7 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
   if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);
   const output = parseOutput(opts.output, ['table', 'json']);
   const waitTimeoutMs = parseTimeout(opts.waitTimeout, '--wait-timeout');
-  const req: SyncRequest = { file: args[0], selector: opts.selector, ordinal: opts.ordinal, kubelet: resolveRules(opts.kubeletVersion, undefined, detected), node: opts, yes: !!opts.yes, wait: !!opts.wait, waitTimeoutMs };
+  const req: SyncRequest = { file: args[0], selector: opts.selector, ordinal: opts.ordinal, kubelet: resolveRules(opts.kubeletVersion, opts.featureGates, detected), node: opts, yes: !!opts.yes, wait: !!opts.wait, waitTimeoutMs };
   const deps: SyncFlowDeps = {
     execute: executeDeps(ctx),
     host: hostUnder(ctx.settings().hostRoot),

@@ -227,6 +227,21 @@ describe('sync', () => {
     assert.equal((await podsJson('noimg')).length, 1);
   });
 
+  test('--feature-gates reaches the sync: the plan it executes uses the gate as given, with origin flag', async () => {
+    const file = writeManifest(dir, { name: 'gates', uid: '6a1e0d4c-0000-4000-8000-00000000a7e5', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    const d = await run(['sync', '--dry-run', '-o', 'json', '--kubelet-version', '1.35', '--feature-gates', 'ContainerRestartRules=false', ...flags(), file]);
+    assert.equal(d.code, 0, d.stderr);
+    const text = d.stdout;
+    const m = /"ContainerRestartRules":\s*(\{[^}]*\})/.exec(text);
+    assert.ok(m, 'the plan lists the ContainerRestartRules gate');
+    const gate = JSON.parse(m![1]!);
+    assert.equal(gate.value ?? gate.enabled, false);
+    assert.equal(gate.origin, 'flag');
+    const bad = await run(['sync', '--dry-run', '--feature-gates', 'NoSuchGate=true', ...flags(), file]);
+    assertOneLineError(bad, /NoSuchGate/);
+    assert.equal((await podsJson('gates')).length, 0, 'nothing was created');
+  });
+
   test('--dry-run prints the requests that a real sync then sends', async () => {
     const file = writeManifest(dir, {
       name: 'dry',
