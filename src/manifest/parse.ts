@@ -17,7 +17,7 @@ type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** More aliases than this in one document is refused (the "billion laughs" expansion). */
-const MAX_ALIAS_COUNT = 1000;
+export const MAX_ALIAS_COUNT = 1000;
 
 const POD_KINDS = ['Pod', ...WORKLOAD_KINDS];
 

@@ -13,7 +13,7 @@ import { errorLine } from '../errors';
 import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, type DirEntry } from '../kubelet/static-pods';
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
 import { applyPodDefaults } from '../manifest/defaults';
-import { YAML_OPTIONS } from '../manifest/parse';
+import { MAX_ALIAS_COUNT, YAML_OPTIONS } from '../manifest/parse';
 import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
 import type { DesiredPodSource } from '../plan/node-plan';
@@ -81,7 +81,17 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
       return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${e.message.split('\n')[0]}` };
     }
   }
-  return { docs: list.map((d) => d.toJS({ maxAliasCount: 1000 })).filter((v) => v !== null && v !== undefined) };
+  const docs: unknown[] = [];
+  for (const [i, doc] of list.entries()) {
+    try {
+      docs.push(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
+    } catch (err) {
+      const where = list.length > 1 ? `${label}: document ${i + 1}` : label;
+      const why = err instanceof ReferenceError && /alias/i.test(err.message) ? `YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused` : (err as Error).message;
+      return { docs: [], problem: `${where}: ${why}` };
+    }
+  }
+  return { docs: docs.filter((v) => v !== null && v !== undefined) };
 }
 
 /** A Pod object checked against the API schema, defaulted and validated, or the problem line. */

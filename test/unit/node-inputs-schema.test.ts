@@ -38,3 +38,10 @@ test('a List item with a wrong-typed field is a problem naming items[N] and the 
   assert.equal(r.problems.length, 1);
   assert.match(r.problems[0]!, /^pods\.json: document 1: items\[1\]\.spec\.hostNetwork: /);
 });
+
+test('a static pod file whose YAML aliases expand too far is one problem naming the file, not an exception', () => {
+  const lol = ['a: &a [x,x,x,x,x,x,x,x,x,x]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+  const r = parseStaticPodFile(lol, '/etc/kubernetes/manifests/lol.yaml');
+  assert.equal(typeof r, 'string');
+  assert.match(r as string, /^\/etc\/kubernetes\/manifests\/lol\.yaml: YAML aliases expand too far/);
+});
