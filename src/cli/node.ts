@@ -19,6 +19,7 @@ import { detectedForRules } from '../workflows/node-profile';
 import { repeatEvery } from '../workflows/repeat';
 import { sleep } from './signals';
 import { parseGoDuration } from '../config/duration';
+import { parseTimeout } from '../config/settings';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
@@ -180,12 +181,13 @@ async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions, ou
 export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json']);
   if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
-  if (opts.wait) throw new SyncpodError('--wait with --node: each pod gets one sync per run, as in one pass of kubelet\'s pod workers');
+  // Init containers are always waited for with --node (converging a pod); --wait-timeout bounds each.
+  const waitTimeoutMs = parseTimeout(opts.waitTimeout, '--wait-timeout');
   const parallel = opts.parallel;
   const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
   const { report, plan } = await syncNode(
-    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel },
+    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel, waitTimeoutMs },
     {
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),

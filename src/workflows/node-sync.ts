@@ -1,5 +1,6 @@
 // `sync --node`: converge every desired pod of the node in one pass, the way kubelet's pod workers
-// do — at most `concurrency` pods at once, one lock per pod, each pod re-observed under its lock —
+// do — at most `concurrency` pods at once, one lock per pod, each pod re-observed under its lock,
+// its init containers waited for and the pod planned again until its app containers start —
 // with kubelet.syncPod's preflight executed first (a pod-network pod is refused while the network
 // is not ready; the pod cgroup, the pod data directories and ...OrCreate hostPaths are created).
 // Only with `removeOrphans`: orphans are killed and removed as kubelet's HandlePodCleanups and
@@ -27,6 +28,8 @@ export interface NodeSyncRequest extends NodePlanRequest {
   removeOrphans: boolean;
   /** Pods synced at once. */
   concurrency: number;
+  /** How long one init container is waited for before its pod's sync gives up (--wait-timeout). */
+  waitTimeoutMs: number;
 }
 
 export interface PodSyncSettings {
@@ -172,8 +175,10 @@ async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyn
         sandboxOptions,
         containerOptions: settings.containerOptions,
         legacyLogDir: settings.legacyLogDir,
-        wait: false,
-        waitTimeoutMs: 0,
+        // kubelet's pod worker syncs the pod again when an init container exits: converging a
+        // pod runs its init containers to the app, as `sync --wait` does for one pod.
+        wait: true,
+        waitTimeoutMs: req.waitTimeoutMs,
       },
       { ...deps.execute, replan: async () => observe(), confirmKill: async () => {} },
       deps.hooks?.(`${ns}/${name}`) ?? {},

@@ -98,6 +98,26 @@ describe('node-wide', () => {
     assert.equal(ok.stdout, 'OK: 2 pods as kubelet would keep them, no orphans\n');
   });
 
+  test('a static pod with an init container is ready after one sync --node (kubelet\'s next syncs run it to the app)', async () => {
+    const withInit = path.join(dir, 'init-manifests');
+    fs.mkdirSync(withInit);
+    fs.writeFileSync(
+      path.join(withInit, 'gamma.yaml'),
+      staticPod('gamma').replace('  containers:\n', `  initContainers:\n  - name: prepare\n    image: ${BUSYBOX_IMAGE}\n    command: ["sh", "-c", "sleep 1"]\n  containers:\n`),
+    );
+    const flags = [...nodeFlags(lab), '--node', '--static-pod-path', withInit];
+    const sync = await run(['sync', ...flags, '--yes']);
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const ps = JSON.parse((await run(['ps', '-a', '-o', 'json', '--name', '^(prepare|main)$', '--namespace', '^e2e-static$'])).stdout).containers;
+    const gamma = ps.filter((c: any) => c.labels['io.kubernetes.pod.name'] === 'gamma-e2e-node');
+    assert.deepEqual(gamma.map((c: any) => `${c.metadata.name}:${c.state}`).sort(), ['main:CONTAINER_RUNNING', 'prepare:CONTAINER_EXITED']);
+    // (the other static pods of this lab are orphans to this staticPodPath: only gamma's plan is asked here)
+    const again = JSON.parse((await run(['plan', ...flags, '-o', 'json'])).stdout);
+    assert.deepEqual(again.plans.map((x: any) => [x.pod.name, x.steps.length]), [['gamma-e2e-node', 0]]);
+    const ids = (await run(['pods', '-q', '--name', '^gamma-e2e-node$'])).stdout.trim().split('\n');
+    assert.equal((await run(['rmp', '-f', ...ids])).code, 0);
+  });
+
   test('bad input: a file that is not a pod and a List with a non-pod are one line each; the rest is planned', async () => {
     const bad = path.join(dir, 'bad-manifests');
     fs.mkdirSync(bad);

@@ -107,6 +107,7 @@ function setup(removeOrphans: boolean) {
     options: { kubeletVersion: '1.33' },
     removeOrphans,
     concurrency: 2,
+    waitTimeoutMs: 60_000,
   };
   cri.sandboxes = [
     { id: 'orph', state: 'SANDBOX_READY', createdAt: ns(NOW - 5000), metadata: { name: 'old', namespace: 'default', uid: 'u-old', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.pod.name': 'old', 'io.kubernetes.pod.namespace': 'default' }, annotations: {} },
