@@ -39,6 +39,8 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
     .option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)")
     .option('--resolv-conf <file>', "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)")
     .option('--cgroup-driver <driver>', "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)")
+    .option('--cgroup-root <path>', "kubelet's cgroupRoot, cgroupfs form: pod cgroups go under <root>/kubepods (default: the kubelet's, else /)")
+    .option('--cgroups-per-qos [bool]', "kubelet's cgroupsPerQOS; false: no pod cgroup and an empty cgroup parent, the runtime places the pod (default: the kubelet's, else true)")
     .option('--cgroup-parent <path>', "use this cgroup parent instead of kubelet's QoS rule")
     .option('--runtime-handler <handler>', 'runtime handler for the sandbox (default: from runtimeClassName via --runtime-class)')
     .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])

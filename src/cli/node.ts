@@ -15,7 +15,7 @@ import { onHost } from '../config/host-root';
 import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
-import { detectedForRules } from '../workflows/node-profile';
+import { detectedForRules, type ResolvedNodeFlags } from '../workflows/node-profile';
 import { repeatEvery } from '../workflows/repeat';
 import { sleep } from './signals';
 import { parseGoDuration } from '../config/duration';
@@ -61,10 +61,10 @@ function readFile(path: string): string {
 }
 
 /**
- * Flags (already filled from the node profile by the caller) to the node plan request; cgroups per
- * QoS and the kubelet's own feature gates come from the profile too (flags win over the gates).
+ * Flags (already filled from the node profile by the caller, cgroupRoot and cgroupsPerQOS included)
+ * to the node plan request; the kubelet's own feature gates come from the profile (flags win over them).
  */
-export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | SyncOptions): NodePlanRequest {
+export function nodeRequest(ctx: Context, args: string[], opts: (PlanOptions | SyncOptions) & ResolvedNodeFlags): NodePlanRequest {
   const profile = ctx.nodeProfile(opts);
   const hostRoot = ctx.settings().hostRoot;
   const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
@@ -78,7 +78,8 @@ export function nodeRequest(ctx: Context, args: string[], opts: PlanOptions | Sy
     kubeletRoot,
     podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
     cgroup: {
-      cgroupsPerQOS: profile.cgroupsPerQOS.value,
+      cgroupsPerQOS: opts.cgroupsPerQos,
+      cgroupRoot: opts.cgroupRoot,
       cgroupDriver: driver,
       cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
     },
@@ -115,7 +116,7 @@ function reportLines(ctx: Context, notes: string[], problems: string[]): void {
 }
 
 /** `plan --node [FILE...]`. */
-export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions, colours?: Colours): Promise<number> {
+export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, colours?: Colours): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json', 'yaml', 'npd']);
   if (output === 'npd') {
     // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
@@ -144,7 +145,7 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
 }
 
 /** `plan --node --every DURATION`: one plan per interval until SIGTERM/SIGINT; JSON one line per run. */
-async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions, output: string, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
+async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, output: string, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
   const ns = parseGoDuration(String(opts.every));
   if (ns === undefined || ns < 1e9) throw new SyncpodError(`--every: "${opts.every}" is not a duration of at least 1s (e.g. 10m)`);
   if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
@@ -178,7 +179,7 @@ async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions, ou
 }
 
 /** `sync --node [--remove-orphans] [FILE...]`. */
-export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
+export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions & ResolvedNodeFlags, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json']);
   if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
   // Init containers are always waited for with --node (converging a pod); --wait-timeout bounds each.

@@ -6,12 +6,15 @@
 import type { Pod } from './api-types';
 import { getPodQOS, type QOSClass } from './resources';
 import { podCgroupParent } from './sandbox-config';
+import type { CgroupLayout } from './cgroup-name';
 
 /** Subsystems kubelet's cgroup manager requires on cgroup v1 (those mounted on the node are checked). */
 export const CGROUP_V1_SUBSYSTEMS = ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids', 'hugetlb'] as const;
 
 export interface PodCgroupOptions {
   driver: 'cgroupfs' | 'systemd';
+  /** kubelet's cgroupRoot (cgroupfs form; "" = "/"). */
+  cgroupRoot?: CgroupLayout['cgroupRoot'];
   version: 1 | 2;
   /** The cgroup filesystem mount point (default /sys/fs/cgroup). */
   mountPoint?: string;
@@ -27,10 +30,10 @@ export interface PodCgroup {
   paths: string[];
 }
 
-/** The pod cgroup of `pod` (which must have a uid) and the directories that make it exist. */
+/** The pod cgroup of `pod` (which must have a uid) and the directories that make it exist (cgroupsPerQOS on). */
 export function podCgroup(pod: Pod, o: PodCgroupOptions): PodCgroup {
   const qosClass = getPodQOS(pod);
-  const name = podCgroupParent(pod, o.driver, qosClass);
+  const name = podCgroupParent(pod, { cgroupDriver: o.driver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: true }, qosClass);
   const mount = (o.mountPoint ?? '/sys/fs/cgroup').replace(/\/+$/, '');
   const paths =
     o.version === 2 ? [`${mount}${name}`] : (o.v1Subsystems ?? CGROUP_V1_SUBSYSTEMS).map((s) => `${mount}/${s}${name}`);

@@ -1,5 +1,5 @@
 // generatePodSandboxConfig as a pure function, mirroring kubelet 1.33 (kuberuntime_sandbox.go,
-// kuberuntime_sandbox_linux.go, cm pod container manager naming, container/helpers.go
+// kuberuntime_sandbox_linux.go, cm pod container manager naming in cgroup-name.ts, container/helpers.go
 // MakePortMappings). Every node fact is an input (SandboxOptions); the directories kubelet
 // creates are returned as data (effects), and the events it would record as `events`.
 
@@ -28,6 +28,7 @@ import {
   type QOSClass,
 } from './resources';
 import type { ConfigGates } from './config-gates';
+import { DEFAULT_CGROUP_LAYOUT, podCgroupName, type CgroupLayout } from './cgroup-name';
 import { sandboxSecurityContext, type UserNamespaceRange } from './security-context';
 
 export type { KubeletEvent } from './dns';
@@ -49,6 +50,10 @@ export interface NodeOptions {
   nodeIPs?: string[];
   /** kubelet --cgroup-driver; default cgroupfs (kubelet's default). */
   cgroupDriver?: 'cgroupfs' | 'systemd';
+  /** kubelet --cgroup-root (cgroupfs form); default "" ("/" with cgroupsPerQOS). */
+  cgroupRoot?: string;
+  /** kubelet --cgroups-per-qos; default true. Off: no pod cgroup, an empty cgroup parent. */
+  cgroupsPerQOS?: boolean;
   /** Overrides the computed pod cgroup parent (syncpod --cgroup-parent). */
   cgroupParent?: string;
   /** 1 or 2; default 2. */
@@ -95,20 +100,17 @@ export function cgroupSettingsOf(o: NodeOptions): CgroupSettings {
   };
 }
 
-const SYSTEMD_SLICE = '.slice';
-
-/** The pod's cgroup parent as kubelet's pod container manager names it (cgroupfs or systemd form). */
-export function podCgroupParent(pod: Pod, driver: 'cgroupfs' | 'systemd', qos: QOSClass = getPodQOS(pod)): string {
+/**
+ * The pod's cgroup parent as kubelet's GetPodCgroupParent answers it (pod container manager naming,
+ * cgroupfs or systemd spelling, under cgroupRoot; '' when cgroupsPerQOS is off).
+ */
+export function podCgroupParent(pod: Pod, layout: Partial<CgroupLayout> = {}, qos: QOSClass = getPodQOS(pod)): string {
   const { uid } = podIdentity(pod);
-  const parts = ['kubepods'];
-  if (qos === 'Burstable') parts.push('burstable');
-  if (qos === 'BestEffort') parts.push('besteffort');
-  parts.push(`pod${uid}`);
-  if (driver === 'cgroupfs') return '/' + parts.join('/');
-  const escaped = parts.map((p) => p.replace(/-/g, '_'));
-  let path = '';
-  for (let i = 1; i <= escaped.length; i++) path += '/' + escaped.slice(0, i).join('-') + SYSTEMD_SLICE;
-  return path;
+  return podCgroupName(uid, qos, { ...DEFAULT_CGROUP_LAYOUT, ...definedOnly(layout) }).literal;
+}
+
+function definedOnly<T extends object>(o: T): Partial<T> {
+  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
 /** ConvertSysctlVariableToDotsSeparator: `kernel/shm_rmid_forced` -> `kernel.shm_rmid_forced`. */
@@ -169,7 +171,7 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
   for (const s of pod.spec?.securityContext?.sysctls ?? []) sysctls[sysctlToDots(s.name)] = s.value;
 
   const linux: LinuxPodSandboxConfig = {
-    cgroupParent: o.cgroupParent ?? podCgroupParent(pod, o.cgroupDriver ?? 'cgroupfs', qosClass),
+    cgroupParent: o.cgroupParent ?? podCgroupParent(pod, { cgroupDriver: o.cgroupDriver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: o.cgroupsPerQOS }, qosClass),
     securityContext: sandboxSecurityContext(pod, { gates: o.gates, userNamespace: o.userNamespace }),
     sysctls,
     resources: calculateSandboxResources(pod, cgroup, o.gates.PodLevelResources),

@@ -24,6 +24,8 @@ export interface SyncpodNodeFlags {
   kubeletVersion?: string;
   featureGates?: Record<string, boolean>;
   cgroupDriver?: 'cgroupfs' | 'systemd';
+  cgroupRoot?: string;
+  cgroupsPerQOS?: boolean;
   clusterDNS?: string[];
   clusterDomain?: string;
   resolvConf?: string;
@@ -128,8 +130,8 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
     kubeletVersion,
     featureGates: gates,
     cgroupDriver,
-    cgroupRoot: base(k?.cgroupRoot, SYNCPOD_DEFAULTS.cgroupRoot),
-    cgroupsPerQOS: base(k?.cgroupsPerQOS, SYNCPOD_DEFAULTS.cgroupsPerQOS),
+    cgroupRoot: given(p.flags.cgroupRoot, '--cgroup-root') ?? base(k?.cgroupRoot, SYNCPOD_DEFAULTS.cgroupRoot),
+    cgroupsPerQOS: given(p.flags.cgroupsPerQOS, '--cgroups-per-qos') ?? base(k?.cgroupsPerQOS, SYNCPOD_DEFAULTS.cgroupsPerQOS),
     clusterDNS: given(p.flags.clusterDNS, '--cluster-dns') ?? base(k?.clusterDNS, SYNCPOD_DEFAULTS.clusterDNS),
     clusterDomain: given(p.flags.clusterDomain, '--cluster-domain') ?? base(k?.clusterDomain, SYNCPOD_DEFAULTS.clusterDomain),
     resolvConf: given(p.flags.resolvConf, '--resolv-conf') ?? base(k?.resolvConf, SYNCPOD_DEFAULTS.resolvConf),

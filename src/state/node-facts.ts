@@ -14,6 +14,8 @@ export interface NodeCgroupSettings {
   /** kubelet's cgroupsPerQOS (default true): pods get a cgroup under kubepods. */
   cgroupsPerQOS: boolean;
   cgroupDriver: 'cgroupfs' | 'systemd';
+  /** kubelet's cgroupRoot (cgroupfs form; "" = "/"). */
+  cgroupRoot?: string;
   cgroupVersion: 1 | 2;
   /** The cgroup filesystem mount (default /sys/fs/cgroup). */
   cgroupMount?: string;
@@ -38,7 +40,7 @@ export function podFsFacts(
 ): Pick<PreflightFacts, 'podCgroup' | 'podDirs' | 'hostPaths'> {
   let cg: PreflightFacts['podCgroup'];
   if (o.cgroupsPerQOS) {
-    const c = podCgroup(pod, { driver: o.cgroupDriver, version: o.cgroupVersion, mountPoint: o.cgroupMount, v1Subsystems: o.v1Subsystems });
+    const c = podCgroup(pod, { driver: o.cgroupDriver, cgroupRoot: o.cgroupRoot, version: o.cgroupVersion, mountPoint: o.cgroupMount, v1Subsystems: o.v1Subsystems });
     cg = { name: c.name, missing: c.paths.filter((p) => fs.kind(p) !== 'dir') };
   }
   const dir = podDir(o.kubeletRoot, pod);

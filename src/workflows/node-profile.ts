@@ -9,6 +9,7 @@ import { GATE_NAMES, parseFeatureGates, type FeatureGates, type GateName } from 
 import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
 import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
 import { buildNodeProfile, type SyncpodNodeFlags } from '../node/profile';
+import { parseGoBool } from '../node/kubelet-flags';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 
 export interface NodeFacts {
@@ -77,6 +78,9 @@ export interface NodeFlagValues {
   kubeletVersion?: string;
   featureGates?: string;
   cgroupDriver?: string;
+  cgroupRoot?: string;
+  /** `--cgroups-per-qos` alone is true; else Go's bool spellings. */
+  cgroupsPerQos?: string | boolean;
   clusterDns?: string;
   clusterDomain?: string;
   resolvConf?: string;
@@ -90,10 +94,17 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
   if (driver !== undefined && driver !== 'cgroupfs' && driver !== 'systemd') {
     throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
   }
+  let cgroupsPerQOS: boolean | undefined;
+  if (opts.cgroupsPerQos !== undefined) {
+    cgroupsPerQOS = opts.cgroupsPerQos === true ? true : parseGoBool(String(opts.cgroupsPerQos));
+    if (cgroupsPerQOS === undefined) throw new SyncpodError(`--cgroups-per-qos: must be true or false, got "${opts.cgroupsPerQos}"`);
+  }
   return {
     kubeletVersion: opts.kubeletVersion,
     featureGates: opts.featureGates !== undefined ? (parseFeatureGates(opts.featureGates) as Record<string, boolean>) : undefined,
     cgroupDriver: driver as SyncpodNodeFlags['cgroupDriver'],
+    cgroupRoot: opts.cgroupRoot,
+    cgroupsPerQOS,
     clusterDNS: opts.clusterDns !== undefined ? opts.clusterDns.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
     clusterDomain: opts.clusterDomain,
     resolvConf: opts.resolvConf,
@@ -103,12 +114,14 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
   };
 }
 
-export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates'>>;
+export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates' | 'cgroupsPerQos'>> & { cgroupsPerQos: boolean };
 
 /** The node flag values the config generators read, every one resolved through the profile. */
 export function resolvedNodeFlags(p: NodeProfile): ResolvedNodeFlags {
   return {
     cgroupDriver: p.cgroupDriver.value,
+    cgroupRoot: p.cgroupRoot.value,
+    cgroupsPerQos: p.cgroupsPerQOS.value,
     clusterDns: p.clusterDNS.value.join(','),
     clusterDomain: p.clusterDomain.value,
     resolvConf: p.resolvConf.value,

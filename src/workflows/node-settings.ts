@@ -20,6 +20,9 @@ export interface NodeFlags {
   clusterDomain?: string;
   resolvConf?: string;
   cgroupDriver?: string;
+  cgroupRoot?: string;
+  /** kubelet's cgroupsPerQOS, resolved through the node profile; true when not given. */
+  cgroupsPerQos?: boolean;
   cgroupParent?: string;
   runtimeHandler?: string;
   runtimeClass?: string[];
@@ -84,6 +87,8 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
     resolvConf,
     nodeIPs: host.nodeIPs(),
     cgroupDriver: driver as 'cgroupfs' | 'systemd',
+    cgroupRoot: flags.cgroupRoot ?? '',
+    cgroupsPerQOS: flags.cgroupsPerQos !== false,
     cgroupParent: flags.cgroupParent,
     cgroupVersion: host.cgroupVersion(),
     // The config-generation gates of the resolved kubelet rules (resolved once, passed down).

@@ -142,6 +142,36 @@ describe('plan and configs follow the detected kubelet (no flags, no environment
     assert.equal(config.linux.cgroupParent, `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`);
   });
 
+  test('the kubelet\'s cgroupRoot and cgroupsPerQOS: false reach the cgroup parent and the node preflight; syncpod flags win', async (t) => {
+    const file = path.join(dir, 'config.yaml');
+    t.after(() => fs.writeFileSync(file, configText));
+    const uid = UID.replace(/-/g, '_');
+    const parent = async (extra: string[] = []) => {
+      const r = await onNode(['runp', '--dry-run', ...extra, manifest]);
+      assert.equal(r.code, 0, r.stderr);
+      return JSON.parse(r.stdout).config.linux.cgroupParent;
+    };
+    fs.writeFileSync(file, `${configText}cgroupRoot: /custom\n`);
+    assert.equal(await parent(), `/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-pod${uid}.slice`);
+    assert.equal(await parent(['--cgroup-driver', 'cgroupfs']), `/custom/kubepods/besteffort/pod${UID}`);
+    const shown = JSON.parse((await onNode(['node', '-o', 'json'])).stdout);
+    assert.deepEqual(shown.cgroupRoot, { value: '/custom', source: 'kubelet-config', from: file });
+
+    fs.writeFileSync(file, `${configText}cgroupsPerQOS: false\n`);
+    assert.equal(await parent(), '', 'no pod cgroup: the runtime places the pod');
+    assert.equal(await parent(['--cgroups-per-qos=true']), `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`);
+    const statics = fs.mkdtempSync(path.join(dir, 'static-'));
+    fs.copyFileSync(manifest, path.join(statics, 'detected.json'));
+    const node = await onNode(['plan', '--node', '--static-pod-path', statics, '--pods-api-socket', 'none', '-o', 'json']);
+    assert.equal(node.code, 0, node.stderr);
+    const steps = JSON.parse(node.stdout).plans[0].preflight.steps.map((s: any) => s.action);
+    assert.ok(!steps.includes('create-pod-cgroup'), `no pod cgroup without cgroupsPerQOS: ${steps.join(', ')}`);
+    const withQos = JSON.parse((await onNode(['plan', '--node', '--static-pod-path', statics, '--pods-api-socket', 'none', '-o', 'json', '--cgroups-per-qos', '--cgroup-root', '/flagroot'])).stdout);
+    const cg = withQos.plans[0].preflight.steps.find((s: any) => s.action === 'create-pod-cgroup');
+    assert.match(cg?.target ?? '', /^\/flagroot\.slice\/flagroot-kubepods\.slice\/flagroot-kubepods-besteffort\.slice\/flagroot-kubepods-besteffort-pod[0-9a-f_]+\.slice$/);
+    assertOneLineError(await onNode(['runp', '--dry-run', '--cgroups-per-qos=maybe', manifest]), /--cgroups-per-qos: must be true or false, got "maybe"/);
+  });
+
   test('with --cgroup-driver cgroupfs the flag wins', async () => {
     const r = await onNode(['runp', '--dry-run', '--cgroup-driver', 'cgroupfs', manifest]);
     assert.equal(r.code, 0, r.stderr);

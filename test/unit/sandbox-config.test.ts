@@ -91,7 +91,7 @@ test('cgroup parent by QoS and driver', () => {
     ['Burstable cgroupfs', burstable, 'cgroupfs', `/kubepods/burstable/pod${UID}`],
     ['Burstable systemd', burstable, 'systemd', `/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${u}.slice`],
   ];
-  for (const [name, pod, driver, want] of cases) assert.equal(podCgroupParent(pod, driver), want, name);
+  for (const [name, pod, driver, want] of cases) assert.equal(podCgroupParent(pod, { cgroupDriver: driver }), want, name);
   assert.equal(generatePodSandboxConfig(guaranteed, 0, { ...opts, cgroupParent: '/custom/parent' }).config.linux!.cgroupParent, '/custom/parent');
 });
 
