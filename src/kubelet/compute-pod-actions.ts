@@ -37,7 +37,10 @@ export interface ComputePodActionsOptions {
   featureGates?: FeatureGates;
   /** Default: no result for any container (kubelet kills only on an existing Failure). */
   probeResults?: ProbeResults;
-  /** The API status of the pod when known (a `kubectl get pod -o yaml` dump): its conditions. */
+  /**
+   * The API status of the pod when known (a `kubectl get pod -o yaml` dump): its conditions and
+   * container statuses. Absent: the pod's own `status`, as kubelet reads it from the pod object.
+   */
   apiStatus?: ApiPodStatus;
 }
 
@@ -94,7 +97,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
   const ctx: PlannerContext = { pod, status: podStatus, rules, probes: options.probeResults ?? {}, restartPolicy: spec.restartPolicy ?? 'Always' };
   const sidecarPath = usesSidecarInitPath(rules, (spec.initContainers ?? []).some(isRestartableInitContainer));
   const sandbox = podSandboxChanged(pod, podStatus);
-  const restartAllContainers = shouldAllContainersRestart(pod, podStatus, options.apiStatus, rules);
+  const restartAllContainers = shouldAllContainersRestart(pod, podStatus, options.apiStatus ?? pod.status, rules);
   const changes: Changes = {
     killPod: sandbox.createSandbox,
     killPodCause: sandbox.createSandbox ? 'sandbox-changed' : null,

@@ -38,15 +38,19 @@ export function shouldContainerBeRestarted(
 
 /**
  * ShouldAllContainersRestart (1.35+, RestartAllContainersOnContainerExits with ContainerRestartRules):
- * the API status says AllContainersRestarting=True, or an init or regular container's newest
- * instance exited with a code whose matching rule has action RestartAllContainers.
+ * the API status says AllContainersRestarting=True, or an init or regular container exited with a
+ * code whose matching rule has action RestartAllContainers: its newest runtime instance, or its
+ * terminated state in the API status.
  */
 export function shouldAllContainersRestart(pod: Pod, podStatus: PodStatus, apiStatus: ApiPodStatus | undefined, rules: KubeletRules): boolean {
   if (!rules.gates.RestartAllContainersOnContainerExits || !rules.gates.ContainerRestartRules) return false;
   if ((apiStatus?.conditions ?? []).some((c) => c.type === 'AllContainersRestarting' && c.status === 'True')) return true;
+  const reported = new Map([...(apiStatus?.initContainerStatuses ?? []), ...(apiStatus?.containerStatuses ?? [])].map((s) => [s.name, s]));
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     const s = findContainerStatusByName(podStatus, c.name);
     if (s && s.state === 'exited' && matchesRestartAllContainers(c, s.exitCode)) return true;
+    const terminated = reported.get(c.name)?.state?.terminated;
+    if (terminated && matchesRestartAllContainers(c, terminated.exitCode)) return true;
   }
   return false;
 }

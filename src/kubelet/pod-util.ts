@@ -59,8 +59,10 @@ export function containerShouldRestart(c: Container, spec: PodSpec | undefined, 
   }
 }
 
-/** A rule of `c` with action RestartAllContainers matches this exit code (RestartAllContainersOnContainerExits). */
+/**
+ * A rule of `c` with action RestartAllContainers matches this exit code (RestartAllContainersOnContainerExits).
+ * Kubelet looks the rule up directly, without first asking for a container-level restartPolicy.
+ */
 export function matchesRestartAllContainers(c: Container, exitCode: number): boolean {
-  if (c.restartPolicy === undefined) return false;
   return findMatchingContainerRestartRule(c, exitCode)?.rule.action === 'RestartAllContainers';
 }
