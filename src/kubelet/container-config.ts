@@ -170,7 +170,10 @@ export function generateContainerConfig(
   const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '', gates.HostnameOverride);
   // kubelet's SyncPod: a host-network pod's status carries the host IPs, and those are its pod IPs.
   const podIPs = o.podIPs.length === 0 && pod.spec?.hostNetwork === true ? hostNetworkPodIPs(o.nodeIPs ?? []) : o.podIPs;
-  const envs = makeEnvironmentVariables(pod, c, {
+  // The pod as the API server stores it: enableServiceLinks defaulted (manifest loading does the
+  // same), since makeEnvironmentVariables refuses a pod object without it as kubelet does.
+  const apiPod: Pod = pod.spec && pod.spec.enableServiceLinks === undefined ? { ...pod, spec: { ...pod.spec, enableServiceLinks: true } } : pod;
+  const envs = makeEnvironmentVariables(apiPod, c, {
     podIPs,
     nodeIPs: o.nodeIPs ?? [],
     values: o.values,

@@ -353,7 +353,12 @@ interface Held {
 function collectEnvironment(pod: Pod, container: Container, inputs: EnvironmentInputs, evaluate: boolean): EnvVar[] {
   const where = `container ${container.name}`;
   const namespace = pod.metadata?.namespace ?? '';
-  const serviceEnv = evaluate ? serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks !== false) : new Map<string, string>();
+  // The API server defaults enableServiceLinks (syncpod's manifest defaults do too); kubelet refuses
+  // a pod object without it rather than guess.
+  if (evaluate && typeof pod.spec?.enableServiceLinks !== 'boolean') {
+    throw new SyncpodError(`${where}: nil pod.spec.enableServiceLinks encountered, cannot construct envvars`);
+  }
+  const serviceEnv = evaluate ? serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks === true) : new Map<string, string>();
   const env = new Map<string, Held>();
 
   for (const [i, src] of (container.envFrom ?? []).entries()) {

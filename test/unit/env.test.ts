@@ -36,7 +36,7 @@ test('$(VAR) expansion rules', () => {
 
 const pod: Pod = {
   metadata: { name: 'web', namespace: 'shop', uid: 'u-1', labels: { app: 'web', tier: 'front' }, annotations: { note: 'say "hi"' } },
-  spec: { nodeName: 'node-1', serviceAccountName: 'builder', containers: [] },
+  spec: { nodeName: 'node-1', serviceAccountName: 'builder', enableServiceLinks: true, containers: [] },
 };
 const inputs: EnvironmentInputs = { podIPs: ['fd00::7', '10.1.2.3'], nodeIPs: ['192.168.1.5', 'fd00::1'] };
 const envOf = (c: Partial<Container>, i: Partial<EnvironmentInputs> = {}, p: Pod = pod) =>

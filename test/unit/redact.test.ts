@@ -10,6 +10,7 @@ import { GATES_133 } from '../fixtures/gates';
 const pod: Pod = {
   metadata: { name: 'web', namespace: 'shop', uid: 'u-1' },
   spec: {
+    enableServiceLinks: true,
     containers: [{
       name: 'app',
       image: 'nginx',
