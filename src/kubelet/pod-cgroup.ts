@@ -20,6 +20,8 @@ export interface PodCgroupOptions {
   mountPoint?: string;
   /** v1 subsystems mounted on the node (default: all of CGROUP_V1_SUBSYSTEMS). */
   v1Subsystems?: readonly string[];
+  /** PodLevelResources gate: the QoS class (and so the parent) follows pod-level cpu/memory. */
+  podLevelResources?: boolean;
 }
 
 export interface PodCgroup {
@@ -32,7 +34,7 @@ export interface PodCgroup {
 
 /** The pod cgroup of `pod` (which must have a uid) and the directories that make it exist (cgroupsPerQOS on). */
 export function podCgroup(pod: Pod, o: PodCgroupOptions): PodCgroup {
-  const qosClass = getPodQOS(pod);
+  const qosClass = getPodQOS(pod, o.podLevelResources ?? false);
   const name = podCgroupParent(pod, { cgroupDriver: o.driver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: true }, qosClass);
   const mount = (o.mountPoint ?? '/sys/fs/cgroup').replace(/\/+$/, '');
   const paths =

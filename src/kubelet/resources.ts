@@ -217,8 +217,8 @@ export function getPodQOS(pod: Pod, podLevelResources = false): QOSClass {
     const req = new Map([...requests].map(([k, q]) => [k, milliOf(q)] as const).filter(([, v]) => v > 0n));
     const lim = new Map([...limits].map(([k, q]) => [k, milliOf(q)] as const).filter(([, v]) => v > 0n));
     if (req.size === 0 && lim.size === 0) return 'BestEffort';
-    if (lim.has('cpu') && lim.has('memory') && [...req].every(([k, v]) => lim.get(k) === v)) return 'Guaranteed';
-    return 'Burstable';
+    const guaranteed = lim.has('cpu') && lim.has('memory') && [...req].every(([k, v]) => lim.get(k) === v);
+    return guaranteed && req.size === lim.size ? 'Guaranteed' : 'Burstable';
   }
   const requests = new Map<string, bigint>();
   const limits = new Map<string, bigint>();
@@ -260,6 +260,11 @@ export interface OomInputs {
   nodeCritical: boolean;
   /** Machine memory capacity in bytes; needed for Burstable pods only. */
   memoryCapacityBytes?: number;
+  /**
+   * PodLevelResources gate: a pod-level memory request not given to any container is shared out
+   * for the OOM score, and a container without a cpu/memory limit gets the pod-level one.
+   */
+  podLevelResources?: boolean;
 }
 
 /** GetContainerOOMScoreAdjust (including the 1.33 sidecar rule). */
@@ -272,20 +277,38 @@ export function containerOOMScoreAdjust(pod: Pod, container: Container, o: OomIn
       `container ${container.name}: the OOM score of a Burstable pod needs the node's memory capacity (not given)`,
     );
   }
-  const score = (request: number): bigint => 1000n - (1000n * BigInt(request)) / BigInt(cap);
-  let adj = score(memoryRequestBytes(container));
-  const isInitSidecar = (pod.spec?.initContainers ?? []).some((c) => c.name === container.name && isSidecar(c));
-  if (isInitSidecar) {
+  const score = (request: bigint): bigint => 1000n - (1000n * request) / BigInt(cap);
+  // PodLevelResources with a pod-level request: what the pod requests beyond its containers'
+  // aggregate is divided equally over every container (init containers included).
+  const share = o.podLevelResources && isPodLevelRequestsSet(pod) ? remainingPodMemReqPerContainer(pod) : 0n;
+  let adj = score(BigInt(memoryRequestBytes(container)) + share);
+  if (isSidecar(container) && (pod.spec?.initContainers ?? []).some((c) => c.name === container.name)) {
     const regular = pod.spec?.containers ?? [];
     if (regular.length > 0) {
       const min = Math.min(...regular.map(memoryRequestBytes));
-      const minAdj = score(min);
+      const minAdj = score(BigInt(min) + share);
       if (adj > minAdj) adj = minAdj;
     }
   }
   if (adj < 3n) return 3;
   if (adj === 1000n) return 999;
   return Number(adj);
+}
+
+/** IsPodLevelRequestsSet: spec.resources.requests names cpu or memory. */
+function isPodLevelRequestsSet(pod: Pod): boolean {
+  const r = pod.spec?.resources?.requests;
+  return r !== undefined && ('cpu' in r || 'memory' in r);
+}
+
+/** remainingPodMemReqPerContainer: (pod memory request - aggregated container requests) / number of containers. */
+function remainingPodMemReqPerContainer(pod: Pod): bigint {
+  const podRequest = podLevelAmounts(pod).requests.get('memory');
+  if (!podRequest || milliOf(podRequest) === 0n) return 0n;
+  const count = (pod.spec?.containers ?? []).length + (pod.spec?.initContainers ?? []).length;
+  if (count === 0) return 0n;
+  const aggregated = BigInt(totalBytes(podResourceTotals(pod, 'requests'), 'memory'));
+  return (BigInt(toBytes(podRequest)) - aggregated) / BigInt(count);
 }
 
 function memoryRequestBytes(c: Container): number {
@@ -342,8 +365,6 @@ export function hugepageLimits(container: Container, hostPageSizes: string[]): H
 
 export interface ContainerResourceInputs extends OomInputs {
   cgroup: CgroupSettings;
-  /** PodLevelResources gate: a container without a cpu/memory limit gets the pod-level one. */
-  podLevelResources?: boolean;
   /** The host's huge page sizes in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
   hugePageSizes: string[];
 }

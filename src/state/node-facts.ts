@@ -36,11 +36,18 @@ export function mountedV1Subsystems(fs: SyncFs, mount = '/sys/fs/cgroup'): strin
 export function podFsFacts(
   fs: SyncFs,
   pod: Pod,
-  o: NodeCgroupSettings & { kubeletRoot: string; v1Subsystems?: string[] },
+  o: NodeCgroupSettings & { kubeletRoot: string; v1Subsystems?: string[]; podLevelResources?: boolean },
 ): Pick<PreflightFacts, 'podCgroup' | 'podDirs' | 'hostPaths'> {
   let cg: PreflightFacts['podCgroup'];
   if (o.cgroupsPerQOS) {
-    const c = podCgroup(pod, { driver: o.cgroupDriver, cgroupRoot: o.cgroupRoot, version: o.cgroupVersion, mountPoint: o.cgroupMount, v1Subsystems: o.v1Subsystems });
+    const c = podCgroup(pod, {
+      driver: o.cgroupDriver,
+      cgroupRoot: o.cgroupRoot,
+      version: o.cgroupVersion,
+      mountPoint: o.cgroupMount,
+      v1Subsystems: o.v1Subsystems,
+      podLevelResources: o.podLevelResources,
+    });
     cg = { name: c.name, missing: c.paths.filter((p) => fs.kind(p) !== 'dir') };
   }
   const dir = podDir(o.kubeletRoot, pod);

@@ -6,7 +6,7 @@
 // that is not running: the lists carry the rest).
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
-import type { ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
+import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
 import { findOrphans } from '../kubelet/orphans';
 import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
 import { buildPlan } from '../plan/plan';
@@ -110,7 +110,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     const pod = d.pod.metadata?.uid ? d.pod : { ...d.pod, metadata: { ...d.pod.metadata, uid: o.match.uid || '<uid>' } };
     const facts = {
       network,
-      ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems }),
+      ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems, podLevelResources: rulesOf(req.options).gates.PodLevelResources }),
       images: imageFacts(images, d.pod, plan),
     };
     const preflight = buildPreflight(d.pod, facts);

@@ -8,6 +8,7 @@
 import type { Pod } from '../kubelet/api-types';
 import { SyncpodError, errorLine } from '../errors';
 import type { Orphan } from '../kubelet/orphans';
+import { rulesOf } from '../kubelet/compute-pod-actions';
 import { podChanges, type NodePlan } from '../plan/node-plan';
 import { buildPlan, type Plan } from '../plan/plan';
 import { buildPreflight, type PreflightStep } from '../plan/preflight';
@@ -162,7 +163,7 @@ async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyn
     };
     const first = await observe();
     const v1Subsystems = req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
-    const preflight = buildPreflight(pod, { network, ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems }), images: [] });
+    const preflight = buildPreflight(pod, { network, ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems, podLevelResources: rulesOf(req.options).gates.PodLevelResources }), images: [] });
     const pre = runPreflight(preflight.steps, deps);
     if (pre.stopped) return { pod: ref, ok: false, stopped: pre.stopped, preflight: pre.results, results: [] };
     const settings = deps.settingsFor(pod, first.sandboxes);
