@@ -50,6 +50,18 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
     .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
 }
 
+/**
+ * --node and where the node's desired pods come from, for the removals that know kubelet (rmi
+ * --prune; stop, rm and rmp with -a): what a desired pod needs or owns stays.
+ */
+export function desiredPodOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>, node: string) {
+  return cmd
+    .option('--node', node)
+    .option('--static-pod-path <dir>', "with --node: kubelet's staticPodPath (default: the running kubelet's)")
+    .option('--pods <file>', "with --node: more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin)", collect, [] as string[])
+    .option('--node-name <name>', "with --node: the node's name (default: the kubelet's --hostname-override, else this host's name)");
+}
+
 const nodeOnlyDef = (c: Cmd) => nodeOptions(c);
 /** The node/kubelet flags shared by plan, sync, runp and create. */
 export type NodeOptions = OptionsOf<typeof nodeOnlyDef>;

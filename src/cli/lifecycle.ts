@@ -7,7 +7,7 @@ import { resolveContainerIds } from './container';
 import { resolveSandboxIds } from './sandbox';
 import { printRequest } from './output';
 import { stepTimeoutMs } from './deps';
-import { allContainers, allOrGiven, allSandboxes } from './all-targets';
+import { allContainers, allOrGiven, allSandboxes, checkDesiredPodFlags, kubeletAwareness } from './all-targets';
 import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './commands';
 
 async function eachId(
@@ -41,7 +41,8 @@ export async function start(ctx: Context, args: string[], opts: StartOptions): P
 }
 
 export async function stop(ctx: Context, args: string[], opts: StopOptions): Promise<number> {
-  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx, 'CONTAINER_RUNNING'), (g) => resolveContainerIds(ctx, g), 'running container', !!opts.dryRun);
+  checkDesiredPodFlags(opts, '-a', !!opts.all);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx, 'CONTAINER_RUNNING'), (g) => resolveContainerIds(ctx, g), 'running container', !!opts.dryRun, kubeletAwareness(ctx, opts));
   const timeout = Number(opts.timeout ?? 0);
   if (timeout < 0) throw new SyncpodError('--timeout must not be negative');
   const t = stepTimeoutMs(ctx) + timeout * 1000;
@@ -54,7 +55,8 @@ export async function stop(ctx: Context, args: string[], opts: StopOptions): Pro
 }
 
 export async function rm(ctx: Context, args: string[], opts: RmOptions): Promise<number> {
-  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx), (g) => resolveContainerIds(ctx, g), 'container', !!opts.dryRun);
+  checkDesiredPodFlags(opts, '-a', !!opts.all);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allContainers(ctx), (g) => resolveContainerIds(ctx, g), 'container', !!opts.dryRun, kubeletAwareness(ctx, opts));
   const { runtime } = ctx.cri();
   const t = stepTimeoutMs(ctx);
   return eachId(ctx, ids, 'RemoveContainerRequest', (containerId) => ({ containerId }), async (containerId) => {
@@ -103,7 +105,8 @@ export async function stopp(ctx: Context, args: string[], opts: StoppOptions): P
 }
 
 export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promise<number> {
-  const ids = await allOrGiven(ctx, args, opts.all, () => allSandboxes(ctx), (g) => resolveSandboxIds(ctx, g), 'pod sandbox', !!opts.dryRun);
+  checkDesiredPodFlags(opts, '-a', !!opts.all);
+  const ids = await allOrGiven(ctx, args, opts.all, () => allSandboxes(ctx), (g) => resolveSandboxIds(ctx, g), 'pod sandbox', !!opts.dryRun, kubeletAwareness(ctx, opts));
   const { runtime } = ctx.cri();
   const t = stepTimeoutMs(ctx);
   return eachId(ctx, ids, 'RemovePodSandboxRequest', (podSandboxId) => ({ podSandboxId }), async (podSandboxId) => {

@@ -1,6 +1,6 @@
 // Definitions of the pod commands: plan, sync, the step commands, the network steps, completion.
 // The table is src/cli/commands.ts.
-import { collect, int, nodeOptions, netOptions, OUTPUT_INSPECT, OUTPUT_LIST, type Cmd, type OptionsOf } from './command-flags';
+import { collect, desiredPodOptions, int, nodeOptions, netOptions, OUTPUT_INSPECT, OUTPUT_LIST, type Cmd, type OptionsOf } from './command-flags';
 
 // ---------------------------------------------------------------------------------------------
 // plan and sync
@@ -91,21 +91,27 @@ export const startDef = (c: Cmd) =>
 export type StartOptions = OptionsOf<typeof startDef>;
 
 export const stopDef = (c: Cmd) =>
-  c
-    .description('Stop one or more running containers')
-    .argument('[container-id...]', 'container IDs or unique prefixes')
-    .option('-a, --all', 'stop all running containers (a preview of them goes to stderr first)')
-    .option('-t, --timeout <seconds>', 'seconds to wait before killing the container', int('--timeout'), 0)
-    .option('--dry-run', 'print the StopContainer requests as JSON, send nothing');
+  desiredPodOptions(
+    c
+      .description('Stop one or more running containers')
+      .argument('[container-id...]', 'container IDs or unique prefixes')
+      .option('-a, --all', 'stop all running containers (a preview of them goes to stderr first)')
+      .option('-t, --timeout <seconds>', 'seconds to wait before killing the container', int('--timeout'), 0)
+      .option('--dry-run', 'print the StopContainer requests as JSON, send nothing'),
+    "with -a: keep the containers of the pods this node should run (kubelet would start them again)",
+  );
 export type StopOptions = OptionsOf<typeof stopDef>;
 
 export const rmDef = (c: Cmd) =>
-  c
-    .description('Remove one or more containers')
-    .argument('[container-id...]', 'container IDs or unique prefixes')
-    .option('-a, --all', 'remove all containers (a preview of them goes to stderr first)')
-    .option('-f, --force', 'stop the container first if it is running')
-    .option('--dry-run', 'print the RemoveContainer requests as JSON, send nothing');
+  desiredPodOptions(
+    c
+      .description('Remove one or more containers')
+      .argument('[container-id...]', 'container IDs or unique prefixes')
+      .option('-a, --all', 'remove all containers (a preview of them goes to stderr first)')
+      .option('-f, --force', 'stop the container first if it is running')
+      .option('--dry-run', 'print the RemoveContainer requests as JSON, send nothing'),
+    "with -a: keep the containers of the pods this node should run (kubelet would start them again)",
+  );
 export type RmOptions = OptionsOf<typeof rmDef>;
 
 export const stoppDef = (c: Cmd) =>
@@ -116,12 +122,15 @@ export const stoppDef = (c: Cmd) =>
 export type StoppOptions = OptionsOf<typeof stoppDef>;
 
 export const rmpDef = (c: Cmd) =>
-  c
-    .description('Remove one or more pod sandboxes')
-    .argument('[pod-id...]', 'pod sandbox IDs or unique prefixes')
-    .option('-a, --all', 'remove all pod sandboxes (a preview of them goes to stderr first)')
-    .option('-f, --force', 'stop the sandbox first if it is ready')
-    .option('--dry-run', 'print the RemovePodSandbox requests as JSON, send nothing');
+  desiredPodOptions(
+    c
+      .description('Remove one or more pod sandboxes')
+      .argument('[pod-id...]', 'pod sandbox IDs or unique prefixes')
+      .option('-a, --all', 'remove all pod sandboxes (a preview of them goes to stderr first)')
+      .option('-f, --force', 'stop the sandbox first if it is ready')
+      .option('--dry-run', 'print the RemovePodSandbox requests as JSON, send nothing'),
+    "with -a: keep the sandboxes of the pods this node should run (kubelet would start them again)",
+  );
 export type RmpOptions = OptionsOf<typeof rmpDef>;
 
 export const pullDef = (c: Cmd) =>
@@ -136,16 +145,15 @@ export const pullDef = (c: Cmd) =>
 export type PullOptions = OptionsOf<typeof pullDef>;
 
 export const rmiDef = (c: Cmd) =>
-  c
-    .description('Remove one or more images')
-    .argument('[image...]', 'image IDs, references or unique ID prefixes')
-    .option('-a, --all', 'remove all images (a preview of them goes to stderr first)')
-    .option('--dry-run', 'print the RemoveImage requests as JSON, send nothing (with --prune: what would go and why the rest stays)')
-    .option('--prune', "remove every image kubelet would not miss: not pinned, used by no container, not the runtime's sandbox image, not needed by a desired pod (--node)")
-    .option('--node', 'with --prune: keep the images the node\'s desired pods name (static pods, --pods files)')
-    .option('--static-pod-path <dir>', "with --node: kubelet's staticPodPath")
-    .option('--pods <file>', "with --node: more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin)", collect, [] as string[])
-    .option('--node-name <name>', "with --node: the node's name (default: this host's name)");
+  desiredPodOptions(
+    c
+      .description('Remove one or more images')
+      .argument('[image...]', 'image IDs, references or unique ID prefixes')
+      .option('-a, --all', 'remove all images (a preview of them goes to stderr first)')
+      .option('--dry-run', 'print the RemoveImage requests as JSON, send nothing (with --prune: what would go and why the rest stays)')
+      .option('--prune', "remove every image kubelet would not miss: not pinned, used by no container, not the runtime's sandbox image, not needed by a desired pod (--node)"),
+    "with --prune: keep the images the node's desired pods name (static pods, --pods files)",
+  );
 export type RmiOptions = OptionsOf<typeof rmiDef>;
 
 // ---------------------------------------------------------------------------------------------

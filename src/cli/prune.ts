@@ -1,5 +1,4 @@
 // `rmi --prune [--node ...]`: wiring to src/workflows/image-prune.ts; --dry-run shows the verdicts.
-import * as os from 'node:os';
 import type { Context } from './context';
 import type { RmiOptions } from './commands';
 import { SyncpodError } from '../errors';
@@ -7,6 +6,7 @@ import { pruneImages } from '../workflows/image-prune';
 import { tableLines } from '../render/table';
 import { stepTimeoutMs } from './deps';
 import { nodeDeps } from './node';
+import { checkDesiredPodFlags, desiredPodInputs } from './all-targets';
 
 const KEEP_TEXT: Record<string, string> = {
   pinned: 'keep: pinned by the runtime',
@@ -17,10 +17,10 @@ const KEEP_TEXT: Record<string, string> = {
 
 export async function pruneCommand(ctx: Context, args: string[], opts: RmiOptions): Promise<number> {
   if (args.length > 0) throw new SyncpodError(`--prune removes every unused image; do not name images (got ${args.join(', ')})`);
-  if (!opts.node && (opts.staticPodPath || opts.pods.length)) throw new SyncpodError('--static-pod-path and --pods need --node');
+  checkDesiredPodFlags(opts, '--prune', true);
   const r = await pruneImages(
     {
-      node: opts.node ? { nodeName: opts.nodeName ?? os.hostname(), staticPodPath: opts.staticPodPath, files: opts.pods } : undefined,
+      node: opts.node ? desiredPodInputs(ctx, opts) : undefined,
       dryRun: !!opts.dryRun,
       requestTimeoutMs: stepTimeoutMs(ctx),
     },

@@ -5,12 +5,13 @@ import type { RmiOptions } from './commands';
 import { stepTimeoutMs } from './deps';
 import { printRequest } from './output';
 import { pruneCommand } from './prune';
-import { allOrGiven } from './all-targets';
+import { allOrGiven, checkDesiredPodFlags } from './all-targets';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 
 export async function rmi(ctx: Context, args: string[], opts: RmiOptions): Promise<number> {
   if (opts.prune) return pruneCommand(ctx, args, opts);
+  checkDesiredPodFlags(opts, '--prune', false);
   const { image } = ctx.cri();
   if (opts.all) {
     const ids = await allOrGiven(ctx, args, true, async () => (await image.call('ListImages', {})).images.map((i) => ({ id: i.id, label: i.repoTags.join(', ') || '<none>' })).sort((a, b) => (a.id < b.id ? -1 : 1)), async (g) => g, 'image', !!opts.dryRun);

@@ -192,16 +192,14 @@ export async function listRuntime(runtime: Pick<RuntimeService, 'call'>): Promis
 }
 
 /**
- * Reads the live state of each referenced pod. Pods are matched by uid when the reference has
- * one, otherwise by namespace + name (newest uid wins; the match says which).
+ * Which live pod each reference is, from the lists alone (no CRI call): by uid when the reference
+ * has one, otherwise by namespace + name (newest uid wins); `candidates` are every uid seen under
+ * that namespace/name, newest first.
  */
-export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
-  const concurrency = opts.concurrency ?? 16;
-  const lists = opts.lists ?? (await listRuntime(runtime));
+export function matchPods(refs: PodRef[], lists: RuntimeLists): PodMatch[] {
   const sandboxes = [...lists.sandboxes].sort(byNewest);
   const containers = [...lists.containers].sort(byNewest);
-
-  const matches: PodMatch[] = refs.map((ref) => {
+  return refs.map((ref) => {
     const byName = sandboxes.filter(
       (s) => (s.metadata?.namespace ?? s.labels[LABEL_POD_NAMESPACE]) === ref.namespace && (s.metadata?.name ?? s.labels[LABEL_POD_NAME]) === ref.name,
     );
@@ -213,6 +211,18 @@ export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: P
     if (candidates.length) return { by: 'namespace-name', uid: candidates[0], candidates };
     return { by: 'none', uid: '', candidates };
   });
+}
+
+/**
+ * Reads the live state of each referenced pod. Pods are matched by uid when the reference has
+ * one, otherwise by namespace + name (newest uid wins; the match says which).
+ */
+export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
+  const concurrency = opts.concurrency ?? 16;
+  const lists = opts.lists ?? (await listRuntime(runtime));
+  const sandboxes = [...lists.sandboxes].sort(byNewest);
+  const containers = [...lists.containers].sort(byNewest);
+  const matches = matchPods(refs, lists);
 
   const wantedUids = new Set(matches.map((m) => m.uid).filter((u) => u !== ''));
   const relevantSandboxes = sandboxes.filter((s) => wantedUids.has(s.labels[LABEL_POD_UID] ?? ''));

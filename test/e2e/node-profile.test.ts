@@ -206,3 +206,31 @@ describe('bad input and unreadable kubelets', () => {
     assert.equal(p.cgroupDriver.value, 'cgroupfs');
   });
 });
+
+describe('bulk removals with a kubelet running', () => {
+  test('rmp -a names the running kubelet; --node keeps its static pods from the kubelet\'s own staticPodPath', async (t) => {
+    const file = path.join(dir, 'config.yaml');
+    const statics = fs.mkdtempSync(path.join(dir, 'manifests-'));
+    t.after(() => fs.writeFileSync(file, configText));
+    fs.writeFileSync(path.join(statics, 'etcd.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd\n  namespace: kube-system\nspec:\n  hostNetwork: true\n  containers:\n  - name: etcd\n    image: ${BUSYBOX_IMAGE}\n    command: ["sleep", "3600"]\n`);
+    fs.writeFileSync(file, `${configText}staticPodPath: ${statics}\n`);
+    const logs = ['--pod-dir-root', path.join(dir, 'kubelet-root')];
+    const sync = await onNode(['sync', '--node', '--yes', '--pods-api-socket', 'none', ...logs]);
+    assert.equal(sync.code, 0, sync.stdout + sync.stderr);
+    const made = await onNode(['runp', manifest]);
+    assert.equal(made.code, 0, made.stderr);
+    const detected = made.stdout.trim();
+
+    const dry = await onNode(['rmp', '-a', '--dry-run']);
+    assert.equal(dry.code, 0, dry.stderr);
+    assert.match(dry.stderr, /^WARN: a kubelet is running \(pid 1\): it starts the pods it should run again, so 2 of these pod sandboxes \(made by it\) may come back at once; --node keeps those of the node's desired pods$/m);
+
+    const rmp = await onNode(['rmp', '-a', '-f', '--node']);
+    assert.equal(rmp.code, 0, rmp.stderr);
+    assert.doesNotMatch(rmp.stderr, /WARN/);
+    assert.match(rmp.stderr, new RegExp(`^1 pod sandbox to go:\\n  ${detected.slice(0, 13)}  e2e/detected \\(ready\\)\\n1 pod sandbox kept for the pods this node should run:\\n  [0-9a-f]{13}  kube-system/etcd-stand-in-node \\(ready\\)  desired pod kube-system/etcd-stand-in-node\\n$`));
+    const left = JSON.parse((await onNode(['pods', '-o', 'json'])).stdout).items.map((s: any) => s.metadata.name);
+    assert.deepEqual(left, ['etcd-stand-in-node']);
+    assert.equal((await onNode(['rmp', '-a', '-f'])).code, 0);
+  });
+});

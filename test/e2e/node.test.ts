@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, PAUSE_IMAGE, startLab, type Lab } from '../harness/lab';
-import { syncpod } from './helpers';
+import { assertOneLineError, syncpod } from './helpers';
 import { nodeFlags, podManifest } from './sync-helpers';
 
 let lab: Lab;
@@ -116,6 +116,49 @@ describe('node-wide', () => {
     assert.deepEqual(again.plans.map((x: any) => [x.pod.name, x.steps.length]), [['gamma-e2e-node', 0]]);
     const ids = (await run(['pods', '-q', '--name', '^gamma-e2e-node$'])).stdout.trim().split('\n');
     assert.equal((await run(['rmp', '-f', ...ids])).code, 0);
+  });
+
+  test('rmp/rm -a --node keep what the node\'s desired pods run; everything else goes (orphans, pods made by hand)', async () => {
+    const extra = path.join(dir, 'orphan-2.json');
+    fs.writeFileSync(extra, podManifest({ name: 'leftover-2', uid: '0b0b0b0b-1111-2222-3333-444444444444', containers: [{ name: 'x', image: BUSYBOX_IMAGE }] }));
+    const runp = await run(['runp', ...nodeFlags(lab), extra]);
+    assert.equal(runp.code, 0, runp.stderr);
+    const leftover = runp.stdout.trim();
+    const before = await sandboxes();
+    const handmade = before.find((s) => s.metadata.name === 'handmade').id;
+    const statics = before.filter((s) => /^(alpha|beta)-e2e-node$/.test(s.metadata.name)).map((s) => s.id).sort();
+    assert.equal(statics.length, 2);
+    const desired = ['--node', '--static-pod-path', manifests, '--node-name', 'e2e-node'];
+
+    const dry = await run(['rmp', '-a', '-f', '--dry-run', ...desired]);
+    assert.equal(dry.code, 0, dry.stderr);
+    const requested = [...dry.stdout.matchAll(/"podSandboxId": "([0-9a-f]{64})"/g)].map((m) => m[1]).sort();
+    assert.deepEqual(requested, [handmade, leftover].sort());
+    assert.match(dry.stderr, /^2 pod sandboxes to go:\n(  [0-9a-f]{13}  \S+ \(ready\)\n){2}2 pod sandboxes kept for the pods this node should run:\n/);
+    assert.match(dry.stderr, /e2e-static\/alpha-e2e-node \(ready\)  desired pod e2e-static\/alpha-e2e-node\n/);
+
+    const rm = await run(['rm', '-a', '-f', ...desired]);
+    assert.equal(rm.code, 0, rm.stderr);
+    assert.match(rm.stderr, /^0 containers to go\n2 containers kept for the pods this node should run:\n/);
+
+    const rmp = await run(['rmp', '-a', '-f', ...desired]);
+    assert.equal(rmp.code, 0, rmp.stderr);
+    const left = await sandboxes();
+    assert.deepEqual(left.map((s) => s.id).sort(), statics);
+    assert.ok(left.every((s) => s.state === 'SANDBOX_READY'));
+    const ps = JSON.parse((await run(['ps', '-o', 'json', '--namespace', '^e2e-static$'])).stdout).containers;
+    assert.deepEqual(ps.map((c: any) => c.state), ['CONTAINER_RUNNING', 'CONTAINER_RUNNING']);
+
+    assertOneLineError(await run(['rmp', '--node', '--static-pod-path', manifests, leftover]), /^syncpod: --node needs -a/);
+    assertOneLineError(await run(['rm', '-a', '--static-pod-path', manifests]), /^syncpod: --static-pod-path, --pods and --node-name need --node$/);
+    assertOneLineError(await run(['rmp', '-a', '--node', '--node-name', 'e2e-node']), /^syncpod: --node: no desired pods were given/);
+    const broken = path.join(dir, 'broken-list.yaml');
+    fs.writeFileSync(broken, 'apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  metadata:\n    name: c\n');
+    const refused = await run(['rmp', '-a', '-f', ...desired, '--pods', broken]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /broken-list\.yaml: document 1: items\[0\]: ConfigMap\/c is not a Pod/);
+    assert.match(refused.stderr, /^syncpod: --node: a desired pod input could not be read, so a pod the node should run could go; nothing was done$/m);
+    assert.equal((await sandboxes()).length, 2);
   });
 
   test('bad input: a file that is not a pod and a List with a non-pod are one line each; the rest is planned', async () => {

@@ -227,7 +227,8 @@ test('loading a command loads no heavy package beyond what its flow always needs
   // statically) evaluates none of them; they load when an output or a runtime call needs them.
   // Each command is loaded through the table's own loader, in a fresh process.
   const { COMMANDS } = await import('../../src/cli/commands');
-  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi']);
+  // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests.
+  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'start', 'stop', 'rm', 'stopp', 'rmp']);
   const script = `
     const { COMMANDS } = require('./src/cli/commands.ts');
     COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
