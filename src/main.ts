@@ -1,7 +1,8 @@
 // Composition root: argv -> commander -> Context -> command handler. The only place that decides
 // the exit code; errors become one line on stderr (a stack only with --debug).
 import { buildProgram, type ActionRunner, type GlobalOptions } from './cli/program';
-import { createContext, type Context, type Io } from './cli/context';
+import { loadContext } from './cli/commands';
+import type { Context, Io } from './cli/context';
 import { SyncpodError, errorLine } from './errors';
 
 function wantsDebug(argv: string[], env: Record<string, string | undefined>): boolean {
@@ -18,6 +19,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     let root = cmd as { parent: unknown; opts(): unknown };
     while (root.parent) root = root.parent as typeof root;
     const globals = root.opts() as GlobalOptions;
+    const [handler, createContext] = await Promise.all([entry.load(), loadContext()]);
     ctx = createContext(io, {
       runtimeEndpoint: globals.runtimeEndpoint,
       imageEndpoint: globals.imageEndpoint,
@@ -32,11 +34,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
       a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],
     );
-    const handler = await entry.load();
     const code = await (handler as (c: Context, a: string[], o: unknown) => Promise<number | void>)(ctx, positional, cmd.opts());
     if (typeof code === 'number') exitCode = code;
   };
-  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) });
+  // Root help lists every command's usage; any other run needs only the invoked command's flags.
+  const help = argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a === 'help');
+  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, help ? 'all' : 'invoked');
   try {
     if (argv.length === 0) {
       io.stdout.write(program.helpInformation());

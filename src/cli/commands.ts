@@ -1,5 +1,8 @@
 // The command table: every syncpod command as one typed entry (name, definition, options type,
-// loader). This is the ONLY place where the project's own modules are loaded lazily.
+// loader). This is the ONLY place where the project's own modules are loaded lazily: a command's
+// module, and the context every command runs with (settings, the CRI connection, the node
+// profile), are read only once commander has chosen the command; `--version`, `--help` and usage
+// errors never load them.
 //
 // To add a command:
 //   1. Write the definition in look-defs.ts (look commands) or pod-defs.ts (pod commands):
@@ -26,18 +29,28 @@ export type * from './pod-defs';
 export type * from './usage-defs';
 export type * from './ops-defs';
 
+/** The context factory, loaded together with the invoked command's module (see main.ts). */
+export const loadContext = () => import('./context').then((m) => m.createContext);
+
 export type Handler<O> = (ctx: Context, args: string[], opts: O) => Promise<number | void>;
 
 export interface CommandEntry {
   name: string;
+  /** Other names the command answers to (crictl's). */
+  aliases: readonly string[];
   hidden: boolean;
   define: (c: Cmd) => AnyCommand;
   load: () => Promise<Handler<never>>;
 }
 
 /** One table row; the handler's options type must be the definition's. */
-function entry<O>(name: string, define: (c: Cmd) => Command<any[], O & {}, any>, load: () => Promise<Handler<O>>, hidden = false): CommandEntry {
-  return { name, hidden, define, load: load as () => Promise<Handler<never>> };
+function entry<O>(
+  name: string,
+  define: (c: Cmd) => Command<any[], O & {}, any>,
+  load: () => Promise<Handler<O>>,
+  extra: { hidden?: boolean; aliases?: string[] } = {},
+): CommandEntry {
+  return { name, aliases: extra.aliases ?? [], hidden: extra.hidden ?? false, define, load: load as () => Promise<Handler<never>> };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -51,7 +64,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('ps', look.psDef, () => import('./container').then((m) => m.ps)),
   entry('inspect', look.inspectDef, () => import('./container').then((m) => m.inspect)),
   entry('logs', look.logsDef, () => import('./container').then((m) => m.logs)),
-  entry('images', look.imagesDef, () => import('./image').then((m) => m.images)),
+  entry('images', look.imagesDef, () => import('./image').then((m) => m.images), { aliases: ['image', 'img'] }),
   entry('inspecti', look.inspectiDef, () => import('./image').then((m) => m.inspecti)),
   entry('update', ops.updateDef, () => import('./container-ops').then((m) => m.update)),
   entry('checkpoint', ops.checkpointDef, () => import('./container-ops').then((m) => m.checkpoint)),
@@ -81,5 +94,5 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('net-check', pod.netCheckDef, () => import('./network').then((m) => m.netCheck)),
   entry('node', pod.nodeDef, () => import('./node-profile').then((m) => m.node)),
   entry('completion', pod.completionDef, () => import('./docs').then((m) => m.completion)),
-  entry('__warm', pod.warmDef, () => import('./warm').then((m) => m.warm), true),
+  entry('__warm', pod.warmDef, () => import('./warm').then((m) => m.warm), { hidden: true }),
 ];

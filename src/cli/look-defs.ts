@@ -91,7 +91,6 @@ export type LogsOptions = OptionsOf<typeof logsDef>;
 
 export const imagesDef = (c: Cmd) =>
   c
-    .aliases(['image', 'img'])
     .description('List images')
     .argument('[repository[:tag]]', 'only images matching this reference')
     .option('-q, --quiet', 'only show image IDs')

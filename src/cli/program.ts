@@ -36,7 +36,14 @@ export interface ProgramOutput {
   writeErr(s: string): void;
 }
 
-export function buildProgram(runner: ActionRunner, output?: ProgramOutput): Program {
+/**
+ * The program with every command of the table. `define: 'invoked'` gives each command its name and
+ * aliases only and completes the one commander dispatches to, just before it parses it: defining
+ * all forty commands' flags costs several milliseconds at every start. Root help (`--help`,
+ * `help`, no command) lists every command's usage, so it needs `define: 'all'`, as do the man
+ * pages and completions.
+ */
+export function buildProgram(runner: ActionRunner, output?: ProgramOutput, define: 'all' | 'invoked' = 'all'): Program {
   const program = rootDef();
   if (output) {
     // Before the subcommands are added, so that they inherit it.
@@ -47,10 +54,22 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput): Prog
       outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '')}`),
     });
   }
+  const pending = new Map<unknown, () => void>();
   for (const e of COMMANDS) {
-    const sub = e.define(program.command(e.name, { hidden: e.hidden }) as Command<[], {}, {}>);
-    sub.action(async function (this: Command<unknown[], {}, {}>, ...args: unknown[]) {
-      await runner(e, this, args);
+    const sub = program.command(e.name, { hidden: e.hidden }) as Command<[], {}, {}>;
+    if (e.aliases.length) sub.aliases(e.aliases);
+    const complete = () => {
+      e.define(sub).action(async function (this: Command<unknown[], {}, {}>, ...args: unknown[]) {
+        await runner(e, this, args);
+      });
+    };
+    if (define === 'all') complete();
+    else pending.set(sub, complete);
+  }
+  if (define === 'invoked') {
+    program.hook('preSubcommand', (_root, sub) => {
+      pending.get(sub)?.();
+      pending.delete(sub);
     });
   }
   return program;

@@ -1,0 +1,53 @@
+// The program defines only the invoked command's flags at start (program.ts, define: 'invoked');
+// whatever commander does with it must be what the fully defined program does.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { buildProgram } from '../../src/cli/program';
+import { COMMANDS } from '../../src/cli/commands';
+
+/** Parses argv and returns what commander wrote and the exit code it chose (no handler runs). */
+async function run(define: 'all' | 'invoked', argv: string[]): Promise<{ out: string; code: number | undefined; ran: string | undefined }> {
+  let out = '';
+  let ran: string | undefined;
+  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define);
+  let code: number | undefined;
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+  } catch (err) {
+    code = (err as { exitCode?: number }).exitCode;
+  }
+  return { out, code, ran };
+}
+
+test('each command defined on dispatch prints the same help as the fully defined program', async () => {
+  assert.ok(COMMANDS.length >= 30);
+  for (const c of COMMANDS) {
+    const lazy = await run('invoked', [c.name, '--help']);
+    const full = await run('all', [c.name, '--help']);
+    assert.equal(lazy.code, 0, c.name);
+    assert.match(lazy.out, new RegExp(`^Usage: syncpod ${c.name}\\b`), c.name);
+    assert.equal(lazy.out, full.out, `syncpod ${c.name} --help`);
+  }
+});
+
+test('aliases, flags, arguments and usage errors behave the same with the lazy definition', async () => {
+  const cases: string[][] = [
+    ['img', '-q'],
+    ['image', '--bogus'],
+    ['ps', '-a', '--state', 'running', '-o', 'json'],
+    ['ps', '--last', 'x'],
+    ['inspectp'],
+    ['inspectp', 'abc', 'def', '-o', 'yaml'],
+    ['logs', '--tail', '5', 'abc'],
+    ['bogus'],
+    ['--bogus', 'ps'],
+    ['-t', '5s', '-r', 'unix:///x.sock', 'pods', '-q'],
+    ['exec', '-it', 'abc', '--', 'sh', '-c', 'help'],
+  ];
+  for (const argv of cases) {
+    const lazy = await run('invoked', argv);
+    const full = await run('all', argv);
+    assert.deepEqual(lazy, full, argv.join(' '));
+  }
+  assert.equal((await run('invoked', ['img', '-q'])).ran, 'images');
+});
