@@ -8,7 +8,7 @@ ARG BASE=node:20-bookworm-slim
 FROM ${BASE}
 RUN apt-get update && apt-get install -y --no-install-recommends iproute2 util-linux \
  && rm -rf /var/lib/apt/lists/* && mkdir -p /host
-COPY dist/boot.cjs dist/syncpod.cjs dist/syncpod.cjs.cache /opt/syncpod/dist/
+COPY dist/*.cjs dist/*.cjs.cache /opt/syncpod/dist/
 COPY package.json /opt/syncpod/package.json
 RUN printf "#!/usr/local/bin/node\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n" > /usr/local/bin/syncpod \
  && chmod 755 /usr/local/bin/syncpod

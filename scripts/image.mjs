@@ -29,6 +29,8 @@ if (!arch) fail(`no OCI architecture name for ${process.arch}`);
 for (const f of ['boot.cjs', 'syncpod.cjs', 'syncpod.cjs.cache']) {
   if (!fs.existsSync(join(root, 'dist', f))) fail(`dist/${f} is missing: run npm run build first`);
 }
+// The bundle's files (scripts/build.mjs): the boot loader, the core, chunks, vendor files, caches.
+const bundleFiles = fs.readdirSync(join(root, 'dist')).filter((f) => /\.cjs(\.cache)?$/.test(f)).sort();
 
 function fail(msg) {
   process.stderr.write(`image: ${msg}\n`);
@@ -118,9 +120,7 @@ const runtime = layer('runtime', runtimeFiles, { '/tmp': 0o1777, '/host': 0o755 
 // --- app layer -------------------------------------------------------------------------------
 const launcher = "#!/usr/local/bin/node\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n";
 const app = layer('app', {
-  '/opt/syncpod/dist/boot.cjs': join(root, 'dist', 'boot.cjs'),
-  '/opt/syncpod/dist/syncpod.cjs': join(root, 'dist', 'syncpod.cjs'),
-  '/opt/syncpod/dist/syncpod.cjs.cache': join(root, 'dist', 'syncpod.cjs.cache'),
+  ...Object.fromEntries(bundleFiles.map((f) => [`/opt/syncpod/dist/${f}`, join(root, 'dist', f)])),
   '/opt/syncpod/package.json': { content: JSON.stringify({ name: pkg.name, version }, null, 2) + '\n', mode: 0o644 },
   '/usr/local/bin/syncpod': { content: launcher, mode: 0o755 },
 });

@@ -1,6 +1,8 @@
-// `syncpod __warm` (hidden): exercises the hot paths without a runtime, so that the build can
-// store their compiled code in V8's code cache (scripts/build.mjs).
+// `syncpod __warm` (hidden): loads every command's code and exercises the hot paths without a
+// runtime, so that the build can store their compiled code in V8's code cache (scripts/build.mjs
+// writes one cache per bundle file).
 import type { Context } from './context';
+import { COMMANDS } from './commands';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
 import { encodeMessage, decodeMessage } from '../cri/codec';
 import { toProtoJSON } from '../cri/json';
@@ -8,6 +10,7 @@ import { formatPods } from '../render/pods-view';
 import { plainColours } from '../render/colour';
 
 export async function warm(_ctx: Context): Promise<number> {
+  for (const command of COMMANDS) await command.load();
   const sample = {
     items: [
       {
@@ -29,5 +32,7 @@ export async function warm(_ctx: Context): Promise<number> {
   const grpc = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
   const client = new grpc.Client('unix:///nonexistent/syncpod-warm.sock', grpc.credentials.createInsecure());
   client.close();
+  // The packages other outputs load (colour, progress, streaming), so that their files are cached too.
+  for (const load of [() => require('chalk'), () => require('ora'), () => require('ws')]) load();
   return 0;
 }

@@ -1,0 +1,55 @@
+// The built bundle (scripts/build.mjs, scripts/boot.cjs): a command reads only the files it needs,
+// each through a code cache V8 accepts. SYNCPOD_TRACE_FILES=1 makes the boot loader list them.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+
+const ROOT = path.join(__dirname, '..', '..');
+const DIST = path.join(ROOT, 'dist');
+const BIN = path.join(ROOT, 'bin', 'syncpod');
+
+function filesRead(args: string[]): { files: string[]; status: number | null; stdout: string } {
+  const r = spawnSync(BIN, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, SYNCPOD_TRACE_FILES: '1' }, encoding: 'utf8' });
+  const line = r.stderr.split('\n').find((l) => l.startsWith('syncpod: files '));
+  assert.ok(line, `no file list in: ${r.stderr}`);
+  return { files: line.slice('syncpod: files '.length).split(' '), status: r.status, stdout: r.stdout };
+}
+
+const size = (files: string[]) => files.reduce((sum, f) => sum + fs.statSync(path.join(DIST, f.replace(/\(compiled\)$/, ''))).size, 0);
+const allCode = fs.readdirSync(DIST).filter((f) => f.endsWith('.cjs') && f !== 'boot.cjs');
+
+test('--version reads the core only, from the code cache: under a tenth of the bundle, no package but commander', () => {
+  const { files, status, stdout } = filesRead(['--version']);
+  assert.equal(status, 0);
+  assert.match(stdout, /^\d+\.\d+\.\d+\n$/);
+  assert.equal(files[0], 'syncpod.cjs');
+  assert.deepEqual(files.filter((f) => f.endsWith('(compiled)')), [], 'every file came from its code cache');
+  assert.deepEqual(files.filter((f) => f.startsWith('vendor-')), []);
+  assert.ok(size(files) < size(allCode) / 10, `--version read ${size(files)} of ${size(allCode)} bytes`);
+});
+
+test('a command reads its own code and the packages it uses only when it uses them', () => {
+  // completion never talks to a runtime: no grpc-js; a usage error reads no command code at all.
+  const completion = filesRead(['completion', 'bash']);
+  assert.equal(completion.status, 0);
+  assert.match(completion.stdout, /complete -F/);
+  assert.ok(!completion.files.includes('vendor-grpc.cjs'), completion.files.join(' '));
+  const usage = filesRead(['ps', '--no-such-flag']);
+  assert.equal(usage.status, 1);
+  assert.deepEqual(usage.files, filesRead(['--version']).files);
+  // A runtime endpoint that does not exist is refused before grpc-js is loaded.
+  const noSocket = filesRead(['-r', 'unix:///nonexistent/syncpod.sock', 'pods']);
+  assert.equal(noSocket.status, 1);
+  assert.ok(!noSocket.files.includes('vendor-grpc.cjs'), noSocket.files.join(' '));
+  assert.deepEqual(noSocket.files.filter((f) => f.endsWith('(compiled)')), []);
+});
+
+test('every file of the bundle has a code cache, and one copy of the shared code', () => {
+  for (const f of allCode) assert.ok(fs.existsSync(path.join(DIST, `${f}.cache`)), `${f}.cache`);
+  // SyncpodError is defined in exactly one file (errors thrown by one command's code are
+  // recognised by main's catch in another file).
+  const defining = allCode.filter((f) => fs.readFileSync(path.join(DIST, f), 'utf8').includes('.name="SyncpodError"'));
+  assert.equal(defining.length, 1, defining.join(' '));
+});
