@@ -3,8 +3,10 @@ import type { Context } from './context';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { formatContainerStatusTable } from '../render/inspect-table';
 import { formatContainersVerbose } from '../render/verbose-list';
-import { containerFilter, filterContainers, imageRefsToResolve, resolveIdPrefix } from '../state/filters';
-import { formatContainers } from '../render/containers-view';
+import { resolveIdPrefix } from '../state/filters';
+import { listContainers, repoTagsOf } from '../workflows/look-lists';
+import { filteredIds } from './sandbox';
+import { formatContainers, shortImage } from '../render/containers-view';
 import { formatInspectContainers } from '../render/inspect-view';
 import { systemZone } from '../render/text';
 import { SyncpodError } from '../errors';
@@ -28,24 +30,28 @@ export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promis
     last: opts.last,
   };
   const { runtime, image } = ctx.cri();
-  const res = await runtime.call('ListContainers', { filter: containerFilter(flags) });
-  let imageIdOf: ((ref: string) => string | undefined) | undefined;
-  const refs = imageRefsToResolve(res.containers, flags.image);
-  if (refs.length) {
-    const ids = new Map<string, string | undefined>();
-    for (const ref of refs) {
-      const st = await image.call('ImageStatus', { image: { image: ref } });
-      ids.set(ref, st.image?.id || undefined);
-    }
-    imageIdOf = (ref) => ids.get(ref);
-  }
-  const containers = filterContainers(res.containers, flags, imageIdOf);
+  const containers = await listContainers(runtime, image, flags);
   if (opts.verbose && output === 'table' && !opts.quiet) {
     ctx.io.stdout.write(formatContainersVerbose(containers, nowNs(ctx)));
     return 0;
   }
+  let repoImageOf: ((shown: string) => string) | undefined;
+  if (opts.resolveImagePath && output === 'table' && !opts.quiet) {
+    const tags = await repoTagsOf(image, containers);
+    const byShown = new Map<string, string>();
+    for (const [ref, tag] of tags) if (tag) byShown.set(opts.trunc === false ? ref : shortImage(ref), tag);
+    repoImageOf = (shown) => byShown.get(shown) ?? shown;
+  }
   ctx.io.stdout.write(
-    formatContainers(containers, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: ctx.colours, toJSON: protoJSON(ctx) }),
+    formatContainers(containers, {
+      output,
+      quiet: opts.quiet,
+      noTrunc: opts.trunc === false,
+      nowNs: nowNs(ctx),
+      colours: ctx.colours,
+      toJSON: protoJSON(ctx),
+      repoImageOf,
+    }),
   );
   return 0;
 }
@@ -59,8 +65,19 @@ export async function resolveContainerIds(ctx: Context, given: string[]): Promis
 
 export async function inspect(ctx: Context, args: string[], opts: InspectOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
-  const ids = await resolveContainerIds(ctx, args);
-  const { runtime } = ctx.cri();
+  const { runtime, image } = ctx.cri();
+  const flags = {
+    all: opts.all,
+    pod: opts.pod,
+    name: opts.name,
+    namespace: opts.namespace,
+    state: opts.state,
+    image: opts.image,
+    labels: opts.label,
+    latest: opts.latest,
+    last: opts.last,
+  };
+  const ids = args.length ? await resolveContainerIds(ctx, args) : await filteredIds(flags, async () => (await listContainers(runtime, image, flags)).map((c) => c.id));
   const responses = [];
   for (const id of ids) responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));
   if (output === 'table') ctx.io.stdout.write(formatContainerStatusTable(responses, { nowNs: nowNs(ctx), verbose: !opts.quiet }));
@@ -84,7 +101,6 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
     target = previous.id;
   }
   if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr') throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
-  if (opts.limitBytes < 0) throw new SyncpodError('--limit-bytes must not be negative');
   if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId: target });
   const st = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
   const path = st.status?.logPath ?? '';

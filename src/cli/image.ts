@@ -1,7 +1,9 @@
 // Image read commands: images, inspecti.
 import type { Context } from './context';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
-import { filterImages, imageFilter, sortImages, resolveIdPrefix } from '../state/filters';
+import { resolveIdPrefix } from '../state/filters';
+import { listImages } from '../workflows/look-lists';
+import { filteredIds } from './sandbox';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
 import { formatImageStatusTable } from '../render/inspect-table';
@@ -11,8 +13,7 @@ import type { ImagesOptions, InspectiOptions } from './commands';
 export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const { image } = ctx.cri();
-  const res = await image.call('ListImages', { filter: imageFilter(args[0]) });
-  const list = filterImages(sortImages(res.images), opts.filter ?? []);
+  const list = await listImages(image, args[0], opts.filter ?? []);
   if (opts.verbose && output === 'table' && !opts.quiet) {
     ctx.io.stdout.write(formatImagesVerbose(list));
     return 0;
@@ -35,9 +36,11 @@ export async function images(ctx: Context, args: string[], opts: ImagesOptions):
 export async function inspecti(ctx: Context, args: string[], opts: InspectiOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { image } = ctx.cri();
+  const flags = { name: opts.name, filter: opts.filter };
+  const refs = args.length ? args : await filteredIds(flags, async () => (await listImages(image, opts.name, opts.filter ?? [])).map((i) => i.id));
   const responses = [];
   let known: string[] | undefined;
-  for (const ref of args) {
+  for (const ref of refs) {
     let res = await image.call('ImageStatus', { image: { image: ref }, verbose: !opts.quiet });
     if (!res.image && /^[0-9a-f]{1,64}$/.test(ref)) {
       // Not a reference the runtime knows: try it as a unique prefix of an image ID.
@@ -48,7 +51,7 @@ export async function inspecti(ctx: Context, args: string[], opts: InspectiOptio
     }
     responses.push(res);
   }
-  if (output === 'table') ctx.io.stdout.write(formatImageStatusTable(responses, args, { verbose: !opts.quiet }));
-  else ctx.io.stdout.write(formatInspectImages(responses, args, { output, template: opts.template, toJSON: protoJSON(ctx) }));
+  if (output === 'table') ctx.io.stdout.write(formatImageStatusTable(responses, refs, { verbose: !opts.quiet }));
+  else ctx.io.stdout.write(formatInspectImages(responses, refs, { output, template: opts.template, toJSON: protoJSON(ctx) }));
   return 0;
 }

@@ -40,11 +40,17 @@ export type PodsOptions = OptionsOf<typeof podsDef>;
 
 export const inspectpDef = (c: Cmd) =>
   c
-    .description('Display the status of one or more pod sandboxes')
-    .argument('<pod-id...>', 'pod sandbox IDs or unique prefixes')
+    .description('Display the status of one or more pod sandboxes (without IDs: of every pod the filters keep)')
+    .argument('[pod-id...]', 'pod sandbox IDs or unique prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
     .option('--template <template>', TEMPLATE)
-    .option('-q, --quiet', 'do not show verbose information');
+    .option('-q, --quiet', 'do not show verbose information')
+    .option('--name <regex>', 'without IDs: filter by pod name regular expression')
+    .option('--namespace <regex>', 'without IDs: filter by pod namespace regular expression')
+    .option('-s, --state <state>', 'without IDs: filter by pod state: ready or notready')
+    .option('--label <key=value>', 'without IDs: filter by label (repeatable)', collect, [] as string[])
+    .option('-l, --latest', 'without IDs: the most recently created pod')
+    .option('-n, --last <n>', 'without IDs: the last n recently created pods (0 for unlimited)', int('--last'), 0);
 export type InspectpOptions = OptionsOf<typeof inspectpDef>;
 
 export const psDef = (c: Cmd) =>
@@ -63,16 +69,26 @@ export const psDef = (c: Cmd) =>
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
     .option('-l, --latest', 'show the most recently created container (includes all states)')
     .option('-n, --last <n>', 'show the last n recently created containers, all states (0 for unlimited)', int('--last'), 0)
-    .option('--no-trunc', 'show output without truncating the ID');
+    .option('--no-trunc', 'show output without truncating the ID')
+    .option('-r, --resolve-image-path', "show the image's first repo tag instead of its ID");
 export type PsOptions = OptionsOf<typeof psDef>;
 
 export const inspectDef = (c: Cmd) =>
   c
-    .description('Display the status of one or more containers')
-    .argument('<container-id...>', 'container IDs or unique prefixes')
+    .description('Display the status of one or more containers (without IDs: of every container the filters keep)')
+    .argument('[container-id...]', 'container IDs or unique prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
     .option('--template <template>', TEMPLATE)
-    .option('-q, --quiet', 'do not show verbose information');
+    .option('-q, --quiet', 'do not show verbose information')
+    .option('-a, --all', 'without IDs: containers in every state (default: running only)')
+    .option('--name <regex>', 'without IDs: filter by container name regular expression')
+    .option('--namespace <regex>', 'without IDs: filter by pod namespace regular expression')
+    .option('-p, --pod <pod-id>', 'without IDs: filter by pod id (prefix)')
+    .option('--image <image>', 'without IDs: filter by container image')
+    .option('-s, --state <state>', 'without IDs: filter by container state: created, running, exited or unknown')
+    .option('--label <key=value>', 'without IDs: filter by label (repeatable)', collect, [] as string[])
+    .option('-l, --latest', 'without IDs: the most recently created container (all states)')
+    .option('-n, --last <n>', 'without IDs: the last n recently created containers, all states (0 for unlimited)', int('--last'), 0);
 export type InspectOptions = OptionsOf<typeof inspectDef>;
 
 export const logsDef = (c: Cmd) =>
@@ -84,7 +100,7 @@ export const logsDef = (c: Cmd) =>
     .option('--since <time>', 'show logs since a timestamp (RFC3339) or a relative time like 42m')
     .option('-t, --timestamps', 'show timestamps')
     .option('-p, --previous', "print the logs of the container's previous instance (same pod, same name)")
-    .option('--limit-bytes <n>', 'stop after this many bytes of log output (0: no limit)', int('--limit-bytes'), 0)
+    .option('--limit-bytes <n>', 'stop after this many bytes of log output (0 or negative: no limit, as crictl\'s -1)', int('--limit-bytes'), -1)
     .option('--stream <stream>', 'only this stream: stdout or stderr (not with --tail)')
     .option('-r, --reopen', 'ask the runtime to reopen the log file first (ReopenContainerLog, after a rotation)');
 export type LogsOptions = OptionsOf<typeof logsDef>;
@@ -104,9 +120,11 @@ export type ImagesOptions = OptionsOf<typeof imagesDef>;
 
 export const inspectiDef = (c: Cmd) =>
   c
-    .description('Return the status of one or more images')
-    .argument('<image...>', 'image IDs, references or unique ID prefixes')
+    .description('Return the status of one or more images (without arguments: of every image the filters keep)')
+    .argument('[image...]', 'image IDs, references or unique ID prefixes')
     .option('-o, --output <format>', OUTPUT_INSPECT, 'json')
     .option('--template <template>', TEMPLATE)
-    .option('-q, --quiet', 'do not show verbose information');
+    .option('-q, --quiet', 'do not show verbose information')
+    .option('--name <repository[:tag]>', 'without arguments: only images matching this reference')
+    .option('-f, --filter <condition>', 'without arguments: dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable)', collect, [] as string[]);
 export type InspectiOptions = OptionsOf<typeof inspectiDef>;

@@ -12,7 +12,9 @@ export async function version(ctx: Context, _args: string[], opts: VersionOption
   const v = await runtime.call('Version', { version: '0.1.0' });
   const api = runtime.apiVersion ?? 'v1';
   if (output === 'text') {
-    ctx.out(formatVersion(v) + `CRI API in use:  ${api}`);
+    // crictl's four lines on stdout; the API actually spoken is a note when it is not v1.
+    ctx.io.stdout.write(formatVersion(v));
+    if (api !== 'v1') ctx.io.stderr.write(`CRI API in use:  ${api}\n`);
   } else {
     const json = { ...protoJSON(ctx)('VersionResponse', v), criApiInUse: api };
     ctx.out(output === 'json' ? JSON.stringify(json, null, 2) : yamlText(json, { sortKeys: false }));

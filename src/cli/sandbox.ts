@@ -1,7 +1,9 @@
 // Pod sandbox read commands: pods, inspectp.
 import type { Context } from './context';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
-import { filterPods, podSandboxFilter, resolveIdPrefix } from '../state/filters';
+import { resolveIdPrefix } from '../state/filters';
+import { listPods } from '../workflows/look-lists';
+import { SyncpodError } from '../errors';
 import { formatPods } from '../render/pods-view';
 import { formatInspectPods } from '../render/inspect-view';
 import { formatPodStatusTable } from '../render/inspect-table';
@@ -12,10 +14,7 @@ import type { InspectpOptions, PodsOptions } from './commands';
 export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const flags = { id: opts.id, name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
-  const filter = podSandboxFilter(flags);
-  const { runtime } = ctx.cri();
-  const res = await runtime.call('ListPodSandbox', { filter });
-  const items = filterPods(res.items, flags);
+  const items = await listPods(ctx.cri().runtime, flags);
   if (opts.verbose && output === 'table' && !opts.quiet) {
     ctx.io.stdout.write(formatPodsVerbose(items, systemZone));
     return 0;
@@ -24,6 +23,19 @@ export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Pr
     formatPods(items, { output, quiet: opts.quiet, noTrunc: opts.trunc === false, nowNs: nowNs(ctx), colours: ctx.colours, toJSON: protoJSON(ctx) }),
   );
   return 0;
+}
+
+/**
+ * inspectp/inspect/inspecti without ids (crictl >= 1.31): the ids the filter flags keep. Without
+ * any filter flag it stays crictl 1.26's error rather than inspecting everything; when the filters
+ * keep nothing it is an error too (crictl logs it and exits 0 with help).
+ */
+export async function filteredIds(flags: Record<string, unknown>, list: () => Promise<string[]>): Promise<string[]> {
+  const given = Object.values(flags).some((v) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false && v !== 0));
+  if (!given) throw new SyncpodError('ID cannot be empty (or select with the filter flags, see --help)');
+  const ids = await list();
+  if (ids.length === 0) throw new SyncpodError('No IDs provided or nothing found per filter');
+  return ids;
 }
 
 /** Full sandbox ids for user-given ids or unique prefixes (one List for all of them). */
@@ -35,8 +47,9 @@ export async function resolveSandboxIds(ctx: Context, given: string[]): Promise<
 
 export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
-  const ids = await resolveSandboxIds(ctx, args);
   const { runtime } = ctx.cri();
+  const flags = { name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
+  const ids = args.length ? await resolveSandboxIds(ctx, args) : await filteredIds(flags, async () => (await listPods(runtime, flags)).map((p) => p.id));
   const responses = [];
   for (const id of ids) responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
   if (output === 'table') ctx.io.stdout.write(formatPodStatusTable(responses, { zone: systemZone, verbose: !opts.quiet }));

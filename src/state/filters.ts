@@ -350,7 +350,7 @@ const PLURAL: Record<IdKind, string> = { 'pod sandbox': 'pod sandboxes', contain
 
 /**
  * The one full id starting with `prefix`. An exact match wins even if it prefixes others.
- * Errors: `no pod sandbox matches ID prefix "abc"`, `ID prefix "ab" is ambiguous: matches 3 containers`.
+ * Errors: `no pod sandbox matches ID prefix "abc": not found` (crictl shows the runtime's NotFound), `ID prefix "ab" is ambiguous: matches 3 containers`.
  */
 export function resolveIdPrefix(prefix: string, ids: readonly string[], kind: IdKind): string {
   if (prefix === '') throw new SyncpodError('ID cannot be empty');
@@ -358,6 +358,6 @@ export function resolveIdPrefix(prefix: string, ids: readonly string[], kind: Id
   if (unique.includes(prefix)) return prefix;
   const found = unique.filter((id) => id.startsWith(prefix));
   if (found.length === 1) return found[0];
-  if (found.length === 0) throw new SyncpodError(`no ${kind} matches ID prefix ${JSON.stringify(prefix)}`);
+  if (found.length === 0) throw new SyncpodError(`no ${kind} matches ID prefix ${JSON.stringify(prefix)}: not found`);
   throw new SyncpodError(`ID prefix ${JSON.stringify(prefix)} is ambiguous: matches ${found.length} ${PLURAL[kind]}`);
 }

@@ -167,7 +167,8 @@ describe('API negotiation', () => {
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, /RuntimeName:\s+fake-alpha/);
     assert.match(r.stdout, /RuntimeApiVersion:\s+v1alpha2/);
-    assert.match(r.stdout, /CRI API in use:\s+v1alpha2/);
+    assert.equal(r.stdout.split('\n').length, 5, 'crictl prints four lines');
+    assert.match(r.stderr, /CRI API in use:\s+v1alpha2/);
   });
 
   test('lists pods over runtime.v1alpha2', async () => {
@@ -187,6 +188,6 @@ describe('API negotiation', () => {
   test('--api v1alpha2 is used as forced', async () => {
     const r = await syncpod(['-r', `unix://${sockets.alpha}`, '--api', 'v1alpha2', 'version']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /CRI API in use:\s+v1alpha2/);
+    assert.match(r.stderr, /CRI API in use:\s+v1alpha2/);
   });
 });

@@ -387,6 +387,9 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assert.match(err.stderr, /^tock-1\n/);
     const limited = await run(['logs', '--stream', 'stdout', '--limit-bytes', '10', ids.talker]);
     assert.equal(Buffer.byteLength(limited.stdout) <= 14 && limited.stdout.startsWith('tick-1\n'), true, limited.stdout);
+    const unlimited = await run(['logs', '--stream', 'stdout', '--limit-bytes', '-1', ids.talker]);
+    assert.equal(unlimited.code, 0, unlimited.stderr);
+    assert.ok(unlimited.stdout.startsWith(out.stdout), "crictl's default -1 is no limit");
     const reopened = await run(['logs', '--reopen', '--tail', '1', ids.talker]);
     assert.equal(reopened.code, 0, reopened.stderr);
     assertOneLineError(await run(['logs', '--stream', 'both', ids.talker]), /--stream: must be stdout or stderr/);

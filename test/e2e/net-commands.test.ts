@@ -292,7 +292,7 @@ describe('refusals', () => {
   test('bad flags and unknown sandboxes are one-line errors', async () => {
     assertOneLineError(await syncpodInLab(['net-setup', pod.id, '-o', 'yaml']), /^syncpod: --output: must be one of table, json, got "yaml"$/);
     assertOneLineError(await syncpodInLab(['net-setup', pod.id, '--timeout', 'soon']), /^syncpod: --timeout: invalid duration "soon"/);
-    assertOneLineError(await syncpodInLab(['net-check', 'ffffffffffff']), /^syncpod: no pod sandbox matches ID prefix "ffffffffffff"$/);
+    assertOneLineError(await syncpodInLab(['net-check', 'ffffffffffff']), /^syncpod: no pod sandbox matches ID prefix "ffffffffffff": not found$/);
   });
 });
 

@@ -189,6 +189,7 @@ describe('node-wide', () => {
     assert.equal(inUse.code, 0, inUse.stderr);
     assert.match(row(inUse.stdout, PAUSE_IMAGE), /keep: the runtime's sandbox image$/);
     assert.match(row(inUse.stdout, BUSYBOX_IMAGE), /keep: used by container [0-9a-f]{64}, [0-9a-f]{64}$/);
+    assert.equal((await run(['rmi', '-q', '--dry-run'])).stdout, inUse.stdout, "crictl's short flag for --prune is -q");
 
     // With the static pods' containers gone, busybox is used by nothing: only --node keeps it.
     const ids = (await run(['ps', '-a', '-q'])).stdout.trim().split('\n').filter(Boolean);

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, PAUSE_IMAGE, startLab, type Lab } from '../harness/lab';
-import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
+import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, PAUSE_IMAGE, startLab, type Lab } from '../harness/lab';
+import { CriService, type ImageMethods, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { assertOneLineError, syncpod } from './helpers';
 
 let lab: Lab;
@@ -85,10 +85,11 @@ after(async () => {
 });
 
 describe('version and info', () => {
-  test('version shows the runtime and the CRI API in use', async () => {
+  test('version prints crictl\'s four lines (the CRI API in use only on stderr, and only when not v1)', async () => {
     const r = await run(['version']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Version:  0\.1\.0\nRuntimeName:  containerd\nRuntimeVersion:  \S+\nRuntimeApiVersion:  v1\nCRI API in use:  v1\n$/);
+    assert.match(r.stdout, /^Version:  0\.1\.0\nRuntimeName:  containerd\nRuntimeVersion:  \S+\nRuntimeApiVersion:  v1\n$/);
+    assert.equal(r.stderr, '');
   });
 
   test('info reports the runtime conditions', async () => {
@@ -183,10 +184,22 @@ describe('inspectp', () => {
     assertOneLineError(await run(['inspectp', '']), /ID cannot be empty/);
   });
 
-  test('a missing argument is an error, not help with exit 0', async () => {
-    const r = await run(['inspectp']);
-    assert.equal(r.code, 1);
-    assert.match(r.stderr, /missing required argument/);
+  test('no id and no filter flag is crictl 1.26\'s "ID cannot be empty", not help with exit 0', async () => {
+    for (const cmd of ['inspectp', 'inspect', 'inspecti']) assertOneLineError(await run([cmd]), /ID cannot be empty/);
+  });
+
+  test('without ids the filter flags choose the pods (crictl >= 1.31); nothing kept is an error', async () => {
+    const names = async (args: string[]) => {
+      const r = await run(['inspectp', '-q', '-o', 'go-template', '--template', '{{.status.metadata.name}}', ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout;
+    };
+    assert.equal(await names(['--namespace', '^team-a$', '--latest']), 'db\n');
+    assert.equal(await names(['--state', 'ready']), 'web\n');
+    assert.equal(await names(['--label', 'app=db']), 'db\n');
+    assert.equal(await names(['--name', 'w.b']), 'web\n');
+    assert.equal(await names(['--last', '2']), 'db\nweb\n', 'newest first, one result per pod');
+    assertOneLineError(await run(['inspectp', '--name', '^nobody$']), /nothing found per filter/);
   });
 });
 
@@ -222,6 +235,55 @@ describe('ps', () => {
     const byImage = (await run(['ps', '-a', '-q', '--image', BUSYBOX_IMAGE])).stdout.split('\n').filter(Boolean);
     assert.equal(byImage.length, 3);
     assert.equal((await run(['ps', '-a', '-q', '--image', PAUSE_IMAGE])).stdout, '');
+  });
+});
+
+describe('ps -r and inspect by filters', () => {
+  test('ps -r shows the first repo tag where the image id was (kubelet creates containers by image id)', async () => {
+    const img = await new CriService<ImageMethods>(lab.endpoint, 'ImageService', { timeoutMs: 30000 }).call('ImageStatus', { image: { image: BUSYBOX_IMAGE_2 } });
+    const sb = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+    const { containerId } = await rt.call(
+      'CreateContainer',
+      { podSandboxId: ids.podA, config: { metadata: { name: 'by-id', attempt: 0 }, image: { image: img.image!.id }, command: ['true'] }, sandboxConfig: sb },
+      { timeoutMs: 30000 },
+    );
+    try {
+      const cell = async (args: string[]) => {
+        const r = await run(['ps', '-a', '--id', containerId, ...args]);
+        assert.equal(r.code, 0, r.stderr);
+        return r.stdout.trimEnd().split('\n')[1].split(/\s{3,}/)[1];
+      };
+      assert.equal(await cell([]), img.image!.id.slice('sha256:'.length, 'sha256:'.length + 13));
+      assert.equal(await cell(['--no-trunc']), img.image!.id);
+      assert.equal(await cell(['-r']), img.image!.repoTags[0]);
+      assert.equal(await cell(['--no-trunc', '--resolve-image-path']), img.image!.repoTags[0]);
+    } finally {
+      await rt.call('RemoveContainer', { containerId }, { timeoutMs: 30000 });
+    }
+  });
+
+  test('inspect without ids: running by default, -a every state, --latest, --pod, --state (crictl >= 1.31)', async () => {
+    const ids_ = async (args: string[]) => {
+      const r = await run(['inspect', '-q', '-o', 'go-template', '--template', '{{.status.id}}', ...args]);
+      assert.equal(r.code, 0, r.stderr);
+      return r.stdout.trimEnd().split('\n').sort();
+    };
+    assert.deepEqual(await ids_(['--pod', ids.podA.slice(0, 8)]), [ids.running]);
+    assert.deepEqual(await ids_(['--pod', ids.podA.slice(0, 8), '-a']), [ids.running, ids.exited].sort());
+    assert.deepEqual(await ids_(['--state', 'exited']), [ids.exited, ids.logger].sort());
+    assert.deepEqual(await ids_(['--latest']), [ids.logger], 'the newest container in any state');
+    assert.deepEqual(await ids_(['-a', '--name', '^once$']), [ids.exited]);
+    assert.deepEqual(await ids_(['-a', '--image', BUSYBOX_IMAGE, '--namespace', 'team-a', '--label', 'io.kubernetes.pod.name=db']), [ids.logger]);
+    assertOneLineError(await run(['inspect', '-a', '--image', PAUSE_IMAGE]), /nothing found per filter/);
+  });
+
+  test('inspecti without arguments: the images --filter keeps', async () => {
+    const r = await run(['inspecti', '-q', '-f', 'dangling=false']);
+    assert.equal(r.code, 0, r.stderr);
+    const out = JSON.parse(r.stdout);
+    const listed = JSON.parse((await run(['images', '-o', 'json'])).stdout).images.map((i: any) => i.id);
+    assert.deepEqual(out.map((o: any) => o.status.id), listed);
+    assertOneLineError(await run(['inspecti', '-f', 'dangling=true']), /nothing found per filter/);
   });
 });
 

@@ -174,7 +174,7 @@ test('id prefixes resolve to one id or fail in one line', () => {
   assert.equal(resolveIdPrefix('zzz', ids, 'container'), 'zzz');
   assert.equal(resolveIdPrefix('ab', ['ab', 'abc'], 'pod sandbox'), 'ab', 'an exact id wins');
   const errors: Array<[string, Parameters<typeof resolveIdPrefix>[2], string]> = [
-    ['x', 'pod sandbox', 'no pod sandbox matches ID prefix "x"'],
+    ['x', 'pod sandbox', 'no pod sandbox matches ID prefix "x": not found'],
     ['ab', 'container', 'ID prefix "ab" is ambiguous: matches 3 containers'],
     ['abd', 'image', 'ID prefix "abd" is ambiguous: matches 2 images'],
     ['', 'container', 'ID cannot be empty'],
