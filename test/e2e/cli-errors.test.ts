@@ -23,5 +23,5 @@ for (const t of ['0', '1ns', '9999999999999999s', '100000000h']) {
 
 test("commander's usage errors read like every other error", async () => {
   assertOneLineError(await syncpod(['pods', '--bogus']), /^syncpod: unknown option '--bogus'$/);
-  assertOneLineError(await syncpod(['inspect']), /^syncpod: missing required argument 'container-id'$/);
+  assertOneLineError(await syncpod(['logs']), /^syncpod: missing required argument 'container-id'$/);
 });
