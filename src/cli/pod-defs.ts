@@ -141,6 +141,7 @@ export const pullDef = (c: Cmd) =>
     .option('--auth <base64>', "base64 of 'user[:pass]' (env CRICTL_AUTH)")
     .option('-u, --username <user>', 'registry user; the password is asked for (no echo), or read from the first line of stdin')
     .option('--pod-config <file>', 'PodSandboxConfig (or pod manifest) sent with the pull')
+    .option('-a, --annotation <key=value>', 'annotation set on the pulled image (ImageSpec.annotations; repeatable)', collect, [] as string[])
     .option('--dry-run', 'print the PullImage request as JSON, send nothing');
 export type PullOptions = OptionsOf<typeof pullDef>;
 

@@ -7,6 +7,7 @@ import { printRequest } from './output';
 import { registryAuth } from './registry-auth';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
+import { parseLabelSelector } from '../state/filters';
 import { resolveRules } from '../workflows/plan-pods';
 import { PULL_TIMEOUT_MS } from '../workflows/runtime-deps';
 import { pullSandboxConfig, readConfigDocument } from '../workflows/step-requests';
@@ -22,7 +23,8 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
     const node = doc.isManifest ? await profiledNode(ctx, {}) : undefined;
     sandboxConfig = await pullSandboxConfig(doc, { node: node?.opts ?? {}, kubelet: resolveRules(undefined, undefined, node?.detected) }, deps);
   }
-  const request = { image: { image: imageName }, ...(auth ? { auth } : {}), ...(sandboxConfig ? { sandboxConfig } : {}) };
+  const annotations = parseLabelSelector(opts.annotation);
+  const request = { image: { image: imageName, annotations }, ...(auth ? { auth } : {}), ...(sandboxConfig ? { sandboxConfig } : {}) };
   if (opts.dryRun) {
     printRequest(ctx, 'PullImageRequest', request);
     return 0;

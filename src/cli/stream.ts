@@ -50,7 +50,7 @@ export async function exec(ctx: Context, args: string[], opts: ExecOptions): Pro
 export async function attach(ctx: Context, args: string[], opts: AttachOptions): Promise<number> {
   const { target: t, rest } = target(args, opts);
   if (rest.length) throw new SyncpodError(`attach takes one container, got extra arguments: ${rest.join(' ')}`);
-  return withInterrupt((signal) => attachToContainer(deps(ctx, signal), { target: t, stdin: !!opts.interactive, tty: !!opts.tty, eofLingerMs: EOF_LINGER_MS }));
+  return withInterrupt((signal) => attachToContainer(deps(ctx, signal), { target: t, stdin: !!(opts.interactive || opts.stdin), tty: !!opts.tty, eofLingerMs: EOF_LINGER_MS }));
 }
 
 export async function portForward(ctx: Context, args: string[], opts: PortForwardOptions): Promise<number> {

@@ -33,6 +33,7 @@ export const attachDef = (c: Cmd) =>
       .description('Attach to the output (and with -i the input) of a running container')
       .argument('[container-id]', 'container ID or unique prefix (leave out with --pod)')
       .option('-i, --interactive', 'send stdin to the container')
+      .option('--stdin', "same as -i (crictl's long name)")
       .option('-t, --tty', 'the container has a terminal: local terminal in raw mode'),
   );
 export type AttachOptions = OptionsOf<typeof attachDef>;

@@ -201,6 +201,10 @@ describe('attach', () => {
     assert.equal(await p.exited, 130);
     assert.doesNotMatch(p.out(), /tock/);
   });
+
+  test("--stdin is crictl's long name for -i", async () => {
+    assertOneLineError(await run(['attach', '--stdin', 'ffffffffffff']), /no container matches ID prefix "ffffffffffff"/);
+  });
 });
 
 describe('port-forward', () => {
@@ -404,6 +408,9 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assert.equal((await authOf([], { CRICTL_AUTH: 'Ym9iOnB3' })).auth, 'Ym9iOnB3');
     assert.deepEqual(await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [a.username, a.password]), ['carl', 'hunter2']);
     assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
+    const annotated = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1', '--annotation', 'b=2', 'registry.example/app:1'])).stdout);
+    assert.deepEqual(annotated.image.annotations, { a: '1', b: '2' }, "crictl's -a/--annotation");
+    assertOneLineError(await run(['pull', '--dry-run', '-a', 'nokey', 'x']), /incorrectly specified label: nokey/);
   });
 });
 
