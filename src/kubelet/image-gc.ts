@@ -75,7 +75,9 @@ export function selectPrunableImages(input: PruneInput): ImageVerdict[] {
   for (const c of input.containers) mark(matchImage(input.images, c.imageRef ?? '') ?? matchImage(input.images, c.image), 'in-use', c.id);
   for (const d of input.desired) mark(matchImage(input.images, d.image), 'desired', d.pod);
   if (input.sandboxImage) mark(matchImage(input.images, input.sandboxImage), 'sandbox-image', input.sandboxImage);
-  return input.images.map((i) => {
+  // By id: runtimes list images in no particular order (containerd from a map).
+  const ordered = [...input.images].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return ordered.map((i) => {
     const v = by.get(i.id);
     return v ? { id: i.id, repoTags: i.repoTags, keep: v.keep, by: [...v.by].sort() } : { id: i.id, repoTags: i.repoTags };
   });

@@ -23,6 +23,14 @@ test('prune keeps pinned, in-use, desired and sandbox images; the rest goes', ()
   assert.deepEqual(v[1].by, ['default/web']);
 });
 
+test('verdicts come in image id order whatever order the runtime lists them in (containerd lists from a map)', () => {
+  const input = { containers: [{ id: 'c1', image: 'sha256:ccc' }], desired: [], sandboxImage: 'registry.k8s.io/pause:3.6' };
+  const forward = selectPrunableImages({ ...input, images });
+  const backward = selectPrunableImages({ ...input, images: [...images].reverse() });
+  assert.deepEqual(backward, forward);
+  assert.deepEqual(forward.map((x) => x.id.slice(7)), ['aaa', 'bbb', 'ccc', 'ddd', 'eee']);
+});
+
 test('references match normalised tags, defaulted latest, and ids', () => {
   assert.equal(matchImage(images, 'nginx')?.id, 'sha256:ccc');
   assert.equal(matchImage(images, 'docker.io/busybox:1.36')?.id, 'sha256:bbb');
