@@ -349,6 +349,9 @@ describe('inspect and logs', () => {
     assert.equal((await run(['logs', second])).stdout, 'second run\n');
     assert.equal((await run(['logs', '--previous', second])).stdout, 'first run\n');
     assertOneLineError(await run(['logs', '--previous', first]), /has no previous instance in its pod/);
+    // The earlier container removed (its log file stays, as kubelet leaves it until GC): crictl's <attempt-1>.log.
+    await rt.call('RemoveContainer', { containerId: first }, { timeoutMs: 30000 });
+    assert.equal((await run(['logs', '--previous', second])).stdout, 'first run\n');
   });
 
   test('logs -f of an exited container returns after the last line', async () => {

@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { parseCRILine, parseRFC3339Nano } from '../../src/logs/parse';
 import { parseGoDuration, parseSince } from '../../src/logs/since';
 import { readLogs, type ReadLogsOptions } from '../../src/logs/reader';
+import { previousLogPath } from '../../src/logs/previous';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'logs');
 
@@ -242,4 +243,10 @@ test('-f stops when aborted (Ctrl+C)', async () => {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+});
+
+test("--previous without the earlier container: crictl's <attempt-1> file beside the current log", () => {
+  assert.equal(previousLogPath('/var/log/pods/ns_web_uid/app/3.log', 2), '/var/log/pods/ns_web_uid/app/2.log');
+  assert.equal(previousLogPath('/var/log/pods/ns_web.v2_uid/app/1.log', 0), '/var/log/pods/ns_web.v2_uid/app/0.log');
+  assert.equal(previousLogPath('/logs/app/1', 0), '/logs/app/0');
 });
