@@ -3,7 +3,7 @@
 
 import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
-import { parseQuantity, type Quantity } from '../kubelet/quantity';
+import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
 
 export interface Problem {
   /** Field path inside the document, e.g. `spec.containers[1].image`. */
@@ -186,7 +186,10 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
     const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
     if (sources.length > 1) c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
-    if (isObj(v.hostPath) && (v.hostPath.path === '' || v.hostPath.path === undefined)) c.required(`${path}.hostPath.path`);
+    if (isObj(v.hostPath)) {
+      if (v.hostPath.path === '' || v.hostPath.path === undefined) c.required(`${path}.hostPath.path`);
+      else if (typeof v.hostPath.path === 'string') noBacksteps(c, `${path}.hostPath.path`, v.hostPath.path);
+    }
   });
   return names;
 }
@@ -228,6 +231,7 @@ function validateContainer(
       if (isObj(e) && e.value !== undefined && e.value !== null && e.value !== '' && isObj(e.valueFrom)) {
         c.add(`${path}.env[${i}].valueFrom`, "forbidden: may not be specified when `value` is not empty");
       }
+      if (isObj(e) && isObj(e.valueFrom)) validateEnvValueFrom(c, `${path}.env[${i}].valueFrom`, e.valueFrom);
     });
   }
   if (Array.isArray(ctr.envFrom)) {
@@ -274,12 +278,23 @@ function validateContainer(
     }
   }
 
+  const mountPaths = new Set<string>();
   c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {
     const mp = `${path}.volumeMounts[${i}]`;
     if (!c.object(mp, m)) return;
     if (m.name === undefined || m.name === '') c.required(`${mp}.name`);
     else if (!volumeNames.has(String(m.name))) c.add(`${mp}.name`, `not found: the pod has no volume ${show(m.name)}`);
     if (m.mountPath === undefined || m.mountPath === '') c.required(`${mp}.mountPath`);
+    else if (typeof m.mountPath === 'string') {
+      if (mountPaths.has(m.mountPath)) c.invalid(`${mp}.mountPath`, m.mountPath, 'must be unique');
+      mountPaths.add(m.mountPath);
+    }
+    const subPath = m.subPath;
+    if (typeof subPath === 'string' && subPath !== '') localDescendingPath(c, `${mp}.subPath`, subPath);
+    if (typeof m.subPathExpr === 'string' && m.subPathExpr !== '') {
+      if (typeof subPath === 'string' && subPath !== '') c.invalid(`${mp}.subPathExpr`, m.subPathExpr, 'subPathExpr and subPath are mutually exclusive');
+      localDescendingPath(c, `${mp}.subPathExpr`, m.subPathExpr);
+    }
   });
 }
 
@@ -301,9 +316,66 @@ function validateQuantities(c: Collector, at: string, v: unknown): Map<string, Q
   if (!c.object(at, v)) return out;
   for (const name of Object.keys(v).sort()) {
     const q = quantity(c, `${at}.${name}`, v[name]);
-    if (q !== undefined) out.set(name, q);
+    if (q !== undefined && fitsKubelet(c, `${at}.${name}`, name, v[name], q)) out.set(name, q);
   }
   return out;
+}
+
+/**
+ * Whether kubelet's integer view of the quantity (MilliValue for cpu, Value for the others) holds
+ * it; kubelet's int64 arithmetic would wrap silently, syncpod's stops at 2^53 (see quantity.ts).
+ */
+function fitsKubelet(c: Collector, path: string, name: string, raw: unknown, q: Quantity): boolean {
+  try {
+    if (name === 'cpu') toMilliCPU(q);
+    else toBytes(q);
+    return true;
+  } catch {
+    c.invalid(path, raw, `too large (at most ${Number.MAX_SAFE_INTEGER}${name === 'cpu' ? 'm' : ''})`);
+    return false;
+  }
+}
+
+/** validateLocalDescendingPath: relative, and no '..' element. */
+function localDescendingPath(c: Collector, path: string, p: string): void {
+  if (p.startsWith('/')) c.invalid(path, p, 'must be a relative path');
+  noBacksteps(c, path, p);
+}
+
+/** validatePathNoBacksteps: no '..' element. */
+function noBacksteps(c: Collector, path: string, p: string): void {
+  if (p.split('/').includes('..')) c.invalid(path, p, "must not contain '..'");
+}
+
+/** The fieldRef paths the API server takes for env (validEnvDownwardAPIFieldPathExpressions, 1.29+). */
+const ENV_FIELD_PATHS = [
+  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
+  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+];
+/** validContainerResourceFieldPathExpressions, plus the hugepages-<size> prefixes. */
+const ENV_RESOURCES = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
+const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
+
+/** validateEnvVarValueFrom: exactly one source; fieldRef and resourceFieldRef name what kubelet can fill in. */
+function validateEnvValueFrom(c: Collector, at: string, from: Obj): void {
+  const set = ENV_SOURCES.filter((k) => from[k] !== undefined && from[k] !== null);
+  if (set.length === 0) return c.add(at, `must specify one of: ${ENV_SOURCES.slice(0, 4).map((k) => `\`${k}\``).join(', ')} or \`fileKeyRef\``);
+  if (set.length > 1) return c.add(at, `may not have more than one field specified at a time (${set.join(', ')})`);
+  const f = from.fieldRef;
+  if (isObj(f) && typeof f.fieldPath === 'string') {
+    const sub = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(f.fieldPath);
+    if (sub) {
+      if (!qualifiedName(sub[1] === 'annotations' ? sub[2]!.toLowerCase() : sub[2]!)) c.invalid(`${at}.fieldRef.fieldPath`, f.fieldPath, QUALIFIED_HELP);
+    } else if (!ENV_FIELD_PATHS.includes(f.fieldPath)) {
+      c.add(`${at}.fieldRef.fieldPath`, `unsupported value ${show(f.fieldPath)}: supported values: ${ENV_FIELD_PATHS.map((p) => `"${p}"`).join(', ')}, metadata.labels['KEY'], metadata.annotations['KEY']`);
+    }
+  } else if (isObj(f)) c.required(`${at}.fieldRef.fieldPath`);
+  const r = from.resourceFieldRef;
+  if (isObj(r) && typeof r.resource === 'string') {
+    if (!ENV_RESOURCES.includes(r.resource) && !/^(limits|requests)\.hugepages-/.test(r.resource)) {
+      c.add(`${at}.resourceFieldRef.resource`, `unsupported value ${show(r.resource)}: supported values: ${ENV_RESOURCES.map((p) => `"${p}"`).join(', ')}, limits.hugepages-SIZE, requests.hugepages-SIZE`);
+    }
+  } else if (isObj(r)) c.required(`${at}.resourceFieldRef.resource`);
 }
 
 function quantity(c: Collector, path: string, v: unknown): Quantity | undefined {
