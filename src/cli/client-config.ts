@@ -7,6 +7,7 @@ import { CrictlConfigFile } from '../config/crictl-config-edit';
 import { DEFAULT_CONFIG_FILE } from '../config/settings';
 import { crictlTable } from '../render/table';
 import { SyncpodError } from '../errors';
+import { readInputFileSync } from '../read-input';
 
 function configPath(ctx: Context): string {
   return ctx.flags.config ?? (ctx.io.env.CRI_CONFIG_FILE || DEFAULT_CONFIG_FILE);
@@ -14,9 +15,10 @@ function configPath(ctx: Context): string {
 
 function readText(file: string): string | undefined {
   try {
-    return fs.readFileSync(file, 'utf8');
+    return readInputFileSync(file).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (err instanceof SyncpodError) throw err;
     throw new SyncpodError(`config file ${file}: ${(err as Error).message}`);
   }
 }

@@ -1,6 +1,5 @@
 // What a command gets to work with: streams, settings, the CRI services (opened on first use),
 // colour, a clock. Built once per invocation by src/main.ts; commands only wire flags to these.
-import { readFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { hostRootOf, onHost } from '../config/host-root';
 import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
@@ -9,6 +8,8 @@ import { chooseColours, type Colours } from '../render/colour';
 import type { ImageCaller, RuntimeCaller } from '../sync/types';
 import { DEFAULT_KUBELET_VERSION } from '../kubelet/kubelet-version';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
+import { inputText } from '../manifest/utf8';
+import { readInputFileSync, readInputStream } from '../read-input';
 import { hostNodeFacts, nodeProfile, syncpodNodeFlags, type NodeFlagValues } from '../workflows/node-profile';
 
 export interface Io {
@@ -39,6 +40,7 @@ export interface Context {
   out(text: string): void;
   warn(line: string): void;
   debug(line: string): void;
+  /** Standard input as text (checked to be UTF-8). */
   readStdin(): Promise<string>;
   /** Standard input as bytes (manifests are checked to be UTF-8). */
   readStdinBytes(): Promise<Uint8Array>;
@@ -47,7 +49,7 @@ export interface Context {
 
 function readIfExists(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readInputFileSync(path, `config file ${path}`).toString('utf8');
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
     throw err;
@@ -133,15 +135,10 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
       if (flags.debug || settings?.debug) io.stderr.write(`DEBUG: ${line}\n`);
     },
     readStdin() {
-      return ctx.readStdinBytes().then((b) => Buffer.from(b).toString('utf8'));
+      return ctx.readStdinBytes().then((b) => inputText(b, '<stdin>'));
     },
     readStdinBytes() {
-      return new Promise((resolve, reject) => {
-        const chunks: Buffer[] = [];
-        io.stdin.on('data', (c: Buffer | string) => chunks.push(Buffer.isBuffer(c) ? c : Buffer.from(c)));
-        io.stdin.on('end', () => resolve(Buffer.concat(chunks)));
-        io.stdin.on('error', reject);
-      });
+      return readInputStream(io.stdin, '<stdin>');
     },
     close() {
       cri?.close();

@@ -1,8 +1,9 @@
 // What the workflows get from a command's Context: the CRI services (opened on first use), the
 // node's filesystem and host facts, stdin, the clock, kubelet's deadlines.
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import type { Context } from './context';
+import { inputText } from '../manifest/utf8';
+import { readInputFileSync } from '../read-input';
 import { hostUnder } from '../workflows/host-facts';
 import { executeDeps as realExecuteDeps, PULL_TIMEOUT_MS, requestTimeoutMs } from '../workflows/runtime-deps';
 import type { StepDeps } from '../workflows/step-requests';
@@ -19,7 +20,7 @@ export function stepDeps(ctx: Context): StepDeps {
     image: ctx.image,
     fs: nodeFsUnder(ctx.settings().hostRoot),
     host: hostUnder(ctx.settings().hostRoot),
-    readFile: (path) => readFileSync(path, 'utf8'),
+    readFile: (path) => inputText(readInputFileSync(path), path),
     readStdin: () => ctx.readStdin(),
     now: () => ctx.now(),
     randomHex: () => randomBytes(4).toString('hex'),

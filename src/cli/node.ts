@@ -27,6 +27,8 @@ import { executeDeps } from './deps';
 import { parseOutput } from './output';
 import type { Colours } from '../render/colour';
 import { hostUnder } from '../workflows/host-facts';
+import { inputText } from '../manifest/utf8';
+import { readInputFileSync } from '../read-input';
 import { configSeenFor, nodeSettings } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
@@ -53,8 +55,9 @@ function readDir(path: string): DirEntry[] | undefined {
 
 function readFile(path: string): string {
   try {
-    return fs.readFileSync(path, 'utf8');
+    return inputText(readInputFileSync(path), path);
   } catch (err) {
+    if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new Error(code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err));
   }

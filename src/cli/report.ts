@@ -1,9 +1,10 @@
 // `syncpod report FILE...|-`: node plans from the DaemonSet's logs merged into one fleet view.
-import { readFile } from 'node:fs/promises';
 import type { Context } from './context';
 import type { ReportOptions } from './commands';
 import { LIST_OUTPUTS, parseOutput } from './output';
 import { SyncpodError } from '../errors';
+import { inputText } from '../manifest/utf8';
+import { readInputFileSync } from '../read-input';
 import { buildFleetReport, type FleetInput } from '../fleet/report';
 import { renderFleetReport } from '../render/report-view';
 import { yamlText } from '../render/yaml';
@@ -11,8 +12,9 @@ import { yamlText } from '../render/yaml';
 async function readInput(ctx: Context, file: string): Promise<FleetInput> {
   if (file === '-') return { name: '<stdin>', text: await ctx.readStdin() };
   try {
-    return { name: file, text: await readFile(file, 'utf8') };
+    return { name: file, text: inputText(readInputFileSync(file), file) };
   } catch (err) {
+    if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
     throw new SyncpodError(`${file}: cannot read: ${why}`, { cause: err });

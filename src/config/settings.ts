@@ -164,6 +164,7 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
   try {
     text = inputs.readFile(configPath);
   } catch (err) {
+    if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
     throw new SyncpodError(`config file ${configPath}: ${code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
   }

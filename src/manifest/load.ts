@@ -1,13 +1,14 @@
 // Reading manifests: files, directories (their .yaml/.yml/.json files, sorted, like kubectl -f)
 // and `-` for standard input. The only file I/O of the manifest layer.
 
-import { readdir, readFile, stat } from 'node:fs/promises';
+import { readdir, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { SyncpodError } from '../errors';
 import { parseManifest, type ParseOptions, type ParsedText } from './parse';
 import type { LoadedPod, SkippedDocument } from './types';
 import { parseSelector } from './selector';
-import { decodeUtf8 } from './yaml-read';
+import { inputText } from './utf8';
+import { readInputFileSync } from '../read-input';
 
 export const STDIN_LABEL = '<stdin>';
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -98,14 +99,7 @@ export function skippedNote(pods: LoadedPod[]): string | undefined {
 }
 
 function parse(bytes: string | Uint8Array, label: string, options: ParseOptions): ParsedText {
-  let text: string;
-  if (typeof bytes === 'string') text = bytes;
-  else {
-    const decoded = decodeUtf8(bytes);
-    if ('badOffset' in decoded) throw new SyncpodError(`${label}: byte ${decoded.badOffset}: invalid UTF-8 (manifests must be UTF-8 text)`);
-    text = decoded.text;
-  }
-  return parseManifest(text, label, options);
+  return parseManifest(inputText(bytes, label), label, options);
 }
 
 function withPods(parsed: ParsedText, label: string): LoadedPod[] {
@@ -130,8 +124,9 @@ async function expand(path: string): Promise<string[]> {
 
 async function read(file: string): Promise<Uint8Array> {
   try {
-    return await readFile(file);
+    return readInputFileSync(file);
   } catch (err) {
+    if (err instanceof SyncpodError) throw err;
     throw readError(file, err);
   }
 }

@@ -11,7 +11,7 @@ import { applyPodDefaults } from './defaults';
 import { formatPath, servedApiVersion, validateSchema, type FieldPath } from './schema';
 import type { LoadedPod, PodSource, SkippedDocument } from './types';
 import { validatePod, type PodPaths } from './validate';
-import { KUBECTL_YAML_OPTIONS, templateLine } from './yaml-read';
+import { KUBECTL_YAML_OPTIONS, firstControlCharacter, templateLine, yamlProblem } from './yaml-read';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -48,41 +48,69 @@ interface DocContext {
 }
 
 /**
+ * The documents of a YAML or JSON text read as kubectl reads it, refused with one line naming the
+ * text (and the document, line and column) when it holds control characters, is a Helm template
+ * or has a syntax error anywhere: a broken file is reported as such before any document is used.
+ */
+function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineCounter): Document[] {
+  const control = firstControlCharacter(text);
+  if (control) {
+    throw new SyncpodError(`${fileLabel}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text`);
+  }
+  const tmpl = templateLine(text);
+  if (tmpl !== undefined) {
+    throw new SyncpodError(`${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`);
+  }
+  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter } as never);
+  const list = (Array.isArray(docs) ? docs : [docs]) as Document[];
+  list.forEach((doc, i) => {
+    const error = doc.errors[0];
+    if (error) {
+      const pos = error.linePos?.[0];
+      const message = yamlProblem(error.message);
+      const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
+      throw new SyncpodError(pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`);
+    }
+  });
+  return list;
+}
+
+/** A document's value, aliases bounded ("billion laughs"). */
+function documentValue(doc: Document, where: string): unknown {
+  try {
+    return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
+  } catch (err) {
+    if (err instanceof ReferenceError && /alias/i.test(err.message)) {
+      throw new SyncpodError(`${where}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`);
+    }
+    throw new SyncpodError(`${where}: ${yamlProblem((err as Error).message)}`);
+  }
+}
+
+/**
+ * The values of the non-empty documents of a YAML or JSON text (a crictl config file, a manifest
+ * before its kind is known), read and checked as parseManifest reads them.
+ */
+export function readYamlValues(text: string, fileLabel: string): unknown[] {
+  const list = parseYamlDocuments(text, fileLabel);
+  return list
+    .map((doc, i) => documentValue(doc, list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel))
+    .filter((v) => v !== null && v !== undefined);
+}
+
+/**
  * Every pod in a YAML or JSON text (one or many documents), defaulted and validated, and the
  * documents of other kinds that were skipped. `fileLabel` names the text in errors and sources
  * (`<stdin>` for standard input).
  */
 export function parseManifest(text: string, fileLabel: string, options: ParseOptions = {}): ParsedText {
-  const tmpl = templateLine(text);
-  if (tmpl !== undefined) {
-    throw new SyncpodError(`${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`);
-  }
   const lineCounter = new LineCounter();
-  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter } as never);
-  const list = (Array.isArray(docs) ? docs : [docs]) as Document[];
-  // Syntax first: a broken file is reported as such before any document is looked at.
-  list.forEach((doc, i) => {
-    const error = doc.errors[0];
-    if (error) {
-      const pos = error.linePos?.[0];
-      const message = error.message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
-      const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
-      throw new SyncpodError(pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`);
-    }
-  });
+  const list = parseYamlDocuments(text, fileLabel, lineCounter);
   const out: ParsedText = { pods: [], skipped: [] };
   list.forEach((doc, i) => {
     const documentIndex = i + 1;
     const where = `${fileLabel}: document ${documentIndex}`;
-    let value: unknown;
-    try {
-      value = doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
-    } catch (err) {
-      if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-        throw new SyncpodError(`${where}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`);
-      }
-      throw new SyncpodError(`${where}: ${(err as Error).message}`);
-    }
+    const value = documentValue(doc, where);
     if (value === null || value === undefined) return; // an empty document (e.g. a trailing `---`)
     const ctx: DocContext = {
       where,

@@ -107,42 +107,26 @@ export const KUBECTL_YAML_OPTIONS = {
   }),
 };
 
+export { decodeUtf8 } from './utf8';
+
 /**
- * The text of UTF-8 bytes, or the byte offset (0-based) of the first byte that is not valid
- * UTF-8. A leading byte-order mark is dropped, as kubectl's reader does.
+ * The first C0 control character other than tab, LF and CR (NUL, ESC, ...), with its 1-based line
+ * and column, or undefined. YAML (go-yaml's reader: "control characters are not allowed") and JSON
+ * text hold none; kubectl refuses such a file, and a NUL would otherwise reach names and labels.
  */
-export function decodeUtf8(bytes: Uint8Array): { text: string } | { badOffset: number } {
-  try {
-    return { text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: false }).decode(bytes) };
-  } catch {
-    return { badOffset: firstInvalidUtf8(bytes) };
-  }
+export function firstControlCharacter(text: string): { line: number; column: number; code: string } | undefined {
+  const m = /[\x00-\x08\x0b\x0c\x0e-\x1f]/.exec(text);
+  if (!m) return undefined;
+  const before = text.slice(0, m.index);
+  const line = before.split('\n').length;
+  const column = m.index - before.lastIndexOf('\n');
+  return { line, column, code: `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
 }
 
-function firstInvalidUtf8(b: Uint8Array): number {
-  let i = 0;
-  while (i < b.length) {
-    const c = b[i]!;
-    let need: number;
-    let min: number;
-    if (c < 0x80) {
-      i++;
-      continue;
-    } else if (c >= 0xc2 && c <= 0xdf) [need, min] = [1, 0x80];
-    else if (c >= 0xe0 && c <= 0xef) [need, min] = [2, 0x800];
-    else if (c >= 0xf0 && c <= 0xf4) [need, min] = [3, 0x10000];
-    else return i;
-    if (i + need >= b.length) return i;
-    let cp = c & (need === 1 ? 0x1f : need === 2 ? 0x0f : 0x07);
-    for (let k = 1; k <= need; k++) {
-      const cc = b[i + k]!;
-      if ((cc & 0xc0) !== 0x80) return i;
-      cp = (cp << 6) | (cc & 0x3f);
-    }
-    if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) return i;
-    i += need + 1;
-  }
-  return b.length;
+/** A YAML parser message for users: the parser's own stack overflow on deep nesting says so. */
+export function yamlProblem(message: string): string {
+  const first = message.split('\n')[0]!.replace(/ at line \d+, column \d+:?$/, '');
+  return /Maximum call stack size exceeded/.test(first) ? 'nested too deeply (no manifest nests this far)' : first;
 }
 
 /**

@@ -7,6 +7,7 @@ import { SyncpodError, errorLine } from '../errors';
 import { hugePageUnitSize } from '../kubelet/resources';
 import { HUGEPAGES_DIR, readHugePageSizes } from '../sync/node-fs';
 import { onHost } from '../config/host-root';
+import { readInputFileSync } from '../read-input';
 
 export interface HostFacts {
   /** A node file's text (resolv.conf, /etc/hosts); throws (with the errno code) when it cannot be read. */
@@ -46,8 +47,8 @@ export const localHost: HostFacts = hostUnder('/');
 export function hostUnder(root: string): HostFacts {
   const at = (p: string): string => onHost(root, p);
   return {
-    readFile: (path) => fs.readFileSync(at(path), 'utf8'),
-    readOwnFile: (path) => fs.readFileSync(path, 'utf8'),
+    readFile: (path) => readInputFileSync(at(path), path).toString('utf8'),
+    readOwnFile: (path) => readInputFileSync(path).toString('utf8'),
     nodePath: at,
     cgroupVersion: () => (fs.existsSync(at('/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1),
     hostname: () => os.hostname(),

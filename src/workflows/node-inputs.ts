@@ -9,13 +9,14 @@
 // a pod bound to another node is not this node's.
 import type { Pod } from 'kubernetes-types/core/v1';
 import { parseAllDocuments } from 'yaml';
-import { errorLine } from '../errors';
+import { SyncpodError, errorLine } from '../errors';
 import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, type DirEntry } from '../kubelet/static-pods';
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
 import { applyPodDefaults } from '../manifest/defaults';
 import { MAX_ALIAS_COUNT, YAML_OPTIONS } from '../manifest/parse';
 import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
+import { firstControlCharacter, yamlProblem } from '../manifest/yaml-read';
 import type { DesiredPodSource } from '../plan/node-plan';
 import type { PodIdentity } from '../state/pods-api';
 
@@ -63,6 +64,8 @@ const key = (ns: string | undefined, name: string | undefined): string => `${ns 
  * the YAML parser is two orders of magnitude slower on a 100-pod List.
  */
 function documents(text: string, label: string): { docs: unknown[]; problem?: string } {
+  const control = firstControlCharacter(text);
+  if (control) return { docs: [], problem: `${label}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text` };
   const start = text.trimStart()[0];
   if (start === '{' || start === '[') {
     try {
@@ -78,7 +81,7 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
     const e = doc.errors[0];
     if (e) {
       const pos = e.linePos?.[0];
-      return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${e.message.split('\n')[0]}` };
+      return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${yamlProblem(e.message)}` };
     }
   }
   const docs: unknown[] = [];
@@ -87,7 +90,7 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
       docs.push(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
     } catch (err) {
       const where = list.length > 1 ? `${label}: document ${i + 1}` : label;
-      const why = err instanceof ReferenceError && /alias/i.test(err.message) ? `YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused` : (err as Error).message;
+      const why = err instanceof ReferenceError && /alias/i.test(err.message) ? `YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused` : yamlProblem((err as Error).message);
       return { docs: [], problem: `${where}: ${why}` };
     }
   }
@@ -179,7 +182,8 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
     try {
       text = file === '-' ? await deps.readStdin() : deps.readFile(file);
     } catch (err) {
-      problems.push(`${label}: cannot read: ${errorLine(err)}`);
+      // The reader's own refusals (not UTF-8, too large) already name the input.
+      problems.push(err instanceof SyncpodError ? err.message : `${label}: cannot read: ${errorLine(err)}`);
       continue;
     }
     const r = parseGivenPods(text, label);

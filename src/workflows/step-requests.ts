@@ -2,7 +2,6 @@
 // for the pod as it is on this node (its uid, its sandbox attempt, config.seen kept); from a crictl
 // config file, the file as it is. Dependencies come in as interfaces; nothing here prints.
 import { randomUUID } from 'node:crypto';
-import { parse as parseYaml } from 'yaml';
 import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
@@ -11,6 +10,7 @@ import { SyncpodError, errorLine } from '../errors';
 import type { FsEffect } from '../kubelet/mounts';
 import { generatePodSandboxConfig } from '../kubelet/sandbox-config';
 import { loadManifests, parseOrdinalFlag } from '../manifest/load';
+import { readYamlValues } from '../manifest/parse';
 import type { LoadedPod } from '../manifest/types';
 import { observePods, type ObservedPod } from '../state/pod-status';
 import { dryRunCri, dryRunFs } from '../sync/dry-run';
@@ -46,23 +46,23 @@ export interface ConfigDocument {
 }
 
 export async function readConfigDocument(file: string, what: string, deps: Pick<StepDeps, 'readFile' | 'readStdin'>): Promise<ConfigDocument> {
+  const label = file === '-' ? '<stdin>' : file;
   let text: string;
   if (file === '-') text = await deps.readStdin();
   else {
     try {
       text = deps.readFile(file);
     } catch (err) {
+      if (err instanceof SyncpodError) throw err;
       throw new SyncpodError(`${what} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorLine(err)}`);
     }
   }
-  let doc: unknown;
-  try {
-    doc = parseYaml(text);
-  } catch (err) {
-    throw new SyncpodError(`${file}: not valid YAML or JSON: ${errorLine(err)}`);
-  }
-  const isManifest = !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
-  return { file, text, doc, isManifest };
+  // Read as kubectl (manifests) and crictl (sigs.k8s.io/yaml for config files) read YAML.
+  const docs = readYamlValues(text, label);
+  const looksManifest = (doc: unknown): boolean => !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
+  const isManifest = docs.some(looksManifest);
+  if (!isManifest && docs.length > 1) throw new SyncpodError(`${label}: ${docs.length} documents: a ${what} file holds one`);
+  return { file, text, doc: docs[0] ?? null, isManifest };
 }
 
 /** A crictl-style config file as the CRI message it names. */
