@@ -10,7 +10,7 @@ RUN apt-get update && apt-get install -y --no-install-recommends iproute2 util-l
  && rm -rf /var/lib/apt/lists/* && mkdir -p /host
 COPY dist/*.cjs dist/*.cjs.cache /opt/syncpod/dist/
 COPY package.json /opt/syncpod/package.json
-RUN printf "#!/usr/local/bin/node\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n" > /usr/local/bin/syncpod \
+RUN printf "#!/usr/local/bin/node --\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n" > /usr/local/bin/syncpod \
  && chmod 755 /usr/local/bin/syncpod
 ENV PATH=/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 ENTRYPOINT ["syncpod"]

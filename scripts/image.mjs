@@ -118,7 +118,7 @@ for (const bin of [nodeBinary, ...Object.values(tools)]) {
 const runtime = layer('runtime', runtimeFiles, { '/tmp': 0o1777, '/host': 0o755 });
 
 // --- app layer -------------------------------------------------------------------------------
-const launcher = "#!/usr/local/bin/node\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n";
+const launcher = "#!/usr/local/bin/node --\n'use strict';\nrequire('/opt/syncpod/dist/boot.cjs');\n";
 const app = layer('app', {
   ...Object.fromEntries(bundleFiles.map((f) => [`/opt/syncpod/dist/${f}`, join(root, 'dist', f)])),
   '/opt/syncpod/package.json': { content: JSON.stringify({ name: pkg.name, version }, null, 2) + '\n', mode: 0o644 },

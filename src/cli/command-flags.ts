@@ -1,6 +1,7 @@
 // What every command definition is built from: the subcommand type, the options type a definition
 // produces, and the option sets and parsers several commands share. See src/cli/commands.ts.
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { SyncpodError } from '../errors';
 
 /** A fresh subcommand, as each definition receives it. */
 export type Cmd = Command<[], {}, {}>;
@@ -79,3 +80,10 @@ export function netOptions(cmd: Cmd) {
     .option('-o, --output <format>', 'output format: table or json', 'table');
 }
 
+
+/** Refuses flags that only mean something with --node when --node is not given (they were ignored). */
+export function requireNodeFor(opts: { node?: boolean }, given: Record<string, unknown>): void {
+  if (opts.node) return;
+  const flag = Object.entries(given).find(([, v]) => v !== undefined && v !== false)?.[0];
+  if (flag) throw new SyncpodError(`${flag} applies with --node (it plans or syncs the whole node); add --node or leave it out`);
+}

@@ -3,6 +3,7 @@
 import type { Context } from './context';
 import { parseOutput, LIST_OUTPUTS } from './output';
 import type { PlanOptions } from './commands';
+import { requireNodeFor } from './command-flags';
 import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
@@ -10,6 +11,7 @@ import { nodeDeps, nodeRequest, planNodeCommand } from './node';
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
+  requireNodeFor(opts, { '--every': opts.every, '--static-pod-path': opts.staticPodPath, '--pods-api-socket': opts.podsApiSocket });
   const profile = ctx.nodeProfile(opts);
   if (opts.node && opts.upgradeTo === undefined) return planNodeCommand(ctx, args, withNodeProfile(opts, profile), ctx.colours);
   const output = parseOutput(opts.output, LIST_OUTPUTS);

@@ -51,7 +51,8 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, defin
     program.configureOutput({
       writeOut: output.writeOut,
       writeErr: output.writeErr,
-      outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '')}`),
+      // One line: commander's "(Did you mean --x?)" goes on the same line.
+      outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`),
     });
   }
   const pending = new Map<unknown, () => void>();

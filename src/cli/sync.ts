@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context';
 import type { SyncOptions } from './commands';
+import { requireNodeFor } from './command-flags';
 import { executeDeps, profiledNode } from './deps';
 import { withNodeProfile } from '../workflows/node-profile';
 import { parseOutput, protoJSON } from './output';
@@ -40,6 +41,7 @@ function progress(ctx: Context, output: 'table' | 'json'): SyncHooks {
 
 export async function sync(ctx: Context, args: string[], given: SyncOptions): Promise<number> {
   const t0 = performance.now();
+  requireNodeFor(given, { '--static-pod-path': given.staticPodPath, '--pods-api-socket': given.podsApiSocket, '--remove-orphans': given.removeOrphans });
   const { opts, detected, profile } = await profiledNode(ctx, given);
   if (opts.node) return syncNodeCommand(ctx, args, withNodeProfile(opts, profile), ask);
   if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);

@@ -2,6 +2,7 @@
 // configuration first; its version only when a command needs it), then build the profile
 // (syncpod flags > the runtime's cgroup driver where the kubelet takes it > kubelet flags >
 // drop-ins > config file > defaults). The host is behind NodeFacts so the flow is testable.
+import { isIP } from 'node:net';
 import { SyncpodError, errorLine } from '../errors';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { runtimeCgroupDriver } from '../node/runtime-config';
@@ -89,6 +90,17 @@ export interface NodeFlagValues {
   nodeName?: string;
 }
 
+/**
+ * --cluster-dns as IP addresses. kubelet logs and drops an entry that is not one (pods then get
+ * another resolver than meant); syncpod's own flag is refused instead, before anything is done.
+ */
+function clusterDnsFlag(text: string): string[] {
+  const ips = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const bad = ips.find((ip) => isIP(ip) === 0);
+  if (bad !== undefined) throw new SyncpodError(`--cluster-dns: ${JSON.stringify(bad)} is not an IP address`);
+  return ips;
+}
+
 export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
   const driver = opts.cgroupDriver;
   if (driver !== undefined && driver !== 'cgroupfs' && driver !== 'systemd') {
@@ -105,7 +117,7 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
     cgroupDriver: driver as SyncpodNodeFlags['cgroupDriver'],
     cgroupRoot: opts.cgroupRoot,
     cgroupsPerQOS,
-    clusterDNS: opts.clusterDns !== undefined ? opts.clusterDns.split(',').map((s) => s.trim()).filter(Boolean) : undefined,
+    clusterDNS: opts.clusterDns !== undefined ? clusterDnsFlag(opts.clusterDns) : undefined,
     clusterDomain: opts.clusterDomain,
     resolvConf: opts.resolvConf,
     podLogsDir: opts.podLogsRoot,

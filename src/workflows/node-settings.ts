@@ -62,7 +62,10 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
   try {
     return host.readFile(path);
   } catch (err) {
-    throw new SyncpodError(`${flag} ${path}: ${errorLine(err)}`);
+    if (err instanceof SyncpodError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : errorLine(err);
+    throw new SyncpodError(`${flag} ${path}: ${why}`);
   }
 }
 

@@ -150,15 +150,15 @@ async function withPreparedSync<R>(
     const p0 = clock.monotonic();
     // Under the lock: a uid chosen by a sync that held it before is seen here.
     const first = await observe(pod.metadata?.uid ?? '');
+    let freshUid = false;
     if (!hadUid) {
-      if (first.match.uid) setUid(pod, first.match.uid);
-      else {
-        setUid(pod, deps.newUid());
-        deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
-      }
+      freshUid = !first.match.uid;
+      setUid(pod, first.match.uid || deps.newUid());
     }
     withNodeName(pod, req.node.nodeName, deps.host);
+    // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
     const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host);
+    if (freshUid) deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
     const firstPlan = plan(pod, first);
     times.planMs += clock.monotonic() - p0;
 
