@@ -9,8 +9,13 @@ const COLUMN_PADDING = 3;
 /** Escape sequences (colours) take no room on the screen. */
 const ANSI = /\u001b\[[0-9;]*m/g;
 
+/** Cells of plain printable ASCII (nearly all): one column per character. */
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+
 /** Terminal columns a line of a cell takes: code points, with East Asian wide and emoji counted twice. */
 function displayWidth(text: string): number {
+  // The common case without a per-character loop: a table of 200 rows is laid out at every start.
+  if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;
   for (const ch of text.replace(ANSI, '')) {
     const cp = ch.codePointAt(0)!;
@@ -41,18 +46,24 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
   if (rows.length === 0) return [];
   const columns = Math.max(...rows.map((r) => r.length));
   const cells = rows.map((row) => Array.from({ length: columns }, (_, i) => (row[i] ?? '').split('\n')));
-  const widths = Array.from({ length: columns }, (_, i) =>
-    Math.max(minWidth > COLUMN_PADDING ? minWidth : 0, ...cells.map((row) => Math.max(...row[i]!.map(displayWidth)) + COLUMN_PADDING)),
-  );
-  return cells.map((row) => {
+  // Each cell line measured once.
+  const measured = cells.map((row) => row.map((lines) => lines.map(displayWidth)));
+  const widths: number[] = new Array(columns).fill(minWidth > COLUMN_PADDING ? minWidth : 0);
+  for (const row of measured) {
+    for (let i = 0; i < columns; i++) {
+      for (const w of row[i]!) if (w + COLUMN_PADDING > widths[i]!) widths[i] = w + COLUMN_PADDING;
+    }
+  }
+  return cells.map((row, r) => {
     const height = Math.max(...row.map((c) => c.length));
     const lines: string[] = [];
     for (let l = 0; l < height; l++) {
       let line = '';
-      row.forEach((cell, i) => {
-        const text = cell[l] ?? '';
-        line += text + ' '.repeat(Math.max(0, widths[i]! - displayWidth(text)));
-      });
+      for (let i = 0; i < columns; i++) {
+        const text = row[i]![l] ?? '';
+        const width = l < row[i]!.length ? measured[r]![i]![l]! : 0;
+        line += text + ' '.repeat(Math.max(0, widths[i]! - width));
+      }
       lines.push(line.trimEnd());
     }
     return lines.join('\n');
