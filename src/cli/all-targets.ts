@@ -6,7 +6,7 @@ import type { Context } from './context';
 import { SyncpodError } from '../errors';
 import { listRuntime, type RuntimeLists } from '../state/pod-status';
 import { desiredOwners, podUidOf } from '../workflows/node-owners';
-import { nodeDeps } from './node';
+import { nodeDeps } from './deps';
 
 export interface BulkTarget {
   id: string;

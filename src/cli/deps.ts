@@ -4,7 +4,11 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from './context';
 import { inputText } from '../manifest/utf8';
 import { readInputFileSync } from '../read-input';
-import { hostUnder } from '../workflows/host-facts';
+import { existsSync } from 'node:fs';
+import { hostUnder, readInputFile, readNodeDir } from '../workflows/host-facts';
+import { onHost } from '../config/host-root';
+import { listPodsApi } from '../state/pods-api';
+import type { NodePlanDeps } from '../workflows/node-plan';
 import { executeDeps as realExecuteDeps, PULL_TIMEOUT_MS, requestTimeoutMs } from '../workflows/runtime-deps';
 import type { StepDeps } from '../workflows/step-requests';
 import type { ExecuteDeps } from '../sync/execute';
@@ -48,4 +52,23 @@ export async function profiledNode<T extends NodeFlagValues>(
 ): Promise<{ opts: T & ReturnType<typeof withProfile>; detected: DetectedKubelet; profile: NodeProfile }> {
   const profile = await profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
   return { opts: withProfile(opts, profile), detected: detectedForRules(profile), profile };
+}
+
+/** What `plan --node`, `sync --node` and the node-wide commands read: the runtime, the node's files, the Pods API. */
+export function nodeDeps(ctx: Context): NodePlanDeps {
+  const { runtime, image } = ctx.cri();
+  const root = ctx.settings().hostRoot;
+  return {
+    runtime,
+    image,
+    fs: nodeFsUnder(root),
+    inputs: {
+      readDir: (p) => readNodeDir(onHost(root, p)),
+      readFile: readInputFile,
+      readNodeFile: (p) => readInputFile(onHost(root, p)),
+      readStdin: () => ctx.readStdin(),
+    },
+    podsApi: (socket) => listPodsApi(onHost(root, socket), { timeoutMs: ctx.settings().timeoutMs, exists: (p) => existsSync(p) }),
+    now: () => ctx.now(),
+  };
 }

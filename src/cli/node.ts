@@ -7,13 +7,11 @@ import { resolveKubeletRules } from '../kubelet/kubelet-version';
 import { parseFeatureGates } from '../kubelet/features';
 import type { PlanOptions, SyncOptions } from './commands';
 import { SyncpodError, errorLine } from '../errors';
-import type { DirEntry } from '../kubelet/static-pods';
 import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
-import { listPodsApi, podsApiSocket } from '../state/pods-api';
-import { nodeFsUnder } from '../sync/node-fs';
+import { podsApiSocket } from '../state/pods-api';
 import { onHost } from '../config/host-root';
 import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
-import { planNode, type NodePlanDeps, type NodePlanRequest } from '../workflows/node-plan';
+import { planNode, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
 import { detectedForRules, type ResolvedNodeFlags } from '../workflows/node-profile';
 import { repeatEvery } from '../workflows/repeat';
@@ -23,45 +21,12 @@ import { parseTimeout } from '../config/settings';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
-import { executeDeps } from './deps';
+import { executeDeps, nodeDeps } from './deps';
 import { parseOutput } from './output';
 import type { Colours } from '../render/colour';
 import { hostUnder } from '../workflows/host-facts';
-import { inputText } from '../manifest/utf8';
-import { readInputFileSync } from '../read-input';
 import { configSeenFor, nodeSettings } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
-
-function readDir(path: string): DirEntry[] | undefined {
-  try {
-    return fs.readdirSync(path, { withFileTypes: true }).map((d) => {
-      let kind: DirEntry['kind'] = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other';
-      if (d.isSymbolicLink()) {
-        try {
-          const st = fs.statSync(`${path}/${d.name}`);
-          kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
-        } catch {
-          kind = 'other';
-        }
-      }
-      return { name: d.name, kind };
-    });
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw new SyncpodError(`staticPodPath ${path}: ${errorLine(err)}`);
-  }
-}
-
-function readFile(path: string): string {
-  try {
-    return inputText(readInputFileSync(path), path);
-  } catch (err) {
-    if (err instanceof SyncpodError) throw err;
-    const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err));
-  }
-}
 
 /**
  * Flags (already filled from the node profile by the caller, cgroupRoot and cgroupsPerQOS included)
@@ -93,25 +58,6 @@ export function nodeRequest(ctx: Context, args: string[], opts: (PlanOptions | S
     })(),
   };
 }
-
-export function nodeDeps(ctx: Context): NodePlanDeps {
-  const { runtime, image } = ctx.cri();
-  const root = ctx.settings().hostRoot;
-  return {
-    runtime,
-    image,
-    fs: nodeFsUnder(root),
-    inputs: {
-      readDir: (p) => readDir(onHost(root, p)),
-      readFile,
-      readNodeFile: (p) => readFile(onHost(root, p)),
-      readStdin: () => ctx.readStdin(),
-    },
-    podsApi: (socket) => listPodsApi(onHost(root, socket), { timeoutMs: ctx.settings().timeoutMs, exists: (p) => fs.existsSync(p) }),
-    now: () => ctx.now(),
-  };
-}
-
 
 function reportLines(ctx: Context, notes: string[], problems: string[]): void {
   for (const n of notes) ctx.io.stderr.write(`note: ${n}\n`);

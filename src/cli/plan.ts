@@ -7,7 +7,8 @@ import { requireNodeFor } from './command-flags';
 import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
-import { nodeDeps, nodeRequest, planNodeCommand } from './node';
+import { nodeRequest, planNodeCommand } from './node';
+import { nodeDeps } from './deps';
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {

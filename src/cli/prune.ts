@@ -5,7 +5,7 @@ import { SyncpodError } from '../errors';
 import { pruneImages } from '../workflows/image-prune';
 import { tableLines } from '../render/table';
 import { stepTimeoutMs } from './deps';
-import { nodeDeps } from './node';
+import { nodeDeps } from './deps';
 import { checkDesiredPodFlags, desiredPodInputs } from './all-targets';
 
 const KEEP_TEXT: Record<string, string> = {

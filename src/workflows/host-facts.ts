@@ -7,6 +7,8 @@ import { SyncpodError, errorLine } from '../errors';
 import { hugePageUnitSize } from '../kubelet/resources';
 import { HUGEPAGES_DIR, readHugePageSizes } from '../sync/node-fs';
 import { onHost } from '../config/host-root';
+import type { DirEntry } from '../kubelet/static-pods';
+import { inputText } from '../manifest/utf8';
 import { readInputFileSync } from '../read-input';
 
 export interface HostFacts {
@@ -63,4 +65,37 @@ export function hostUnder(root: string): HostFacts {
       }
     },
   };
+}
+
+/** A directory's entries (symlinks followed) for the static pod path; undefined when it does not exist. */
+export function readNodeDir(path: string): DirEntry[] | undefined {
+  try {
+    return fs.readdirSync(path, { withFileTypes: true }).map((d) => {
+      let kind: DirEntry['kind'] = d.isFile() ? 'file' : d.isDirectory() ? 'dir' : 'other';
+      if (d.isSymbolicLink()) {
+        try {
+          const st = fs.statSync(`${path}/${d.name}`);
+          kind = st.isFile() ? 'file' : st.isDirectory() ? 'dir' : 'other';
+        } catch {
+          kind = 'other';
+        }
+      }
+      return { name: d.name, kind };
+    });
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
+    throw new SyncpodError(`staticPodPath ${path}: ${errorLine(err)}`);
+  }
+}
+
+/** A manifest file's text; the error names the cause in a few words (the caller names the file). */
+export function readInputFile(path: string): string {
+  try {
+    return inputText(readInputFileSync(path), path);
+  } catch (err) {
+    if (err instanceof SyncpodError) throw err;
+    const code = (err as NodeJS.ErrnoException).code;
+    throw new Error(code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err));
+  }
 }
