@@ -1,37 +1,82 @@
-// `syncpod __warm` (hidden): loads every command's code and exercises the hot paths without a
-// runtime, so that the build can store their compiled code in V8's code cache (scripts/build.mjs
-// writes one cache per bundle file).
+// `syncpod __warm` (hidden): loads every command's code and runs the list commands end to end
+// without a runtime, so that the build can store their compiled code in V8's code cache
+// (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: grpc-js's
+// client side (channel, subchannel, HTTP/2 transport, call stream) is a large part of a list
+// command's start and is compiled only when a call is made. The calls go to a node:http2 server
+// on a private socket that answers ListPodSandbox and ListContainers with sample lists.
+import * as fs from 'node:fs';
+import * as http2 from 'node:http2';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { Writable } from 'node:stream';
 import type { Context } from './context';
 import { COMMANDS } from './commands';
+import { main } from '../main';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
-import { encodeMessage, decodeMessage } from '../cri/codec';
-import { toProtoJSON } from '../cri/json';
-import { formatPods } from '../render/pods-view';
-import { plainColours } from '../render/colour';
+import { encodeMessage } from '../cri/codec';
 
-export async function warm(_ctx: Context): Promise<number> {
+const CREATED = '1700000000000000000';
+const SANDBOXES = Array.from({ length: 20 }, (_, i) => ({
+  id: `${i}`.padStart(64, 'f'),
+  metadata: { name: `warm-${i}`, namespace: 'default', uid: `u-${i}`, attempt: 1 },
+  state: 'SANDBOX_READY',
+  createdAt: CREATED,
+  labels: { 'io.kubernetes.pod.name': `warm-${i}` },
+  annotations: { c: 'd' },
+  runtimeHandler: '',
+}));
+const CONTAINERS = SANDBOXES.map((s, i) => ({
+  id: `${i}`.padStart(64, 'c'),
+  podSandboxId: s.id,
+  metadata: { name: 'app', attempt: 0 },
+  image: { image: 'docker.io/library/busybox:latest' },
+  imageRef: `sha256:${'a'.repeat(64)}`,
+  state: i % 2 ? 'CONTAINER_RUNNING' : 'CONTAINER_EXITED',
+  createdAt: CREATED,
+  labels: { 'io.kubernetes.pod.name': s.metadata.name, 'io.kubernetes.pod.namespace': 'default' },
+  annotations: { 'io.kubernetes.container.restartCount': '0' },
+}));
+
+const ANSWERS: Record<string, Buffer> = {
+  '/runtime.v1.RuntimeService/ListPodSandbox': encodeMessage(runtimeV1, 'ListPodSandboxResponse', { items: SANDBOXES }),
+  '/runtime.v1.RuntimeService/ListContainers': encodeMessage(runtimeV1, 'ListContainersResponse', { containers: CONTAINERS }),
+};
+
+/** Answers the methods above as a CRI runtime would (one message, grpc-status 0), others Unimplemented. */
+function answeringServer(): http2.Http2Server {
+  const server = http2.createServer();
+  server.on('stream', (stream, headers) => {
+    const message = ANSWERS[String(headers[':path'])];
+    stream.on('data', () => undefined);
+    stream.on('end', () => {
+      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': message ? '0' : '12' }));
+      if (!message) return void stream.end();
+      const frame = Buffer.alloc(5 + message.length);
+      frame.writeUInt32BE(message.length, 1);
+      message.copy(frame, 5);
+      stream.end(frame);
+    });
+  });
+  return server;
+}
+
+export async function warm(ctx: Context): Promise<number> {
   for (const command of COMMANDS) await command.load();
-  const sample = {
-    items: [
-      {
-        id: 'f'.repeat(64),
-        metadata: { name: 'warm', namespace: 'default', uid: 'u', attempt: 1 },
-        state: 'SANDBOX_READY',
-        createdAt: '1700000000000000000',
-        labels: { a: 'b' },
-        annotations: { c: 'd' },
-        runtimeHandler: '',
-      },
-    ],
-  };
-  const bytes = encodeMessage(runtimeV1, 'ListPodSandboxResponse', sample);
-  const decoded = decodeMessage(runtimeV1, 'ListPodSandboxResponse', bytes);
-  JSON.stringify(toProtoJSON(runtimeV1, 'ListPodSandboxResponse', decoded));
-  // A table render, so the table layout's code is in the cache too.
-  formatPods(decoded.items, { output: 'table', nowNs: 1_700_000_100_000_000_000n, colours: plainColours });
-  const grpc = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
-  const client = new grpc.Client('unix:///nonexistent/syncpod-warm.sock', grpc.credentials.createInsecure());
-  client.close();
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-warm-'));
+  const socket = path.join(dir, 'cri.sock');
+  const server = answeringServer();
+  const discard = new Writable({ write: (_chunk, _enc, done) => done() });
+  try {
+    await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    for (const args of [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json']]) {
+      const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, env: { NO_COLOR: '1' } });
+      if (code !== 0) throw new Error(`warm-up run of ${args.join(' ')} failed`);
+    }
+  } finally {
+    server.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
   // The packages other outputs load (colour, progress, streaming), so that their files are cached too.
   for (const load of [() => require('chalk'), () => require('ora'), () => require('ws')]) load();
   return 0;
