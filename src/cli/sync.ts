@@ -65,14 +65,16 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
   const done = await runSync(req, deps, progress(ctx, output));
   const totalMs = performance.now() - t0;
   const { outcome, times } = done;
+  const ok = outcome.ok && done.duplicates.every((d) => d.ok);
   const report: view.SyncReport = {
     pod: done.pod,
-    ok: outcome.ok,
+    ok,
     stopped: outcome.stopped,
     rounds: outcome.rounds,
     results: outcome.results,
+    duplicates: done.duplicates,
     ...(opts.timings ? { timings: { totalMs, planMs: times.planMs, rpcMs: times.rpcMs, ownMs: totalMs - times.rpcMs } } : {}),
   };
   ctx.io.stdout.write(output === 'json' ? view.syncReportJSON(report) : view.renderSyncReport(report, { timings: !!opts.timings }));
-  return outcome.ok ? 0 : 1;
+  return ok ? 0 : 1;
 }

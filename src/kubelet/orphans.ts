@@ -149,3 +149,26 @@ export function findOrphans(desiredUids: ReadonlySet<string>, sandboxes: Runtime
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
+
+/**
+ * The other pods of one namespace/name: sandboxes and containers with kubelet's labels, that
+ * namespace and name, and a uid other than `uid` (an earlier pod object of that name, or an earlier
+ * sync of a manifest without a uid). The API server holds one pod per namespace/name, so kubelet's
+ * pod workers know only one of these uids and HandlePodCleanups kills the others. Same entries,
+ * order and kubelet verdicts as findOrphans.
+ */
+export function findDuplicates(
+  pod: { namespace: string; name: string; uid: string },
+  sandboxes: RuntimeSandbox[],
+  containers: RuntimeContainer[],
+  now: number,
+): Orphan[] {
+  if (!pod.uid) return [];
+  const same = (l: Record<string, string> | undefined): boolean => l?.[LABEL_POD_NAMESPACE] === pod.namespace && l?.[LABEL_POD_NAME] === pod.name;
+  return findOrphans(
+    new Set([pod.uid]),
+    sandboxes.filter((s) => same(s.labels)),
+    containers.filter((c) => same(c.labels)),
+    now,
+  );
+}

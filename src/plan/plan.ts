@@ -12,6 +12,7 @@ import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
 import type { StaticPodUIDSource } from '../kubelet/static-pods';
 import type { ControllerShape } from '../manifest/types';
+import type { Orphan } from '../kubelet/orphans';
 
 export const PLAN_SCHEMA_VERSION = 1;
 
@@ -151,6 +152,12 @@ export interface Plan {
   source?: PlanSource;
   /** Every uid seen on the node for this namespace/name, newest first (more than one: duplicates kubelet would clean up). */
   matchCandidates: string[];
+  /**
+   * The other uids of this namespace/name on the node, with what kubelet does with them (kill, then
+   * remove; or remove): `sync` of this pod does the same first. Single-pod plans (plan/sync FILE);
+   * a node plan lists them among its orphans and leaves this empty.
+   */
+  duplicates: Orphan[];
 }
 
 export interface PlanInput {
@@ -164,6 +171,8 @@ export interface PlanInput {
   matchedBy?: MatchBy;
   /** Every uid seen for the pod's namespace/name, newest first. */
   matchCandidates?: string[];
+  /** Other uids of the pod's namespace/name (findDuplicates). */
+  duplicates?: Orphan[];
   source?: PlanSource;
   /** Where the pod came from; default 'manifest' (no admission mutations). */
   podSource?: 'manifest' | 'api-server';
@@ -308,13 +317,16 @@ export function buildPlan(input: PlanInput): Plan {
     backOff: backOffs,
     hashNotes,
     assumptions: assumptions(input, rules, backOffs.length > 0),
-    changes: numbered.length > 0,
+    duplicates: [...(input.duplicates ?? [])],
+    changes: numbered.length > 0 || (input.duplicates ?? []).length > 0,
   };
+  const { duplicates, ...body } = planBody;
   return {
-    ...planBody,
+    ...body,
     summary: summarizePlan(planBody),
     ...(input.source ? { source: { ...input.source } } : {}),
     matchCandidates: [...(input.matchCandidates ?? [])],
+    duplicates,
   };
 }
 
@@ -427,7 +439,7 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
   const candidates = input.matchCandidates ?? [];
   const podRef = `${input.pod.metadata?.namespace}/${input.pod.metadata?.name}`;
   if (by === 'namespace-name' && candidates.length > 1) {
-    out.push(`the manifest has no uid; ${candidates.length} uids were found for ${podRef}, the newest (${candidates[0]}) was taken`);
+    out.push(`the manifest has no uid; ${candidates.length} uids were found for ${podRef}, the newest (${candidates[0]}) was taken; the others are duplicates kubelet would clean up`);
   }
   if (by === 'none') {
     out.push('the manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid');

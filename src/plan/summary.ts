@@ -15,6 +15,8 @@ export interface PlanCounts {
   startContainers: number;
   /** Starts that kubelet would currently refuse with CrashLoopBackOff (estimate). */
   heldBack: number;
+  /** Other uids of the pod's namespace/name that kubelet would kill and remove (single-pod plans). */
+  duplicatePods: number;
 }
 
 export interface PlanSummary {
@@ -29,6 +31,8 @@ export interface SummarizablePlan {
   pod: { namespace: string; name: string };
   steps: Array<{ action: string; backOff?: { heldBack: boolean } }>;
   waiting: string[];
+  /** Other uids of the pod's namespace/name and kubelet's verdict on each. */
+  duplicates?: Array<{ kubelet: 'kill' | 'remove' }>;
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -45,6 +49,7 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     startInitContainers: 0,
     startContainers: 0,
     heldBack: 0,
+    duplicatePods: 0,
   };
   for (const s of steps) {
     switch (s.action) {
@@ -100,7 +105,14 @@ export function actionPhrases(c: PlanCounts): string[] {
 
 export function summarizePlan(plan: SummarizablePlan): PlanSummary {
   const counts = countSteps(plan.steps);
+  const duplicates = plan.duplicates ?? [];
+  counts.duplicatePods = duplicates.length;
   const parts = actionPhrases(counts);
+  if (duplicates.length) {
+    // Done first: kubelet's housekeeping clears the other uids while the pod itself is synced.
+    const verb = duplicates.some((d) => d.kubelet === 'kill') ? 'kill and remove' : 'remove';
+    parts.unshift(`${verb} ${plural(duplicates.length, 'duplicate pod (another uid)', 'duplicate pods (other uids)')}`);
+  }
   const pod = `${plan.pod.namespace}/${plan.pod.name}`;
   if (parts.length === 0) {
     const text =

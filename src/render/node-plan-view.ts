@@ -6,6 +6,7 @@ import { plainColours, type Colours } from './colour';
 import { renderPlan } from './plan-view';
 import { renderSyncReport } from './sync-view';
 import { tableLines } from './table';
+import { orphanTable } from './orphans-view';
 
 function sourceLine(p: NodePodPlan): string {
   const s = p.source;
@@ -23,31 +24,9 @@ function preflightLines(p: NodePodPlan, c: Colours): string[] {
   return [c.dim('Before the runtime sync (kubelet.syncPod):'), header, ...lines.map((l, i) => (p.preflight.steps[i].blocking ? c.bad(l) : c.good(l)))];
 }
 
-function age(seconds: number): string {
-  if (seconds < 120) return `${seconds}s`;
-  if (seconds < 7200) return `${Math.floor(seconds / 60)}m`;
-  if (seconds < 172800) return `${Math.floor(seconds / 3600)}h`;
-  return `${Math.floor(seconds / 86400)}d`;
-}
-
 export function renderOrphans(plan: NodePlan, c: Colours = plainColours): string[] {
   if (plan.orphans.length === 0) return [];
-  const rows = plan.orphans.map((o) => {
-    const s = o.sandboxes[0];
-    const running = o.containers.filter((x) => x.state === 'running').length;
-    return [
-      o.namespace,
-      o.name,
-      o.uid,
-      s ? s.id.slice(0, 13) : '-',
-      s ? s.state : 'no sandbox',
-      `${o.containers.length} (${running} running)`,
-      age(s ? s.ageSeconds : (o.containers[0]?.ageSeconds ?? 0)),
-      o.kubelet === 'kill' ? `kill (grace ${o.gracePeriodSeconds}s), then remove` : 'remove',
-    ];
-  });
-  const lines = tableLines([['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'], ...rows]);
-  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...lines];
+  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...orphanTable(plan.orphans)];
 }
 
 /** The whole node plan as text (ends with a newline). */

@@ -6,6 +6,7 @@ import { summarizePlans } from '../plan/summary';
 import { plainColours, type Colours } from './colour';
 import { tableLines } from './table';
 import { yamlText } from './yaml';
+import { orphanTable } from './orphans-view';
 
 const HEADERS = ['STEP', 'ACTION', 'TARGET', 'REASON'] as const;
 
@@ -31,6 +32,11 @@ export function renderPlan(plan: Plan, colors: Colours = plainColours): string {
     const [header, ...stepLines] = tableLines([[...HEADERS], ...rows]);
     lines.push(header);
     plan.steps.forEach((s, i) => lines.push(paint(s.action, colors)(stepLines[i])));
+  }
+  if (plan.duplicates.length > 0) {
+    const n = plan.duplicates.length;
+    lines.push(colors.bad(`Duplicates: ${n} other uid${n === 1 ? '' : 's'} of ${plan.pod.namespace}/${plan.pod.name} on this node; no desired pod owns ${n === 1 ? 'it' : 'them'}, so kubelet cleans ${n === 1 ? 'it' : 'them'} up (sync does so first)`));
+    lines.push(...orphanTable(plan.duplicates));
   }
   for (const w of plan.waiting) lines.push(colors.pending(`Waiting: ${w}`));
   for (const h of plan.hashNotes) lines.push(colors.pending(`Hash: ${h}`));

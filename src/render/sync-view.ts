@@ -5,6 +5,7 @@ import type { Plan, PlanStep } from '../plan/plan';
 import type { ProtoJSON } from './list-output';
 import { renderPlans } from './plan-view';
 import type { StepResult, SyncHooks } from '../sync/types';
+import type { OrphanRemoval } from '../sync/remove-orphan';
 
 export interface SyncTimings {
   /** Wall time of the whole command. */
@@ -24,6 +25,8 @@ export interface SyncReport {
   stopped: string;
   rounds: number;
   results: StepResult[];
+  /** Other uids of the pod's namespace/name killed and removed first (single-pod sync; absent in node syncs). */
+  duplicates?: OrphanRemoval[];
   timings?: SyncTimings;
 }
 
@@ -56,11 +59,21 @@ export function renderSyncReport(report: SyncReport, opts: { timings?: boolean }
     r.message,
   ]);
   const lines: string[] = [`Pod ${report.pod.namespace}/${report.pod.name} (uid ${report.pod.uid})`];
+  const duplicates = report.duplicates ?? [];
+  for (const d of duplicates) {
+    lines.push(`Duplicate ${d.namespace}/${d.name} (uid ${d.uid}): ${d.ok ? 'removed' : `failed: ${d.error}`}${d.done.length ? ` (${d.done.join(', ')})` : ''}`);
+  }
   if (rows.length) lines.push(...pad([head, ...rows]));
   const failed = report.results.filter((r) => !r.ok).length;
-  if (rows.length === 0) lines.push('No changes. The pod is in the state kubelet would keep it in.');
-  else if (report.ok) lines.push(`Sync done: ${rows.length} step${rows.length === 1 ? '' : 's'}${multi ? ` in ${report.rounds} plans` : ''}.`);
-  else lines.push(`Sync failed: ${failed} of ${rows.length} steps failed${report.stopped ? `; ${report.stopped}` : ''}.`);
+  const removed = duplicates.filter((d) => d.ok).length;
+  const dupText = duplicates.length ? `${removed} of ${duplicates.length} duplicate${duplicates.length === 1 ? '' : 's'} removed` : '';
+  const stepText = `${rows.length} step${rows.length === 1 ? '' : 's'}${multi ? ` in ${report.rounds} plans` : ''}`;
+  if (rows.length === 0 && duplicates.length === 0) lines.push('No changes. The pod is in the state kubelet would keep it in.');
+  else if (report.ok) lines.push(`Sync done: ${[...(rows.length || !duplicates.length ? [stepText] : []), dupText].filter(Boolean).join(', ')}.`);
+  else {
+    const parts = [...(failed || !duplicates.length ? [`${failed} of ${rows.length} steps failed`] : []), ...(removed < duplicates.length ? [dupText] : [])];
+    lines.push(`Sync failed: ${parts.join(', ')}${report.stopped ? `; ${report.stopped}` : ''}.`);
+  }
   if (opts.timings && report.timings) {
     const t = report.timings;
     lines.push(`Timings: total ${formatMs(t.totalMs)}, in runtime RPCs ${formatMs(t.rpcMs)}, syncpod's own ${formatMs(t.ownMs)} (observe+plan ${formatMs(t.planMs)}).`);

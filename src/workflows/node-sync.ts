@@ -7,7 +7,6 @@
 // garbage collector would (never anything without kubelet's labels: findOrphans only sees those).
 import type { Pod } from '../kubelet/api-types';
 import { SyncpodError, errorLine } from '../errors';
-import type { Orphan } from '../kubelet/orphans';
 import { rulesOf } from '../kubelet/compute-pod-actions';
 import { podChanges, type NodePlan } from '../plan/node-plan';
 import { buildPlan, type Plan } from '../plan/plan';
@@ -15,15 +14,12 @@ import { buildPreflight, type PreflightStep } from '../plan/preflight';
 import { mountedV1Subsystems, podFsFacts, runtimeNetwork } from '../state/node-facts';
 import { mapBounded, observePods } from '../state/pod-status';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
-import { CriCallError } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import type { ExecuteDeps, ExecuteInput } from '../sync/execute';
 import { syncPod } from '../sync/sync-pod';
 import type { StepResult, SyncHooks } from '../sync/types';
+import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
 import { planNode, type NodePlanDeps, type NodePlanRequest, type PlannedNodePod } from './node-plan';
-
-/** The grace period of an orphan kill: kubelet's override of 1s raised to its 2s minimum. */
-export const ORPHAN_STOP_TIMEOUT_SECONDS = 2;
 
 export interface NodeSyncRequest extends NodePlanRequest {
   removeOrphans: boolean;
@@ -68,16 +64,6 @@ export interface PodSyncReport {
   results: StepResult[];
 }
 
-export interface OrphanRemoval {
-  namespace: string;
-  name: string;
-  uid: string;
-  ok: boolean;
-  /** What was done, in order. */
-  done: string[];
-  error?: string;
-}
-
 export interface NodeSyncReport {
   node: string;
   ok: boolean;
@@ -98,10 +84,6 @@ function killsIn(plan: NodePlan, removeOrphans: boolean): string {
   }
   if (removeOrphans) for (const o of plan.orphans) parts.push(`orphan ${o.namespace}/${o.name} (uid ${o.uid})`);
   return parts.join(', ');
-}
-
-function isNotFound(err: unknown): boolean {
-  return err instanceof CriCallError && err.notFound;
 }
 
 /** Executes the preflight work kubelet does itself; a refusal ends the pod's sync. */
@@ -194,35 +176,6 @@ async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyn
 
 type NodePlanResultNetwork = Parameters<typeof buildPreflight>[1]['network'];
 
-/** Kills and removes one orphan: containers stopped, sandboxes stopped, then all removed. */
-async function removeOrphan(o: Orphan, deps: NodeSyncDeps): Promise<OrphanRemoval> {
-  const rt = deps.execute.runtime;
-  const timeoutMs = deps.execute.requestTimeoutMs;
-  const done: string[] = [];
-  const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
-    try {
-      await f();
-      done.push(what);
-    } catch (err) {
-      if (!isNotFound(err)) throw new Error(`${what}: ${errorLine(err)}`);
-      done.push(`${what} (already gone)`);
-    }
-  };
-  try {
-    for (const c of o.containers.filter((x) => x.state === 'running')) {
-      await tolerate(`stopped container ${c.id.slice(0, 13)}`, () =>
-        rt.call('StopContainer', { containerId: c.id, timeout: String(ORPHAN_STOP_TIMEOUT_SECONDS) }, { timeoutMs: timeoutMs + ORPHAN_STOP_TIMEOUT_SECONDS * 1000 }),
-      );
-    }
-    for (const s of o.sandboxes) await tolerate(`stopped sandbox ${s.id.slice(0, 13)}`, () => rt.call('StopPodSandbox', { podSandboxId: s.id }, { timeoutMs }));
-    for (const c of o.containers) await tolerate(`removed container ${c.id.slice(0, 13)}`, () => rt.call('RemoveContainer', { containerId: c.id }, { timeoutMs }));
-    for (const s of o.sandboxes) await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () => rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }));
-    return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
-  } catch (err) {
-    return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };
-  }
-}
-
 export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
   const planned = await planNode(req, deps);
   const plan = planned.plan;
@@ -240,7 +193,7 @@ export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promis
   const network = runtimeNetwork(planned.status);
   const toSync = planned.pods.filter((p) => podChanges(p.plan));
   const pods = await mapBounded(toSync, Math.max(1, req.concurrency), (p) => syncOnePod(p, req, deps, network));
-  const orphans = req.removeOrphans ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), (o) => removeOrphan(o, deps)) : [];
+  const orphans = req.removeOrphans ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), (o) => removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs)) : [];
   const report: NodeSyncReport = {
     node: req.nodeName,
     ok: pods.every((p) => p.ok) && orphans.every((o) => o.ok) && plan.problems.length === 0,

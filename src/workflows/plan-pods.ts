@@ -15,6 +15,7 @@ import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { matchWorkloadPod } from '../state/workload-match';
 import { adoptLivePod } from '../manifest/controllers';
+import { findDuplicates } from '../kubelet/orphans';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from './node-plan';
 
 /** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
@@ -113,6 +114,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       options: { rules: req.kubelet.rules, probeResults: probes.results, ...(l.apiStatus ? { apiStatus: l.apiStatus } : {}) },
       matchedBy: o.match.by !== 'uid-label' && byController.has(l) ? 'controller-labels' : o.match.by,
       matchCandidates: o.match.candidates,
+      duplicates: findDuplicates({ namespace: o.ref.namespace, name: o.ref.name, uid: o.match.uid }, lists.sandboxes, lists.containers, now),
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
       source: manifestSource(l),
     });

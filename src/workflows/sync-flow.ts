@@ -11,7 +11,9 @@ import type { PodStatus } from '../kubelet/types';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import type { LoadedPod } from '../manifest/types';
 import { buildPlan, killsSomething, type Plan } from '../plan/plan';
-import { observePods, type ObservedPod } from '../state/pod-status';
+import { findDuplicates, type Orphan } from '../kubelet/orphans';
+import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
+import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
 import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
 import { redactRecorded, redactionNote } from '../sync/redact';
@@ -59,6 +61,8 @@ export interface PreparedSync {
   plan: Plan;
   status: PodStatus;
   base: Omit<ExecuteInput, 'plan' | 'status'>;
+  /** The runtime, its calls timed into the sync's RPC time. */
+  runtime: RuntimeCaller;
 }
 
 export interface SyncTimes {
@@ -70,6 +74,8 @@ export interface SyncTimes {
 
 export interface SyncDone {
   pod: { namespace: string; name: string; uid: string };
+  /** Other uids of the pod's namespace/name, killed and removed before the pod was synced. */
+  duplicates: OrphanRemoval[];
   outcome: SyncPodOutcome;
   times: SyncTimes;
 }
@@ -81,11 +87,15 @@ export interface DryRunDone {
   failures: string[];
 }
 
-const isKill = (p: Plan) => p.steps.some(killsSomething);
+const killsDuplicate = (d: Orphan) => d.kubelet === 'kill';
+const isKill = (p: Plan) => p.steps.some(killsSomething) || p.duplicates.some(killsDuplicate);
 
 function killSummary(plan: Plan): string {
   const kills = plan.steps.filter(killsSomething);
-  return kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : s.action === 'reset-container' ? `container ${s.target} (removed: restart all)` : `container ${s.target}`)).join(', ');
+  return [
+    ...plan.duplicates.filter(killsDuplicate).map((d) => `the duplicate pod ${d.namespace}/${d.name} (uid ${d.uid})`),
+    ...kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : s.action === 'reset-container' ? `container ${s.target} (removed: restart all)` : `container ${s.target}`)),
+  ].join(', ');
 }
 
 /** A runtime whose calls add their time to `times.rpcMs`. */
@@ -134,8 +144,13 @@ async function withPreparedSync<R>(
 
   const lock = dryRun ? undefined : await deps.lockPod(ns, name, (pid) => deps.note(`waiting for pid ${pid}, which is syncing ${ns}/${name}`));
   try {
-    const observe = async (uid: string): Promise<ObservedPod> => (await observePods(runtime, [{ namespace: ns, name, uid }]))[0];
-    const plan = (p: Pod, o: ObservedPod): Plan =>
+    // One listing per observation: the pod's state and its duplicates (other uids of namespace/name) come from it.
+    const observe = async (uid: string): Promise<ObservedPod & { duplicates: Orphan[] }> => {
+      const lists = await listRuntime(runtime);
+      const [o] = await observePods(runtime, [{ namespace: ns, name, uid }], { lists });
+      return { ...o, duplicates: findDuplicates({ namespace: ns, name, uid: o.match.uid }, lists.sandboxes, lists.containers, clock.now()) };
+    };
+    const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan =>
       buildPlan({
         pod: p,
         podStatus: o.status,
@@ -143,6 +158,7 @@ async function withPreparedSync<R>(
         options: { rules: req.kubelet.rules },
         matchedBy: o.match.by,
         matchCandidates: o.match.candidates,
+        duplicates: o.duplicates,
         podSource,
         source,
       });
@@ -177,10 +193,21 @@ async function withPreparedSync<R>(
       containerOptions: settings.container,
       legacyLogDir: settings.legacyLogDir,
     };
-    return await body({ loaded, pod, plan: firstPlan, status: first.status, base }, replan);
+    return await body({ loaded, pod, plan: firstPlan, status: first.status, base, runtime }, replan);
   } finally {
     lock?.release();
   }
+}
+
+/** Kills and removes the plan's duplicates (other uids of the pod's namespace/name), one after another. */
+async function removeDuplicates(plan: Plan, runtime: RuntimeCaller, timeoutMs: number, hooks: SyncHooks): Promise<OrphanRemoval[]> {
+  const out: OrphanRemoval[] = [];
+  for (const d of plan.duplicates) {
+    const r = await removeOrphan(d, runtime, timeoutMs);
+    hooks.note?.(`duplicate ${r.namespace}/${r.name} (uid ${r.uid}): ${r.ok ? 'removed' : `failed: ${r.error}`}`);
+    out.push(r);
+  }
+  return out;
 }
 
 /** `sync`: execute the plan in SyncPod's order (and, with --wait, what kubelet's next syncs would do). */
@@ -194,6 +221,8 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
       if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
+    // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
+    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks);
     const outcome = await syncPod(
       { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
       { ...deps.execute, replan, confirmKill },
@@ -201,7 +230,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     );
     times.rpcMs += outcome.results.reduce((s, r) => s + r.rpcMs, 0);
     const meta = p.pod.metadata!;
-    return { pod: { namespace: meta.namespace ?? 'default', name: meta.name ?? '', uid: meta.uid ?? '' }, outcome, times };
+    return { pod: { namespace: meta.namespace ?? 'default', name: meta.name ?? '', uid: meta.uid ?? '' }, duplicates, outcome, times };
   });
 }
 
@@ -212,6 +241,7 @@ export async function dryRunSync(req: SyncRequest & { showSecrets: boolean }, de
     const recorded: RecordedRequest[] = [];
     const filesystem: string[] = [];
     const d = deps.execute;
+    await removeDuplicates(p.plan, dryRunCri(d.runtime, 'RuntimeService', recorded), d.requestTimeoutMs, {});
     const out = await executePlan(
       { ...p.base, plan: p.plan, status: p.status },
       { ...d, runtime: dryRunCri(d.runtime, 'RuntimeService', recorded), image: dryRunCri(d.image, 'ImageService', recorded), fs: dryRunFs(d.fs, filesystem) },

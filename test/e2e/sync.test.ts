@@ -8,7 +8,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, startLab, type Lab } from '../harness/lab';
 import { assertOneLineError, SYNCPOD, syncpod } from './helpers';
-import { nodeFlags, writeManifest, type PodSpecInput } from './sync-helpers';
+import { nodeFlags, podManifest, writeManifest, type PodSpecInput } from './sync-helpers';
 import { DEFAULT_LOCK_DIR, lockPath } from '../../src/sync/lock';
 
 let lab: Lab;
@@ -315,6 +315,38 @@ describe('sync', () => {
     assert.equal(fs.existsSync(lockFile), false, 'the lock was released');
     const states = (await psJson('epipe')).map((c) => `${c.metadata.name}=${c.state}`).sort();
     assert.deepEqual(states, names.map((n) => `${n}=CONTAINER_RUNNING`));
+  });
+
+  test('another uid of the same namespace/name: plan lists it as a duplicate, sync kills and removes it first', async () => {
+    // First a manifest without a uid (syncpod picks one), then the pod object "recreated" with its own uid.
+    const spec = { name: 'dup', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] };
+    const noUid = writeManifest(dir, spec);
+    const withUid = path.join(dir, 'dup-uid.json');
+    fs.writeFileSync(withUid, podManifest({ ...spec, uid: '6a1e0d4c-0000-4000-8000-0000000000d2' }));
+    assert.equal((await run(['sync', '--yes', ...flags(), noUid])).code, 0);
+    const [old] = await podsJson('dup');
+    const oldUid: string = old.metadata.uid;
+    assert.notEqual(oldUid, '6a1e0d4c-0000-4000-8000-0000000000d2');
+
+    const plan = await run(['plan', '-o', 'json', '--detailed-exitcode', ...flags(), withUid]);
+    assert.equal(plan.code, 2, plan.stderr);
+    const p = JSON.parse(plan.stdout);
+    assert.deepEqual(p.duplicates.map((d: any) => [d.uid, d.kubelet, d.sandboxes.map((s: any) => s.id)]), [[oldUid, 'kill', [old.id]]]);
+    const table = await run(['plan', ...flags(), withUid]);
+    assert.match(table.stdout, new RegExp(`^Duplicates: 1 other uid of e2e/dup on this node`, 'm'));
+    assert.match(table.stdout, new RegExp(`^e2e +dup +${oldUid} +${old.id.slice(0, 13)} +ready .*kill \\(grace 1s\\), then remove$`, 'm'));
+
+    assertOneLineError(await run(['sync', ...flags(), withUid]), /^syncpod: the plan kills the duplicate pod e2e\/dup \(uid [0-9a-f-]+\); stdin is not a terminal, so pass --yes/);
+    assert.deepEqual((await podsJson('dup')).map((x) => x.metadata.uid), [oldUid], 'refused: nothing was done');
+
+    const r = await run(['sync', '--yes', ...flags(), withUid]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.match(r.stdout, new RegExp(`^Duplicate e2e/dup \\(uid ${oldUid}\\): removed \\(stopped container `, 'm'));
+    const pods = await podsJson('dup');
+    assert.deepEqual(pods.map((x) => [x.metadata.uid, x.state]), [['6a1e0d4c-0000-4000-8000-0000000000d2', 'SANDBOX_READY']], 'one sandbox: the new uid');
+    assert.deepEqual((await psJson('dup')).map((c) => [c.labels['io.kubernetes.pod.uid'], c.state]), [['6a1e0d4c-0000-4000-8000-0000000000d2', 'CONTAINER_RUNNING']]);
+    assert.equal(await planExit(withUid), 0);
+    assert.equal(await planExit(noUid), 0, 'the uid-less manifest now finds the one pod, no duplicate');
   });
 
   test('a write error on stdout is exit 1 with one line naming the cause', async () => {

@@ -1,7 +1,7 @@
 // Orphan detection (HandlePodCleanups + container GC): only kubelet-labelled objects, grouped by uid.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findOrphans, type RuntimeContainer, type RuntimeSandbox } from '../../src/kubelet/orphans';
+import { findDuplicates, findOrphans, type RuntimeContainer, type RuntimeSandbox } from '../../src/kubelet/orphans';
 
 const NOW = 1_700_000_100_000;
 const ns = (ms: number): string => String(BigInt(ms) * 1_000_000n);
@@ -47,4 +47,25 @@ test('orphans carry identity, states, ages and the 1s grace; order is namespace,
   assert.equal(b.gracePeriodSeconds, 1);
   assert.equal(b.containers[0].ageSeconds, 30);
   assert.equal(got[0].gracePeriodSeconds, undefined);
+});
+
+test('duplicates: the other uids of one namespace/name, nothing of other pods or of the pod itself', () => {
+  const got = findDuplicates(
+    { namespace: 'default', name: 'p', uid: 'u-new' },
+    [
+      sb('s-new', 'u-new'),
+      sb('s-old', 'u-old', 'SANDBOX_READY', NOW - 120_000),
+      sb('s-dead', 'u-dead', 'SANDBOX_NOTREADY', NOW - 240_000),
+      sb('s-other', 'u-other', 'SANDBOX_READY', NOW, labels('u-other', 'q')),
+      sb('s-otherns', 'u-otherns', 'SANDBOX_READY', NOW, labels('u-otherns', 'p', 'kube-system')),
+      sb('s-hand', 'u-hand', 'SANDBOX_READY', NOW, { 'io.kubernetes.pod.uid': 'u-hand' }),
+    ],
+    [ctr('c-old', 'u-old', 'CONTAINER_RUNNING', 's-old'), ctr('c-new', 'u-new', 'CONTAINER_RUNNING', 's-new')],
+    NOW,
+  );
+  assert.deepEqual(got.map((o) => [o.uid, o.kubelet, o.sandboxes.map((s) => s.id), o.containers.map((c) => c.id)]), [
+    ['u-dead', 'remove', ['s-dead'], []],
+    ['u-old', 'kill', ['s-old'], ['c-old']],
+  ]);
+  assert.deepEqual(findDuplicates({ namespace: 'default', name: 'p', uid: '' }, [sb('s1', 'u1')], [], NOW), [], 'no uid chosen yet: nothing to compare with');
 });

@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildPlan } from '../../src/plan/plan';
+import { findDuplicates } from '../../src/kubelet/orphans';
 import { renderPlan, renderPlans } from '../../src/render/plan-view';
 import type { Colours } from '../../src/render/colour';
 import { T0, basePod, healthyStatus } from '../fixtures/planner/base';
@@ -49,4 +50,23 @@ test('several plans get one section each and an overall summary', () => {
   const sections = text.split('\n\n');
   assert.equal(sections.length, 3);
   assert.equal(sections[2], '2 pods: 1 with changes, 1 without.');
+});
+
+test('duplicates (other uids of the pod): a section with the orphan table, and the summary names them even when the pod itself is fine', () => {
+  const pod = basePod();
+  const now = 1_700_000_000_000;
+  const dup = findDuplicates(
+    { namespace: 'shop', name: 'web', uid: 'uid-1234' },
+    [{ id: 'f00dfeedbeef0123', state: 'SANDBOX_READY', createdAt: String(BigInt(now - 7_200_000) * 1_000_000n), labels: { 'io.kubernetes.pod.uid': 'uid-old', 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'shop' } }],
+    [],
+    now,
+  );
+  const plan = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now, duplicates: dup });
+  const lines = renderPlan(plan).split('\n');
+  const at = lines.findIndex((l) => l.startsWith('Duplicates: '));
+  assert.equal(lines[at], 'Duplicates: 1 other uid of shop/web on this node; no desired pod owns it, so kubelet cleans it up (sync does so first)');
+  assert.match(lines[at + 1], /^NAMESPACE\s+NAME\s+UID\s+SANDBOX\s+STATE\s+CONTAINERS\s+AGE\s+KUBELET WOULD$/);
+  assert.match(lines[at + 2], /^shop\s+web\s+uid-old\s+f00dfeedbeef0\s+ready\s+0 \(0 running\)\s+2h\s+kill \(grace 1s\), then remove$/);
+  assert.equal(plan.changes, true);
+  assert.equal(lines.at(-1), 'Plan: kill and remove 1 duplicate pod (another uid).');
 });

@@ -52,6 +52,7 @@ const contract: Array<[string, Kind]> = [
   ['match.by', 'string'],
   ['match.uid', 'string'],
   ['matchCandidates', 'array'],
+  ['duplicates', 'array'],
   ['waiting', 'array'],
   ['backOff', 'array'],
   ['hashNotes', 'array'],

@@ -182,3 +182,69 @@ test('prepare-container: an ephemeral container whose target does not run is an 
     (err: unknown) => err instanceof StepError && err.code === 'CreateContainerConfigError' && err.message === 'unable to find target container nope',
   );
 });
+
+// Issue 9 item 1: a second uid of the same namespace/name (an older pod object, or an earlier sync of
+// a manifest without a uid) is a pod kubelet would clean up: plan lists it, sync clears it first.
+const kubeletLabels = (uid: string) => ({ 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'shop', 'io.kubernetes.pod.uid': uid });
+function nodeWithTwoWebs(cri: FakeCri): void {
+  cri.sandboxes = [
+    { id: 'sb-old', metadata: { name: 'web', namespace: 'shop', uid: 'uid-old', attempt: 0 }, state: 'SANDBOX_READY', createdAt: '1000000', labels: kubeletLabels('uid-old'), annotations: {} },
+    { id: 'sb-new', metadata: { name: 'web', namespace: 'shop', uid: 'uid-new', attempt: 0 }, state: 'SANDBOX_READY', createdAt: '2000000', labels: kubeletLabels('uid-new'), annotations: {} },
+  ];
+  cri.containers = [
+    { id: 'c-old', podSandboxId: 'sb-old', metadata: { name: 'app', attempt: 0 }, state: 'CONTAINER_RUNNING', createdAt: '1000001', labels: { ...kubeletLabels('uid-old'), 'io.kubernetes.container.name': 'app' }, annotations: {}, image: { image: 'nginx:1.25' }, imageRef: 'sha256:nginx:1.25' },
+  ];
+  cri.handlers.PodSandboxStatus = (r) => ({ status: { ...cri.sandboxes.find((s) => s.id === r.podSandboxId), network: { ip: '10.1.2.3', additionalIps: [] }, linux: { namespaces: { options: { network: 'POD' } } } } });
+}
+const WEB_WITH_UID = WEB.replace('namespace: shop}', 'namespace: shop, uid: uid-new}');
+
+test('plan: another uid of the same namespace/name is listed as a duplicate kubelet kills, and counts as a change', async () => {
+  const cri = new FakeCri();
+  nodeWithTwoWebs(cri);
+  const [p] = await planPods({ files: [manifest('web-uid.yaml', WEB_WITH_UID)], kubelet }, { runtime: cri as never, readStdin: async () => '', now: () => 0, note: () => undefined });
+  assert.equal(p.plan.match.uid, 'uid-new');
+  assert.deepEqual(p.plan.duplicates.map((d) => [d.uid, d.kubelet, d.sandboxes.map((s) => s.id), d.containers.map((c) => c.id)]), [['uid-old', 'kill', ['sb-old'], ['c-old']]]);
+  assert.equal(p.plan.changes, true);
+  assert.equal(p.plan.summary.counts.duplicatePods, 1);
+  assert.match(p.plan.summary.text, /^Plan: kill and remove 1 duplicate pod \(another uid\), start 1 container\.$/);
+});
+
+test('plan without a uid: the newest uid is the pod, the older one a duplicate', async () => {
+  const cri = new FakeCri();
+  nodeWithTwoWebs(cri);
+  const [p] = await planPods({ files: [manifest('web.yaml', WEB)], kubelet }, { runtime: cri as never, readStdin: async () => '', now: () => 0, note: () => undefined });
+  assert.deepEqual([p.plan.match.by, p.plan.match.uid], ['namespace-name', 'uid-new']);
+  assert.deepEqual(p.plan.duplicates.map((d) => d.uid), ['uid-old']);
+});
+
+test('sync kills and removes the duplicate before the pod is synced, and the report says so', async () => {
+  const cri = new FakeCri();
+  nodeWithTwoWebs(cri);
+  const events: string[] = [];
+  const done = await runSync(request(manifest('web-uid.yaml', WEB_WITH_UID)), flowDeps(cri, events), {});
+  assert.equal(done.pod.uid, 'uid-new');
+  assert.deepEqual(done.duplicates.map((d) => [d.uid, d.ok, d.done]), [
+    ['uid-old', true, ['stopped container c-old', 'stopped sandbox sb-old', 'removed container c-old', 'removed sandbox sb-old']],
+  ]);
+  const acting = cri.calls.filter((c) => !/^(List|PodSandboxStatus|ContainerStatus|ImageStatus)/.test(c.method)).map((c) => `${c.method} ${c.req.containerId ?? c.req.podSandboxId ?? ''}`.trim());
+  assert.deepEqual(acting.slice(0, 4), ['StopContainer c-old', 'StopPodSandbox sb-old', 'RemoveContainer c-old', 'RemovePodSandbox sb-old'], 'the duplicate goes first');
+  assert.ok(acting.slice(4).some((a) => a.startsWith('StartContainer')), 'then the pod is synced');
+  assert.ok(!acting.some((a) => a.endsWith('sb-new') && a.startsWith('Stop')), 'the pod itself is kept');
+});
+
+test('sync without --yes and no terminal refuses to kill a duplicate; nothing is done', async () => {
+  const cri = new FakeCri();
+  nodeWithTwoWebs(cri);
+  await assert.rejects(runSync({ ...request(manifest('web-uid.yaml', WEB_WITH_UID)), yes: false }, flowDeps(cri, []), {}), {
+    message: 'the plan kills the duplicate pod shop/web (uid uid-old); stdin is not a terminal, so pass --yes to allow it (nothing was done)',
+  });
+  assert.ok(!cri.methods().some((m) => /^(Stop|Remove|Create|Start|Run)/.test(m)));
+});
+
+test('sync --dry-run lists the duplicate removal among the requests, sends none', async () => {
+  const cri = new FakeCri();
+  nodeWithTwoWebs(cri);
+  const d = await dryRunSync({ ...request(manifest('web-uid.yaml', WEB_WITH_UID)), showSecrets: false }, flowDeps(cri, []));
+  assert.deepEqual(d.requests.map((r) => r.rpc).slice(0, 4), ['StopContainer', 'StopPodSandbox', 'RemoveContainer', 'RemovePodSandbox']);
+  assert.ok(!cri.methods().some((m) => /^(Stop|Remove)/.test(m)));
+});
