@@ -29,6 +29,10 @@ export interface Lab {
   /** Environment for spawning syncpod against this lab (no crictl.yaml of the machine is read). */
   env: Record<string, string>;
   ctr(args: string[]): string;
+  /** Sends `signal` (default SIGKILL) to containerd itself; its shims, and so the containers, live on. */
+  signalContainerd(signal?: NodeJS.Signals): void;
+  /** Starts containerd again on the same root, state and socket (after signalContainerd), and waits until it answers. */
+  restartContainerd(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -312,15 +316,47 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
 
   run('ip', ['netns', 'add', netns]);
   run('ip', ['-n', netns, 'link', 'set', 'lo', 'up']);
-  const logFd = fs.openSync(path.join(dir, 'containerd.log'), 'a');
-  // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
-  const child = spawn('nsenter', [`--net=/run/netns/${netns}`, 'containerd', '--config', `${dir}/config.toml`], {
-    detached: true,
-    stdio: ['ignore', logFd, logFd],
-  });
-  child.unref();
-  fs.closeSync(logFd);
+  const launch = (): void => {
+    const logFd = fs.openSync(path.join(dir, 'containerd.log'), 'a');
+    // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
+    const child = spawn('nsenter', [`--net=/run/netns/${netns}`, 'containerd', '--config', `${dir}/config.toml`], {
+      detached: true,
+      stdio: ['ignore', logFd, logFd],
+    });
+    child.unref();
+    fs.closeSync(logFd);
+  };
+  launch();
   const socket = path.join(dir, 'containerd.sock');
+  const waitUntilUp = async (): Promise<void> => {
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      if (fs.existsSync(socket) && spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0) return;
+      if (Date.now() > deadline) {
+        const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
+        throw new Error(`containerd did not come up within 30s: ${tail}`);
+      }
+      await sleep(100);
+    }
+  };
+  const containerdPids = (): number[] => pidsMatching(`--config ${dir}/config.toml`).filter((pid) => {
+    try {
+      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'containerd';
+    } catch {
+      return false;
+    }
+  });
+  const signalContainerd = (signal: NodeJS.Signals = 'SIGKILL'): void => {
+    const pids = containerdPids();
+    if (pids.length === 0) throw new Error('lab: containerd is not running');
+    for (const pid of pids) process.kill(pid, signal);
+  };
+  const restartContainerd = async (): Promise<void> => {
+    for (let i = 0; i < 100 && containerdPids().length; i++) await sleep(50);
+    if (containerdPids().length) throw new Error('lab: containerd is still running; signal it first');
+    launch();
+    await waitUntilUp();
+  };
   const ctr = (args: string[]): string => run('ctr', ['--address', socket, '-n', 'k8s.io', ...args]);
 
   const stop = async (): Promise<void> => {
@@ -341,15 +377,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   };
 
   try {
-    const deadline = Date.now() + 30_000;
-    for (;;) {
-      if (fs.existsSync(socket) && spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0) break;
-      if (Date.now() > deadline) {
-        const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
-        throw new Error(`containerd did not come up within 30s: ${tail}`);
-      }
-      await sleep(100);
-    }
+    await waitUntilUp();
     for (const tar of tars) ctr(['images', 'import', tar]);
   } catch (err) {
     await stop();
@@ -373,6 +401,8 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       NO_COLOR: '1',
     },
     ctr,
+    signalContainerd,
+    restartContainerd,
     stop,
   };
 }
