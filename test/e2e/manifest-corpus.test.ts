@@ -44,6 +44,41 @@ describe('manifests the API would refuse', () => {
   });
 });
 
+describe('tricky but valid manifests', () => {
+  test('names and values that look like numbers or booleans (e5, E1, -E1, 1e3, "on") plan, sync and reach the container as strings', async () => {
+    const file = path.join(dir, 'e1.yaml');
+    fs.writeFileSync(
+      file,
+      `apiVersion: v1
+kind: Pod
+metadata: {name: e1, namespace: e2e, labels: {v: E5, app: e5}}
+spec:
+  terminationGracePeriodSeconds: 2
+  containers:
+  - name: e5
+    image: ${BUSYBOX_IMAGE}
+    command: [sh, -c, '${LOOP}']
+    env: [{name: E1, value: -E1}, {name: E5, value: e5}, {name: MODE, value: "on"}, {name: NUM, value: "1e3"}]
+  - name: 1e3x
+    image: ${BUSYBOX_IMAGE}
+    command: [sh, -c, '${LOOP}']
+`,
+    );
+    const plan = await run(['plan', '-o', 'json', ...nodeFlags(lab), file]);
+    assert.equal(plan.code, 0, plan.stderr);
+    const p = JSON.parse(plan.stdout);
+    assert.equal(p.pod.name, 'e1');
+    assert.deepEqual(p.actions.containersToStart.map((c: any) => c.name), ['e5', '1e3x']);
+    const r = await run(['sync', '--yes', ...nodeFlags(lab), file]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    const env = await run(['exec', '-s', '--pod', 'e1', '-n', 'e2e', '--container', 'e5', 'sh', '-c', 'echo "$E1 $E5 $MODE $NUM"']);
+    assert.equal(env.code, 0, env.stderr);
+    assert.equal(env.stdout, '-E1 e5 on 1e3\n');
+    const again = await run(['plan', '--detailed-exitcode', ...nodeFlags(lab), file]);
+    assert.equal(again.code, 0, again.stdout + again.stderr);
+  });
+});
+
 describe('real-world shapes', () => {
   test('an all-in-one file: other kinds skipped with one note, the Deployment plans', async () => {
     const file = path.join(dir, 'checkout.yaml');
