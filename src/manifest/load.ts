@@ -54,15 +54,17 @@ export async function loadManifests(
     // A directory: a file of Services or ConfigMaps beside the workloads is fine; no pod at all is not.
     const found: LoadedPod[] = [];
     const skipped: SkippedDocument[] = [];
+    let documents = 0;
     for (const file of files) {
       const parsed = parse(await read(file), file, options);
       found.push(...parsed.pods);
       skipped.push(...parsed.skipped);
+      documents += parsed.documents ?? 0;
     }
     // Every pod of the directory names what the directory's files skipped (files without pods too).
     const refs = skipped.map((s) => s.ref);
     for (const p of found) p.source.skipped = refs;
-    pods.push(...withPods({ pods: found, skipped }, path));
+    pods.push(...withPods({ pods: found, skipped, documents }, path));
   }
   if (options.selector !== undefined) {
     const matches = parseSelector(options.selector);
@@ -104,7 +106,10 @@ function parse(bytes: string | Uint8Array, label: string, options: ParseOptions)
 
 function withPods(parsed: ParsedText, label: string): LoadedPod[] {
   if (parsed.pods.length > 0) return parsed.pods;
-  if (parsed.skipped.length === 0) throw new SyncpodError(`${label}: no pod found (the input has no documents)`);
+  if (parsed.skipped.length === 0) {
+    const what = parsed.documents ? 'its Lists have no items' : 'the input has no documents';
+    throw new SyncpodError(`${label}: no pod found (${what})`);
+  }
   const refs = parsed.skipped.map((s) => s.ref);
   throw new SyncpodError(`${label}: no pod found: no Pod, workload or List of them, only ${refs.join(', ')}`);
 }

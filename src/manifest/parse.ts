@@ -27,6 +27,8 @@ export const YAML_OPTIONS = KUBECTL_YAML_OPTIONS;
 export interface ParsedText {
   pods: LoadedPod[];
   skipped: SkippedDocument[];
+  /** Documents that held something (empty ones, e.g. after a trailing `---`, are not counted). */
+  documents?: number;
 }
 
 export type ParseOptions = ControllerOptions;
@@ -111,6 +113,7 @@ export function parseManifest(text: string, fileLabel: string, options: ParseOpt
     const documentIndex = i + 1;
     const where = `${fileLabel}: document ${documentIndex}`;
     const value = documentValue(doc, where);
+    if (value !== null && value !== undefined) out.documents = (out.documents ?? 0) + 1;
     if (value === null || value === undefined) return; // an empty document (e.g. a trailing `---`)
     const ctx: DocContext = {
       where,

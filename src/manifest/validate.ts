@@ -131,6 +131,8 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
     });
   }
 
+  hostPortConflicts(c, at, containers);
+
   c.oneOf(`${at}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES);
   c.oneOf(`${at}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES);
   if (spec.dnsPolicy === 'None') {
@@ -149,6 +151,25 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
     c.invalid(`${at}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0');
   }
   if (isObj(spec.securityContext)) validateIds(c, `${at}.securityContext`, spec.securityContext);
+}
+
+/**
+ * checkHostPortConflicts: a host port (protocol, host IP) is taken once among the regular
+ * containers, which run together; without it the second container's port mapping fails at runtime.
+ */
+function hostPortConflicts(c: Collector, at: string, containers: unknown[]): void {
+  const seen = new Map<string, string>();
+  containers.forEach((ctr, i) => {
+    if (!isObj(ctr) || !Array.isArray(ctr.ports)) return;
+    ctr.ports.forEach((p, j) => {
+      if (!isObj(p) || typeof p.hostPort !== 'number' || p.hostPort === 0) return;
+      const key = `${p.hostPort}/${typeof p.protocol === 'string' ? p.protocol : 'TCP'}${typeof p.hostIP === 'string' && p.hostIP !== '' ? ` on ${p.hostIP}` : ''}`;
+      const path = `${at}.containers[${i}].ports[${j}].hostPort`;
+      const first = seen.get(key);
+      if (first !== undefined) c.add(path, `duplicate value "${key}" (also ${first})`);
+      else seen.set(key, path);
+    });
+  });
 }
 
 /** runAsUser/runAsGroup/fsGroup: the API server's range for ids. */

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
+import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText } from '../../src/manifest/parse';
 import { inputText } from '../../src/manifest/utf8';
 import { MAX_INPUT_BYTES, readInputFileSync, readInputStream } from '../../src/read-input';
@@ -44,6 +45,7 @@ test('manifest fields the API server refuses are refused, naming document, field
     ['valueFrom with no source', pod(', env: [{name: A, valueFrom: {}}]'), 'spec.containers[0].env[0].valueFrom: must specify one of: `fieldRef`, `resourceFieldRef`, `configMapKeyRef`, `secretKeyRef` or `fileKeyRef` (line 6, column 60)'],
     ['cpu: 1e400', pod(', resources: {limits: {cpu: 1e400}}'), 'spec.containers[0].resources.limits.cpu: invalid value "10e399": too large (at most 9007199254740991m) (and 1 more) (line 6, column 59)'],
     ['memory beyond 2^53 bytes', pod(', resources: {requests: {memory: 9Ei}}'), 'spec.containers[0].resources.requests.memory: invalid value "9Ei": too large (at most 9007199254740991) (line 6, column 64)'],
+    ['one hostPort for two containers', pod(', ports: [{containerPort: 80, hostPort: 8080}]}\n  - {name: b, image: busybox, ports: [{containerPort: 81, hostPort: 8080}]'), 'spec.containers[1].ports[0].hostPort: duplicate value "8080/TCP" (also spec.containers[0].ports[0].hostPort) (line 7, column 69)'],
     ['memory: -1', pod(', resources: {limits: {memory: -1}}'), 'spec.containers[0].resources.limits.memory: invalid value "-1": must be greater than or equal to 0 (and 1 more) (line 6, column 62)'],
   ];
   for (const [what, text, want] of rows) assert.equal(refusal(text), `pod.yaml: document 1: ${want}`, what);
@@ -73,6 +75,14 @@ test('text that is not a manifest is refused as text, before any document is rea
   assert.throws(() => inputText(Buffer.from('\ufeffa', 'utf16le'), 'f.yaml'), { message: 'f.yaml: byte 0: invalid UTF-8 (manifests must be UTF-8 text)' });
   // --node's given files go through the same checks (their problems are lines of the node plan).
   assert.deepEqual(parseGivenPods('kind: Pod\u0000\n', 'given.yaml').problems, ['given.yaml: line 1, column 10: control character U+0000 is not allowed in YAML or JSON text']);
+});
+
+test('a List of empty Lists is not "no documents"', async () => {
+  const stdin = (text: string) => async () => text;
+  await assert.rejects(loadManifests(['-'], stdin('{"apiVersion": "v1", "kind": "List", "items": [{"apiVersion": "v1", "kind": "List", "items": []}]}')), {
+    message: '<stdin>: no pod found (its Lists have no items)',
+  });
+  await assert.rejects(loadManifests(['-'], stdin('---\n---\n')), { message: '<stdin>: no pod found (the input has no documents)' });
 });
 
 test('runp/create config files are read as kubectl and crictl read YAML', async () => {
