@@ -23,6 +23,8 @@ export function collect(value: string, previous: string[] = []): string[] {
 export function int(name: string) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
+    // Beyond 2^53 the number is no longer the one given (and no int64 field takes 1e20).
+    if (!Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`${name} must be a whole number of at most ${Number.MAX_SAFE_INTEGER} in size`);
     return Number(value);
   };
 }

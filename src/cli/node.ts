@@ -17,6 +17,7 @@ import { detectedForRules, type ResolvedNodeFlags } from '../workflows/node-prof
 import { repeatEvery } from '../workflows/repeat';
 import { sleep } from './signals';
 import { parseGoDuration } from '../config/duration';
+import { MAX_TIMEOUT_MS } from '../config/settings';
 import { parseTimeout } from '../config/settings';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
@@ -96,7 +97,10 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
 /** `plan --node --every DURATION`: one plan per interval until SIGTERM/SIGINT; JSON one line per run. */
 async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, output: string, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
   const ns = parseGoDuration(String(opts.every));
-  if (ns === undefined || ns < 1e9) throw new SyncpodError(`--every: "${opts.every}" is not a duration of at least 1s (e.g. 10m)`);
+  // At most the longest timer node keeps (a longer one fires at once: plans in a tight loop).
+  if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
+    throw new SyncpodError(`--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`);
+  }
   if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
   const request = nodeRequest(ctx, args, opts);
   const abort = new AbortController();

@@ -6,6 +6,7 @@ import { containerStats, podStats, type StatsDeps } from '../workflows/stats';
 import { parseLabelSelector } from '../state/filters';
 import { formatImageFsInfo } from '../render/imagefs-view';
 import { SyncpodError } from '../errors';
+import { MAX_TIMEOUT_MS } from '../config/settings';
 import { sleep, withInterrupt } from './signals';
 
 function deps(ctx: Context): StatsDeps {
@@ -14,6 +15,7 @@ function deps(ctx: Context): StatsDeps {
 
 function sampleMs(seconds: number): number {
   if (seconds < 0) throw new SyncpodError('--seconds must not be negative');
+  if (seconds * 1000 > MAX_TIMEOUT_MS) throw new SyncpodError(`--seconds must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}`);
   return seconds * 1000;
 }
 

@@ -5,6 +5,7 @@ import { attachToContainer, execInContainer, type StreamDeps } from '../stream/e
 import { parsePortSpecs, portForward as forward } from '../stream/port-forward';
 import type { TargetFlags } from '../state/targets';
 import { parseGoDuration } from '../config/duration';
+import { MAX_TIMEOUT_MS } from '../config/settings';
 import { SyncpodError } from '../errors';
 import { withInterrupt } from './signals';
 
@@ -31,9 +32,10 @@ function target(args: string[], opts: { pod?: string; namespace?: string; contai
 /** --timeout for exec -s: whole seconds as crictl (10), or a duration (1m30s). */
 function execTimeoutSeconds(value: string | undefined): number {
   if (value === undefined) return 0;
-  if (/^\d+$/.test(value)) return Number(value);
-  const ns = parseGoDuration(value);
+  const ns = /^\d+$/.test(value) ? Number(value) * 1e9 : parseGoDuration(value);
   if (ns === undefined || ns < 0) throw new SyncpodError(`--timeout: expected seconds or a duration like 30s, got ${JSON.stringify(value)}`);
+  // ExecSync's timeout is int64 seconds, and syncpod waits for it: at most what a timer holds.
+  if (ns / 1e6 > MAX_TIMEOUT_MS) throw new SyncpodError(`--timeout: at most ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got ${JSON.stringify(value)}`);
   return Math.ceil(ns / 1e9);
 }
 

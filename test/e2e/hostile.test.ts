@@ -152,6 +152,20 @@ describe('hostile input is refused before anything happens', () => {
     ],
     ['plan: --every without --node (was ignored)', () => ['plan', '--every', '1m', file('every.yaml', pod('every'))], /^syncpod: --every applies with --node/],
     ['sync: --remove-orphans without --node (was ignored)', () => ['sync', '-y', '--remove-orphans', file('orph.yaml', pod('orph'))], /^syncpod: --remove-orphans applies with --node/],
+    [
+      'sync: two containers on one hostPort (the second container failed after the sandbox was made)',
+      () => ['sync', '-y', ...nodeFlags(lab), file('hostport.yaml', pod('hostport', ', ports: [{containerPort: 80, hostPort: 18080}]}\n  - {name: b, image: busybox, ports: [{containerPort: 81, hostPort: 18080}]'))],
+      /^syncpod: \S+hostport\.yaml: document 1: spec\.containers\[1\]\.ports\[0\]\.hostPort: duplicate value "18080\/TCP" \(also spec\.containers\[0\]\.ports\[0\]\.hostPort\)/,
+    ],
+    ['plan: a List of empty Lists (was "the input has no documents")', () => ['plan', file('lists.json', '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List","items":[]}]}')], /^syncpod: \S+lists\.json: no pod found \(its Lists have no items\)$/],
+    [
+      'plan --node --every 1000000h (the timer overflowed: plans ran in a tight loop)',
+      () => ['plan', '--node', ...nodeFlags(lab), '--pods-api-socket', 'none', '--every', '1000000h', '-o', 'json'],
+      /^syncpod: --every: "1000000h" is not a duration between 1s and 596h/,
+    ],
+    ['stats --seconds 99999999 (was a timer overflow warning and exit 0)', () => ['stats', '--seconds', '99999999'], /^syncpod: --seconds must be at most 2147483$/],
+    ['update --memory 2^66 (was a serialization failure)', () => ['update', '--memory', '99999999999999999999', 'abc'], /^syncpod: option '--memory <bytes>' argument '99999999999999999999' is invalid\. --memory must be a whole number of at most 9007199254740991 in size$/],
+    ['exec -s --timeout 10^20 s (was a serialization failure)', () => ['exec', '-s', '--timeout', '99999999999999999999', 'abc', 'true'], /^syncpod: --timeout: at most 596h/],
     ['a misspelt option (was two lines: the suggestion on its own)', () => ['pods', '--lable', 'a=b'], /^syncpod: unknown option '--lable' \(Did you mean --label\?\)$/],
   ];
 
