@@ -41,6 +41,11 @@ function qualifiedName(k: string): boolean {
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
+const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
+const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
+const CONFIG_KEY_HELP = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
+const PORT_NAME_HELP = 'must be an IANA service name: at most 15 lower-case letters, digits and hyphens, at least one letter, no leading, trailing or consecutive hyphens';
+const SYSCTL_NAME = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'Never', 'IfNotPresent'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -150,7 +155,46 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
   if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
     c.invalid(`${at}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0');
   }
-  if (isObj(spec.securityContext)) validateIds(c, `${at}.securityContext`, spec.securityContext);
+  if (isObj(spec.securityContext)) {
+    validateIds(c, `${at}.securityContext`, spec.securityContext);
+    validateSysctls(c, `${at}.securityContext.sysctls`, spec.securityContext.sysctls);
+  }
+}
+
+/** validateSysctls: the kernel's name grammar (dots or slashes between segments), each name once. */
+function validateSysctls(c: Collector, at: string, v: unknown): void {
+  const names = new Set<string>();
+  c.list(at, v).forEach((s, i) => {
+    if (!isObj(s)) return;
+    const path = `${at}[${i}].name`;
+    if (s.name === undefined || s.name === '') return c.required(path);
+    if (!c.string(path, s.name)) return;
+    if (s.name.length > 253 || !SYSCTL_NAME.test(s.name)) c.invalid(path, s.name, `must have at most 253 characters and match regex ${SYSCTL_NAME.source}`);
+    else if (names.has(s.name)) c.add(path, `duplicate value ${show(s.name)}`);
+    names.add(s.name);
+  });
+}
+
+/** The name of a Secret or ConfigMap a pod reads: a DNS-1123 subdomain (ValidateSecretName / ValidateConfigMapName). */
+function objectName(c: Collector, path: string, v: unknown, required: boolean): void {
+  if (v === undefined || v === null || v === '') {
+    if (required) c.required(path);
+    else c.invalid(path, '', SUBDOMAIN_HELP);
+    return;
+  }
+  c.subdomain(path, v);
+}
+
+/** validateConfigMapKeySelector / validateSecretKeySelector: the object's name and a key it can hold (IsConfigMapKey). */
+function keySelector(c: Collector, at: string, s: Obj): void {
+  objectName(c, `${at}.name`, s.name, false);
+  if (s.key === undefined || s.key === '') return c.required(`${at}.key`);
+  if (!c.string(`${at}.key`, s.key)) return;
+  const k = s.key;
+  if (k.length > 253) c.invalid(`${at}.key`, k, 'must be no more than 253 characters');
+  else if (!CONFIG_KEY.test(k)) c.invalid(`${at}.key`, k, CONFIG_KEY_HELP);
+  else if (k === '.' || k === '..') c.invalid(`${at}.key`, k, `must not be '${k}'`);
+  else if (k.startsWith('..')) c.invalid(`${at}.key`, k, "must not start with '..'");
 }
 
 /**
@@ -210,6 +254,12 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     if (isObj(v.hostPath)) {
       if (v.hostPath.path === '' || v.hostPath.path === undefined) c.required(`${path}.hostPath.path`);
       else if (typeof v.hostPath.path === 'string') noBacksteps(c, `${path}.hostPath.path`, v.hostPath.path);
+      if (v.hostPath.type !== undefined && v.hostPath.type !== null) c.oneOf(`${path}.hostPath.type`, v.hostPath.type, HOST_PATH_TYPES);
+    }
+    if (isObj(v.secret) && (v.secret.secretName === undefined || v.secret.secretName === '')) c.required(`${path}.secret.secretName`);
+    if (isObj(v.configMap)) objectName(c, `${path}.configMap.name`, v.configMap.name, true);
+    if (isObj(v.persistentVolumeClaim) && (v.persistentVolumeClaim.claimName === undefined || v.persistentVolumeClaim.claimName === '')) {
+      c.required(`${path}.persistentVolumeClaim.claimName`);
     }
   });
   return names;
@@ -257,7 +307,13 @@ function validateContainer(
   }
   if (Array.isArray(ctr.envFrom)) {
     ctr.envFrom.forEach((e, i) => {
-      if (isObj(e) && typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, ENV_NAME_HELP);
+      if (!isObj(e)) return;
+      if (typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, ENV_NAME_HELP);
+      // ValidateEnvFrom: exactly one of configMapRef and secretRef, naming the object.
+      const set = (['configMapRef', 'secretRef'] as const).filter((k) => e[k] !== undefined && e[k] !== null);
+      if (set.length === 0) c.add(`${path}.envFrom[${i}]`, 'must specify one of: `configMapRef` or `secretRef`');
+      else if (set.length > 1) c.add(`${path}.envFrom[${i}]`, 'may not have more than one field specified at a time (configMapRef, secretRef)');
+      for (const k of set) if (isObj(e[k])) objectName(c, `${path}.envFrom[${i}].${k}.name`, (e[k] as Obj).name, true);
     });
   }
   if (isObj(ctr.lifecycle)) {
@@ -265,6 +321,16 @@ function validateContainer(
   }
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     oneHandler(c, `${path}.${probe}`, ctr[probe], ['exec', 'httpGet', 'tcpSocket', 'grpc']);
+    const pr = ctr[probe];
+    if (!isObj(pr)) continue;
+    // validateProbe (API defaults already filled zeros in), and validate{Liveness,Startup}Probe.
+    for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
+      if (typeof pr[f] === 'number' && pr[f] < 0) c.invalid(`${path}.${probe}.${f}`, pr[f], 'must be greater than or equal to 0');
+    }
+    if (probe !== 'readinessProbe' && typeof pr.successThreshold === 'number' && pr.successThreshold > 1) c.invalid(`${path}.${probe}.successThreshold`, pr.successThreshold, 'must be 1');
+    if (typeof pr.terminationGracePeriodSeconds === 'number' && pr.terminationGracePeriodSeconds <= 0) {
+      c.invalid(`${path}.${probe}.terminationGracePeriodSeconds`, pr.terminationGracePeriodSeconds, 'must be greater than 0');
+    }
   }
   if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
 
@@ -278,9 +344,17 @@ function validateContainer(
     else c.add(`${path}.restartPolicy`, 'forbidden: ephemeral containers may not set restartPolicy');
   }
 
+  const portNames = new Set<string>();
   c.list(`${path}.ports`, ctr.ports).forEach((p, i) => {
     const pp = `${path}.ports[${i}]`;
-    if (c.object(pp, p)) validatePort(c, p, pp, spec.hostNetwork === true);
+    if (!c.object(pp, p)) return;
+    validatePort(c, p, pp, spec.hostNetwork === true);
+    // validateContainerPorts: a name is an IANA service name (IsValidPortName), once per container.
+    if (p.name === undefined || p.name === '' || !c.string(`${pp}.name`, p.name)) return;
+    const n = p.name;
+    if (n.length > 15 || !/^[-a-z0-9]+$/.test(n) || !/[a-z]/.test(n) || n.includes('--') || n.startsWith('-') || n.endsWith('-')) c.invalid(`${pp}.name`, n, PORT_NAME_HELP);
+    else if (portNames.has(n)) c.add(`${pp}.name`, `duplicate value ${show(n)}`);
+    portNames.add(n);
   });
 
   if (Array.isArray(ctr.restartPolicyRules) && ctr.restartPolicyRules.length > 0 && (ctr.restartPolicy === undefined || ctr.restartPolicy === null)) {
@@ -397,6 +471,8 @@ function validateEnvValueFrom(c: Collector, at: string, from: Obj): void {
       c.add(`${at}.resourceFieldRef.resource`, `unsupported value ${show(r.resource)}: supported values: ${ENV_RESOURCES.map((p) => `"${p}"`).join(', ')}, limits.hugepages-SIZE, requests.hugepages-SIZE`);
     }
   } else if (isObj(r)) c.required(`${at}.resourceFieldRef.resource`);
+  if (isObj(from.configMapKeyRef)) keySelector(c, `${at}.configMapKeyRef`, from.configMapKeyRef);
+  if (isObj(from.secretKeyRef)) keySelector(c, `${at}.secretKeyRef`, from.secretKeyRef);
 }
 
 function quantity(c: Collector, path: string, v: unknown): Quantity | undefined {
