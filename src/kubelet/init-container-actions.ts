@@ -85,6 +85,16 @@ function initContainerRetried(ctx: PlannerContext, c: Container, exitCode: numbe
   return { retry: ctx.restartPolicy !== 'Never' };
 }
 
+/**
+ * The same question for an init container in unknown state: it may not have exited, so there is
+ * no exit code for its rules; with ContainerRestartRules only its own restartPolicy (else the
+ * pod's) decides.
+ */
+function unknownInitContainerRetried(ctx: PlannerContext, c: Container): boolean {
+  if (ctx.rules.gates.ContainerRestartRules && c.restartPolicy !== undefined) return c.restartPolicy !== 'Never';
+  return ctx.restartPolicy !== 'Never';
+}
+
 function addKill(changes: Changes, k: ContainerToKill): void {
   changes.containersToKill.set(k.containerId, k);
 }
@@ -206,7 +216,7 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
         }
         break;
       default:
-        if (!restartable && !initContainerRetried(ctx, c, s.exitCode).retry) {
+        if (!restartable && !unknownInitContainerRetried(ctx, c)) {
           changes.killPod = true;
           changes.killPodCause = 'init-container-failed';
           changes.initContainersToStart = [];

@@ -884,3 +884,50 @@ runTable(
   [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }],
   restartAllCases,
 );
+
+// computeInitContainerActions with ContainerRestartRules: a failed (exited) init container follows
+// its rules on the exit code; one in unknown state has no exit code, so only its own restartPolicy
+// (else the pod's) decides, and its rules are not read.
+const initRuleCases: Case[] = [
+  {
+    name: 'an exited init container whose rule matches its exit code is retried although its policy is Never',
+    mutatePod: (pod) => {
+      pod.spec!.restartPolicy = 'Never';
+      pod.spec!.initContainers![2].restartPolicy = 'Never';
+      pod.spec!.initContainers![2].restartPolicyRules = [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }];
+    },
+    mutateStatus: (s) => {
+      s.containerStatuses[2].exitCode = 42;
+    },
+    want: { init: [2] },
+  },
+  {
+    name: 'an init container in unknown state is not retried when its own policy is Never, whatever its rules',
+    mutatePod: (pod) => {
+      pod.spec!.restartPolicy = 'Always';
+      pod.spec!.initContainers![2].restartPolicy = 'Never';
+      pod.spec!.initContainers![2].restartPolicyRules = [{ action: 'Restart', exitCodes: { operator: 'NotIn', values: [1] } }];
+    },
+    mutateStatus: (s) => {
+      s.containerStatuses[2].state = 'unknown';
+    },
+    want: { killPod: true },
+  },
+  {
+    name: 'an init container in unknown state is killed and retried when its own policy is OnFailure in a Never pod',
+    mutatePod: (pod) => {
+      pod.spec!.restartPolicy = 'Never';
+      pod.spec!.initContainers![2].restartPolicy = 'OnFailure';
+    },
+    mutateStatus: (s) => {
+      s.containerStatuses[2].state = 'unknown';
+    },
+    want: { init: [2], kill: ['initid3'] },
+  },
+];
+runTable(
+  'computeInitContainerActions with ContainerRestartRules',
+  makeBasePodAndStatusWithInitContainers,
+  [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
+  initRuleCases,
+);
