@@ -1,7 +1,8 @@
 // kubelet's pkg/kubelet/container/helpers_test.go, re-expressed: TestShouldContainerBeRestarted
-// (per pod restartPolicy, and a pod being deleted) and TestShouldAllContainersRestart (the
+// (per pod restartPolicy, and a pod being deleted), TestShouldAllContainersRestart (the
 // AllContainersRestarting condition, a RestartAllContainers rule matched by a runtime instance of a
-// regular, init or sidecar container, or by a terminated state in the API status).
+// regular, init or sidecar container, or by a terminated state in the API status),
+// TestExpandCommandAndArgs, TestExpandVolumeMountsWithSubpath and TestMakePortMappings.
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,6 +11,9 @@ import { shouldAllContainersRestart, shouldContainerBeRestarted } from '../../sr
 import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 import type { ContainerState, PodStatus } from '../../src/kubelet/types';
 import { cstatus } from '../fixtures/planner/kubelet-base';
+import { expandContainerCommandAndArgs, expandSubPathExpr } from '../../src/kubelet/env';
+import { containerPortMappings } from '../../src/kubelet/sandbox-config';
+import { SyncpodError } from '../../src/errors';
 
 function podStatus(entries: Array<[string, ContainerState, number?]>): PodStatus {
   return {
@@ -104,4 +108,87 @@ test('TestShouldAllContainersRestart (1.36 and 1.37 by default, 1.35 with the ga
   // Without the gate (1.35's default) no exit restarts the whole pod.
   const off = resolveKubeletRules('1.35');
   for (const c of cases) assert.equal(shouldAllContainersRestart(c.pod, c.status, c.api, off), false, `1.35 default: ${c.name}`);
+});
+
+test('TestExpandCommandAndArgs', () => {
+  const env = (pairs: Array<[string, string]>) => pairs.map(([name, value]) => ({ name, value }));
+  const cases: Array<[string, Partial<Container>, Array<[string, string]>, string[], string[]]> = [
+    ['none', {}, [], [], []],
+    ['command expanded', { command: ['foo', '$(VAR_TEST)', '$(VAR_TEST2)'] }, [['VAR_TEST', 'zoo'], ['VAR_TEST2', 'boo']], ['foo', 'zoo', 'boo'], []],
+    ['args expanded', { args: ['zap', '$(VAR_TEST)', '$(VAR_TEST2)'] }, [['VAR_TEST', 'hap'], ['VAR_TEST2', 'trap']], [], ['zap', 'hap', 'trap']],
+    [
+      'both expanded',
+      { command: ['$(VAR_TEST2)--$(VAR_TEST)', 'foo', '$(VAR_TEST3)'], args: ['foo', '$(VAR_TEST)', '$(VAR_TEST2)'] },
+      [['VAR_TEST', 'zoo'], ['VAR_TEST2', 'boo'], ['VAR_TEST3', 'roo']],
+      ['boo--zoo', 'foo', 'roo'],
+      ['foo', 'zoo', 'boo'],
+    ],
+  ];
+  for (const [name, c, envs, command, args] of cases) {
+    assert.deepEqual(expandContainerCommandAndArgs({ name: 'c', ...c }, env(envs)), { command, args }, name);
+  }
+});
+
+test('TestExpandVolumeMountsWithSubpath (the subPathExpr half)', () => {
+  const env = (pairs: Array<[string, string]>) => pairs.map(([name, value]) => ({ name, value }));
+  // [name, subPathExpr, envs, expanded subPath or null when kubelet refuses it]
+  const cases: Array<[string, string, Array<[string, string]>, string | null]> = [
+    ['subpath with no expansion', 'foo', [], 'foo'],
+    ['volumes with expanded subpath', 'foo/$(POD_NAME)', [['POD_NAME', 'bar']], 'foo/bar'],
+    ['volumes expanded with empty subpath', '', [['POD_NAME', 'bar']], ''],
+    ['volumes expanded with no envs subpath', '/foo/$(POD_NAME)', [], null],
+    ['volumes expanded with leading environment variable', '$(POD_NAME)/bar', [['POD_NAME', 'foo']], 'foo/bar'],
+    ['subpaths with empty environment variable', 'foo/$(POD_NAME)/$(ANNOTATION)', [['ANNOTATION', '']], null],
+    ['subpaths with missing env variables', 'foo/$(ODD_NAME)/$(POD_NAME)', [['ODD_NAME', 'bar']], null],
+    ['subpaths with empty expansion', '$()', [], null],
+    ['subpaths with nested expandable envs', '$(POD_NAME$(ANNOTATION))', [['POD_NAME', 'foo'], ['ANNOTATION', 'bar']], null],
+    ['mountpath and subpath with no expansion', 'bar', [['POD_NAME', 'foo']], 'bar'],
+  ];
+  for (const [name, expr, envs, want] of cases) {
+    if (want === null) assert.throws(() => expandSubPathExpr(expr, env(envs)), SyncpodError, name);
+    else assert.equal(expandSubPathExpr(expr, env(envs)), want, name);
+  }
+});
+
+test('TestMakePortMappings', () => {
+  const port = (name: string, protocol: string, containerPort: number, hostPort: number, hostIP: string) => ({
+    ...(name ? { name } : {}),
+    protocol,
+    containerPort,
+    hostPort,
+    ...(hostIP ? { hostIP } : {}),
+  });
+  const mapping = (protocol: string, containerPort: number, hostPort: number, hostIp: string) => ({ protocol, containerPort, hostPort, hostIp });
+  const cases: Array<[string, ReturnType<typeof port>[], ReturnType<typeof mapping>[]]> = [
+    [
+      'duplicated names are dropped, other families and unnamed ports are kept',
+      [
+        port('', 'TCP', 80, 8080, '127.0.0.1'),
+        port('', 'TCP', 443, 4343, '192.168.0.1'),
+        port('foo', 'UDP', 555, 5555, ''),
+        port('foo', 'UDP', 888, 8888, ''),
+        port('', 'TCP', 80, 8080, '::'),
+        port('', 'TCP', 1234, 5678, ''),
+      ],
+      [
+        mapping('TCP', 80, 8080, '127.0.0.1'),
+        mapping('TCP', 443, 4343, '192.168.0.1'),
+        mapping('UDP', 555, 5555, ''),
+        mapping('TCP', 80, 8080, '::'),
+        mapping('TCP', 1234, 5678, ''),
+      ],
+    ],
+    [
+      'the same container port can be mapped to different host ports',
+      [port('', 'TCP', 443, 4343, '192.168.0.1'), port('', 'TCP', 4343, 4343, '192.168.0.1')],
+      [mapping('TCP', 443, 4343, '192.168.0.1'), mapping('TCP', 4343, 4343, '192.168.0.1')],
+    ],
+    ['the same container port and host is kept once', [port('', 'TCP', 443, 4343, ''), port('', 'TCP', 443, 4343, '')], [mapping('TCP', 443, 4343, '')]],
+    [
+      'multihomed nodes: one mapping per host IP',
+      [port('', 'TCP', 443, 4343, '192.168.0.1'), port('', 'TCP', 443, 4343, '172.16.0.1')],
+      [mapping('TCP', 443, 4343, '192.168.0.1'), mapping('TCP', 443, 4343, '172.16.0.1')],
+    ],
+  ];
+  for (const [name, ports, want] of cases) assert.deepEqual(containerPortMappings(ports), want, name);
 });
