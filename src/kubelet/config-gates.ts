@@ -8,6 +8,7 @@ export const CONFIG_GATE_NAMES = [
   'EnvFiles',
   'HostnameOverride',
   'ImageVolume',
+  'NodeSwap',
   'PodLevelResources',
   'ProcMountType',
   'RecursiveReadOnlyMounts',

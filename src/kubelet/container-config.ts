@@ -228,6 +228,8 @@ export function generateContainerConfig(
       resources: generateLinuxContainerResources(pod, c, {
         qos,
         nodeCritical: isCriticalPod(pod, source) && pod.spec?.priorityClassName === 'system-node-critical',
+        critical: isCriticalPod(pod, source),
+        nodeSwap: gates.NodeSwap,
         memoryCapacityBytes: o.memoryCapacityBytes,
         cgroup: cgroupSettingsOf(o),
         hugePageSizes: o.hugePageSizes,

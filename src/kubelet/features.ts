@@ -122,6 +122,17 @@ export const FEATURE_GATES = {
     effect: 'on: pods without a restartable init container take the legacy init path',
     source: 'kube_features.go of the 1.33 tree (kuberuntime_manager.go reads it); removed in 1.34 with the legacy path',
   },
+  NodeSwap: {
+    specs: [
+      { since: 22, default: false, stage: 'alpha' },
+      { since: 28, default: false, stage: 'beta' },
+      { since: 30, default: true, stage: 'beta' },
+      { since: 34, default: true, stage: 'ga', locked: true },
+    ],
+    consultedBy: 'config',
+    effect: 'memorySwap.swapBehavior LimitedSwap gives Burstable containers swap in proportion to their memory request (cgroup v2)',
+    source: 'KEP-2400 and CHANGELOG-1.30/1.34 (beta on from 1.30, GA in 1.34); not pinned in a kube_features.go of those trees',
+  },
   PodLevelResources: {
     specs: [
       { since: 32, default: false, stage: 'alpha' },

@@ -5,8 +5,11 @@
 //
 // Pod-level resources (PodLevelResources, 1.34+ on): container limits fall back to the pod's,
 // the sandbox takes the pod-level values, QoS is computed from them.
-// Not mirrored: MemoryQoS (alpha), LimitedSwap, the CPU manager's exclusive CPUs (cpu_quota -1),
-// in-place resize's allocated resources, pod-level values in the OOM score.
+// Swap (configureContainerSwapResources, NodeSwap): NoSwap values when the host has a swap
+// controller; with memorySwap.swapBehavior LimitedSwap on cgroup v2, Burstable containers that
+// request memory (below their limit) get swap in proportion to that request.
+// Not mirrored: MemoryQoS (alpha), the CPU manager's exclusive CPUs (cpu_quota -1), in-place
+// resize's allocated resources.
 
 import type { Container, Pod, ResourceRequirements } from './api-types';
 import type { HugepageLimit, LinuxContainerResources } from '../cri/types';
@@ -34,6 +37,10 @@ export interface CgroupSettings {
   singleProcessOOMKill: boolean;
   /** The host has a swap controller (memory.swap.max / memsw): kubelet then writes "no swap" values. */
   swapControllerAvailable: boolean;
+  /** kubelet memorySwap.swapBehavior: "" and NoSwap give no swap; LimitedSwap (NodeSwap gate) swap per request. */
+  memorySwapBehavior?: '' | 'NoSwap' | 'LimitedSwap';
+  /** The node's swap capacity in bytes (SwapTotal); needed for LimitedSwap. */
+  swapCapacityBytes?: number;
 }
 
 export const DEFAULT_CGROUP_SETTINGS: CgroupSettings = {
@@ -365,6 +372,10 @@ export function hugepageLimits(container: Container, hostPageSizes: string[]): H
 
 export interface ContainerResourceInputs extends OomInputs {
   cgroup: CgroupSettings;
+  /** IsCriticalPod (static, mirror, or priority >= 2000000000): such pods get no swap. */
+  critical?: boolean;
+  /** NodeSwap gate (beta on from 1.30, GA 1.34): off, LimitedSwap means no swap. */
+  nodeSwap?: boolean;
   /** The host's huge page sizes in /sys/kernel/mm/hugepages order (e.g. ["2MB", "1GB"]); [] = none. */
   hugePageSizes: string[];
 }
@@ -389,13 +400,49 @@ export function generateLinuxContainerResources(pod: Pod, container: Container, 
   );
   r.oomScoreAdj = String(containerOOMScoreAdjust(pod, container, o));
   r.hugepageLimits = hugepageLimits(container, o.hugePageSizes);
-  configureNoSwap(r, o.cgroup);
+  configureContainerSwapResources(r, container, o);
   return r;
 }
 
-/** ConfigureNoSwap: only when the host has a swap controller. */
-function configureNoSwap(r: LinuxContainerResources, s: CgroupSettings): void {
+/** configureContainerSwapResources: nothing without a swap controller, else per GetContainerSwapBehavior. */
+function configureContainerSwapResources(r: LinuxContainerResources, container: Container, o: ContainerResourceInputs): void {
+  const s = o.cgroup;
   if (!s.swapControllerAvailable) return;
+  if (getContainerSwapBehavior(container, o) !== 'LimitedSwap') {
+    configureNoSwap(r, s);
+    return;
+  }
+  const request = BigInt(memoryRequestBytes(container));
+  const capacity = o.memoryCapacityBytes;
+  const swap = s.swapCapacityBytes;
+  if (capacity === undefined || swap === undefined) {
+    throw new SyncpodError(`container ${container.name}: LimitedSwap needs the node's memory and swap capacity (not given)`);
+  }
+  // calcSwapForBurstablePods: a request above the node's memory (or no memory) disallows swap.
+  if (!(capacity > 0) || request > BigInt(capacity)) {
+    configureNoSwap(r, s);
+    return;
+  }
+  const limit = Math.trunc((Number(request) / capacity) * swap);
+  r.unified = { ...r.unified, 'memory.swap.max': String(limit) };
+}
+
+/** GetContainerSwapBehavior: LimitedSwap only for Burstable, non-critical pods on cgroup v2, for containers that request memory below their limit. */
+function getContainerSwapBehavior(container: Container, o: ContainerResourceInputs): 'NoSwap' | 'LimitedSwap' {
+  if (o.cgroup.memorySwapBehavior !== 'LimitedSwap') return 'NoSwap';
+  if (!o.nodeSwap || o.cgroup.cgroupVersion !== 2 || o.critical || o.qos !== 'Burstable') return 'NoSwap';
+  const { requests, limits } = containerAmounts(container);
+  const req = requests.get('memory');
+  const lim = limits.get('memory');
+  const reqMilli = req ? milliOf(req) : 0n;
+  const limMilli = lim ? milliOf(lim) : 0n;
+  if (reqMilli === 0n && limMilli === 0n) return 'NoSwap';
+  if (reqMilli === limMilli) return 'NoSwap';
+  return 'LimitedSwap';
+}
+
+/** ConfigureNoSwap: memory+swap = memory on cgroup v1, memory.swap.max 0 on v2. */
+function configureNoSwap(r: LinuxContainerResources, s: CgroupSettings): void {
   if (s.cgroupVersion === 1) r.memorySwapLimitInBytes = r.memoryLimitInBytes;
   else r.unified = { ...r.unified, 'memory.swap.max': '0' };
 }

@@ -62,6 +62,10 @@ export interface NodeOptions {
   cpuCFSQuotaPeriodUs?: number;
   singleProcessOOMKill?: boolean;
   swapControllerAvailable?: boolean;
+  /** kubelet memorySwap.swapBehavior (default "": no swap). */
+  memorySwapBehavior?: '' | 'NoSwap' | 'LimitedSwap';
+  /** The node's swap capacity in bytes (needed with LimitedSwap). */
+  swapCapacityBytes?: number;
   /** The config-generation gates, resolved once per invocation (resolveKubeletRules(...).gates). */
   gates: ConfigGates;
   /** A hostUsers: false pod's user-namespace range (see sync/userns.ts). */
@@ -97,6 +101,8 @@ export function cgroupSettingsOf(o: NodeOptions): CgroupSettings {
     cpuCFSQuotaPeriodUs: o.cpuCFSQuotaPeriodUs ?? QUOTA_PERIOD_US,
     singleProcessOOMKill: o.singleProcessOOMKill ?? DEFAULT_CGROUP_SETTINGS.singleProcessOOMKill,
     swapControllerAvailable: o.swapControllerAvailable ?? DEFAULT_CGROUP_SETTINGS.swapControllerAvailable,
+    memorySwapBehavior: o.memorySwapBehavior ?? '',
+    ...(o.swapCapacityBytes !== undefined ? { swapCapacityBytes: o.swapCapacityBytes } : {}),
   };
 }
 

@@ -182,8 +182,8 @@ test('K1 TestGenerateLinuxContainerResources (16GB node, no swap controller)', (
 });
 
 test('K1 TestGenerateLinuxContainerResourcesWithSwap (rows without LimitedSwap allocation)', () => {
-  // syncpod mirrors kubelet's NoSwap path only: the rows that expect swap to be allocated
-  // (LimitedSwap, Burstable, cgroup v2, not critical) are listed as a known difference.
+  // With memorySwap.swapBehavior unset every row is "no swap"; the LimitedSwap rows that allocate
+  // swap are in kubelet-cases-swap.test.ts.
   const burstable = (c2: ResourceRequirements | undefined): Pod => ({
     metadata: { uid: '12345678', name: 'foo', namespace: 'bar' },
     spec: { containers: [{ name: 'c1', resources: { requests: { memory: '1Gi' } } }, { name: 'c2', ...(c2 ? { resources: c2 } : {}) }] },
