@@ -161,10 +161,9 @@ export function parseStaticPodFile(text: string, path: string): Pod | string {
   if (problem) return problem;
   if (docs.length === 0) return `${path}: empty file: a static pod manifest holds one Pod`;
   const doc = docs[0];
-  if (!isObj(doc) || kindOf(doc) !== 'Pod') {
-    const kind = isObj(doc) ? kindOf(doc) || 'an object without kind' : 'not an object';
-    return `${path}: ${kind} is not a Pod: kubelet's file source accepts one Pod per file`;
-  }
+  if (!isObj(doc)) return `${path}: not a Kubernetes object (${Array.isArray(doc) ? 'a list' : typeof doc === 'string' ? 'text' : `a ${typeof doc}`}): kubelet's file source accepts one Pod per file`;
+  if (kindOf(doc) !== 'Pod') return `${path}: ${kindOf(doc) || 'an object without kind'} is not a Pod: kubelet's file source accepts one Pod per file`;
+  if (doc.apiVersion !== 'v1') return `${path}: apiVersion ${JSON.stringify(doc.apiVersion ?? '')} is not v1: kubelet's file source decodes core/v1 Pods`;
   if (!isObj(doc.metadata) || !doc.metadata.name) return `${path}: invalid pod: name is needed for the pod`;
   if (docs.length > 1) return `${path}: ${docs.length} documents: kubelet's file source accepts one Pod per file`;
   return toPod(doc, path, { metadata: 'metadata', spec: 'spec' });

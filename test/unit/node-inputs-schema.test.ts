@@ -45,3 +45,21 @@ test('a static pod file whose YAML aliases expand too far is one problem naming 
   assert.equal(typeof r, 'string');
   assert.match(r as string, /^\/etc\/kubernetes\/manifests\/lol\.yaml: YAML aliases expand too far/);
 });
+
+test('static pod files that are not one core/v1 Pod: one problem each, worded for what the file holds', () => {
+  const rows: Array<[string, string, RegExp]> = [
+    ['a JSON array', '[1, 2]', /^m\/x: not a Kubernetes object \(a list\): kubelet's file source accepts one Pod per file$/],
+    ['plain text', 'hello there', /^m\/x: not a Kubernetes object \(text\): /],
+    ['a number', '42', /^m\/x: not a Kubernetes object \(a number\): /],
+    ['a ConfigMap', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n', /^m\/x: ConfigMap is not a Pod: /],
+    ['no kind', 'apiVersion: v1\nmetadata: {name: c}\n', /^m\/x: an object without kind is not a Pod: /],
+    ['apiVersion v2', staticPod('').replace('apiVersion: v1', 'apiVersion: v2'), /^m\/x: apiVersion "v2" is not v1: kubelet's file source decodes core\/v1 Pods$/],
+    ['no apiVersion', staticPod('').replace('apiVersion: v1\n', ''), /^m\/x: apiVersion "" is not v1: /],
+  ];
+  for (const [name, text, want] of rows) {
+    const r = parseStaticPodFile(text, 'm/x');
+    assert.equal(typeof r, 'string', name);
+    assert.match(r as string, want, name);
+  }
+  assert.equal(typeof parseStaticPodFile(staticPod(''), 'm/x'), 'object');
+});
