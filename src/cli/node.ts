@@ -9,6 +9,7 @@ import type { PlanOptions, SyncOptions } from './commands';
 import { SyncpodError, errorLine } from '../errors';
 import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
 import { podsApiSocket } from '../state/pods-api';
+import { removePodLogs } from '../sync/node-fs';
 import { onHost } from '../config/host-root';
 import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
 import { planNode, type NodePlanRequest } from '../workflows/node-plan';
@@ -26,7 +27,7 @@ import { executeDeps, nodeDeps } from './deps';
 import { parseOutput } from './output';
 import type { Colours } from '../render/colour';
 import { hostUnder } from '../workflows/host-facts';
-import { configSeenFor, nodeSettings } from '../workflows/node-settings';
+import { configSeenFor, legacyLogDirOf, nodeSettings, podLogsRootOf } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
 /**
@@ -137,11 +138,12 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
   if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
   // Init containers are always waited for with --node (converging a pod); --wait-timeout bounds each.
   const waitTimeoutMs = parseTimeout(opts.waitTimeout, '--wait-timeout');
+  const podLogsRoot = podLogsRootOf(opts);
   const parallel = opts.parallel;
   const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
   const { report, plan } = await syncNode(
-    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel, waitTimeoutMs },
+    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel, waitTimeoutMs, podLogsRoot },
     {
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
@@ -159,6 +161,7 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
         if (!(await ask(ctx, `Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was done');
       },
       newUid: () => randomUUID(),
+      removeOrphanLogs: (dir, ids) => removePodLogs(ctx.settings().hostRoot, dir, legacyLogDirOf(podLogsRoot), ids),
       hooks: (pod) => plainProgress((l) => ctx.io.stderr.write(`${pod}: ${l}\n`)),
     },
   );

@@ -119,6 +119,46 @@ export function nodeFsUnder(root: string): SyncFs {
   };
 }
 
+/**
+ * What kubelet's log garbage collector removes for a pod that no longer exists: its pod log
+ * directory (a real directory; links inside are removed, never followed) and the links in the
+ * legacy /var/log/containers directory named for its containers (`..._<container>-<id>.log`).
+ * Paths are node paths under `root`; returns what went, as node paths.
+ */
+export function removePodLogs(root: string, podLogsDir: string, legacyLogDir: string, containerIds: string[]): string[] {
+  const gone: string[] = [];
+  const dir = onHost(root, podLogsDir);
+  let isDir = false;
+  try {
+    isDir = fs.lstatSync(dir).isDirectory();
+  } catch {
+    /* absent */
+  }
+  if (isDir) {
+    fs.rmSync(dir, { recursive: true, force: true });
+    gone.push(`log directory ${podLogsDir}`);
+  }
+  if (containerIds.length === 0) return gone;
+  let names: string[] = [];
+  try {
+    names = fs.readdirSync(onHost(root, legacyLogDir));
+  } catch {
+    /* no legacy directory */
+  }
+  for (const name of names.sort()) {
+    if (!containerIds.some((id) => name.endsWith(`-${id}.log`))) continue;
+    const link = onHost(root, `${legacyLogDir}/${name}`);
+    try {
+      if (!fs.lstatSync(link).isSymbolicLink()) continue;
+      fs.unlinkSync(link);
+      gone.push(`log link ${legacyLogDir}/${name}`);
+    } catch {
+      /* gone meanwhile */
+    }
+  }
+  return gone;
+}
+
 export const HUGEPAGES_DIR = '/sys/kernel/mm/hugepages';
 
 /** `hugepages-2048kB` -> 2097152; undefined for names of another form. */

@@ -71,7 +71,7 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
 
 /** The generator options for this pod on this node, under the mirrored kubelet's rules. */
 export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, host: HostFacts): NodeSettings {
-  const podLogsRoot = String(flags.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
+  const podLogsRoot = podLogsRootOf(flags);
   const resolvPath = flags.resolvConf ?? '/etc/resolv.conf';
   const resolvConf = resolvPath !== '' ? readFlagFile(host, '--resolv-conf', resolvPath) : null;
   const runtimeClassHandlers: Record<string, string> = {};
@@ -117,9 +117,18 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
       hashWithoutResources: rules.minor <= 30 && rules.gates.InPlacePodVerticalScaling,
     },
     podLogsRoot,
-    // kubelet's /var/log/containers sits beside /var/log/pods; keep that relation for other roots.
-    legacyLogDir: `${podLogsRoot.slice(0, podLogsRoot.lastIndexOf('/')) || ''}/containers`,
+    legacyLogDir: legacyLogDirOf(podLogsRoot),
   };
+}
+
+/** kubelet's podLogsDir without trailing slashes (default /var/log/pods). */
+export function podLogsRootOf(flags: Pick<NodeFlags, 'podLogsRoot'>): string {
+  return String(flags.podLogsRoot ?? '/var/log/pods').replace(/\/+$/, '') || '/';
+}
+
+/** kubelet's /var/log/containers sits beside /var/log/pods; that relation is kept for other roots. */
+export function legacyLogDirOf(podLogsRoot: string): string {
+  return `${podLogsRoot.slice(0, podLogsRoot.lastIndexOf('/')) || ''}/containers`;
 }
 
 /** Sets metadata.uid (the API types mark it read-only). */

@@ -7,6 +7,8 @@
 // garbage collector would (never anything without kubelet's labels: findOrphans only sees those).
 import type { Pod } from '../kubelet/api-types';
 import { SyncpodError, errorLine } from '../errors';
+import type { Orphan } from '../kubelet/orphans';
+import { buildPodLogsDirectory } from '../kubelet/labels';
 import { rulesOf } from '../kubelet/compute-pod-actions';
 import { podChanges, type NodePlan } from '../plan/node-plan';
 import { buildPlan, type Plan } from '../plan/plan';
@@ -27,6 +29,8 @@ export interface NodeSyncRequest extends NodePlanRequest {
   concurrency: number;
   /** How long one init container is waited for before its pod's sync gives up (--wait-timeout). */
   waitTimeoutMs: number;
+  /** kubelet's podLogsDir: a removed orphan's log directory there goes too (kubelet's log GC). */
+  podLogsRoot?: string;
 }
 
 export interface PodSyncSettings {
@@ -45,6 +49,11 @@ export interface NodeSyncDeps extends NodePlanDeps {
   confirm(what: string): Promise<void>;
   newUid(): string;
   hooks?(pod: string): SyncHooks;
+  /**
+   * Removes a removed orphan's pod log directory and the /var/log/containers links of its
+   * containers (kubelet's container GC: evictPodLogsDirectories); returns what went.
+   */
+  removeOrphanLogs?(podLogsDir: string, containerIds: string[]): string[];
 }
 
 /** A preflight step as it was executed. */
@@ -176,6 +185,28 @@ async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyn
 
 type NodePlanResultNetwork = Parameters<typeof buildPreflight>[1]['network'];
 
+/**
+ * The orphan's pod log directory as kubelet names it (<podLogsDir>/<namespace>_<name>_<uid>), or
+ * undefined when a label would lead outside podLogsDir (labels are anyone's to set).
+ */
+export function orphanLogsDirectory(podLogsRoot: string, o: Pick<Orphan, 'namespace' | 'name' | 'uid'>): string | undefined {
+  const parts = [o.namespace, o.name, o.uid];
+  if (parts.some((p) => p === '' || p.includes('/') || p.includes('\0')) || podLogsRoot === '') return undefined;
+  return buildPodLogsDirectory(podLogsRoot, { metadata: { namespace: o.namespace, name: o.name, uid: o.uid } });
+}
+
+/** After a removed orphan: its pod log directory and its containers' log links, as kubelet's log GC. */
+function removeLogsOf(r: OrphanRemoval, o: Orphan, podLogsRoot: string | undefined, deps: NodeSyncDeps): OrphanRemoval {
+  const logs = podLogsRoot !== undefined ? orphanLogsDirectory(podLogsRoot, o) : undefined;
+  if (!r.ok || !logs || !deps.removeOrphanLogs) return r;
+  try {
+    for (const gone of deps.removeOrphanLogs(logs, o.containers.map((c) => c.id))) r.done.push(`removed ${gone}`);
+    return r;
+  } catch (err) {
+    return { ...r, ok: false, error: `removing its logs: ${errorLine(err)}` };
+  }
+}
+
 export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
   const planned = await planNode(req, deps);
   const plan = planned.plan;
@@ -193,7 +224,9 @@ export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promis
   const network = runtimeNetwork(planned.status);
   const toSync = planned.pods.filter((p) => podChanges(p.plan));
   const pods = await mapBounded(toSync, Math.max(1, req.concurrency), (p) => syncOnePod(p, req, deps, network));
-  const orphans = req.removeOrphans ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), (o) => removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs)) : [];
+  const orphans = req.removeOrphans
+    ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), async (o) => removeLogsOf(await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs), o, req.podLogsRoot, deps))
+    : [];
   const report: NodeSyncReport = {
     node: req.nodeName,
     ok: pods.every((p) => p.ok) && orphans.every((o) => o.ok) && plan.problems.length === 0,

@@ -49,6 +49,8 @@ describe('node-wide', () => {
     const runp = await run(['runp', ...nodeFlags(lab), orphanFile]);
     assert.equal(runp.code, 0, runp.stderr);
     const orphanSandbox = runp.stdout.trim();
+    const orphanLogs = path.join(lab.podLogsRoot, `e2e_leftover_${ORPHAN_UID}`);
+    assert.ok(fs.statSync(orphanLogs).isDirectory(), 'runp made the pod log directory');
     // A sandbox without kubelet's labels (a crictl-style config): never reported, never touched.
     const bare = path.join(dir, 'bare.json');
     fs.writeFileSync(bare, JSON.stringify({ metadata: { name: 'handmade', namespace: 'other', uid: 'handmade-uid', attempt: 0 }, log_directory: path.join(dir, 'bare-logs') }));
@@ -84,6 +86,8 @@ describe('node-wide', () => {
     assert.deepEqual(ready, ['alpha-e2e-node', 'beta-e2e-node', 'handmade']);
     assert.ok(!after.some((s) => s.id === orphanSandbox), 'the orphan sandbox is removed');
     assert.ok(after.some((s) => s.id === bareSandbox), 'the unlabelled sandbox is left alone');
+    assert.ok(!fs.existsSync(orphanLogs), "the orphan's log directory went too, as kubelet's log GC removes it");
+    assert.match(sync.stdout, new RegExp(`removed log directory ${orphanLogs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const static1 = after.find((s) => s.metadata.name === 'alpha-e2e-node');
     assert.equal(static1.annotations['kubernetes.io/config.source'], 'file');
     assert.equal(static1.annotations['kubernetes.io/config.hash'], static1.metadata.uid);
