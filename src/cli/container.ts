@@ -3,7 +3,7 @@ import type { Context } from './context';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { formatContainerStatusTable } from '../render/inspect-table';
 import { formatContainersVerbose } from '../render/verbose-list';
-import { resolveIdPrefix } from '../state/filters';
+import { resolveIdPrefix, type ContainerListFlags } from '../state/filters';
 import { listContainers, repoTagsOf } from '../workflows/look-lists';
 import { filteredIds } from './sandbox';
 import { formatContainers, shortImage } from '../render/containers-view';
@@ -16,22 +16,16 @@ import { parseSince } from '../logs/since';
 import { previousLogPath } from '../logs/previous';
 import type { InspectOptions, LogsOptions, PsOptions } from './commands';
 
+/** The filter flags ps and inspect share, as the list workflow takes them. */
+function containerListFlags(opts: PsOptions | InspectOptions): ContainerListFlags {
+  const { all, pod, name, namespace, state, image, label, latest, last } = opts;
+  return { all, pod, name, namespace, state, image, labels: label, latest, last };
+}
+
 export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  const flags = {
-    all: opts.all,
-    id: opts.id,
-    pod: opts.pod,
-    name: opts.name,
-    namespace: opts.namespace,
-    state: opts.state,
-    image: opts.image,
-    labels: opts.label,
-    latest: opts.latest,
-    last: opts.last,
-  };
   const { runtime, image } = ctx.cri();
-  const containers = await listContainers(runtime, image, flags);
+  const containers = await listContainers(runtime, image, { ...containerListFlags(opts), id: opts.id });
   if (opts.verbose && output === 'table' && !opts.quiet) {
     ctx.io.stdout.write(formatContainersVerbose(containers, nowNs(ctx)));
     return 0;
@@ -67,17 +61,7 @@ export async function resolveContainerIds(ctx: Context, given: string[]): Promis
 export async function inspect(ctx: Context, args: string[], opts: InspectOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { runtime, image } = ctx.cri();
-  const flags = {
-    all: opts.all,
-    pod: opts.pod,
-    name: opts.name,
-    namespace: opts.namespace,
-    state: opts.state,
-    image: opts.image,
-    labels: opts.label,
-    latest: opts.latest,
-    last: opts.last,
-  };
+  const flags = containerListFlags(opts);
   const ids = args.length ? await resolveContainerIds(ctx, args) : await filteredIds(flags, async () => (await listContainers(runtime, image, flags)).map((c) => c.id));
   const responses = [];
   for (const id of ids) responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));

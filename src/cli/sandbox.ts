@@ -30,7 +30,7 @@ export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Pr
  * any filter flag it stays crictl 1.26's error rather than inspecting everything; when the filters
  * keep nothing it is an error too (crictl logs it and exits 0 with help).
  */
-export async function filteredIds(flags: Record<string, unknown>, list: () => Promise<string[]>): Promise<string[]> {
+export async function filteredIds(flags: object, list: () => Promise<string[]>): Promise<string[]> {
   const given = Object.values(flags).some((v) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false && v !== 0));
   if (!given) throw new SyncpodError('ID cannot be empty (or select with the filter flags, see --help)');
   const ids = await list();
