@@ -55,7 +55,7 @@ export async function allOrGiven(
   aware?: (items: BulkTarget[]) => Promise<KubeletAwareness>,
 ): Promise<string[]> {
   if (!all) {
-    if (args.length === 0) throw new SyncpodError(`ID cannot be empty (name ${what}s, or -a for all)`);
+    if (args.length === 0) throw new SyncpodError(`ID cannot be empty (name ${plural(what, 2)}, or -a for all)`);
     return resolve(args);
   }
   if (args.length > 0) throw new SyncpodError(`-a takes no IDs (got ${args.join(', ')})`);

@@ -186,6 +186,7 @@ describe('inspectp', () => {
 
   test('no id and no filter flag is crictl 1.26\'s "ID cannot be empty", not help with exit 0', async () => {
     for (const cmd of ['inspectp', 'inspect', 'inspecti']) assertOneLineError(await run([cmd]), /ID cannot be empty/);
+    assertOneLineError(await run(['rmp']), /^syncpod: ID cannot be empty \(name pod sandboxes, or -a for all\)$/);
   });
 
   test('without ids the filter flags choose the pods (crictl >= 1.31); nothing kept is an error', async () => {
