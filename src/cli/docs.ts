@@ -161,6 +161,6 @@ compdef _syncpod syncpod
 }
 
 export async function completion(ctx: Context, args: string[]): Promise<number> {
-  ctx.out(completionScript(args[0]));
+  ctx.out(completionScript(args[0] ?? 'bash'));
   return 0;
 }

@@ -168,7 +168,7 @@ export type NetOptions = OptionsOf<typeof netSetupDef>;
 // ---------------------------------------------------------------------------------------------
 // other
 
-export const completionDef = (c: Cmd) => c.description('Print a shell completion script').argument('<shell>', 'bash, zsh or fish');
+export const completionDef = (c: Cmd) => c.description('Print a shell completion script').argument('[shell]', 'bash, zsh or fish (default bash, as crictl)');
 export type CompletionOptions = OptionsOf<typeof completionDef>;
 
 export const warmDef = (c: Cmd) => c;

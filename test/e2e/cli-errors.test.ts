@@ -1,5 +1,6 @@
 // Errors found before anything runs (no runtime needed): one line, `syncpod: ...`, exit 1.
 import { test } from 'node:test';
+import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -24,4 +25,10 @@ for (const t of ['0', '1ns', '9999999999999999s', '100000000h']) {
 test("commander's usage errors read like every other error", async () => {
   assertOneLineError(await syncpod(['pods', '--bogus']), /^syncpod: unknown option '--bogus'$/);
   assertOneLineError(await syncpod(['logs']), /^syncpod: missing required argument 'container-id'$/);
+});
+
+test('completion without a shell prints the bash script, as crictl', async () => {
+  const r = await syncpod(['completion']);
+  assert.equal(r.code, 0, r.stderr);
+  assert.match(r.stdout, /^# bash completion for syncpod/);
 });
