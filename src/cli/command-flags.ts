@@ -20,6 +20,11 @@ export const TEMPLATE = 'Go template for -o go-template, run on the JSON output 
 export function collect(value: string, previous: string[] = []): string[] {
   return [...previous, value];
 }
+
+/** crictl's string-slice flags (urfave/cli v2): repeatable, and each value split on "," and trimmed. */
+export function stringSlice(value: string, previous: string[] = []): string[] {
+  return [...previous, ...value.split(',').map((v) => v.trim())];
+}
 export function int(name: string) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);

@@ -1,6 +1,6 @@
 // Definitions of the runtime and look commands (crictl's names and flags): version, info, pods,
 // inspectp, ps, inspect, logs, images, inspecti. The table is src/cli/commands.ts.
-import { collect, int, OUTPUT_INSPECT, OUTPUT_LIST, TEMPLATE, type Cmd, type OptionsOf } from './command-flags';
+import { int, stringSlice, OUTPUT_INSPECT, OUTPUT_LIST, TEMPLATE, type Cmd, type OptionsOf } from './command-flags';
 
 // ---------------------------------------------------------------------------------------------
 // runtime
@@ -29,7 +29,7 @@ export const podsDef = (c: Cmd) =>
     .option('--name <regex>', 'filter by pod name regular expression')
     .option('--namespace <regex>', 'filter by pod namespace regular expression')
     .option('-s, --state <state>', 'filter by pod state: ready or notready')
-    .option('--label <key=value>', 'filter by label (repeatable)', collect, [] as string[])
+    .option('--label <key=value>', 'filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-v, --verbose', 'show verbose info for pods')
     .option('-q, --quiet', 'list only pod IDs')
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
@@ -48,7 +48,7 @@ export const inspectpDef = (c: Cmd) =>
     .option('--name <regex>', 'without IDs: filter by pod name regular expression')
     .option('--namespace <regex>', 'without IDs: filter by pod namespace regular expression')
     .option('-s, --state <state>', 'without IDs: filter by pod state: ready or notready')
-    .option('--label <key=value>', 'without IDs: filter by label (repeatable)', collect, [] as string[])
+    .option('--label <key=value>', 'without IDs: filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-l, --latest', 'without IDs: the most recently created pod')
     .option('-n, --last <n>', 'without IDs: the last n recently created pods (0 for unlimited)', int('--last'), 0);
 export type InspectpOptions = OptionsOf<typeof inspectpDef>;
@@ -63,7 +63,7 @@ export const psDef = (c: Cmd) =>
     .option('-p, --pod <pod-id>', 'filter by pod id (prefix)')
     .option('--image <image>', 'filter by container image')
     .option('-s, --state <state>', 'filter by container state: created, running, exited or unknown')
-    .option('--label <key=value>', 'filter by label (repeatable)', collect, [] as string[])
+    .option('--label <key=value>', 'filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-v, --verbose', 'show verbose information for containers')
     .option('-q, --quiet', 'only display container IDs')
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
@@ -86,7 +86,7 @@ export const inspectDef = (c: Cmd) =>
     .option('-p, --pod <pod-id>', 'without IDs: filter by pod id (prefix)')
     .option('--image <image>', 'without IDs: filter by container image')
     .option('-s, --state <state>', 'without IDs: filter by container state: created, running, exited or unknown')
-    .option('--label <key=value>', 'without IDs: filter by label (repeatable)', collect, [] as string[])
+    .option('--label <key=value>', 'without IDs: filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-l, --latest', 'without IDs: the most recently created container (all states)')
     .option('-n, --last <n>', 'without IDs: the last n recently created containers, all states (0 for unlimited)', int('--last'), 0);
 export type InspectOptions = OptionsOf<typeof inspectDef>;
@@ -114,7 +114,7 @@ export const imagesDef = (c: Cmd) =>
     .option('--digests', 'show digests')
     .option('--pinned', 'show whether the image is pinned (PINNED column)')
     .option('--no-trunc', 'show output without truncating the ID')
-    .option('-f, --filter <condition>', 'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable)', collect, [] as string[])
+    .option('-f, --filter <condition>', 'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-o, --output <format>', OUTPUT_LIST, 'table');
 export type ImagesOptions = OptionsOf<typeof imagesDef>;
 
@@ -126,5 +126,5 @@ export const inspectiDef = (c: Cmd) =>
     .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information')
     .option('--name <repository[:tag]>', 'without arguments: only images matching this reference')
-    .option('-f, --filter <condition>', 'without arguments: dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable)', collect, [] as string[]);
+    .option('-f, --filter <condition>', 'without arguments: dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)', stringSlice, [] as string[]);
 export type InspectiOptions = OptionsOf<typeof inspectiDef>;

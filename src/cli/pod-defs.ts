@@ -1,6 +1,6 @@
 // Definitions of the pod commands: plan, sync, the step commands, the network steps, completion.
 // The table is src/cli/commands.ts.
-import { collect, desiredPodOptions, int, nodeOptions, netOptions, OUTPUT_INSPECT, OUTPUT_LIST, type Cmd, type OptionsOf } from './command-flags';
+import { collect, desiredPodOptions, stringSlice, int, nodeOptions, netOptions, OUTPUT_INSPECT, OUTPUT_LIST, type Cmd, type OptionsOf } from './command-flags';
 
 // ---------------------------------------------------------------------------------------------
 // plan and sync
@@ -141,7 +141,7 @@ export const pullDef = (c: Cmd) =>
     .option('--auth <base64>', "base64 of 'user[:pass]' (env CRICTL_AUTH)")
     .option('-u, --username <user>', 'registry user; the password is asked for (no echo), or read from the first line of stdin')
     .option('--pod-config <file>', 'PodSandboxConfig (or pod manifest) sent with the pull')
-    .option('-a, --annotation <key=value>', 'annotation set on the pulled image (ImageSpec.annotations; repeatable)', collect, [] as string[])
+    .option('-a, --annotation <key=value>', 'annotation set on the pulled image (ImageSpec.annotations; repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('--dry-run', 'print the PullImage request as JSON, send nothing');
 export type PullOptions = OptionsOf<typeof pullDef>;
 

@@ -1,7 +1,7 @@
 // Definitions of the streaming commands (exec, attach, port-forward) and the resource-usage
 // commands (stats, statsp, imagefsinfo), crictl's names and flags. The table is src/cli/commands.ts.
 import type { Command } from '@commander-js/extra-typings';
-import { collect, int, OUTPUT_INSPECT, OUTPUT_LIST, TEMPLATE, type Cmd, type OptionsOf } from './command-flags';
+import { int, stringSlice, OUTPUT_INSPECT, OUTPUT_LIST, TEMPLATE, type Cmd, type OptionsOf } from './command-flags';
 
 // ---------------------------------------------------------------------------------------------
 // streaming
@@ -52,7 +52,7 @@ export type PortForwardOptions = OptionsOf<typeof portForwardDef>;
 
 function statsOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
   return cmd
-    .option('--label <key=value>', 'filter by label (repeatable)', collect, [] as string[])
+    .option('--label <key=value>', 'filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
     .option('-s, --seconds <n>', 'sample duration for CPU usage, in seconds', int('--seconds'), 1)
     .option('-w, --watch', 'redraw every 500 ms until Ctrl-C');

@@ -410,6 +410,8 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
     const annotated = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1', '--annotation', 'b=2', 'registry.example/app:1'])).stdout);
     assert.deepEqual(annotated.image.annotations, { a: '1', b: '2' }, "crictl's -a/--annotation");
+    const commas = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1, b=2', 'registry.example/app:1'])).stdout);
+    assert.deepEqual(commas.image.annotations, { a: '1', b: '2' }, 'comma-separated as crictl\'s string slices');
     assertOneLineError(await run(['pull', '--dry-run', '-a', 'nokey', 'x']), /incorrectly specified label: nokey/);
   });
 });

@@ -142,6 +142,8 @@ describe('pods', () => {
     assert.equal((await run(['pods', '-q', '--label', 'app=db'])).stdout, `${ids.podB}\n`);
     assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=front'])).stdout, `${ids.podA}\n`);
     assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=back'])).stdout, '');
+    assert.equal((await run(['pods', '-q', '--label', 'app=web, tier=front'])).stdout, `${ids.podA}\n`, "crictl's string slices split on commas");
+    assert.equal((await run(['pods', '-q', '--label', 'app=web,tier=back'])).stdout, '');
     assert.equal((await run(['pods', '-q', '--name', 'w.b'])).stdout, `${ids.podA}\n`);
     assert.equal((await run(['pods', '-q', '--namespace', '^team-b$'])).stdout, '');
     assert.equal((await run(['pods', '-q', '--id', ids.podB.slice(0, 6)])).stdout, `${ids.podB}\n`);
@@ -233,6 +235,7 @@ describe('ps', () => {
     assert.equal((await run(['ps', '-a', '-q', '--name', '^once$'])).stdout, `${ids.exited}\n`);
     assert.equal((await run(['ps', '-q', '--state', 'exited'])).stdout.split('\n').filter(Boolean).length, 2);
     assert.equal((await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app'])).stdout, `${ids.running}\n`);
+    assert.equal((await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app,io.kubernetes.pod.name=web'])).stdout, `${ids.running}\n`);
     const byImage = (await run(['ps', '-a', '-q', '--image', BUSYBOX_IMAGE])).stdout.split('\n').filter(Boolean);
     assert.equal(byImage.length, 3);
     assert.equal((await run(['ps', '-a', '-q', '--image', PAUSE_IMAGE])).stdout, '');
