@@ -1,6 +1,7 @@
 // Validation of what the plan and the config generators rely on, with field paths, in the spirit
 // of the API server's pkg/apis/core/validation (not all of it). Runs on the defaulted pod. Pure.
 
+import { isIP } from 'node:net';
 import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
@@ -137,6 +138,7 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
   }
 
   hostPortConflicts(c, at, containers);
+  validatePodFields(c, spec, at, volumeNames);
 
   c.oneOf(`${at}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES);
   c.oneOf(`${at}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES);
@@ -248,6 +250,7 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     c.label(`${path}.name`, v.name);
     if (typeof v.name === 'string' && names.has(v.name)) c.add(`${path}.name`, `duplicate value ${show(v.name)}`);
     names.add(String(v.name));
+    validateVolumeFiles(c, v, path);
     if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
     const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
     if (sources.length > 1) c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
@@ -333,6 +336,7 @@ function validateContainer(
     }
   }
   if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
+  validateContainerFields(c, ctr, path);
 
   // Unset only when the image is not a string, which is reported above.
   if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
@@ -499,4 +503,169 @@ function compare(a: Quantity, b: Quantity): number {
   const x = a.mantissa * 10n ** BigInt(a.exponent - e);
   const y = b.mantissa * 10n ** BigInt(b.exponent - e);
   return x < y ? -1 : x > y ? 1 : 0;
+}
+
+// ---- More of ValidatePodSpec (pkg/apis/core/validation, 1.29–1.36): names other objects are
+// found by, DNS and /etc/hosts entries kubelet writes, security profiles, tolerations, files of
+// projected volumes. Each of these otherwise reached the runtime (or the pod's files) as given.
+
+const IP_HELP = 'must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)';
+const PROFILE_TYPES = ['Localhost', 'RuntimeDefault', 'Unconfined'];
+const STANDARD_CONTAINER_RESOURCES = ['cpu', 'memory', 'ephemeral-storage'];
+const FILE_MODE_HELP = 'must be a number between 0 and 0777 (octal), both inclusive';
+
+function ip(c: Collector, path: string, v: unknown): void {
+  if (c.string(path, v) && isIP(v) === 0) c.invalid(path, v, IP_HELP);
+}
+
+/**
+ * A name of another object the pod refers to (service account, priority class, runtime class).
+ * spec.nodeName is left to the node matching: `--node-name` as given is what syncpod writes there.
+ */
+function optionalSubdomain(c: Collector, path: string, v: unknown): void {
+  if (v !== undefined && v !== null && v !== '') c.subdomain(path, v);
+}
+
+function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set<string>): void {
+  for (const f of ['serviceAccountName', 'priorityClassName', 'runtimeClassName']) optionalSubdomain(c, `${at}.${f}`, spec[f]);
+  c.list(`${at}.hostAliases`, spec.hostAliases).forEach((h, i) => {
+    if (!isObj(h)) return;
+    const hp = `${at}.hostAliases[${i}]`;
+    if (h.ip === undefined || h.ip === '') c.required(`${hp}.ip`);
+    else ip(c, `${hp}.ip`, h.ip);
+    c.list(`${hp}.hostnames`, h.hostnames).forEach((n, j) => c.subdomain(`${hp}.hostnames[${j}]`, n));
+  });
+  if (isObj(spec.dnsConfig)) {
+    const d = spec.dnsConfig;
+    const ns = c.list(`${at}.dnsConfig.nameservers`, d.nameservers);
+    if (ns.length > 3) c.invalid(`${at}.dnsConfig.nameservers`, ns, 'must not have more than 3 nameservers');
+    ns.forEach((n, i) => ip(c, `${at}.dnsConfig.nameservers[${i}]`, n));
+    const searches = c.list(`${at}.dnsConfig.searches`, d.searches);
+    if (searches.length > 32) c.invalid(`${at}.dnsConfig.searches`, searches, 'must not have more than 32 search paths');
+    else if (searches.join(' ').length > 2048) c.invalid(`${at}.dnsConfig.searches`, searches, 'must not have more than 2048 characters (including spaces) in the search list');
+    searches.forEach((n, i) => c.subdomain(`${at}.dnsConfig.searches[${i}]`, typeof n === 'string' ? n.replace(/\.$/, '') : n));
+    c.list(`${at}.dnsConfig.options`, d.options).forEach((o, i) => {
+      if (isObj(o) && (o.name === undefined || o.name === '')) c.required(`${at}.dnsConfig.options[${i}].name`);
+    });
+  }
+  if (isObj(spec.securityContext)) {
+    const sc = spec.securityContext;
+    c.list(`${at}.securityContext.supplementalGroups`, sc.supplementalGroups).forEach((g, i) => {
+      if (typeof g === 'number' && (g < 0 || g > 2147483647)) c.invalid(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647, inclusive');
+    });
+    profiles(c, `${at}.securityContext`, sc);
+  }
+  if (isObj(spec.os) && spec.os.name !== undefined) c.oneOf(`${at}.os.name`, spec.os.name, ['linux', 'windows']);
+  c.list(`${at}.readinessGates`, spec.readinessGates).forEach((g, i) => {
+    if (isObj(g) && typeof g.conditionType === 'string' && !qualifiedName(g.conditionType)) c.invalid(`${at}.readinessGates[${i}].conditionType`, g.conditionType, QUALIFIED_HELP);
+  });
+  c.list(`${at}.tolerations`, spec.tolerations).forEach((t, i) => {
+    if (!isObj(t)) return;
+    const tp = `${at}.tolerations[${i}]`;
+    if (typeof t.key === 'string' && t.key !== '' && !qualifiedName(t.key)) c.invalid(`${tp}.key`, t.key, QUALIFIED_HELP);
+    if ((t.key === undefined || t.key === '') && t.operator !== 'Exists') c.invalid(`${tp}.operator`, t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"');
+    if (t.operator !== undefined && t.operator !== '') c.oneOf(`${tp}.operator`, t.operator, ['Equal', 'Exists']);
+    if (t.operator === 'Exists' && typeof t.value === 'string' && t.value !== '') c.invalid(`${tp}.operator`, t.value, 'value must be empty when `operator` is \'Exists\'');
+    if (t.effect !== undefined && t.effect !== '') c.oneOf(`${tp}.effect`, t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') c.invalid(`${tp}.effect`, t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set");
+  });
+  const claims = new Set(
+    c.list(`${at}.volumes`, spec.volumes).filter((v): v is Obj => isObj(v) && (isObj(v.persistentVolumeClaim) || isObj(v.ephemeral))).map((v) => String(v.name)),
+  );
+  for (const list of CONTAINER_LISTS) {
+    c.list(`${at}.${list}`, spec[list]).forEach((ctr, i) => {
+      if (!isObj(ctr)) return;
+      c.list(`${at}.${list}[${i}].volumeDevices`, ctr.volumeDevices).forEach((d, j) => {
+        if (!isObj(d) || typeof d.name !== 'string' || d.name === '') return;
+        const dp = `${at}.${list}[${i}].volumeDevices[${j}].name`;
+        if (!volumeNames.has(d.name)) c.add(dp, `not found: the pod has no volume ${show(d.name)}`);
+        else if (!claims.has(d.name)) c.invalid(dp, d.name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode');
+      });
+    });
+  }
+}
+
+/** seccompProfile and appArmorProfile: a known type; a Localhost profile names its file, other types none. */
+function profiles(c: Collector, at: string, sc: Obj): void {
+  for (const f of ['seccompProfile', 'appArmorProfile']) {
+    const p = sc[f];
+    if (!isObj(p)) continue;
+    const what = f === 'seccompProfile' ? 'seccomp' : 'AppArmor';
+    const local = p.localhostProfile;
+    if (p.type === 'Localhost') {
+      if (local === undefined || local === null || local === '') c.add(`${at}.${f}.localhostProfile`, `required: must be set when ${what} type is Localhost`);
+      else if (f === 'seccompProfile' && typeof local === 'string') localDescendingPath(c, `${at}.${f}.localhostProfile`, local);
+    } else if (PROFILE_TYPES.includes(String(p.type))) {
+      if (local !== undefined && local !== null) c.invalid(`${at}.${f}.localhostProfile`, local, `can only be set when ${what} type is Localhost`);
+    } else c.oneOf(`${at}.${f}.type`, p.type, PROFILE_TYPES);
+  }
+}
+
+function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
+  if (isObj(ctr.securityContext)) {
+    const sc = ctr.securityContext;
+    if (sc.allowPrivilegeEscalation === false) {
+      if (sc.privileged === true) c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
+      const add = isObj(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
+      if (add.includes('CAP_SYS_ADMIN')) c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
+    }
+    profiles(c, `${path}.securityContext`, sc);
+  }
+  if (ctr.terminationMessagePolicy !== undefined && ctr.terminationMessagePolicy !== '') {
+    c.oneOf(`${path}.terminationMessagePolicy`, ctr.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']);
+  }
+  if (isObj(ctr.resources)) {
+    for (const kind of ['limits', 'requests']) {
+      const list = ctr.resources[kind];
+      if (!isObj(list)) continue;
+      for (const name of Object.keys(list)) {
+        const at = `${path}.resources.${kind}`;
+        if (!qualifiedName(name)) c.invalid(at, name, QUALIFIED_HELP);
+        else if (!name.includes('/') && !STANDARD_CONTAINER_RESOURCES.includes(name) && !name.startsWith('hugepages-')) {
+          c.invalid(at, name, 'must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-<size>) or fully qualified (example.com/gpu)');
+        }
+      }
+    }
+  }
+}
+
+function fileMode(c: Collector, path: string, v: unknown): void {
+  if (typeof v === 'number' && (v < 0 || v > 0o777)) c.invalid(path, v, FILE_MODE_HELP);
+}
+
+/** validateLocalNonReservedPath: relative, no '..' element, not starting with '..'. */
+function itemPath(c: Collector, path: string, v: unknown): void {
+  if (v === undefined || v === '') return c.required(path);
+  if (typeof v !== 'string') return;
+  localDescendingPath(c, path, v);
+  if (v.startsWith('..') && !v.split('/').includes('..')) c.invalid(path, v, "must not start with '..'");
+}
+
+/** secret, configMap, downwardAPI and projected volumes: modes and the files they write. */
+function validateVolumeFiles(c: Collector, v: Obj, path: string): void {
+  const items = (at: string, list: unknown): void => {
+    c.list(`${at}.items`, list).forEach((it, i) => {
+      if (!isObj(it)) return;
+      itemPath(c, `${at}.items[${i}].path`, it.path);
+      fileMode(c, `${at}.items[${i}].mode`, it.mode);
+    });
+  };
+  for (const k of ['secret', 'configMap', 'downwardAPI', 'projected']) {
+    const src = v[k];
+    if (!isObj(src)) continue;
+    fileMode(c, `${path}.${k}.defaultMode`, src.defaultMode);
+    if (k !== 'projected') items(`${path}.${k}`, src.items);
+  }
+  if (isObj(v.projected)) {
+    c.list(`${path}.projected.sources`, v.projected.sources).forEach((src, i) => {
+      if (!isObj(src)) return;
+      const sp = `${path}.projected.sources[${i}]`;
+      for (const k of ['secret', 'configMap']) {
+        if (!isObj(src[k])) continue;
+        if (src[k].name === undefined || src[k].name === '') c.required(`${sp}.${k}.name`);
+        items(`${sp}.${k}`, src[k].items);
+      }
+      if (isObj(src.downwardAPI)) items(`${sp}.downwardAPI`, src.downwardAPI.items);
+    });
+  }
 }
