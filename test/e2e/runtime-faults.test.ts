@@ -1,7 +1,8 @@
-// The runtime failing under a sync, on a real containerd of its own (this file kills and restarts
-// it): containerd SIGKILLed while an init container runs or between two steps, containerd frozen
-// (SIGSTOP) under a call. Each time syncpod ends with one line, releases its lock, and the next
-// `sync` converges to what kubelet would keep: one sandbox, every container once, plan: no changes.
+// Faults under a sync, on a real containerd of its own (this file kills and restarts it):
+// containerd SIGKILLed while an init container runs or between two steps, containerd frozen
+// (SIGSTOP) before and under a call, syncpod itself SIGKILLed at three points. syncpod fails without
+// a stack and releases its lock, and the next `sync` converges to what kubelet would keep: one
+// sandbox, every container once, plan: no changes.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -29,7 +30,7 @@ after(async () => {
 });
 
 /** A sync running in the background; `lines` grows with its stderr (plain progress: not a terminal). */
-function background(args: string[]): { lines: string[]; done: Promise<RunResult> } {
+function background(args: string[]): { lines: string[]; done: Promise<RunResult>; kill(): void } {
   const child = spawn(process.execPath, [SYNCPOD, ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...lab.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -43,7 +44,7 @@ function background(args: string[]): { lines: string[]; done: Promise<RunResult>
     lines.splice(0, lines.length, ...stderr.split('\n').filter((l) => l !== ''));
   });
   const done = new Promise<RunResult>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr })));
-  return { lines, done };
+  return { lines, done, kill: () => void child.kill('SIGKILL') };
 }
 
 async function until(what: string, check: () => boolean | Promise<boolean>, ms = 30000): Promise<void> {
@@ -168,5 +169,27 @@ describe('the runtime fails under a sync', () => {
     assert.deepEqual((await sandboxes('frozen')).map((s) => s.state), ['SANDBOX_READY'], 'one sandbox');
     assert.deepEqual(await containerStates('frozen'), names.map((n) => `${n}=CONTAINER_RUNNING`));
     assert.equal(await planExit(file), 0);
+  });
+
+  test('syncpod itself SIGKILLed at three points of a sync (uid chosen, sandbox made, a container started): each rerun converges', async () => {
+    const names = ['c1', 'c2', 'c3'];
+    const points: Array<[string, (lines: string[]) => boolean]> = [
+      ['once it chose the uid (before or during RunPodSandbox)', (l) => l.some((x) => /using the fresh uid/.test(x))],
+      ['after the sandbox step', (l) => l.some((x) => /create-sandbox .*: ok/.test(x))],
+      ['after the first container', (l) => l.some((x) => /start-container c1: /.test(x))],
+    ];
+    for (const [i, [when, ready]] of points.entries()) {
+      const file = writeManifest(dir, { name: `killed-${i}`, containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+      const bg = background(['sync', '--yes', ...flags(), file]);
+      await until(`syncpod ${when}`, () => ready(bg.lines));
+      bg.kill();
+      await bg.done;
+      const again = await run(['sync', '--yes', ...flags(), file]);
+      const story = `killed ${when}; the rerun:\n${again.stdout}${again.stderr}`;
+      assert.equal(again.code, 0, story);
+      assert.deepEqual((await sandboxes(`killed-${i}`)).map((s) => s.state), ['SANDBOX_READY'], `one sandbox: ${story}`);
+      assertEveryContainerOnce(await containerStates(`killed-${i}`), names, story);
+      assert.equal(await planExit(file), 0, story);
+    }
   });
 });

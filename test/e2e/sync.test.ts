@@ -1,5 +1,5 @@
 // `syncpod sync` against a real containerd: from nothing, image change, stopped sandbox, failing
-// init containers, missing images, --dry-run fidelity, concurrency and the kill confirmation.
+// init containers, missing images, --dry-run fidelity, concurrency (one pod and four pods) and the kill confirmation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -297,6 +297,23 @@ describe('sync', () => {
     assert.equal(pods.length, 1, JSON.stringify(pods.map((p) => p.metadata)));
     assert.equal((await psJson('race-nouid')).length, 1);
     assert.equal(runs.filter((r) => /No changes\./.test(r.stdout)).length, 4, 'four syncs found the pod the first one made');
+  });
+
+  test('concurrent syncs of four different pods all converge, each with one sandbox and its own IP', async () => {
+    const names = ['multi-a', 'multi-b', 'multi-c', 'multi-d'];
+    const files = names.map((name) => writeManifest(dir, { name, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] }));
+    const runs = await Promise.all(files.map((f) => run(['sync', '--yes', '-o', 'json', ...flags(), f])));
+    for (const r of runs) assert.equal(r.code, 0, r.stderr);
+    const ips = new Set<string>();
+    for (const name of names) {
+      const pods = await podsJson(name);
+      assert.equal(pods.length, 1, name);
+      assert.deepEqual((await psJson(name)).map((c) => c.state), ['CONTAINER_RUNNING'], name);
+      const r = await run(['inspectp', '-o', 'json', pods[0].id]);
+      ips.add(JSON.parse(r.stdout).status.network.ip);
+    }
+    assert.equal(ips.size, 4, [...ips].join(', '));
+    for (const f of files) assert.equal(await planExit(f), 0);
   });
 
   test('a sync whose stderr reader goes away after one line still starts every container and releases the lock', async () => {
