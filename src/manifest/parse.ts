@@ -11,7 +11,7 @@ import { applyPodDefaults } from './defaults';
 import { formatPath, servedApiVersion, validateSchema, type FieldPath } from './schema';
 import type { LoadedPod, PodSource, SkippedDocument } from './types';
 import { validatePod, type PodPaths } from './validate';
-import { KUBECTL_YAML_OPTIONS, firstControlCharacter, templateLine, yamlProblem } from './yaml-read';
+import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -63,15 +63,21 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
   if (tmpl !== undefined) {
     throw new SyncpodError(`${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`);
   }
-  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter } as never);
+  const lines = lineCounter ?? new LineCounter();
+  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter: lines } as never);
   const list = (Array.isArray(docs) ? docs : [docs]) as Document[];
   list.forEach((doc, i) => {
     const error = doc.errors[0];
+    const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
     if (error) {
       const pos = error.linePos?.[0];
       const message = yamlProblem(error.message);
-      const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
       throw new SyncpodError(pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`);
+    }
+    const dup = firstDuplicateKey(doc);
+    if (dup !== undefined) {
+      const pos = lines.linePos(dup);
+      throw new SyncpodError(`${where}: line ${pos.line}, column ${pos.col}: Map keys must be unique`);
     }
   });
   return list;

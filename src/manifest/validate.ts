@@ -47,6 +47,8 @@ const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_HELP = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
 const PORT_NAME_HELP = 'must be an IANA service name: at most 15 lower-case letters, digits and hyphens, at least one letter, no leading, trailing or consecutive hyphens';
 const SYSCTL_NAME = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
+const ANNOTATIONS_MAX_BYTES = 256 * 1024;
+const utf8 = new TextEncoder();
 const DNS_POLICIES = ['ClusterFirstWithHostNet', 'ClusterFirst', 'Default', 'None'];
 const PULL_POLICIES = ['Always', 'Never', 'IfNotPresent'];
 const PROTOCOLS = ['TCP', 'UDP', 'SCTP'];
@@ -114,7 +116,13 @@ export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', 
       }
     }
     if (isObj(meta.annotations)) {
-      for (const k of Object.keys(meta.annotations)) if (!qualifiedName(k)) c.invalid(`${paths.metadata}.annotations`, k, QUALIFIED_HELP);
+      let size = 0;
+      for (const [k, v] of Object.entries(meta.annotations)) {
+        if (!qualifiedName(k)) c.invalid(`${paths.metadata}.annotations`, k, QUALIFIED_HELP);
+        size += utf8.encode(k).length + (typeof v === 'string' ? utf8.encode(v).length : 0);
+      }
+      // ValidateAnnotationsSize (TotalAnnotationSizeLimitB).
+      if (size > ANNOTATIONS_MAX_BYTES) c.add(`${paths.metadata}.annotations`, `too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (keys and values), has ${size}`);
     }
   }
   const spec = pod.spec as unknown;

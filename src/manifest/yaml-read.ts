@@ -14,7 +14,7 @@
 // - anything else is a string.
 // JSON cannot hold infinities or NaN, so kubectl refuses .inf and .nan; so do we.
 
-import { Schema, type ScalarTag, type Tags } from 'yaml';
+import { Schema, isScalar, visit, type Document, type ScalarTag, type Tags } from 'yaml';
 
 const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
@@ -99,6 +99,9 @@ const REPLACED = new Set(['tag:yaml.org,2002:null', 'tag:yaml.org,2002:bool', 't
  */
 export const KUBECTL_YAML_OPTIONS = {
   version: '1.1' as const,
+  // The package compares each key with every earlier one (a 300k-key mapping took minutes);
+  // firstDuplicateKey does the same check in one pass.
+  uniqueKeys: false,
   schema: new Schema({
     schema: 'yaml-1.1',
     merge: true,
@@ -121,6 +124,31 @@ export function firstControlCharacter(text: string): { line: number; column: num
   const line = before.split('\n').length;
   const column = m.index - before.lastIndexOf('\n');
   return { line, column, code: `U+${m[0].charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}` };
+}
+
+/**
+ * The source offset of the first key repeated within one mapping (scalar keys, compared by type
+ * and value as the yaml package does; merge keys `<<` may repeat), or undefined.
+ */
+export function firstDuplicateKey(doc: Document): number | undefined {
+  let found: number | undefined;
+  visit(doc, {
+    Map(_key, map) {
+      const seen = new Set<string>();
+      for (const pair of map.items) {
+        const k = pair.key;
+        if (!isScalar(k) || typeof k.value === 'symbol' || k.value === '<<') continue;
+        const id = `${typeof k.value}:${String(k.value)}`;
+        if (seen.has(id)) {
+          found = k.range?.[0] ?? 0;
+          return visit.BREAK;
+        }
+        seen.add(id);
+      }
+      return undefined;
+    },
+  });
+  return found;
 }
 
 /** A YAML parser message for users: the parser's own stack overflow on deep nesting says so. */

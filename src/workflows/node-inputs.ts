@@ -8,7 +8,7 @@
 // finished (phase Succeeded or Failed) are not run again, but their uid is known (not an orphan);
 // a pod bound to another node is not this node's.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { parseAllDocuments } from 'yaml';
+import { LineCounter, parseAllDocuments } from 'yaml';
 import { SyncpodError, errorLine } from '../errors';
 import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, type DirEntry } from '../kubelet/static-pods';
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
@@ -16,7 +16,7 @@ import { applyPodDefaults } from '../manifest/defaults';
 import { MAX_ALIAS_COUNT, YAML_OPTIONS } from '../manifest/parse';
 import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
-import { firstControlCharacter, yamlProblem } from '../manifest/yaml-read';
+import { firstControlCharacter, firstDuplicateKey, yamlProblem } from '../manifest/yaml-read';
 import type { DesiredPodSource } from '../plan/node-plan';
 import type { PodIdentity } from '../state/pods-api';
 
@@ -75,13 +75,19 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
       // not JSON after all (a YAML flow mapping): the YAML parser reads it and names the error
     }
   }
-  const parsed = parseAllDocuments(text, YAML_OPTIONS as never);
+  const lines = new LineCounter();
+  const parsed = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter: lines } as never);
   const list = Array.isArray(parsed) ? parsed : [parsed];
   for (const doc of list) {
     const e = doc.errors[0];
     if (e) {
       const pos = e.linePos?.[0];
       return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${yamlProblem(e.message)}` };
+    }
+    const dup = firstDuplicateKey(doc);
+    if (dup !== undefined) {
+      const pos = lines.linePos(dup);
+      return { docs: [], problem: `${label}: line ${pos.line}, column ${pos.col}: Map keys must be unique` };
     }
   }
   const docs: unknown[] = [];

@@ -7,6 +7,7 @@ import { Readable } from 'node:stream';
 import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText } from '../../src/manifest/parse';
 import { inputText } from '../../src/manifest/utf8';
+import { KUBECTL_YAML_OPTIONS } from '../../src/manifest/yaml-read';
 import { MAX_INPUT_BYTES, readInputFileSync, readInputStream } from '../../src/read-input';
 import { readConfigDocument } from '../../src/workflows/step-requests';
 import { syncpodNodeFlags } from '../../src/workflows/node-profile';
@@ -46,6 +47,7 @@ test('manifest fields the API server refuses are refused, naming document, field
     ['cpu: 1e400', pod(', resources: {limits: {cpu: 1e400}}'), 'spec.containers[0].resources.limits.cpu: invalid value "10e399": too large (at most 9007199254740991m) (and 1 more) (line 6, column 59)'],
     ['memory beyond 2^53 bytes', pod(', resources: {requests: {memory: 9Ei}}'), 'spec.containers[0].resources.requests.memory: invalid value "9Ei": too large (at most 9007199254740991) (line 6, column 64)'],
     ['one hostPort for two containers', pod(', ports: [{containerPort: 80, hostPort: 8080}]}\n  - {name: b, image: busybox, ports: [{containerPort: 81, hostPort: 8080}]'), 'spec.containers[1].ports[0].hostPort: duplicate value "8080/TCP" (also spec.containers[0].ports[0].hostPort) (line 7, column 69)'],
+    ['annotations over 256 KiB', `apiVersion: v1\nkind: Pod\nmetadata: {name: web, annotations: {a: "${'x'.repeat(262144)}"}}\nspec: {containers: [{name: app, image: busybox}]}\n`, 'metadata.annotations: too long: must have at most 262144 bytes (keys and values), has 262145 (line 3, column 36)'],
     ['memory: -1', pod(', resources: {limits: {memory: -1}}'), 'spec.containers[0].resources.limits.memory: invalid value "-1": must be greater than or equal to 0 (and 1 more) (line 6, column 62)'],
   ];
   for (const [what, text, want] of rows) assert.equal(refusal(text), `pod.yaml: document 1: ${want}`, what);
@@ -57,6 +59,15 @@ test('what kubelet does fill in stays accepted', () => {
     '  volumes: [{name: v, emptyDir: {}}, {name: root, hostPath: {path: /}}]\n',
   );
   assert.equal(refusal(fine), 'accepted');
+});
+
+test("duplicate keys are found in one pass, not by the yaml package's quadratic check (a 300000-key mapping took minutes)", () => {
+  assert.equal(KUBECTL_YAML_OPTIONS.uniqueKeys, false, "the package's own check is off");
+  const keys = Array.from({ length: 20000 }, (_, i) => `    k${i}: vvvvvvvvvv\n`).join('');
+  assert.equal(refusal(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n${keys}    k7: again\n`), 'pod.yaml: line 20006, column 5: Map keys must be unique');
+  assert.match(refusal(`apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\n  annotations:\n${keys}spec: {containers: [{name: app, image: busybox}]}\n`), /^pod\.yaml: document 1: metadata\.annotations: too long: must have at most 262144 bytes/);
+  assert.equal(refusal('apiVersion: v1\nkind: Pod\nmetadata: {name: a, labels: {x: a, y: b, x: c}}\n'), 'pod.yaml: line 3, column 42: Map keys must be unique');
+  assert.equal(refusal('a: &a {x: 1}\nb: {<<: *a, <<: *a, y: 2}\n---\napiVersion: v1\nkind: Pod\nmetadata: {name: a}\nspec: {containers: [{name: app, image: busybox}]}\n'), 'pod.yaml: document 1: kind: required (line 1, column 1)', 'merge keys may repeat');
 });
 
 test('text that is not a manifest is refused as text, before any document is read', () => {
