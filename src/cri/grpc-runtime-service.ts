@@ -259,7 +259,7 @@ export class CriService<M> {
     if (err instanceof SyncpodError) return err;
     if (typeof err.code !== 'number') return err;
     const ep = this.endpoint.text;
-    const details = (err.details || err.message || '').trim();
+    const details = connectionDetails((err.details || err.message || '').trim());
     switch (err.code as number) {
       case Code.DEADLINE_EXCEEDED:
         return new SyncpodError(`endpoint ${ep}: no answer to ${method} within ${formatMs(timeoutMs)} (runtime hung or not a CRI server; raise --timeout?)`, { cause: err });
@@ -300,6 +300,16 @@ function codeName(code: number): string {
     13: 'internal error',
   };
   return names[code] ?? `gRPC status ${code}`;
+}
+
+/**
+ * grpc-js's connection failure text without its wrapping: "No connection established. Last error:
+ * Protocol error (2026-01-01T00:00:00.000Z). Resolution note: " is "Protocol error" (the timestamp
+ * made the line differ at every run).
+ */
+function connectionDetails(details: string): string {
+  const last = /Last error: (.*?)(?: \(\d{4}-\d\d-\d\dT[^)]*\))?\.?(?: Resolution note:.*)?$/.exec(details);
+  return last ? last[1]!.trim() : details.replace(/\s*Resolution note:\s*$/, '');
 }
 
 function describeUnavailable(details: string): string {

@@ -6,6 +6,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
@@ -182,6 +183,15 @@ describe('hostile input is refused before anything happens', () => {
   test("sync --env-file FILE run as a program: syncpod's flag, not node's (node exited 9 first)", async () => {
     const r = await runAsProgram(['sync', '-y', ...nodeFlags(lab), '--env-file', path.join(dir, 'no-such.env'), file('envfile.yaml', pod('envfile'))], lab.env);
     assertOneLineError(r, /^syncpod: --env-file \S+no-such\.env: no such file or directory$/);
+  });
+
+  test('an endpoint that speaks HTTP/1: one line without grpc-js wrapping or a timestamp', async (t) => {
+    const sock = path.join(dir, 'http1.sock');
+    const server = http.createServer((_req, res) => res.end('hello'));
+    await new Promise<void>((resolve) => server.listen(sock, resolve));
+    t.after(() => server.close());
+    const r = await syncpod(['-r', `unix://${sock}`, '--timeout', '3s', 'pods'], { timeoutMs: 20000 });
+    assertOneLineError(r, new RegExp(`^syncpod: endpoint unix://${sock}: not a gRPC server, or it closed the connection \\(Protocol error\\)$`));
   });
 
   test('--debug still shows the stack of a refusal', async () => {
