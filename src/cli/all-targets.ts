@@ -3,7 +3,8 @@
 // of the pods this node should run are kept (src/workflows/node-owners.ts); without it, a running
 // kubelet is named in a warning when objects it made are about to go (it would start them again).
 import type { Context } from './context';
-import { SyncpodError } from '../errors';
+import { SyncpodError, errorLine } from '../errors';
+import { podsApiSocket, type PodIdentity } from '../state/pods-api';
 import { listRuntime, type RuntimeLists } from '../state/pod-status';
 import { desiredOwners, podUidOf } from '../workflows/node-owners';
 import { nodeDeps } from './deps';
@@ -126,11 +127,22 @@ export function kubeletAwareness(ctx: Context, opts: DesiredPodFlags): (items: B
       }
     }
     const inputs = desiredPodInputs(ctx, opts);
-    if (inputs.staticPodPath === undefined && inputs.files.length === 0) {
-      throw new SyncpodError("--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods), so nothing would be kept; nothing was done");
+    const deps = nodeDeps(ctx);
+    // The kubelet's Pods API (where its socket exists) names the pods it runs, as for plan --node.
+    const socket = podsApiSocket(ctx.nodeProfile({}).rootDir.value);
+    const problems: string[] = [];
+    let podsApi: PodIdentity[] | undefined;
+    try {
+      podsApi = await deps.podsApi(socket);
+    } catch (err) {
+      problems.push(errorLine(err));
+    }
+    if (inputs.staticPodPath === undefined && inputs.files.length === 0 && podsApi === undefined && problems.length === 0) {
+      throw new SyncpodError("--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods, no kubelet Pods API), so nothing would be kept; nothing was done");
     }
     const lists: RuntimeLists = await listRuntime(ctx.cri().runtime);
-    const r = await desiredOwners(inputs, nodeDeps(ctx).inputs, lists);
+    const r = await desiredOwners({ ...inputs, podsApi, podsApiSocket: podsApi ? socket : undefined }, deps.inputs, lists);
+    r.problems.unshift(...problems);
     if (r.problems.length > 0) {
       for (const p of r.problems) ctx.io.stderr.write(`syncpod: ${p}\n`);
       throw new SyncpodError(`--node: ${r.problems.length === 1 ? 'a desired pod input' : `${r.problems.length} desired pod inputs`} could not be read, so a pod the node should run could go; nothing was done`);

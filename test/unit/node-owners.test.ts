@@ -64,3 +64,15 @@ test('a desired pod input that cannot be read is a problem (the caller removes n
   assert.equal(r.problems.length, 1);
   assert.match(r.problems[0]!, /missing\.yaml/);
 });
+
+test("the kubelet's Pods API names pods it runs: their uids are kept, a static pod's real uid included", async () => {
+  const podsApi = [
+    { namespace: 'kube-system', name: 'etcd-n1', uid: 'u-kubelet-etcd', nodeName: 'n1', phase: 'Running', configSource: 'file' },
+    { namespace: 'web', name: 'gone', uid: 'u-gone', nodeName: 'n1', phase: 'Running', configSource: 'api' },
+  ];
+  const r = await desiredOwners({ nodeName: 'n1', files: [], podsApi, podsApiSocket: '/var/lib/kubelet/pods-api/pods-api.sock' }, deps, lists);
+  assert.deepEqual(r.problems, []);
+  assert.ok(r.owners.has('u-gone'), 'an API pod the kubelet runs is kept');
+  assert.ok(r.owners.has('u-kubelet-etcd'));
+  assert.equal(r.owners.has('u-hand'), false);
+});
