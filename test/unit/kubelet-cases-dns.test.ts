@@ -119,3 +119,51 @@ test('TestGetPodDNS (cluster DNS 203.0.113.1, domain kubernetes.io, without and 
   assert.deepEqual(withFile[2]!.servers, ['203.0.113.1']);
   assert.deepEqual(withFile[1]!.servers, ['10.0.0.53'], 'host-network ClusterFirst uses the host file');
 });
+
+test('TestGetPodDNSCustom (dnsConfig merged per policy; host file: nameserver 8.8.8.8, search host.domain)', () => {
+  const settings = { clusterDNS: ['10.0.0.10'], clusterDomain: 'kubernetes.io', nodeIPs: [], resolvConf: 'nameserver 8.8.8.8\nsearch host.domain\n' };
+  const custom = (nameservers: string[], searches: string[]) => ({
+    nameservers,
+    searches,
+    options: [{ name: 'ndots', value: '3' }, { name: 'debug' }],
+  });
+  type Spec = Partial<NonNullable<Pod['spec']>>;
+  const rows: Array<[string, Spec, { servers: string[]; searches: string[]; options: string[] }]> = [
+    ['DNSNone without DNSConfig should have empty DNS settings', { dnsPolicy: 'None' }, { servers: [], searches: [], options: [] }],
+    [
+      'DNSNone with DNSConfig should have a merged DNS settings',
+      { dnsPolicy: 'None', dnsConfig: custom(['203.0.113.1'], ['my.domain', 'second.domain']) },
+      { servers: ['203.0.113.1'], searches: ['my.domain', 'second.domain'], options: ['ndots:3', 'debug'] },
+    ],
+    [
+      'DNSClusterFirst with DNSConfig should have a merged DNS settings',
+      { dnsPolicy: 'ClusterFirst', dnsConfig: custom(['10.0.0.11'], ['my.domain']) },
+      {
+        servers: ['10.0.0.10', '10.0.0.11'],
+        searches: ['testNS.svc.kubernetes.io', 'svc.kubernetes.io', 'kubernetes.io', 'host.domain', 'my.domain'],
+        options: ['ndots:3', 'debug'],
+      },
+    ],
+    [
+      'DNSClusterFirstWithHostNet with DNSConfig should have a merged DNS settings',
+      { dnsPolicy: 'ClusterFirstWithHostNet', hostNetwork: true, dnsConfig: custom(['10.0.0.11'], ['my.domain']) },
+      {
+        servers: ['10.0.0.10', '10.0.0.11'],
+        searches: ['testNS.svc.kubernetes.io', 'svc.kubernetes.io', 'kubernetes.io', 'host.domain', 'my.domain'],
+        options: ['ndots:3', 'debug'],
+      },
+    ],
+    [
+      'DNSDefault with DNSConfig should have a merged DNS settings',
+      { dnsPolicy: 'Default', dnsConfig: custom(['10.0.0.11'], ['my.domain']) },
+      { servers: ['8.8.8.8', '10.0.0.11'], searches: ['host.domain', 'my.domain'], options: ['ndots:3', 'debug'] },
+    ],
+  ];
+  for (const [name, spec, want] of rows) {
+    const pod: Pod = { metadata: { name: 'test_pod', namespace: 'testNS' }, spec: { containers: [{ name: 'c' }], ...spec } };
+    const got = getPodDNS(pod, settings).dnsConfig;
+    assert.deepEqual(got.servers, want.servers, `${name}: servers`);
+    assert.deepEqual(got.searches, want.searches, `${name}: searches`);
+    assert.deepEqual([...got.options].sort(), [...want.options].sort(), `${name}: options`);
+  }
+});
