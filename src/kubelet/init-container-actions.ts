@@ -1,5 +1,5 @@
 // Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37:
-// computeInitContainerActions (the sidecar-aware path), the legacy findNextInitContainerToRun
+// computeInitContainerActions (the sidecar-aware path, with in-place resize of sidecars from 1.33), the legacy findNextInitContainerToRun
 // (1.29–1.33 only), isInitContainerFailed and hasAnyRegularContainerCreated. Differences between
 // versions come from KubeletRules. Pure.
 
@@ -9,6 +9,7 @@ import { findContainerStatusByName } from './container-helpers';
 import type { KubeletRules } from './kubelet-version';
 import type { Changes, ContainerToKill, ProbeResults, RestartDecisionSource, StartDecision, StartReason } from './pod-actions';
 import { containerShouldRestart, isRestartableInitContainer } from './pod-util';
+import { computePodResizeAction } from './pod-resize';
 import type { ContainerStatus, PodStatus } from './types';
 
 /** What computePodActions and its helpers read besides the pod and its status. */
@@ -184,16 +185,29 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
             break;
           }
         }
-        if (c.livenessProbe && ctx.probes.liveness?.[s.id] === 'Failure') {
-          addKill(changes, {
-            containerId: s.id,
-            name: c.name,
-            kind: 'init',
-            message: `Init container ${c.name} failed liveness probe`,
-            reason: 'LivenessProbe',
-            why: 'liveness-probe-failed',
-          });
-          start(i, { code: 'liveness-probe-failed' });
+        if (c.livenessProbe) {
+          const liveness = ctx.probes.liveness?.[s.id];
+          // No result yet: wait for it (the next init container was already started above).
+          if (liveness === undefined) break;
+          if (liveness === 'Failure') {
+            addKill(changes, {
+              containerId: s.id,
+              name: c.name,
+              kind: 'init',
+              message: `Init container ${c.name} failed liveness probe`,
+              reason: 'LivenessProbe',
+              why: 'liveness-probe-failed',
+            });
+            start(i, { code: 'liveness-probe-failed' });
+            break;
+          }
+        }
+        // In-place resize (1.33+): a sidecar is resized like a regular container; a RestartContainer
+        // policy restarts it as an init container.
+        if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33) {
+          const before = changes.initContainersToStart.length;
+          computePodResizeAction(c, i, 'init', s, changes);
+          starts.push(...changes.initContainersToStart.splice(before));
         }
         break;
       }

@@ -931,3 +931,46 @@ runTable(
   [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
   initRuleCases,
 );
+
+// computeInitContainerActions (1.33+): a running sidecar is resized in place like a regular
+// container (computePodResizeAction with the init flag), after its probes: no resize while its
+// liveness probe has no result yet; a RestartContainer policy restarts it as an init container.
+const sidecarResize = (policy: string, liveness?: 'Success') => (pod: Pod) => {
+  const c = pod.spec!.initContainers![0];
+  c.resources = { limits: { cpu: '100m', memory: '100Mi' } };
+  c.resizePolicy = [
+    { resourceName: 'cpu', restartPolicy: policy },
+    { resourceName: 'memory', restartPolicy: 'NotRequired' },
+  ];
+  if (liveness === undefined) c.livenessProbe = {};
+};
+const sidecarReports200m = (s: PodStatus) => {
+  s.containerStatuses[0].resources = { cpuShares: 204, cpuQuota: 20000, cpuPeriod: 100_000, memoryLimitInBytes: 100 * 1024 * 1024 };
+};
+const sidecarResizeCases: Case[] = [
+  {
+    name: 'a running sidecar whose CPU limit changed is updated in place',
+    mutatePod: sidecarResize('NotRequired', 'Success'),
+    mutateStatus: sidecarReports200m,
+    want: { start: [0, 1, 2], update: [['restartable-init-1', ['cpu']]] },
+  },
+  {
+    name: 'a running sidecar whose CPU resize policy is RestartContainer is killed and started again',
+    mutatePod: sidecarResize('RestartContainer', 'Success'),
+    mutateStatus: sidecarReports200m,
+    want: { start: [0, 1, 2], kill: ['initid1'], init: [0] },
+  },
+  {
+    name: 'a sidecar whose liveness probe has no result yet is not resized',
+    mutatePod: sidecarResize('NotRequired'),
+    mutateStatus: sidecarReports200m,
+    want: { start: [0, 1, 2] },
+  },
+];
+runTable(
+  'computeInitContainerActions: in-place resize of sidecars',
+  makeBasePodAndStatusWithRestartableInitContainers,
+  ['1.33', '1.34', '1.35', '1.36', '1.37'].map((version) => ({ version })),
+  sidecarResizeCases,
+  sidecarProbes,
+);
