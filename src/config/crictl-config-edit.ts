@@ -3,6 +3,7 @@
 // edited as a YAML document, not rewritten from scratch).
 import type { Document } from 'yaml';
 import { SyncpodError } from '../errors';
+import { yamlErrorLine } from './settings';
 
 /** crictl's options, in its --list order, with how a value is checked and printed. */
 export const CONFIG_KEYS = ['runtime-endpoint', 'image-endpoint', 'timeout', 'debug', 'pull-image-on-create', 'disable-pull-on-run'] as const;
@@ -44,7 +45,7 @@ export class CrictlConfigFile {
     // yaml is loaded here, not at import (the command table keeps heavy packages behind use).
     const { parseDocument } = require('yaml') as typeof import('yaml');
     const doc = parseDocument(text ?? '');
-    if (doc.errors.length) throw new SyncpodError(`config file ${path}: ${doc.errors[0]!.message.split('\n')[0]}`);
+    if (doc.errors.length) throw new SyncpodError(`config file ${path}: ${yamlErrorLine(doc.errors[0])}`);
     if (doc.contents !== null && !(doc.contents && typeof doc.contents === 'object' && 'items' in doc.contents && !Array.isArray(doc.toJS()))) {
       throw new SyncpodError(`config file ${path}: expected a mapping of options`);
     }

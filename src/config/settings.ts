@@ -101,14 +101,22 @@ function parseBool(path: string, key: string, value: unknown): boolean {
   throw new SyncpodError(`${path}: ${key}: not a boolean: "${String(value)}"`);
 }
 
+/** The yaml package's error as `line L, column C: what` (it writes "what at line L, column C:"). */
+export function yamlErrorLine(err: unknown): string {
+  const first = err instanceof Error ? err.message.split('\n')[0]! : String(err);
+  const m = /^(.*) at line (\d+), column (\d+):?$/.exec(first);
+  const what = m ? m[1]! : first;
+  const text = /Maximum call stack size exceeded/.test(what) ? 'nested too deeply' : what;
+  return m ? `line ${m[2]}, column ${m[3]}: ${text}` : text;
+}
+
 /** Reads crictl's config file format: a flat YAML mapping of known keys. */
 export function parseConfigFile(path: string, text: string, parseYaml: (t: string) => unknown): ConfigFile {
   let doc: unknown;
   try {
     doc = parseYaml(text);
   } catch (err) {
-    const msg = err instanceof Error ? err.message.split('\n')[0] : String(err);
-    throw new SyncpodError(`${path}: ${msg}`);
+    throw new SyncpodError(`${path}: ${yamlErrorLine(err)}`);
   }
   const cfg: ConfigFile = { path };
   if (doc === null || doc === undefined) return cfg;

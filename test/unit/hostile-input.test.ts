@@ -8,6 +8,8 @@ import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText } from '../../src/manifest/parse';
 import { inputText } from '../../src/manifest/utf8';
 import { KUBECTL_YAML_OPTIONS } from '../../src/manifest/yaml-read';
+import { parseConfigFile } from '../../src/config/settings';
+import { parse } from 'yaml';
 import { MAX_INPUT_BYTES, readInputFileSync, readInputStream } from '../../src/read-input';
 import { readConfigDocument } from '../../src/workflows/step-requests';
 import { syncpodNodeFlags } from '../../src/workflows/node-profile';
@@ -128,4 +130,10 @@ test('flags: bad values and --node-only flags without --node are one line', () =
   assert.throws(() => requireNodeFor({}, { '--every': '10m', '--static-pod-path': undefined }), { message: '--every applies with --node (it plans or syncs the whole node); add --node or leave it out' });
   assert.doesNotThrow(() => requireNodeFor({ node: true }, { '--every': '10m' }));
   assert.doesNotThrow(() => requireNodeFor({}, { '--remove-orphans': undefined }));
+});
+
+test('crictl.yaml syntax errors put the position first, as manifest errors do', () => {
+  const read = (text: string) => () => parseConfigFile('crictl.yaml', text, (t) => parse(t));
+  assert.throws(read('runtime-endpoint: [\n'), { message: 'crictl.yaml: line 2, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]' });
+  assert.throws(read('['.repeat(20000) + ']'.repeat(20000)), /^SyncpodError: crictl\.yaml: line 1, column \d+: nested too deeply$/);
 });
