@@ -147,6 +147,11 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
 
   hostPortConflicts(c, at, containers);
   validatePodFields(c, spec, at, volumeNames);
+  for (const list of CONTAINER_LISTS) {
+    c.list(`${at}.${list}`, spec[list]).forEach((ctr, i) => {
+      if (isObj(ctr)) validateHandlers(c, ctr, `${at}.${list}[${i}]`, spec.terminationGracePeriodSeconds);
+    });
+  }
 
   c.oneOf(`${at}.restartPolicy`, spec.restartPolicy, RESTART_POLICIES);
   c.oneOf(`${at}.dnsPolicy`, spec.dnsPolicy, DNS_POLICIES);
@@ -563,6 +568,10 @@ function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set
     });
     profiles(c, `${at}.securityContext`, sc);
   }
+  if (spec.shareProcessNamespace === true && spec.hostPID === true) c.invalid(`${at}.shareProcessNamespace`, true, 'ShareProcessNamespace and HostPID cannot both be enabled');
+  if (isObj(spec.securityContext) && spec.securityContext.fsGroupChangePolicy !== undefined && spec.securityContext.fsGroupChangePolicy !== null) {
+    c.oneOf(`${at}.securityContext.fsGroupChangePolicy`, spec.securityContext.fsGroupChangePolicy, ['OnRootMismatch', 'Always']);
+  }
   if (isObj(spec.os) && spec.os.name !== undefined) c.oneOf(`${at}.os.name`, spec.os.name, ['linux', 'windows']);
   c.list(`${at}.readinessGates`, spec.readinessGates).forEach((g, i) => {
     if (isObj(g) && typeof g.conditionType === 'string' && !qualifiedName(g.conditionType)) c.invalid(`${at}.readinessGates[${i}].conditionType`, g.conditionType, QUALIFIED_HELP);
@@ -618,7 +627,15 @@ function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
       if (add.includes('CAP_SYS_ADMIN')) c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
     }
     profiles(c, `${path}.securityContext`, sc);
+    if (sc.procMount !== undefined && sc.procMount !== null) c.oneOf(`${path}.securityContext.procMount`, sc.procMount, ['Default', 'Unmasked']);
   }
+  const privileged = isObj(ctr.securityContext) && ctr.securityContext.privileged === true;
+  c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {
+    if (!isObj(m) || m.mountPropagation === undefined || m.mountPropagation === null) return;
+    const mp = `${path}.volumeMounts[${i}].mountPropagation`;
+    c.oneOf(mp, m.mountPropagation, ['None', 'HostToContainer', 'Bidirectional']);
+    if (m.mountPropagation === 'Bidirectional' && !privileged) c.add(mp, 'forbidden: Bidirectional mount propagation is available only to privileged containers');
+  });
   if (ctr.terminationMessagePolicy !== undefined && ctr.terminationMessagePolicy !== '') {
     c.oneOf(`${path}.terminationMessagePolicy`, ctr.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']);
   }
@@ -675,5 +692,41 @@ function validateVolumeFiles(c: Collector, v: Obj, path: string): void {
       }
       if (isObj(src.downwardAPI)) items(`${sp}.downwardAPI`, src.downwardAPI.items);
     });
+  }
+}
+
+/** ValidatePortNumOrName: 1–65535, or an IANA service name. */
+function portNumOrName(c: Collector, path: string, v: unknown): void {
+  if (typeof v === 'number') {
+    if (!Number.isInteger(v) || v < 1 || v > 65535) c.invalid(path, v, 'must be between 1 and 65535, inclusive');
+  } else if (typeof v === 'string') {
+    if (v.length > 15 || !/^[-a-z0-9]+$/.test(v) || !/[a-z]/.test(v) || v.includes('--') || v.startsWith('-') || v.endsWith('-')) c.invalid(path, v, PORT_NAME_HELP);
+  } else if (v === undefined || v === null) c.required(path);
+}
+
+/**
+ * The actions of lifecycle hooks and probes (validateHandler, validateSleepAction): kubelet runs
+ * postStart and preStop itself, so a hook it cannot run kills the container it just started.
+ */
+function validateHandlers(c: Collector, ctr: Obj, path: string, grace: unknown): void {
+  const hooks = isObj(ctr.lifecycle) ? (['postStart', 'preStop'] as const).map((h) => [`lifecycle.${h}`, (ctr.lifecycle as Obj)[h]] as const) : [];
+  const probes = (['livenessProbe', 'readinessProbe', 'startupProbe'] as const).map((p) => [p, ctr[p]] as const);
+  for (const [name, h] of [...hooks, ...probes]) {
+    if (!isObj(h)) continue;
+    const at = `${path}.${name}`;
+    if (isObj(h.exec) && (!Array.isArray(h.exec.command) || h.exec.command.length === 0)) c.required(`${at}.exec.command`);
+    if (isObj(h.httpGet)) {
+      portNumOrName(c, `${at}.httpGet.port`, h.httpGet.port);
+      if (h.httpGet.scheme !== undefined && h.httpGet.scheme !== null) c.oneOf(`${at}.httpGet.scheme`, h.httpGet.scheme, ['HTTP', 'HTTPS']);
+    }
+    if (isObj(h.tcpSocket)) portNumOrName(c, `${at}.tcpSocket.port`, h.tcpSocket.port);
+    if (isObj(h.grpc)) {
+      const port = h.grpc.port;
+      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) c.invalid(`${at}.grpc.port`, port ?? '', 'must be between 1 and 65535, inclusive');
+    }
+    if (isObj(h.sleep) && typeof h.sleep.seconds === 'number') {
+      const g = typeof grace === 'number' ? grace : 30;
+      if (h.sleep.seconds < 0 || h.sleep.seconds > g) c.invalid(`${at}.sleep.seconds`, h.sleep.seconds, `must be non-negative and less than terminationGracePeriodSeconds (${g})`);
+    }
   }
 }

@@ -73,6 +73,18 @@ test('refused as the API server refuses them', () => {
     ['a volumeDevice of a volume the pod lacks', pod(', volumeDevices: [{name: disk, devicePath: /dev/xvda}]'), 'spec.containers[0].volumeDevices[0].name: not found: the pod has no volume "disk"'],
     ['a volumeDevice of an emptyDir', pod(', volumeDevices: [{name: v, devicePath: /dev/xvda}]', '  volumes: [{name: v, emptyDir: {}}]\n'), 'spec.containers[0].volumeDevices[0].name: invalid value "v": can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode'],
     ['a readiness gate that is not a qualified name', pod('', "  readinessGates: [{conditionType: 'ready now'}]\n"), "spec.readinessGates[0].conditionType: invalid value \"ready now\": must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit"],
+    ['postStart exec without a command', pod(', lifecycle: {postStart: {exec: {command: []}}}'), 'spec.containers[0].lifecycle.postStart.exec.command: required'],
+    ['an httpGet probe on port 0', pod(', livenessProbe: {httpGet: {port: 0}}'), 'spec.containers[0].livenessProbe.httpGet.port: invalid value 0: must be between 1 and 65535, inclusive'],
+    ['an httpGet probe on a port name in capitals', pod(', readinessProbe: {httpGet: {port: HTTP}}'), `spec.containers[0].readinessProbe.httpGet.port: invalid value "HTTP": ${IANA}`],
+    ['a preStop httpGet with scheme http', pod(', lifecycle: {preStop: {httpGet: {port: 80, scheme: http}}}'), 'spec.containers[0].lifecycle.preStop.httpGet.scheme: unsupported value "http": supported values: "HTTP", "HTTPS"'],
+    ['a tcpSocket probe on port 70000', pod(', startupProbe: {tcpSocket: {port: 70000}}'), 'spec.containers[0].startupProbe.tcpSocket.port: invalid value 70000: must be between 1 and 65535, inclusive'],
+    ['a grpc probe on port 0', pod(', livenessProbe: {grpc: {port: 0}}'), 'spec.containers[0].livenessProbe.grpc.port: invalid value 0: must be between 1 and 65535, inclusive'],
+    ['a preStop sleep longer than the grace period', pod(', lifecycle: {preStop: {sleep: {seconds: 60}}}', '  terminationGracePeriodSeconds: 30\n'), 'spec.containers[0].lifecycle.preStop.sleep.seconds: invalid value 60: must be non-negative and less than terminationGracePeriodSeconds (30)'],
+    ['Bidirectional propagation in an unprivileged container', pod(', volumeMounts: [{name: v, mountPath: /x, mountPropagation: Bidirectional}]', '  volumes: [{name: v, emptyDir: {}}]\n'), 'spec.containers[0].volumeMounts[0].mountPropagation: forbidden: Bidirectional mount propagation is available only to privileged containers'],
+    ['an unknown mount propagation', pod(', volumeMounts: [{name: v, mountPath: /x, mountPropagation: Shared}]', '  volumes: [{name: v, emptyDir: {}}]\n'), 'spec.containers[0].volumeMounts[0].mountPropagation: unsupported value "Shared": supported values: "None", "HostToContainer", "Bidirectional"'],
+    ['shareProcessNamespace with hostPID', pod('', '  shareProcessNamespace: true\n  hostPID: true\n'), 'spec.shareProcessNamespace: invalid value true: ShareProcessNamespace and HostPID cannot both be enabled'],
+    ['an unknown fsGroupChangePolicy', pod('', '  securityContext: {fsGroupChangePolicy: Never}\n'), 'spec.securityContext.fsGroupChangePolicy: unsupported value "Never": supported values: "OnRootMismatch", "Always"'],
+    ['an unknown procMount', pod(', securityContext: {procMount: Masked}'), 'spec.containers[0].securityContext.procMount: unsupported value "Masked": supported values: "Default", "Unmasked"'],
     ['a probe grace period of 0', pod(', livenessProbe: {tcpSocket: {port: 80}, terminationGracePeriodSeconds: 0}'), 'spec.containers[0].livenessProbe.terminationGracePeriodSeconds: invalid value 0: must be greater than 0'],
   ];
   for (const [what, text, want] of rows) assert.equal(refusal(text), want, what);
@@ -86,14 +98,15 @@ test('what the API server takes stays accepted', () => {
       ', readinessProbe: {tcpSocket: {port: 80}, successThreshold: 3}, livenessProbe: {exec: {command: ["true"]}, successThreshold: 1, terminationGracePeriodSeconds: 5}' +
       ', securityContext: {allowPrivilegeEscalation: false, capabilities: {add: [NET_ADMIN]}, appArmorProfile: {type: RuntimeDefault}}, terminationMessagePolicy: FallbackToLogsOnError' +
       ', resources: {limits: {cpu: 1, memory: 1Gi, ephemeral-storage: 1Gi, hugepages-2Mi: 2Mi, example.com/gpu: 1}, requests: {cpu: 1, memory: 1Gi, hugepages-2Mi: 2Mi}}' +
-      ', volumeMounts: [{name: f, mountPath: /f}]',
+      ', volumeMounts: [{name: f, mountPath: /f}, {name: a, mountPath: /a, mountPropagation: HostToContainer}]' +
+      ', lifecycle: {postStart: {exec: {command: ["true"]}}, preStop: {sleep: {seconds: 5}}}, startupProbe: {httpGet: {port: http, scheme: HTTPS}}',
     "  volumes: [{name: a, hostPath: {path: /srv, type: ''}}, {name: b, hostPath: {path: /run/x.sock, type: Socket}}, {name: c, secret: {secretName: s}}, {name: d, configMap: {name: cfg}}, {name: e, persistentVolumeClaim: {claimName: data}}, {name: f, projected: {defaultMode: 420, sources: [{secret: {name: s, items: [{key: k, path: a/b, mode: 256}]}}, {downwardAPI: {items: [{path: labels, fieldRef: {fieldPath: metadata.labels}}]}}]}}]\n" +
       "  securityContext: {sysctls: [{name: net.core.somaxconn, value: '1024'}, {name: kernel/shm_rmid_forced, value: '1'}], supplementalGroups: [0, 2000], seccompProfile: {type: Localhost, localhostProfile: profiles/audit.json}}\n" +
       '  hostAliases: [{ip: 10.1.2.3, hostnames: [foo.local, bar]}, {ip: "2001:db8::1", hostnames: [v6]}]\n' +
       '  dnsConfig: {nameservers: [1.1.1.1, "2001:4860:4860::8888"], searches: [corp.example.com., svc.cluster.local], options: [{name: ndots, value: "2"}, {name: edns0}]}\n' +
       '  serviceAccountName: builder\n  priorityClassName: system-node-critical\n  runtimeClassName: gvisor\n  os: {name: linux}\n' +
       '  tolerations: [{operator: Exists}, {key: node.kubernetes.io/not-ready, operator: Exists, effect: NoExecute, tolerationSeconds: 300}, {key: dedicated, value: gpu, effect: NoSchedule}]\n' +
-      '  readinessGates: [{conditionType: example.com/ready}]\n',
+      '  readinessGates: [{conditionType: example.com/ready}]\n  shareProcessNamespace: true\n',
   );
   assert.equal(refusal(fine), 'accepted');
 });
