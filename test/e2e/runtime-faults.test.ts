@@ -89,6 +89,25 @@ function assertEveryContainerOnce(states: string[], names: string[], story: stri
   assert.equal(new Set(rest.map((s) => s.split('=')[0])).size, rest.length, why);
 }
 
+/**
+ * Syncs until one exits 0, at most three times. containerd 1.6 SIGKILLed under a CreateContainer can
+ * leave an overlayfs snapshot directory behind; its next CreateContainer then fails once with
+ * "failed to rename: … file exists" (the runtime's own state, not syncpod's), and kubelet simply
+ * retries on its next sync, as this does. Any other failure fails the test.
+ */
+async function converge(file: string): Promise<string> {
+  let story = '';
+  for (let n = 1; n <= 3; n++) {
+    const r = await run(['sync', '--yes', ...flags(), file]);
+    story += `sync ${n}:\n${r.stdout}${r.stderr}\n`;
+    if (r.code === 0) return story;
+    assert.equal(r.code, 1, story);
+    const failed = r.stdout.split('\n').filter((l) => /^\d+\s+\S+\s+\S+\s+[A-Za-z]+Error\s/.test(l));
+    assert.ok(failed.length > 0 && failed.every((l) => /CreateContainerError .*failed to rename: .* file exists/.test(l)), story);
+  }
+  assert.fail(`the pod did not converge in 3 syncs\n${story}`);
+}
+
 const lockGone = (name: string) => !fs.existsSync(lockPath(DEFAULT_LOCK_DIR, `e2e/${name}`));
 
 describe('the runtime fails under a sync', () => {
@@ -133,9 +152,7 @@ describe('the runtime fails under a sync', () => {
     assert.ok(lockGone('crash-steps'), 'the lock was released');
 
     await lab.restartContainerd();
-    const again = await run(['sync', '--yes', ...flags(), file]);
-    const story = `killed sync:\n${r.stdout}\nnext sync:\n${again.stdout}${again.stderr}`;
-    assert.equal(again.code, 0, story);
+    const story = `killed sync:\n${r.stdout}\n${await converge(file)}`;
     assert.deepEqual((await sandboxes('crash-steps')).map((s) => s.state), ['SANDBOX_READY'], `one sandbox\n${story}`);
     assertEveryContainerOnce(await containerStates('crash-steps'), names, story);
     assert.equal(await planExit(file), 0);
