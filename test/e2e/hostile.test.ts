@@ -55,6 +55,7 @@ function runAsProgram(args: string[], env: Record<string, string>): Promise<RunR
     child.stderr.on('data', (d) => (stderr += d));
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, stdout, stderr }));
+    child.stdin.on('error', () => undefined); // EPIPE when syncpod exits first: its exit code speaks
     child.stdin.end();
   });
 }
