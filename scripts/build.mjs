@@ -57,6 +57,24 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * grpc-js requires node:dns (for dns: targets) and node:zlib (for compressed messages) when it is
+ * loaded; a CRI endpoint is a unix socket and CRI calls are not compressed, and loading the two
+ * costs about 1.5 ms at every start. Inside the grpc-js file each is loaded at its first use.
+ */
+const lazyBuiltinsForGrpc = {
+  name: 'lazy-builtins-for-grpc',
+  setup(b) {
+    b.onResolve({ filter: /^(node:)?(dns|zlib)$/ }, (args) =>
+      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
+    );
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
+      contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:${args.path}')[key] });`,
+      loader: 'js',
+    }));
+  },
+};
+
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: false, legalComments: 'none', logLevel: 'warning' };
 
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-proto.mjs')], { stdio: 'inherit' });
@@ -71,6 +89,7 @@ for (const [pkg, file] of Object.entries(VENDOR)) {
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
     outfile: join(dist, file),
     format: 'cjs',
+    plugins: pkg === '@grpc/grpc-js' ? [lazyBuiltinsForGrpc] : [],
   });
 }
 
