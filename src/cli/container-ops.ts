@@ -1,7 +1,7 @@
 // Container operations beyond the lifecycle: update (resources, crictl's flags) and checkpoint.
 import type { Context } from './context';
 import type { CheckpointOptions, UpdateOptions } from './commands';
-import { resolveContainerIds } from './container';
+import { resolveContainerIds } from './ids';
 import { stepTimeoutMs } from './deps';
 import { SyncpodError, errorLine } from '../errors';
 

@@ -6,7 +6,7 @@ import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Sett
 import { openCri, type CriServices } from '../cri/connect';
 import { chooseColours, type Colours } from '../render/colour';
 import type { ImageCaller, RuntimeCaller } from '../sync/types';
-import { DEFAULT_KUBELET_VERSION } from '../kubelet/kubelet-version';
+import { DEFAULT_KUBELET_VERSION } from '../kubelet/features';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 import { inputText } from '../manifest/utf8';
 import { readInputFileSync, readInputStream } from '../read-input';

@@ -6,7 +6,7 @@ import type { Context } from './context';
 import type { CreateOptions } from './commands';
 import { profiledNode, stepDeps, stepTimeoutMs } from './deps';
 import { printRequest } from './output';
-import { resolveSandboxIds } from './sandbox';
+import { resolveSandboxIds } from './ids';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 import { resolveRules } from '../workflows/plan-pods';

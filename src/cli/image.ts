@@ -3,7 +3,7 @@ import type { Context } from './context';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, nowNs, parseOutput, protoJSON, statusOutput } from './output';
 import { resolveIdPrefix } from '../state/filters';
 import { listImages } from '../workflows/look-lists';
-import { filteredIds } from './sandbox';
+import { filteredIds } from './ids';
 import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
 import { formatImageStatusTable } from '../render/inspect-table';

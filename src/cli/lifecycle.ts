@@ -3,8 +3,7 @@
 import * as fs from 'node:fs';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
-import { resolveContainerIds } from './container';
-import { resolveSandboxIds } from './sandbox';
+import { resolveContainerIds, resolveSandboxIds } from './ids';
 import { printRequest } from './output';
 import { stepTimeoutMs } from './deps';
 import { allContainers, allOrGiven, allSandboxes, checkDesiredPodFlags, kubeletAwareness } from './all-targets';

@@ -3,7 +3,7 @@
 // observation is src/state/sandbox-netns.ts, the protocol src/cni/, the views src/render/cni-view.ts.
 import type { Context } from './context';
 import { SyncpodError } from '../errors';
-import { resolveSandboxIds } from './sandbox';
+import { resolveSandboxIds } from './ids';
 import type { CniCommand, CniOptions } from '../cni/types';
 import type { NetVerb, SandboxNetwork } from '../state/sandbox-netns';
 import * as state from '../state/sandbox-netns';

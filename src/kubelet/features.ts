@@ -234,6 +234,8 @@ export interface EffectiveGate {
 export const OLDEST_MINOR = 29;
 export const NEWEST_MINOR = 37;
 export const SUPPORTED_RANGE = `1.${OLDEST_MINOR}–1.${NEWEST_MINOR}`;
+/** The newest mirrored version: used when no version is given or detected. */
+export const DEFAULT_KUBELET_VERSION = `1.${NEWEST_MINOR}`;
 
 /** A kubelet version as given: minor always, patch when the text had one. */
 export interface KubeletVersion {

@@ -5,6 +5,7 @@
 import { SyncpodError } from '../errors';
 import { hashSchemeOfMinor } from './hash';
 import {
+  DEFAULT_KUBELET_VERSION,
   GATE_NAMES,
   NEWEST_MINOR,
   OLDEST_MINOR,
@@ -18,8 +19,7 @@ import {
 
 export type { FeatureGates, GateName } from './features';
 
-/** The newest mirrored version: used when no version is given or detected. */
-export const DEFAULT_KUBELET_VERSION = `1.${NEWEST_MINOR}`;
+export { DEFAULT_KUBELET_VERSION } from './features';
 
 export type HashScheme = 'name+image' | 'whole-spec';
 
