@@ -10,7 +10,7 @@ function stdoutFailed(err: NodeJS.ErrnoException): void {
   if (stdoutFailure) return;
   stdoutFailure = err;
   // The work in progress (a sync) still finishes; only the exit code and this line report the loss.
-  if (!process.stderr.destroyed) process.stderr.write(`syncpod: cannot write to stdout: ${err.message}\n`);
+  if (!stderr().destroyed) stderr().write(`syncpod: cannot write to stdout: ${err.message}\n`);
 }
 
 function exitAfterFlush(code: number): void {
@@ -18,11 +18,12 @@ function exitAfterFlush(code: number): void {
   const pendingError = process.stdout.errored as NodeJS.ErrnoException | null;
   if (pendingError && pendingError.code !== 'EPIPE') stdoutFailed(pendingError);
   const exitCode = stdoutFailure ? 1 : code;
-  let pending = 2;
+  const streams = stderrStream ? [process.stdout, stderrStream] : [process.stdout];
+  let pending = streams.length;
   const done = (): void => {
     if (--pending === 0) process.exit(exitCode);
   };
-  for (const stream of [process.stdout, process.stderr]) {
+  for (const stream of streams) {
     if (stream.destroyed) done();
     else stream.write('', done);
   }
@@ -36,17 +37,28 @@ process.stdout.on('error', (err: NodeJS.ErrnoException) => {
 
 // stderr carries progress and warnings only: once its reader has gone (EPIPE) or it fails, later
 // lines are dropped and the work goes on; progress never decides whether a sync completes.
-process.stderr.on('error', () => {});
+// Node creates the stream on first access (about 3 ms for a pipe: net and a socket), and most runs
+// write nothing there, so it is made, and given its error handler, when first used.
+let stderrStream: NodeJS.WriteStream | undefined;
+function stderr(): NodeJS.WriteStream {
+  if (!stderrStream) {
+    stderrStream = process.stderr;
+    stderrStream.on('error', () => {});
+  }
+  return stderrStream;
+}
 
 main(process.argv.slice(2), {
   stdout: process.stdout,
-  stderr: process.stderr,
+  get stderr() {
+    return stderr();
+  },
   // process.stdin is created on first access (about 2 ms); only commands that read '-' need it.
   get stdin() {
     return process.stdin;
   },
   env: process.env,
 }).then(exitAfterFlush, (err) => {
-  if (!process.stderr.destroyed) process.stderr.write(`syncpod: ${err instanceof Error ? err.message : String(err)}\n`);
+  if (!stderr().destroyed) stderr().write(`syncpod: ${err instanceof Error ? err.message : String(err)}\n`);
   exitAfterFlush(1);
 });

@@ -67,11 +67,16 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
     hostname,
   );
   const warned = new Set<string>();
+  let coloursErr: Colours | undefined;
   const ctx: Context = {
     io,
     flags,
     colours: chooseColours({ isTTY: !!io.stdout.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
-    coloursErr: chooseColours({ isTTY: !!io.stderr.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
+    // Decided on first use: looking at stderr creates Node's stream for it.
+    get coloursErr() {
+      coloursErr ??= chooseColours({ isTTY: !!io.stderr.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor });
+      return coloursErr;
+    },
     settings() {
       settings ??= resolveSettings({
         flags,
