@@ -37,9 +37,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
     const code = await (handler as (c: Context, a: string[], o: unknown) => Promise<number | void>)(ctx, positional, cmd.opts());
     if (typeof code === 'number') exitCode = code;
   };
-  // Root help lists every command's usage; any other run needs only the invoked command's flags.
-  const help = argv.length === 0 || argv.some((a) => a === '-h' || a === '--help' || a === 'help');
-  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, help ? 'all' : 'invoked');
+  // Only the invoked command is defined when argv names it for sure (see buildProgram).
+  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, 'invoked', argv);
   try {
     if (argv.length === 0) {
       io.stdout.write(program.helpInformation());

@@ -36,14 +36,42 @@ export interface ProgramOutput {
   writeErr(s: string): void;
 }
 
+/** What argv asks of the root, read the way commander reads the root's options. */
+export interface RootArgv {
+  /** The command argv names (the first argument that is not a root option or its value). */
+  command?: string;
+  /** `--version` is among the root options: commander prints the version and stops there. */
+  version: boolean;
+  /** False when argv holds what this reading cannot be sure of (combined short flags, `--`, an unknown option). */
+  certain: boolean;
+}
+
+export function readRootArgv(program: Program, argv: readonly string[]): RootArgv {
+  const takesValue = new Map<string, boolean>();
+  for (const o of program.options) {
+    for (const flag of [o.long, o.short]) if (flag) takesValue.set(flag, o.required || o.optional);
+  }
+  let version = false;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === '--' || a === '-') return { version, certain: false };
+    if (!a.startsWith('-')) return { command: a, version, certain: true };
+    const flag = a.startsWith('--') ? a.split('=')[0]! : a;
+    const value = takesValue.get(flag);
+    if (value === undefined) return { version, certain: false }; // combined short flags, -rVALUE, an unknown option
+    if (flag === '--version') version = true;
+    if (value && !a.includes('=')) i++;
+  }
+  return { version, certain: true };
+}
+
 /**
- * The program with every command of the table. `define: 'invoked'` gives each command its name and
- * aliases only and completes the one commander dispatches to, just before it parses it: defining
- * all forty commands' flags costs several milliseconds at every start. Root help (`--help`,
- * `help`, no command) lists every command's usage, so it needs `define: 'all'`, as do the man
- * pages and completions.
+ * The program with the commands of the table. `define: 'invoked'` defines only what the run needs:
+ * nothing for `--version`, and only the command argv names when it can be read off for sure
+ * (readRootArgv); any other run gets every command. Defining all forty commands' flags costs
+ * several milliseconds at every start. The man pages and completions use `define: 'all'`.
  */
-export function buildProgram(runner: ActionRunner, output?: ProgramOutput, define: 'all' | 'invoked' = 'all'): Program {
+export function buildProgram(runner: ActionRunner, output?: ProgramOutput, define: 'all' | 'invoked' = 'all', argv: readonly string[] = []): Program {
   const program = rootDef();
   if (output) {
     // Before the subcommands are added, so that they inherit it.
@@ -55,22 +83,18 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, defin
       outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`),
     });
   }
-  const pending = new Map<unknown, () => void>();
-  for (const e of COMMANDS) {
+  let entries: readonly CommandEntry[] = COMMANDS;
+  if (define === 'invoked') {
+    const root = readRootArgv(program, argv);
+    const named = root.command === undefined ? undefined : COMMANDS.find((e) => e.name === root.command || e.aliases.includes(root.command!));
+    if (root.certain && root.version) entries = [];
+    else if (root.certain && named) entries = [named];
+  }
+  for (const e of entries) {
     const sub = program.command(e.name, { hidden: e.hidden }) as Command<[], {}, {}>;
     if (e.aliases.length) sub.aliases(e.aliases);
-    const complete = () => {
-      e.define(sub).action(async function (this: Command<unknown[], {}, {}>, ...args: unknown[]) {
-        await runner(e, this, args);
-      });
-    };
-    if (define === 'all') complete();
-    else pending.set(sub, complete);
-  }
-  if (define === 'invoked') {
-    program.hook('preSubcommand', (_root, sub) => {
-      pending.get(sub)?.();
-      pending.delete(sub);
+    e.define(sub).action(async function (this: Command<unknown[], {}, {}>, ...args: unknown[]) {
+      await runner(e, this, args);
     });
   }
   return program;

@@ -9,7 +9,7 @@ import { COMMANDS } from '../../src/cli/commands';
 async function run(define: 'all' | 'invoked', argv: string[]): Promise<{ out: string; code: number | undefined; ran: string | undefined }> {
   let out = '';
   let ran: string | undefined;
-  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define);
+  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define, argv);
   let code: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -43,6 +43,18 @@ test('aliases, flags, arguments and usage errors behave the same with the lazy d
     ['--bogus', 'ps'],
     ['-t', '5s', '-r', 'unix:///x.sock', 'pods', '-q'],
     ['exec', '-it', 'abc', '--', 'sh', '-c', 'help'],
+    ['--runtime-endpoint=unix:///x.sock', 'ps', '-q'],
+    ['-D', '--api', 'v1', 'imag', '-q'],
+    ['-Dt', '5s', 'pods'],
+    ['--no-color', '--', 'pods'],
+    ['-t', '5s'],
+    ['pods', '--bogus'],
+    ['--version'],
+    ['-t', '--version'],
+    ['--bogus', '--version'],
+    ['help', 'ps'],
+    ['--help'],
+    [],
   ];
   for (const argv of cases) {
     const lazy = await run('invoked', argv);
@@ -50,4 +62,25 @@ test('aliases, flags, arguments and usage errors behave the same with the lazy d
     assert.deepEqual(lazy, full, argv.join(' '));
   }
   assert.equal((await run('invoked', ['img', '-q'])).ran, 'images');
+});
+
+test('the invoked command is read off argv only where commander would read the same', async () => {
+  const { readRootArgv } = await import('../../src/cli/program');
+  const program = buildProgram(async () => undefined);
+  const cases: Array<[string[], string | undefined, boolean, boolean]> = [
+    [['pods'], 'pods', false, true],
+    [['-r', 'unix:///x.sock', '--timeout', '5s', 'ps', '-a'], 'ps', false, true],
+    [['--runtime-endpoint=unix:///x.sock', 'img'], 'img', false, true],
+    [['-D', '--no-color', '--no-node-profile', 'plan', 'x.yaml'], 'plan', false, true],
+    [['--version'], undefined, true, true],
+    [['-t', '--version'], undefined, false, true],
+    [['-Dr', 'x', 'pods'], undefined, false, false],
+    [['-rx', 'pods'], undefined, false, false],
+    [['--', 'pods'], undefined, false, false],
+    [['--bogus', 'pods'], undefined, false, false],
+    [['-t'], undefined, false, true],
+  ];
+  for (const [argv, command, version, certain] of cases) {
+    assert.deepEqual(readRootArgv(program, argv), { ...(command ? { command } : {}), version, certain }, argv.join(' '));
+  }
 });
