@@ -17,8 +17,10 @@ import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { createRequire } from 'node:module';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const nodeRequire = createRequire(import.meta.url);
 const finalDist = join(root, 'dist');
 // Build into a private directory and swap it in at the end, so a CLI run during a build never
 // sees a half-written dist/.
@@ -38,42 +40,28 @@ const vendorExternal = {
 };
 
 /**
- * node:child_process pulls in net, dgram and streams when it is loaded (about 3 ms), and is loaded
- * by commander (for executable subcommands, which syncpod has none of) and by the node profile and
- * CNI modules, which need it only when they run a program. Every import of it gets this module,
- * which loads the real one on the first call.
+ * Node built-ins that cost start-up time when loaded but are needed only in some runs: every import
+ * of one gets a module of getters (one per export of the real module, listed here at build time)
+ * that loads the real module at the first use. node:child_process pulls in net, dgram and streams
+ * (about 3 ms) for commander (executable subcommands, which syncpod has none of), the node profile
+ * and CNI; grpc-js loads node:dns (dns: targets; a CRI endpoint is a unix socket) and node:zlib
+ * (compressed messages; CRI calls are not compressed), about 1.5 ms together.
  */
-const CHILD_PROCESS_EXPORTS = ['spawn', 'spawnSync', 'exec', 'execSync', 'execFile', 'execFileSync', 'fork'];
-const lazyChildProcess = {
-  name: 'lazy-child-process',
+const lazyBuiltins = (names) => ({
+  name: 'lazy-builtins',
   setup(b) {
-    b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.namespace === 'lazy-child-process' ? { path: 'node:child_process', external: true } : { path: 'child_process', namespace: 'lazy-child-process' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-child-process' }, () => ({
-      contents: `module.exports = { ${CHILD_PROCESS_EXPORTS.map((n) => `get ${n}() { return require('node:child_process').${n}; }`).join(', ')} };`,
-      loader: 'js',
-    }));
+    b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) => {
+      const name = args.path.replace(/^node:/, '');
+      // The getter module's own require of the real module stays a require.
+      return args.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
+    });
+    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
+      const load = `require(${JSON.stringify(`node:${args.path}`)})`;
+      const getters = Object.keys(nodeRequire(`node:${args.path}`)).map((key) => `get ${JSON.stringify(key)}() { return ${load}[${JSON.stringify(key)}]; }`);
+      return { contents: `module.exports = { ${getters.join(', ')} };`, loader: 'js' };
+    });
   },
-};
-
-/**
- * grpc-js requires node:dns (for dns: targets) and node:zlib (for compressed messages) when it is
- * loaded; a CRI endpoint is a unix socket and CRI calls are not compressed, and loading the two
- * costs about 1.5 ms at every start. Inside the grpc-js file each is loaded at its first use.
- */
-const lazyBuiltinsForGrpc = {
-  name: 'lazy-builtins-for-grpc',
-  setup(b) {
-    b.onResolve({ filter: /^(node:)?(dns|zlib)$/ }, (args) =>
-      args.namespace === 'lazy-builtin' ? { path: args.path, external: true } : { path: args.path.replace(/^node:/, ''), namespace: 'lazy-builtin' },
-    );
-    b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
-      contents: `module.exports = new Proxy({}, { get: (_, key) => require('node:${args.path}')[key] });`,
-      loader: 'js',
-    }));
-  },
-};
+});
 
 const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: false, legalComments: 'none', logLevel: 'warning' };
 
@@ -89,7 +77,7 @@ for (const [pkg, file] of Object.entries(VENDOR)) {
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
     outfile: join(dist, file),
     format: 'cjs',
-    plugins: pkg === '@grpc/grpc-js' ? [lazyBuiltinsForGrpc] : [],
+    plugins: pkg === '@grpc/grpc-js' ? [lazyBuiltins(['dns', 'zlib'])] : [],
   });
 }
 
@@ -103,7 +91,7 @@ const project = await build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
   outExtension: { '.js': '.cjs' },
-  plugins: [vendorExternal, lazyChildProcess],
+  plugins: [vendorExternal, lazyBuiltins(['child_process'])],
   metafile: Boolean(process.env.SYNCPOD_BUILD_META),
 });
 if (process.env.SYNCPOD_BUILD_META) writeFileSync(process.env.SYNCPOD_BUILD_META, JSON.stringify(project.metafile, null, 1));
