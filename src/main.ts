@@ -38,7 +38,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (typeof code === 'number') exitCode = code;
   };
   // Only the invoked command is defined when argv names it for sure (see buildProgram).
-  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, 'invoked', argv);
+  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, argv);
   try {
     if (argv.length === 0) {
       io.stdout.write(program.helpInformation());

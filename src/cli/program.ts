@@ -66,12 +66,12 @@ export function readRootArgv(program: Program, argv: readonly string[]): RootArg
 }
 
 /**
- * The program with the commands of the table. `define: 'invoked'` defines only what the run needs:
- * nothing for `--version`, and only the command argv names when it can be read off for sure
+ * The program with the commands of the table. Given the run's `argv`, it defines only what the run
+ * needs: nothing for `--version`, and only the command argv names when it can be read off for sure
  * (readRootArgv); any other run gets every command. Defining all forty commands' flags costs
- * several milliseconds at every start. The man pages and completions use `define: 'all'`.
+ * several milliseconds at every start. Without `argv` (man pages, completions): every command.
  */
-export function buildProgram(runner: ActionRunner, output?: ProgramOutput, define: 'all' | 'invoked' = 'all', argv: readonly string[] = []): Program {
+export function buildProgram(runner: ActionRunner, output?: ProgramOutput, argv?: readonly string[]): Program {
   const program = rootDef();
   if (output) {
     // Before the subcommands are added, so that they inherit it.
@@ -84,7 +84,7 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, defin
     });
   }
   let entries: readonly CommandEntry[] = COMMANDS;
-  if (define === 'invoked') {
+  if (argv) {
     const root = readRootArgv(program, argv);
     const named = root.command === undefined ? undefined : COMMANDS.find((e) => e.name === root.command || e.aliases.includes(root.command!));
     if (root.certain && root.version) entries = [];

@@ -9,7 +9,7 @@ import { COMMANDS } from '../../src/cli/commands';
 async function run(define: 'all' | 'invoked', argv: string[]): Promise<{ out: string; code: number | undefined; ran: string | undefined }> {
   let out = '';
   let ran: string | undefined;
-  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define, argv);
+  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define === 'invoked' ? argv : undefined);
   let code: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
