@@ -1,4 +1,4 @@
-// The program defines only the invoked command's flags at start (program.ts, define: 'invoked');
+// The program defines only the command argv names (program.ts, buildProgram with the run's argv);
 // whatever commander does with it must be what the fully defined program does.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
