@@ -1,0 +1,335 @@
+// gRPC over HTTP/2 on one unix socket, as the CRI and the kubelet's Pods API speak it: unary and
+// server-streaming calls carrying already-encoded messages (codec.ts does the protobuf), a
+// deadline per call (sent as grpc-timeout and enforced here), and every failure turned into a
+// gRPC status (code + details) the way grpc-go's client reports it.
+//
+// Why not grpc-js: see the README, "Why syncpod speaks gRPC itself". In short, everything here is
+// the wire protocol of https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md on node:http2
+// (framing, headers, trailers, status mapping); grpc-js adds name resolution, load balancing,
+// retries, TLS and channelz that a unix socket does not need, and its loading and first call cost
+// more than half of syncpod's start-up budget.
+import type * as http2 from 'node:http2';
+import * as net from 'node:net';
+
+/** gRPC status codes (numbers from the gRPC spec). */
+export const Status = {
+  OK: 0,
+  CANCELLED: 1,
+  UNKNOWN: 2,
+  INVALID_ARGUMENT: 3,
+  DEADLINE_EXCEEDED: 4,
+  NOT_FOUND: 5,
+  ALREADY_EXISTS: 6,
+  PERMISSION_DENIED: 7,
+  RESOURCE_EXHAUSTED: 8,
+  FAILED_PRECONDITION: 9,
+  ABORTED: 10,
+  OUT_OF_RANGE: 11,
+  UNIMPLEMENTED: 12,
+  INTERNAL: 13,
+  UNAVAILABLE: 14,
+  DATA_LOSS: 15,
+  UNAUTHENTICATED: 16,
+} as const;
+
+/** A call ended with a status other than OK: `code` and `details` as the server (or the client side) gave them. */
+export class GrpcStatusError extends Error {
+  constructor(
+    readonly code: number,
+    readonly details: string,
+  ) {
+    super(`${statusName(code)}: ${details}`);
+    this.name = 'GrpcStatusError';
+  }
+}
+
+export function statusName(code: number): string {
+  return Object.keys(Status).find((k) => Status[k as keyof typeof Status] === code) ?? `status ${code}`;
+}
+
+/** kubelet's and crictl's limit for a message in either direction (16 MiB). */
+export const MAX_MESSAGE_BYTES = 16 * 1024 * 1024;
+/** HTTP/2 flow-control window for the connection and each stream: a large list arrives without waiting for WINDOW_UPDATEs. */
+const WINDOW_BYTES = 16 * 1024 * 1024;
+
+export interface CallOptions {
+  /** Deadline in milliseconds from now; none = no deadline. */
+  timeoutMs?: number;
+  /** Aborting cancels the call (it then rejects with CANCELLED). */
+  signal?: AbortSignal;
+}
+
+/** One HTTP/2 connection at a time to `socketPath`, opened at the first call and reopened after it closes. */
+export class GrpcChannel {
+  private connection: { session: http2.ClientHttp2Session; error?: Error } | undefined;
+  private active = 0;
+
+  constructor(
+    readonly socketPath: string,
+    private readonly userAgent = 'syncpod',
+  ) {}
+
+  /** A unary call: exactly one response message, or a GrpcStatusError. */
+  async unary(path: string, request: Buffer, opts: CallOptions = {}): Promise<Buffer> {
+    const messages: Buffer[] = [];
+    await this.call(path, request, opts, (m) => {
+      if (messages.length > 0) throw new GrpcStatusError(Status.INTERNAL, 'cardinality violation: received a second response message for a unary call');
+      messages.push(m);
+    });
+    if (messages.length === 0) throw new GrpcStatusError(Status.INTERNAL, 'cardinality violation: received no response message for a unary call');
+    return messages[0]!;
+  }
+
+  /** A server-streaming call: each message to `onMessage` as it arrives; resolves when the server ends the stream with OK. */
+  serverStream(path: string, request: Buffer, onMessage: (message: Buffer) => void, opts: CallOptions = {}): Promise<void> {
+    return this.call(path, request, opts, onMessage);
+  }
+
+  /** Closes the connection; calls still running end with UNAVAILABLE. */
+  close(): void {
+    const c = this.connection;
+    this.connection = undefined;
+    c?.session.destroy();
+  }
+
+  private connect(): { session: http2.ClientHttp2Session; error?: Error } {
+    const current = this.connection;
+    if (current && !current.session.closed && !current.session.destroyed && current.error === undefined) return current;
+    // The socket is opened before node:http2 is loaded: loading it takes several milliseconds, in
+    // which the runtime accepts the connection and sends its SETTINGS, instead of after.
+    const socket = net.connect(this.socketPath);
+    const { connect } = require('node:http2') as typeof http2;
+    const session = connect('http://localhost', {
+      createConnection: () => socket,
+      settings: { enablePush: false, initialWindowSize: WINDOW_BYTES },
+    });
+    const connection: { session: http2.ClientHttp2Session; error?: Error } = { session };
+    // A failed connection (refused, reset, not HTTP/2) ends its streams; the first error says why.
+    session.on('error', (err) => (connection.error ??= err));
+    session.once('connect', () => session.setLocalWindowSize(WINDOW_BYTES));
+    session.on('close', () => {
+      if (this.connection === connection) this.connection = undefined;
+    });
+    this.connection = connection;
+    return connection;
+  }
+
+  private call(path: string, request: Buffer, opts: CallOptions, onMessage: (message: Buffer) => void): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      if (opts.signal?.aborted) return reject(new GrpcStatusError(Status.CANCELLED, 'cancelled before the call started'));
+      if (request.length > MAX_MESSAGE_BYTES) {
+        return reject(new GrpcStatusError(Status.RESOURCE_EXHAUSTED, `request message larger than max (${request.length} vs. ${MAX_MESSAGE_BYTES})`));
+      }
+      const connection = this.connect();
+      const { session } = connection;
+      this.hold(session);
+      const headers: http2.OutgoingHttpHeaders = {
+        ':method': 'POST',
+        ':path': path,
+        'content-type': 'application/grpc',
+        te: 'trailers',
+        'user-agent': this.userAgent,
+      };
+      if (opts.timeoutMs !== undefined) headers['grpc-timeout'] = grpcTimeout(opts.timeoutMs);
+
+      let settled = false;
+      let status: { code: number; details: string } | undefined;
+      let streamError: Error | undefined;
+      let stream: http2.ClientHttp2Stream | undefined;
+      const finish = (code: number, details: string) => {
+        if (settled) return;
+        settled = true;
+        if (timer) clearTimeout(timer);
+        opts.signal?.removeEventListener('abort', onAbort);
+        if (stream && !stream.closed) stream.close(H2_CANCEL);
+        this.release(session);
+        if (code === Status.OK) resolve();
+        else reject(new GrpcStatusError(code, details));
+      };
+      const onAbort = () => finish(Status.CANCELLED, 'cancelled on client');
+      const timer = opts.timeoutMs !== undefined ? setTimeout(() => finish(Status.DEADLINE_EXCEEDED, 'deadline exceeded'), opts.timeoutMs) : undefined;
+      opts.signal?.addEventListener('abort', onAbort, { once: true });
+
+      try {
+        stream = session.request(headers);
+      } catch (err) {
+        return finish(Status.UNAVAILABLE, (connection.error ?? (err as Error)).message);
+      }
+      const frames = new FrameReader();
+      stream.on('response', (h) => {
+        const httpStatus = Number(h[':status']);
+        if (httpStatus !== 200) return finish(httpStatusToGrpc(httpStatus), `received HTTP status code ${httpStatus}`);
+        const type = String(h['content-type'] ?? '');
+        if (!type.startsWith('application/grpc')) return finish(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`);
+        // Trailers-Only: the status comes in the headers and the stream ends there.
+        if (h['grpc-status'] !== undefined) status = readStatus(h);
+      });
+      stream.on('trailers', (t) => (status = readStatus(t)));
+      stream.on('data', (chunk: Buffer) => {
+        if (settled) return;
+        try {
+          for (const message of frames.push(chunk)) onMessage(message);
+        } catch (err) {
+          if (err instanceof GrpcStatusError) finish(err.code, err.details);
+          else finish(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`);
+        }
+      });
+      stream.on('error', (err) => (streamError ??= err));
+      stream.on('close', () => {
+        if (settled) return;
+        if (status) {
+          if (status.code === Status.OK && frames.pending > 0) return finish(Status.INTERNAL, 'the stream ended inside a message');
+          return finish(status.code, status.details);
+        }
+        // No status. The connection broke (its error, or the one Node cancelled the stream with),
+        // or the server reset the stream (RST_STREAM with an error code), or it just ended it.
+        const reset = (streamError as NodeJS.ErrnoException | undefined)?.code === 'ERR_HTTP2_STREAM_ERROR';
+        const cause = connection.error ?? (reset ? undefined : causeOf(streamError));
+        if (cause) return finish(Status.UNAVAILABLE, cause.message);
+        const rst = stream!.rstCode ?? H2_NO_ERROR;
+        if (rst !== H2_NO_ERROR) return finish(rstCodeToGrpc(rst), `the server reset the stream (HTTP/2 error code ${rst})`);
+        finish(Status.UNAVAILABLE, 'connection dropped: the server ended the stream without a status');
+      });
+      stream.end(frame(request));
+    });
+  }
+
+  /** While calls run the connection keeps the process alive; idle, it does not (a forgotten close cannot hang a command). */
+  private hold(session: http2.ClientHttp2Session): void {
+    if (this.active++ === 0) session.ref();
+  }
+
+  private release(session: http2.ClientHttp2Session): void {
+    if (--this.active === 0 && !session.destroyed) session.unref();
+  }
+}
+
+/** A message as gRPC frames it: one byte "compressed" (0), four bytes big-endian length, the bytes. */
+export function frame(message: Buffer): Buffer {
+  const out = Buffer.allocUnsafe(5 + message.length);
+  out[0] = 0;
+  out.writeUInt32BE(message.length, 1);
+  message.copy(out, 5);
+  return out;
+}
+
+/** Splits the DATA bytes of a response into messages, across chunk boundaries. */
+export class FrameReader {
+  private chunks: Buffer[] = [];
+  private buffered = 0;
+
+  /** Bytes received that do not yet make a whole message. */
+  get pending(): number {
+    return this.buffered;
+  }
+
+  push(chunk: Buffer): Buffer[] {
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    const out: Buffer[] = [];
+    while (this.buffered >= 5) {
+      const head = this.peek(5);
+      if (head[0]! & 1) throw new GrpcStatusError(Status.INTERNAL, 'received a compressed message, but no compression was negotiated');
+      if (head[0]! !== 0) throw new GrpcStatusError(Status.INTERNAL, `malformed message frame (flags ${head[0]})`);
+      const length = head.readUInt32BE(1);
+      if (length > MAX_MESSAGE_BYTES) throw new GrpcStatusError(Status.RESOURCE_EXHAUSTED, `received message larger than max (${length} vs. ${MAX_MESSAGE_BYTES})`);
+      if (this.buffered < 5 + length) break;
+      out.push(this.take(5 + length).subarray(5));
+    }
+    return out;
+  }
+
+  private peek(n: number): Buffer {
+    const first = this.chunks[0]!;
+    return first.length >= n ? first : Buffer.concat(this.chunks).subarray(0, n);
+  }
+
+  private take(n: number): Buffer {
+    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
+    const taken = all.subarray(0, n);
+    const rest = all.subarray(n);
+    this.chunks = rest.length > 0 ? [rest] : [];
+    this.buffered = rest.length;
+    return taken;
+  }
+}
+
+/** The grpc-timeout header: at most eight digits and a unit. */
+export function grpcTimeout(ms: number): string {
+  const m = Math.max(0, Math.ceil(ms));
+  if (m < 1e8) return `${m}m`;
+  const s = Math.ceil(m / 1000);
+  if (s < 1e8) return `${s}S`;
+  return `${Math.min(Math.ceil(s / 3600), 99_999_999)}H`;
+}
+
+function readStatus(h: http2.IncomingHttpHeaders): { code: number; details: string } {
+  const raw = h['grpc-status'];
+  const code = Number(Array.isArray(raw) ? raw[0] : raw);
+  if (raw === undefined || !Number.isInteger(code) || code < 0) {
+    return { code: Status.UNKNOWN, details: raw === undefined ? 'the server sent trailers without grpc-status' : `malformed grpc-status ${JSON.stringify(raw)}` };
+  }
+  const message = h['grpc-message'];
+  return { code, details: decodeGrpcMessage(String((Array.isArray(message) ? message[0] : message) ?? '')) };
+}
+
+/** grpc-message is percent-encoded UTF-8; a malformed escape is kept as sent. */
+export function decodeGrpcMessage(text: string): string {
+  if (!text.includes('%')) return text;
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The gRPC spec's mapping for a response whose HTTP status is not 200. */
+export function httpStatusToGrpc(httpStatus: number): number {
+  switch (httpStatus) {
+    case 400:
+      return Status.INTERNAL;
+    case 401:
+      return Status.UNAUTHENTICATED;
+    case 403:
+      return Status.PERMISSION_DENIED;
+    case 404:
+      return Status.UNIMPLEMENTED;
+    case 429:
+    case 502:
+    case 503:
+    case 504:
+      return Status.UNAVAILABLE;
+    default:
+      return Status.UNKNOWN;
+  }
+}
+
+/** HTTP/2 error codes (RFC 9113, section 7) that the gRPC spec maps to a status. */
+const H2_NO_ERROR = 0x0;
+const H2_REFUSED_STREAM = 0x7;
+const H2_CANCEL = 0x8;
+const H2_ENHANCE_YOUR_CALM = 0xb;
+const H2_INADEQUATE_SECURITY = 0xc;
+
+/** The gRPC spec's mapping for a stream reset without a status. */
+function rstCodeToGrpc(rstCode: number): number {
+  switch (rstCode) {
+    case H2_REFUSED_STREAM:
+    case H2_NO_ERROR:
+      return Status.UNAVAILABLE;
+    case H2_CANCEL:
+      return Status.CANCELLED;
+    case H2_ENHANCE_YOUR_CALM:
+      return Status.RESOURCE_EXHAUSTED;
+    case H2_INADEQUATE_SECURITY:
+      return Status.PERMISSION_DENIED;
+    default:
+      return Status.INTERNAL;
+  }
+}
+
+/** Node wraps a connection failure in the streams it cancels; the wrapped error says what happened. */
+function causeOf(err: Error | undefined): Error | undefined {
+  const cause = (err as { cause?: unknown } | undefined)?.cause;
+  return cause instanceof Error ? cause : err;
+}

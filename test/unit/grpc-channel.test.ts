@@ -1,0 +1,305 @@
+// syncpod's gRPC client (src/cri/grpc-channel.ts) against real servers on private unix sockets:
+// grpc-js's server (an independent implementation of the protocol) for the calls a runtime
+// answers, and node:http2 servers that misbehave on purpose (wrong HTTP status, wrong content-type,
+// oversized or compressed frames, a reset stream, two answers to a unary call, no answer at all).
+import { after, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
+import * as http2 from 'node:http2';
+import * as net from 'node:net';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import * as grpc from '@grpc/grpc-js';
+import { FrameReader, GrpcChannel, GrpcStatusError, Status, frame, grpcTimeout, httpStatusToGrpc } from '../../src/cri/grpc-channel';
+
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-channel-'));
+const closers: Array<() => void> = [];
+after(() => {
+  for (const c of closers) c();
+  fs.rmSync(dir, { recursive: true, force: true });
+});
+let socketCount = 0;
+const socketPath = () => path.join(dir, `s${socketCount++}.sock`);
+
+const raw = { serialize: (b: Buffer) => b, deserialize: (b: Buffer) => b };
+const method = (p: string, responseStream = false) => ({
+  path: p,
+  requestStream: false,
+  responseStream,
+  requestSerialize: raw.serialize,
+  requestDeserialize: raw.deserialize,
+  responseSerialize: raw.serialize,
+  responseDeserialize: raw.deserialize,
+});
+
+/** A grpc-js server on a new socket with the test service's handlers. */
+async function grpcServer(handlers: grpc.UntypedServiceImplementation): Promise<string> {
+  const sock = socketPath();
+  const server = new grpc.Server();
+  server.addService(
+    { Echo: method('/t.T/Echo'), Fail: method('/t.T/Fail'), Hang: method('/t.T/Hang'), Count: method('/t.T/Count', true) } as grpc.ServiceDefinition,
+    handlers,
+  );
+  await new Promise<void>((res, rej) => server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())));
+  closers.push(() => server.forceShutdown());
+  return sock;
+}
+
+/** A node:http2 server on a new socket that answers every stream with `onStream`. */
+async function h2Server(onStream: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void): Promise<string> {
+  const sock = socketPath();
+  const server = http2.createServer();
+  server.on('stream', (stream, headers) => {
+    stream.on('error', () => {});
+    onStream(stream, headers);
+  });
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => server.close());
+  return sock;
+}
+
+async function rejection(p: Promise<unknown>): Promise<GrpcStatusError> {
+  try {
+    await p;
+  } catch (err) {
+    assert.ok(err instanceof GrpcStatusError, `expected a GrpcStatusError, got ${String(err)}`);
+    return err;
+  }
+  assert.fail('the call succeeded');
+}
+
+test('unary calls round-trip bytes through grpc-js, including a message of several flow-control windows', async () => {
+  const sock = await grpcServer({
+    Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, Buffer.concat([Buffer.from('echo:'), call.request])),
+  });
+  const ch = new GrpcChannel(sock);
+  try {
+    assert.equal((await ch.unary('/t.T/Echo', Buffer.from('hi'), { timeoutMs: 5000 })).toString(), 'echo:hi');
+    const big = Buffer.alloc(3 * 1024 * 1024, 7);
+    const back = await ch.unary('/t.T/Echo', big, { timeoutMs: 5000 });
+    assert.equal(back.length, big.length + 5);
+    assert.ok(back.subarray(5).equals(big));
+    // Several calls at once share the connection.
+    const answers = await Promise.all(['a', 'b', 'c'].map((s) => ch.unary('/t.T/Echo', Buffer.from(s))));
+    assert.deepEqual(answers.map(String), ['echo:a', 'echo:b', 'echo:c']);
+  } finally {
+    ch.close();
+  }
+});
+
+test('a status from the server keeps its code and its percent-decoded message; an unknown method is UNIMPLEMENTED', async () => {
+  const sock = await grpcServer({
+    Fail: (_call: unknown, cb: grpc.sendUnaryData<Buffer>) => cb({ code: Status.NOT_FOUND, details: 'container "ü 100%" not found' }),
+  });
+  const ch = new GrpcChannel(sock);
+  try {
+    const e = await rejection(ch.unary('/t.T/Fail', Buffer.alloc(0), { timeoutMs: 5000 }));
+    assert.equal(e.code, Status.NOT_FOUND);
+    assert.equal(e.details, 'container "ü 100%" not found');
+    const u = await rejection(ch.unary('/t.T/Nope', Buffer.alloc(0), { timeoutMs: 5000 }));
+    assert.equal(u.code, Status.UNIMPLEMENTED);
+  } finally {
+    ch.close();
+  }
+});
+
+test('the deadline is sent as grpc-timeout and enforced: a call nobody answers ends DEADLINE_EXCEEDED', async () => {
+  let seen: string | undefined;
+  const sock = await h2Server((_stream, headers) => {
+    seen = String(headers['grpc-timeout']);
+  });
+  const ch = new GrpcChannel(sock);
+  const started = Date.now();
+  const e = await rejection(ch.unary('/t.T/Hang', Buffer.alloc(0), { timeoutMs: 300 }));
+  assert.equal(e.code, Status.DEADLINE_EXCEEDED);
+  assert.ok(Date.now() - started < 3000, 'returned long after the deadline');
+  assert.equal(seen, '300m');
+  ch.close();
+});
+
+test('a server that accepts the connection and never speaks HTTP/2 is cut off at the deadline', async () => {
+  const sock = socketPath();
+  const held: net.Socket[] = [];
+  const server = net.createServer((c) => held.push(c));
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => {
+    held.forEach((c) => c.destroy());
+    server.close();
+  });
+  const ch = new GrpcChannel(sock);
+  const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 300 }));
+  assert.equal(e.code, Status.DEADLINE_EXCEEDED);
+  ch.close();
+});
+
+test('server streaming: messages in order, then OK; an abort cancels the call and the server sees it', async () => {
+  let serverCancelled!: () => void;
+  const cancelled = new Promise<void>((r) => (serverCancelled = r));
+  const sock = await grpcServer({
+    Count: (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
+      const n = call.request.readUInt8(0);
+      for (let i = 0; i < n; i++) call.write(Buffer.from([i]));
+      if (n < 100) return call.end();
+      call.on('cancelled', () => serverCancelled());
+    },
+  });
+  const ch = new GrpcChannel(sock);
+  try {
+    const got: number[] = [];
+    await ch.serverStream('/t.T/Count', Buffer.from([5]), (m) => got.push(m[0]!));
+    assert.deepEqual(got, [0, 1, 2, 3, 4]);
+
+    const ac = new AbortController();
+    const seen: number[] = [];
+    const call = ch.serverStream('/t.T/Count', Buffer.from([200]), (m) => {
+      seen.push(m[0]!);
+      if (seen.length === 3) ac.abort();
+    }, { signal: ac.signal });
+    const e = await rejection(call);
+    assert.equal(e.code, Status.CANCELLED);
+    assert.equal(seen.length, 3, 'no message after the abort');
+    await cancelled;
+  } finally {
+    ch.close();
+  }
+});
+
+test('responses that are not gRPC: HTTP status mapped, wrong content-type INTERNAL', async () => {
+  const sock404 = await h2Server((stream) => stream.respond({ ':status': 404, 'content-type': 'text/plain' }, { endStream: true }));
+  const ch404 = new GrpcChannel(sock404);
+  const e404 = await rejection(ch404.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e404.code, Status.UNIMPLEMENTED);
+  assert.match(e404.details, /HTTP status code 404/);
+  ch404.close();
+
+  const sockHtml = await h2Server((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'text/html' });
+    stream.end('<html>');
+  });
+  const chHtml = new GrpcChannel(sockHtml);
+  const eHtml = await rejection(chHtml.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(eHtml.code, Status.INTERNAL);
+  assert.match(eHtml.details, /malformed response: content-type "text\/html"/);
+  chHtml.close();
+
+  for (const [status, code] of [[400, Status.INTERNAL], [401, Status.UNAUTHENTICATED], [403, Status.PERMISSION_DENIED], [429, Status.UNAVAILABLE], [502, Status.UNAVAILABLE], [503, Status.UNAVAILABLE], [504, Status.UNAVAILABLE], [500, Status.UNKNOWN]] as const) {
+    assert.equal(httpStatusToGrpc(status), code, `HTTP ${status}`);
+  }
+});
+
+/** A server that answers with 200, application/grpc, the given DATA and the given trailers (none: the stream just ends). */
+function answering(data: Buffer, trailers?: Record<string, string>) {
+  return (stream: http2.ServerHttp2Stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: trailers !== undefined });
+    if (trailers) stream.on('wantTrailers', () => stream.sendTrailers(trailers));
+    stream.end(data);
+  };
+}
+
+test('malformed answers: oversized, compressed, two messages for a unary call, none, a cut message, no status', async () => {
+  const cases: Array<[string, Buffer, Record<string, string> | undefined, number, RegExp]> = [
+    ['a message over 16 MiB', Buffer.from([0, 0x01, 0x00, 0x00, 0x01]), { 'grpc-status': '0' }, Status.RESOURCE_EXHAUSTED, /larger than max \(16777217 vs\. 16777216\)/],
+    ['a compressed message', Buffer.concat([Buffer.from([1, 0, 0, 0, 1]), Buffer.from('x')]), { 'grpc-status': '0' }, Status.INTERNAL, /compressed/],
+    ['two messages', Buffer.concat([frame(Buffer.from('a')), frame(Buffer.from('b'))]), { 'grpc-status': '0' }, Status.INTERNAL, /second response message/],
+    ['no message', Buffer.alloc(0), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
+    ['a message cut short', Buffer.from([0, 0, 0, 0, 9, 1, 2]), { 'grpc-status': '0' }, Status.INTERNAL, /inside a message/],
+    ['trailers without grpc-status', frame(Buffer.from('a')), { 'x-other': '1' }, Status.UNKNOWN, /without grpc-status/],
+    ['no trailers at all', frame(Buffer.from('a')), undefined, Status.UNAVAILABLE, /without a status/],
+  ];
+  for (const [name, data, trailers, code, details] of cases) {
+    const sock = await h2Server(answering(data, trailers));
+    const ch = new GrpcChannel(sock);
+    const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+    assert.equal(e.code, code, `${name}: ${e.message}`);
+    assert.match(e.details, details, name);
+    ch.close();
+  }
+});
+
+test('a stream reset by the server without a status: REFUSED_STREAM is UNAVAILABLE, an internal error INTERNAL', async () => {
+  for (const [rst, code] of [[http2.constants.NGHTTP2_REFUSED_STREAM, Status.UNAVAILABLE], [http2.constants.NGHTTP2_INTERNAL_ERROR, Status.INTERNAL]] as const) {
+    const sock = await h2Server((stream) => stream.close(rst));
+    const ch = new GrpcChannel(sock);
+    const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+    assert.equal(e.code, code, e.message);
+    ch.close();
+  }
+});
+
+test('connection failures are UNAVAILABLE with the cause: no socket, nobody listening, not HTTP/2', async () => {
+  const missing = new GrpcChannel(path.join(dir, 'missing.sock'));
+  const e1 = await rejection(missing.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e1.code, Status.UNAVAILABLE);
+  assert.match(e1.details, /ENOENT/);
+
+  const stale = socketPath();
+  spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.exit(0))`]);
+  const refused = new GrpcChannel(stale);
+  const e2 = await rejection(refused.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e2.code, Status.UNAVAILABLE);
+  assert.match(e2.details, /ECONNREFUSED/);
+
+  const sock = socketPath();
+  const garbage = net.createServer((c) => c.end('SSH-2.0-not-grpc\r\n'));
+  await new Promise<void>((r) => garbage.listen(sock, r));
+  closers.push(() => garbage.close());
+  const notH2 = new GrpcChannel(sock);
+  const e3 = await rejection(notH2.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e3.code, Status.UNAVAILABLE, e3.message);
+
+  // The channel connects again after a failure: the next call finds a server that came up since.
+  const later = socketPath();
+  const ch = new GrpcChannel(later);
+  await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  const server = http2.createServer();
+  server.on('stream', answering(frame(Buffer.from('up')), { 'grpc-status': '0' }));
+  await new Promise<void>((r) => server.listen(later, r));
+  closers.push(() => server.close());
+  assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'up');
+  ch.close();
+});
+
+test('an idle channel that was never closed does not keep the process alive', async () => {
+  const sock = await h2Server(answering(frame(Buffer.from('ok')), { 'grpc-status': '0' }));
+  const module = path.resolve(__dirname, '../../src/cri/grpc-channel.ts');
+  const script = `
+    const { GrpcChannel } = require(${JSON.stringify(module)});
+    new GrpcChannel(${JSON.stringify(sock)}).unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 5000 })
+      .then((b) => console.log('answer', String(b)));
+  `;
+  // The server runs in this process, so the child is run asynchronously.
+  const child = await new Promise<{ code: number | null; out: string }>((resolve) => {
+    const c = spawn(process.execPath, ['--import', 'tsx', '-e', script], { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    c.stdout.on('data', (d) => (out += d));
+    const killer = setTimeout(() => c.kill('SIGKILL'), 10_000);
+    c.on('close', (code) => {
+      clearTimeout(killer);
+      resolve({ code, out });
+    });
+  });
+  assert.equal(child.out.trim(), 'answer ok');
+  assert.equal(child.code, 0, 'the process was killed after 10 s: the open connection kept it alive');
+});
+
+test('frames are read across any split of the bytes', () => {
+  const messages = [Buffer.from('first'), Buffer.alloc(0), Buffer.alloc(70_000, 3), Buffer.from('last')];
+  const bytes = Buffer.concat(messages.map(frame));
+  for (const size of [1, 2, 5, 6, 4096, bytes.length]) {
+    const reader = new FrameReader();
+    const got: Buffer[] = [];
+    for (let i = 0; i < bytes.length; i += size) got.push(...reader.push(bytes.subarray(i, i + size)));
+    assert.equal(reader.pending, 0, `chunks of ${size}`);
+    assert.deepEqual(got.map((b) => b.toString('hex')), messages.map((b) => b.toString('hex')), `chunks of ${size}`);
+  }
+});
+
+test('grpc-timeout: at most eight digits, the unit growing with the value', () => {
+  assert.equal(grpcTimeout(0), '0m');
+  assert.equal(grpcTimeout(2000), '2000m');
+  assert.equal(grpcTimeout(1.2), '2m');
+  assert.equal(grpcTimeout(99_999_999), '99999999m');
+  assert.equal(grpcTimeout(100_000_000), '100000S');
+  assert.equal(grpcTimeout(1e12), '277778H');
+});
