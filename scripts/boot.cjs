@@ -19,8 +19,12 @@ const loaded = new Map();
 
 // One require for every bundle file: the files all live in this directory.
 const nodeRequire = Module.createRequire(path.join(__dirname, 'syncpod.cjs'));
+/** Node's own modules the bundle required, in order (for SYNCPOD_TRACE_FILES). */
+const builtins = new Set();
 function bundleRequire(id) {
-  return id.startsWith('./') && id.endsWith('.cjs') && !id.includes('/', 2) ? load(id.slice(2)) : nodeRequire(id);
+  if (id.startsWith('./') && id.endsWith('.cjs') && !id.includes('/', 2)) return load(id.slice(2));
+  builtins.add(id.replace(/^node:/, ''));
+  return nodeRequire(id);
 }
 bundleRequire.resolve = nodeRequire.resolve;
 bundleRequire.cache = nodeRequire.cache;
@@ -56,8 +60,12 @@ if (writeCache) {
 }
 if (process.env.SYNCPOD_TRACE_FILES === '1') {
   // Which bundle files this run read, in order, with `(compiled)` after those whose code cache was
-  // missing or rejected (tests check that a command reads only its own files, from the cache).
-  process.on('exit', () => process.stderr.write(`syncpod: files ${[...loaded].map(([name, r]) => (r.cached ? name : `${name}(compiled)`)).join(' ')}\n`));
+  // missing or rejected, and which of Node's modules they required (tests check that a command
+  // reads only its own files, from the cache, and loads node:http2 only when it calls a runtime).
+  process.on('exit', () => {
+    process.stderr.write(`syncpod: files ${[...loaded].map(([name, r]) => (r.cached ? name : `${name}(compiled)`)).join(' ')}\n`);
+    process.stderr.write(`syncpod: builtins ${[...builtins].join(' ')}\n`);
+  });
 }
 
 load('syncpod.cjs');

@@ -6,7 +6,7 @@
 //   chunk-*.cjs        the project's own code, split at the command table's import() boundary;
 //                      a module shared by several commands lives in one chunk (one copy, so
 //                      `instanceof SyncpodError` holds across commands)
-//   vendor-*.cjs       each heavy package (grpc-js, yaml, chalk, ora, ws) on its own, loaded by
+//   vendor-*.cjs       each heavy package (yaml, chalk, ora, ws) on its own, loaded by
 //                      the first require of it
 //   *.cjs.cache        V8's code cache for each file (written by the warm-up run below)
 // esbuild splits only ESM output, so the bundle is built as ESM and each file is then turned into
@@ -27,7 +27,7 @@ const finalDist = join(root, 'dist');
 const dist = join(root, `dist.building-${process.pid}`);
 
 /** Heavy packages, each bundled into its own file and required from there. */
-const VENDOR = { yaml: 'vendor-yaml.cjs', '@grpc/grpc-js': 'vendor-grpc.cjs', chalk: 'vendor-chalk.cjs', ora: 'vendor-ora.cjs', ws: 'vendor-ws.cjs' };
+const VENDOR = { yaml: 'vendor-yaml.cjs', chalk: 'vendor-chalk.cjs', ora: 'vendor-ora.cjs', ws: 'vendor-ws.cjs' };
 
 /** Resolves the vendor packages to their files next to the importing file. */
 const vendorExternal = {
@@ -44,8 +44,7 @@ const vendorExternal = {
  * of one gets a module of getters (one per export of the real module, listed here at build time)
  * that loads the real module at the first use. node:child_process pulls in net, dgram and streams
  * (about 3 ms) for commander (executable subcommands, which syncpod has none of), the node profile
- * and CNI; grpc-js loads node:dns (dns: targets; a CRI endpoint is a unix socket) and node:zlib
- * (compressed messages; CRI calls are not compressed), about 1.5 ms together.
+ * and CNI.
  */
 const lazyBuiltins = (names) => ({
   name: 'lazy-builtins',
@@ -77,7 +76,6 @@ for (const [pkg, file] of Object.entries(VENDOR)) {
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
     outfile: join(dist, file),
     format: 'cjs',
-    plugins: pkg === '@grpc/grpc-js' ? [lazyBuiltins(['dns', 'zlib'])] : [],
   });
 }
 

@@ -1,8 +1,8 @@
 // `syncpod __warm` (hidden): loads every command's code and runs the list commands end to end
 // without a runtime, so that the build can store their compiled code in V8's code cache
-// (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: grpc-js's
-// client side (channel, subchannel, HTTP/2 transport, call stream) is a large part of a list
-// command's start and is compiled only when a call is made. The calls go to a node:http2 server
+// (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: the client
+// side (cri/grpc-channel.ts, codecs, node:http2's client) is compiled only when a call is made, so
+// a list command's cached code covers it only if the warm-up calls too. The calls go to a node:http2 server
 // on a private socket that answers ListPodSandbox and ListContainers with sample lists.
 import * as fs from 'node:fs';
 import * as http2 from 'node:http2';

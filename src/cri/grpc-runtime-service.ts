@@ -1,10 +1,11 @@
-// The CRI client: unary gRPC calls over a unix socket with grpc-js, the project's generated
+// The CRI client: gRPC calls over a unix socket (grpc-channel.ts), the project's generated
 // codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
-import type { Client, ServiceError } from '@grpc/grpc-js';
 import { SyncpodError } from '../errors';
+import { VERSION } from '../version';
 import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
+import { GrpcChannel, GrpcStatusError, Status as Code } from './grpc-channel';
 import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
 import type { ProtoPackage } from './gen/schema';
 import { runtimeV1 } from './gen/runtime-v1';
@@ -51,23 +52,6 @@ export type Response<M, K extends keyof M> = M[K] extends [unknown, infer R] ? R
 /** The message type of a server-streaming method. */
 export type StreamMessage<M, K extends keyof M> = Response<M, K>;
 
-/** gRPC status codes used below (numbers from the gRPC spec). */
-const Code = {
-  CANCELLED: 1,
-  UNKNOWN: 2,
-  INVALID_ARGUMENT: 3,
-  DEADLINE_EXCEEDED: 4,
-  NOT_FOUND: 5,
-  ALREADY_EXISTS: 6,
-  PERMISSION_DENIED: 7,
-  RESOURCE_EXHAUSTED: 8,
-  FAILED_PRECONDITION: 9,
-  UNIMPLEMENTED: 12,
-  INTERNAL: 13,
-  UNAVAILABLE: 14,
-  UNAUTHENTICATED: 16,
-} as const;
-
 /** A CRI call failed with a status from the runtime (not a connection problem). */
 export class CriCallError extends SyncpodError {
   constructor(
@@ -82,20 +66,13 @@ export class CriCallError extends SyncpodError {
   }
 }
 
-let grpcModule: typeof import('@grpc/grpc-js') | undefined;
-function grpc(): typeof import('@grpc/grpc-js') {
-  // Loaded on first use: commands that never talk to a runtime do not pay for it.
-  grpcModule ??= require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
-  return grpcModule;
-}
-
 const PACKAGES: Record<ApiVersion, ProtoPackage> = { v1: runtimeV1, v1alpha2: runtimeV1alpha2 };
 function protoPackage(api: ApiVersion): ProtoPackage {
   return PACKAGES[api];
 }
 
-function isUnknownService(err: ServiceError): boolean {
-  return (err.code as number) === Code.UNIMPLEMENTED;
+function isUnknownService(err: unknown): boolean {
+  return err instanceof GrpcStatusError && err.code === Code.UNIMPLEMENTED;
 }
 
 export interface ServiceOptions {
@@ -108,7 +85,7 @@ export interface ServiceOptions {
 
 /** One CRI service (RuntimeService or ImageService) on one endpoint. */
 export class CriService<M> {
-  private client: Client | undefined;
+  private channel: GrpcChannel | undefined;
   private negotiated: ApiVersion | undefined;
   readonly endpoint: Endpoint;
 
@@ -126,44 +103,25 @@ export class CriService<M> {
     return this.negotiated;
   }
 
-  private getClient(): Client {
-    if (!this.client) {
+  private getChannel(): GrpcChannel {
+    if (!this.channel) {
       const problem = socketProblem(this.endpoint);
       if (problem) throw new SyncpodError(`endpoint ${this.endpoint.text}: ${problem}`);
-      const g = grpc();
-      this.client = new g.Client(this.endpoint.target, g.credentials.createInsecure(), {
-        'grpc.max_receive_message_length': 16 * 1024 * 1024,
-        'grpc.max_send_message_length': 16 * 1024 * 1024,
-        'grpc.enable_retries': 0,
-      });
+      this.channel = new GrpcChannel(this.endpoint.socketPath, `syncpod/${VERSION}`);
     }
-    return this.client;
+    return this.channel;
   }
 
-  private unary(api: ApiVersion, method: string, request: unknown, timeoutMs: number): Promise<unknown> {
+  private async unary(api: ApiVersion, method: string, request: unknown, timeoutMs: number): Promise<unknown> {
     const pkg = protoPackage(api);
     const desc = pkg.services[this.service]?.methods[method];
-    if (!desc) {
-      return Promise.reject(new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`));
-    }
-    const client = this.getClient();
-    const g = grpc();
+    if (!desc) throw new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`);
+    const channel = this.getChannel();
     this.debugMessage(pkg, desc.request, request);
-    return new Promise((resolve, reject) => {
-      client.makeUnaryRequest(
-        desc.path,
-        (value: unknown) => encodeMessage(pkg, desc.request, value),
-        (bytes: Buffer) => decodeMessage(pkg, desc.response, bytes),
-        request,
-        new g.Metadata(),
-        { deadline: Date.now() + timeoutMs },
-        (err, value) => {
-          if (err) return reject(err);
-          this.debugMessage(pkg, desc.response, value);
-          resolve(value);
-        },
-      );
-    });
+    const bytes = await channel.unary(desc.path, encodeMessage(pkg, desc.request, request), { timeoutMs });
+    const value = decodeMessage(pkg, desc.response, bytes);
+    this.debugMessage(pkg, desc.response, value);
+    return value;
   }
 
   /** With --debug, each request and response as one line of protobuf JSON (crictl logs both). */
@@ -187,25 +145,23 @@ export class CriService<M> {
       this.options.debug?.(`${this.service}/${method} (${api}) on ${this.endpoint.text}: ${Date.now() - started} ms`);
       return res as Response<M, K>;
     } catch (err) {
-      const se = err as ServiceError;
       // A method only runtime.v1 has (RuntimeConfig, CheckpointContainer…) answered Unimplemented:
       // the method is missing, not the service; v1alpha2 cannot have it either.
       const inV1alpha2 = !!protoPackage('v1alpha2').services[this.service]?.methods[method];
-      if (this.negotiated === undefined && typeof se.code === 'number' && isUnknownService(se) && inV1alpha2) {
+      if (this.negotiated === undefined && isUnknownService(err) && inV1alpha2) {
         this.options.debug?.(`${this.service}: runtime.v1 is not implemented on ${this.endpoint.text}; trying runtime.v1alpha2`);
         try {
           const res = await this.unary('v1alpha2', method, request, timeoutMs);
           this.negotiated = 'v1alpha2';
           return res as Response<M, K>;
         } catch (err2) {
-          const se2 = err2 as ServiceError;
-          if (typeof se2.code === 'number' && isUnknownService(se2)) {
+          if (isUnknownService(err2)) {
             throw new SyncpodError(`endpoint ${this.endpoint.text}: neither runtime.v1 nor runtime.v1alpha2 ${this.service} is implemented (is this a CRI runtime?)`);
           }
-          throw this.mapError(se2, method, timeoutMs);
+          throw this.mapError(err2, method, timeoutMs);
         }
       }
-      throw this.mapError(se, method, timeoutMs);
+      throw this.mapError(err, method, timeoutMs);
     }
   }
 
@@ -214,53 +170,37 @@ export class CriService<M> {
    * ends the stream or `signal` fires (then it resolves). Uses the API version negotiated so far
    * (runtime.v1 unless an earlier call fell back).
    */
-  stream<K extends keyof M & string>(method: K, request: Request<M, K>, onMessage: (message: StreamMessage<M, K>) => void, signal?: AbortSignal): Promise<void> {
+  async stream<K extends keyof M & string>(method: K, request: Request<M, K>, onMessage: (message: StreamMessage<M, K>) => void, signal?: AbortSignal): Promise<void> {
     const api = this.negotiated ?? 'v1';
     const pkg = protoPackage(api);
     const desc = pkg.services[this.service]?.methods[method];
-    if (!desc) return Promise.reject(new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`));
-    const g = grpc();
-    const client = this.getClient();
+    if (!desc) throw new SyncpodError(`${method} is not part of runtime.${api}.${this.service}`);
+    const channel = this.getChannel();
     this.debugMessage(pkg, desc.request, request);
-    return new Promise((resolve, reject) => {
-      const call = client.makeServerStreamRequest(
+    try {
+      await channel.serverStream(
         desc.path,
-        (value: unknown) => encodeMessage(pkg, desc.request, value),
-        (bytes: Buffer) => decodeMessage(pkg, desc.response, bytes),
-        request,
-        new g.Metadata(),
-        {},
+        encodeMessage(pkg, desc.request, request),
+        (bytes) => {
+          const message = decodeMessage(pkg, desc.response, bytes);
+          this.debugMessage(pkg, desc.response, message);
+          onMessage(message as StreamMessage<M, K>);
+        },
+        { signal },
       );
-      let cancelled = false;
-      const onAbort = () => {
-        cancelled = true;
-        call.cancel();
-      };
-      if (signal?.aborted) onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      call.on('data', (m: unknown) => {
-        this.debugMessage(pkg, desc.response, m);
-        onMessage(m as StreamMessage<M, K>);
-      });
-      call.on('error', (err: ServiceError) => {
-        signal?.removeEventListener('abort', onAbort);
-        if (cancelled && (err.code as number) === Code.CANCELLED) resolve();
-        else reject(this.mapError(err, method, 0));
-      });
-      call.on('end', () => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      });
-    });
+    } catch (err) {
+      // Cancelled by the caller: the stream ends as asked.
+      if (signal?.aborted && err instanceof GrpcStatusError && err.code === Code.CANCELLED) return;
+      throw this.mapError(err, method, 0);
+    }
   }
 
-  /** Turns a grpc-js error into one line naming the endpoint and the cause. */
-  private mapError(err: ServiceError, method: string, timeoutMs: number): Error {
-    if (err instanceof SyncpodError) return err;
-    if (typeof err.code !== 'number') return err;
+  /** Turns a failed call's status into one line naming the endpoint and the cause. */
+  private mapError(err: unknown, method: string, timeoutMs: number): unknown {
+    if (!(err instanceof GrpcStatusError)) return err;
     const ep = this.endpoint.text;
-    const details = connectionDetails((err.details || err.message || '').trim());
-    switch (err.code as number) {
+    const details = err.details.trim();
+    switch (err.code) {
       case Code.DEADLINE_EXCEEDED:
         return new SyncpodError(`endpoint ${ep}: no answer to ${method} within ${formatMs(timeoutMs)} (runtime hung or not a CRI server; raise --timeout?)`, { cause: err });
       case Code.UNAVAILABLE: {
@@ -283,8 +223,8 @@ export class CriService<M> {
   }
 
   close(): void {
-    this.client?.close();
-    this.client = undefined;
+    this.channel?.close();
+    this.channel = undefined;
   }
 }
 
@@ -300,16 +240,6 @@ function codeName(code: number): string {
     13: 'internal error',
   };
   return names[code] ?? `gRPC status ${code}`;
-}
-
-/**
- * grpc-js's connection failure text without its wrapping: "No connection established. Last error:
- * Protocol error (2026-01-01T00:00:00.000Z). Resolution note: " is "Protocol error" (the timestamp
- * made the line differ at every run).
- */
-function connectionDetails(details: string): string {
-  const last = /Last error: (.*?)(?: \(\d{4}-\d\d-\d\dT[^)]*\))?\.?(?: Resolution note:.*)?$/.exec(details);
-  return last ? last[1]!.trim() : details.replace(/\s*Resolution note:\s*$/, '');
 }
 
 function describeUnavailable(details: string): string {

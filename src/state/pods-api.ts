@@ -10,7 +10,9 @@
 // static pod (kubernetes.io/config.source = file).
 import type { ProtoPackage } from '../cri/gen/schema';
 import { decodeMessage, encodeMessage } from '../cri/codec';
+import { GrpcChannel, GrpcStatusError, Status } from '../cri/grpc-channel';
 import { SyncpodError, errorLine } from '../errors';
+import { VERSION } from '../version';
 
 export const PODS_API_SOCKET_DIR = 'pods-api';
 export const PODS_API_SOCKET_NAME = 'pods-api.sock';
@@ -99,29 +101,20 @@ export function encodePodIdentity(p: Omit<PodIdentity, 'configSource'> & { annot
  */
 export async function listPodsApi(socket: string, opts: { timeoutMs: number; exists(path: string): boolean }): Promise<PodIdentity[] | undefined> {
   if (!opts.exists(socket)) return undefined;
-  const grpc = require('@grpc/grpc-js') as typeof import('@grpc/grpc-js');
-  const client = new grpc.Client(`unix:${socket}`, grpc.credentials.createInsecure(), { 'grpc.enable_retries': 0 });
+  const channel = new GrpcChannel(socket, `syncpod/${VERSION}`);
   try {
-    const res = await new Promise<{ pods: Buffer[] }>((resolve, reject) => {
-      client.makeUnaryRequest(
-        PODS_API_LIST_PATH,
-        (v: unknown) => encodeMessage(PODS_API_PROTO, 'ListPodsRequest', v),
-        (b: Buffer) => decodeMessage(PODS_API_PROTO, 'ListPodsResponse', b) as { pods: Buffer[] },
-        {},
-        new grpc.Metadata(),
-        { deadline: Date.now() + opts.timeoutMs },
-        (err, value) => (err ? reject(err) : resolve(value!)),
-      );
-    });
+    const bytes = await channel.unary(PODS_API_LIST_PATH, encodeMessage(PODS_API_PROTO, 'ListPodsRequest', {}), { timeoutMs: opts.timeoutMs });
+    const res = decodeMessage(PODS_API_PROTO, 'ListPodsResponse', bytes) as { pods: Buffer[] };
     return res.pods.map(decodePodIdentity);
   } catch (err) {
-    const e = err as { code?: number; details?: string };
-    if (e.code === grpc.status.FAILED_PRECONDITION) {
-      throw new SyncpodError(`Pods API ${socket}: kubelet has not finished reading its pod sources yet (${e.details ?? 'FAILED_PRECONDITION'}); try again`);
+    if (!(err instanceof GrpcStatusError)) throw err;
+    if (err.code === Status.FAILED_PRECONDITION) {
+      throw new SyncpodError(`Pods API ${socket}: kubelet has not finished reading its pod sources yet (${err.details || 'FAILED_PRECONDITION'}); try again`);
     }
-    if (e.code === grpc.status.UNIMPLEMENTED) throw new SyncpodError(`Pods API ${socket}: ${PODS_API_LIST_PATH} is not served (another API version?)`);
-    throw new SyncpodError(`Pods API ${socket}: ${e.details ?? errorLine(err)}`);
+    if (err.code === Status.UNIMPLEMENTED) throw new SyncpodError(`Pods API ${socket}: ${PODS_API_LIST_PATH} is not served (another API version?)`);
+    if (err.code === Status.DEADLINE_EXCEEDED) throw new SyncpodError(`Pods API ${socket}: no answer within ${opts.timeoutMs} ms`);
+    throw new SyncpodError(`Pods API ${socket}: ${err.details || errorLine(err)}`);
   } finally {
-    client.close();
+    channel.close();
   }
 }

@@ -2,19 +2,23 @@
 // each through a code cache V8 accepts. SYNCPOD_TRACE_FILES=1 makes the boot loader list them.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
 
 const ROOT = path.join(__dirname, '..', '..');
 const DIST = path.join(ROOT, 'dist');
 const BIN = path.join(ROOT, 'bin', 'syncpod');
 
-function filesRead(args: string[]): { files: string[]; status: number | null; stdout: string } {
+function filesRead(args: string[]): { files: string[]; builtins: string[]; status: number | null; stdout: string } {
   const r = spawnSync(BIN, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, SYNCPOD_TRACE_FILES: '1' }, encoding: 'utf8' });
-  const line = r.stderr.split('\n').find((l) => l.startsWith('syncpod: files '));
-  assert.ok(line, `no file list in: ${r.stderr}`);
-  return { files: line.slice('syncpod: files '.length).split(' '), status: r.status, stdout: r.stdout };
+  const listed = (prefix: string) => {
+    const line = r.stderr.split('\n').find((l) => l.startsWith(prefix));
+    assert.ok(line !== undefined, `no "${prefix}" line in: ${r.stderr}`);
+    return line.slice(prefix.length).split(' ').filter(Boolean);
+  };
+  return { files: listed('syncpod: files '), builtins: listed('syncpod: builtins '), status: r.status, stdout: r.stdout };
 }
 
 const size = (files: string[]) => files.reduce((sum, f) => sum + fs.statSync(path.join(DIST, f.replace(/\(compiled\)$/, ''))).size, 0);
@@ -30,20 +34,33 @@ test('--version reads the core only, from the code cache: under a tenth of the b
   assert.ok(size(files) < size(allCode) / 10, `--version read ${size(files)} of ${size(allCode)} bytes`);
 });
 
-test('a command reads its own code and the packages it uses only when it uses them', () => {
-  // completion never talks to a runtime: no grpc-js; a usage error reads no command code at all.
+test('a command reads its own code and the packages it uses only when it uses them', async () => {
+  // completion never talks to a runtime: no HTTP/2; a usage error reads no command code at all.
   const completion = filesRead(['completion', 'bash']);
   assert.equal(completion.status, 0);
   assert.match(completion.stdout, /complete -F/);
-  assert.ok(!completion.files.includes('vendor-grpc.cjs'), completion.files.join(' '));
+  assert.ok(!completion.builtins.includes('http2'), completion.builtins.join(' '));
   const usage = filesRead(['ps', '--no-such-flag']);
   assert.equal(usage.status, 1);
   assert.deepEqual(usage.files, filesRead(['--version']).files);
-  // A runtime endpoint that does not exist is refused before grpc-js is loaded.
+  // A runtime endpoint that does not exist is refused before node:http2 is loaded.
   const noSocket = filesRead(['-r', 'unix:///nonexistent/syncpod.sock', 'pods']);
   assert.equal(noSocket.status, 1);
-  assert.ok(!noSocket.files.includes('vendor-grpc.cjs'), noSocket.files.join(' '));
+  assert.ok(!noSocket.builtins.includes('http2'), noSocket.builtins.join(' '));
   assert.deepEqual(noSocket.files.filter((f) => f.endsWith('(compiled)')), []);
+  // A socket that exists is connected to: the same command then loads node:http2 (so the checks
+  // above can fail).
+  const sock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-')), 'listening.sock');
+  const listener = spawn(process.execPath, ['-e', `require('net').createServer((c) => c.destroy()).listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
+  await new Promise((r) => listener.stdout.once('data', r));
+  try {
+    const refused = filesRead(['-r', `unix://${sock}`, '--timeout', '2s', 'pods']);
+    assert.equal(refused.status, 1);
+    assert.ok(refused.builtins.includes('http2'), refused.builtins.join(' '));
+  } finally {
+    listener.kill();
+    fs.rmSync(path.dirname(sock), { recursive: true, force: true });
+  }
 });
 
 test('every file of the bundle has a code cache, and one copy of the shared code', () => {
