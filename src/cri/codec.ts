@@ -843,15 +843,3 @@ export function encodeMessage(pkg: ProtoPackage, typeName: string, obj: unknown)
   w.pos = 0;
   return out;
 }
-
-/** A grpc-js request/response serializer for the message type. */
-export function serializerFor(pkg: ProtoPackage, typeName: string): (value: unknown) => Buffer {
-  compileMessage(pkg, typeName);
-  return (value) => encodeMessage(pkg, typeName, value);
-}
-
-/** A grpc-js deserializer for the message type. */
-export function deserializerFor<K extends string>(pkg: ProtoPackage, typeName: K): (buf: Buffer) => Decoded<K> {
-  compileMessage(pkg, typeName);
-  return (buf) => decodeMessage(pkg, typeName, buf);
-}

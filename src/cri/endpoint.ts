@@ -5,7 +5,7 @@ import { SyncpodError } from '../errors';
 export interface Endpoint {
   /** As the user gave it (shown in error messages). */
   text: string;
-  /** gRPC target understood by grpc-js. */
+  /** The endpoint as a `unix://` URL (what a bare socket path means). */
   target: string;
   socketPath: string;
 }
