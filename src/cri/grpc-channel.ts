@@ -61,8 +61,7 @@ export interface CallOptions {
 
 /** One HTTP/2 connection at a time to `socketPath`, opened at the first call and reopened after it closes. */
 export class GrpcChannel {
-  private connection: { session: http2.ClientHttp2Session; error?: Error } | undefined;
-  private active = 0;
+  private connection: Connection | undefined;
 
   constructor(
     readonly socketPath: string,
@@ -92,7 +91,7 @@ export class GrpcChannel {
     c?.session.destroy();
   }
 
-  private connect(): { session: http2.ClientHttp2Session; error?: Error } {
+  private connect(): Connection {
     const current = this.connection;
     if (current && !current.session.closed && !current.session.destroyed && current.error === undefined) return current;
     // The socket is opened before node:http2 is loaded: loading it takes several milliseconds, in
@@ -103,7 +102,7 @@ export class GrpcChannel {
       createConnection: () => socket,
       settings: { enablePush: false, initialWindowSize: WINDOW_BYTES },
     });
-    const connection: { session: http2.ClientHttp2Session; error?: Error } = { session };
+    const connection: Connection = { session, active: 0 };
     // A failed connection (refused, reset, not HTTP/2) ends its streams; the first error says why.
     session.on('error', (err) => (connection.error ??= err));
     session.once('connect', () => session.setLocalWindowSize(WINDOW_BYTES));
@@ -122,7 +121,7 @@ export class GrpcChannel {
       }
       const connection = this.connect();
       const { session } = connection;
-      this.hold(session);
+      hold(connection);
       const headers: http2.OutgoingHttpHeaders = {
         ':method': 'POST',
         ':path': path,
@@ -142,7 +141,7 @@ export class GrpcChannel {
         if (timer) clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         if (stream && !stream.closed) stream.close(H2_CANCEL);
-        this.release(session);
+        release(connection);
         if (code === Status.OK) resolve();
         else reject(new GrpcStatusError(code, details));
       };
@@ -193,15 +192,23 @@ export class GrpcChannel {
       stream.end(frame(request));
     });
   }
+}
 
-  /** While calls run the connection keeps the process alive; idle, it does not (a forgotten close cannot hang a command). */
-  private hold(session: http2.ClientHttp2Session): void {
-    if (this.active++ === 0) session.ref();
-  }
+interface Connection {
+  session: http2.ClientHttp2Session;
+  /** The first error of the connection (it then ends every call on it). */
+  error?: Error;
+  /** Calls running on it. */
+  active: number;
+}
 
-  private release(session: http2.ClientHttp2Session): void {
-    if (--this.active === 0 && !session.destroyed) session.unref();
-  }
+/** While calls run, a connection keeps the process alive; idle, it does not (a forgotten close cannot hang a command). */
+function hold(c: Connection): void {
+  if (c.active++ === 0) c.session.ref();
+}
+
+function release(c: Connection): void {
+  if (--c.active === 0 && !c.session.destroyed) c.session.unref();
 }
 
 /** A message as gRPC frames it: one byte "compressed" (0), four bytes big-endian length, the bytes. */
