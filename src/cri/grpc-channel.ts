@@ -91,6 +91,12 @@ export class GrpcChannel {
     c?.session.destroy();
   }
 
+  /** No new calls on `c`; it closes once the calls still running on it have ended. */
+  private retire(c: Connection): void {
+    if (this.connection === c) this.connection = undefined;
+    if (!c.session.closed) c.session.close();
+  }
+
   private connect(): Connection {
     const current = this.connection;
     if (current && !current.session.closed && !current.session.destroyed && current.error === undefined) return current;
@@ -106,6 +112,9 @@ export class GrpcChannel {
     // A failed connection (refused, reset, not HTTP/2) ends its streams; the first error says why.
     session.on('error', (err) => (connection.error ??= err));
     session.once('connect', () => session.setLocalWindowSize(WINDOW_BYTES));
+    // After a GOAWAY (the runtime shutting down or restarting) the calls already sent finish on
+    // this connection; new calls open another.
+    session.on('goaway', () => this.retire(connection));
     session.on('close', () => {
       if (this.connection === connection) this.connection = undefined;
     });
@@ -119,9 +128,6 @@ export class GrpcChannel {
       if (request.length > MAX_MESSAGE_BYTES) {
         return reject(new GrpcStatusError(Status.RESOURCE_EXHAUSTED, `request message larger than max (${request.length} vs. ${MAX_MESSAGE_BYTES})`));
       }
-      const connection = this.connect();
-      const { session } = connection;
-      hold(connection);
       const headers: http2.OutgoingHttpHeaders = {
         ':method': 'POST',
         ':path': path,
@@ -132,8 +138,7 @@ export class GrpcChannel {
       if (opts.timeoutMs !== undefined) headers['grpc-timeout'] = grpcTimeout(opts.timeoutMs);
 
       let settled = false;
-      let status: { code: number; details: string } | undefined;
-      let streamError: Error | undefined;
+      let connection: Connection | undefined;
       let stream: http2.ClientHttp2Stream | undefined;
       const finish = (code: number, details: string) => {
         if (settled) return;
@@ -141,7 +146,7 @@ export class GrpcChannel {
         if (timer) clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
         if (stream && !stream.closed) stream.close(H2_CANCEL);
-        release(connection);
+        if (connection) release(connection);
         if (code === Status.OK) resolve();
         else reject(new GrpcStatusError(code, details));
       };
@@ -149,47 +154,64 @@ export class GrpcChannel {
       const timer = opts.timeoutMs !== undefined ? setTimeout(() => finish(Status.DEADLINE_EXCEEDED, 'deadline exceeded'), opts.timeoutMs) : undefined;
       opts.signal?.addEventListener('abort', onAbort, { once: true });
 
-      try {
-        stream = session.request(headers);
-      } catch (err) {
-        return finish(Status.UNAVAILABLE, (connection.error ?? (err as Error)).message);
-      }
-      const frames = new FrameReader();
-      stream.on('response', (h) => {
-        const httpStatus = Number(h[':status']);
-        if (httpStatus !== 200) return finish(httpStatusToGrpc(httpStatus), `received HTTP status code ${httpStatus}`);
-        const type = String(h['content-type'] ?? '');
-        if (!type.startsWith('application/grpc')) return finish(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`);
-        // Trailers-Only: the status comes in the headers and the stream ends there.
-        if (h['grpc-status'] !== undefined) status = readStatus(h);
-      });
-      stream.on('trailers', (t) => (status = readStatus(t)));
-      stream.on('data', (chunk: Buffer) => {
-        if (settled) return;
+      /** One try on the current connection; `again` once more on a new one if the server refused the stream unread. */
+      const attempt = (again: boolean) => {
+        const c = (connection = this.connect());
+        hold(c);
+        let status: { code: number; details: string } | undefined;
+        let streamError: Error | undefined;
+        let s: http2.ClientHttp2Stream;
         try {
-          for (const message of frames.push(chunk)) onMessage(message);
+          s = stream = c.session.request(headers);
         } catch (err) {
-          if (err instanceof GrpcStatusError) finish(err.code, err.details);
-          else finish(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`);
+          return finish(Status.UNAVAILABLE, (c.error ?? (err as Error)).message);
         }
-      });
-      stream.on('error', (err) => (streamError ??= err));
-      stream.on('close', () => {
-        if (settled) return;
-        if (status) {
-          if (status.code === Status.OK && frames.pending > 0) return finish(Status.INTERNAL, 'the stream ended inside a message');
-          return finish(status.code, status.details);
-        }
-        // No status. The connection broke (its error, or the one Node cancelled the stream with),
-        // or the server reset the stream (RST_STREAM with an error code), or it just ended it.
-        const reset = (streamError as NodeJS.ErrnoException | undefined)?.code === 'ERR_HTTP2_STREAM_ERROR';
-        const cause = connection.error ?? (reset ? undefined : causeOf(streamError));
-        if (cause) return finish(Status.UNAVAILABLE, cause.message);
-        const rst = stream!.rstCode ?? H2_NO_ERROR;
-        if (rst !== H2_NO_ERROR) return finish(rstCodeToGrpc(rst), `the server reset the stream (HTTP/2 error code ${rst})`);
-        finish(Status.UNAVAILABLE, 'connection dropped: the server ended the stream without a status');
-      });
-      stream.end(frame(request));
+        const frames = new FrameReader();
+        s.on('response', (h) => {
+          const httpStatus = Number(h[':status']);
+          if (httpStatus !== 200) return finish(httpStatusToGrpc(httpStatus), `received HTTP status code ${httpStatus}`);
+          const type = String(h['content-type'] ?? '');
+          if (!type.startsWith('application/grpc')) return finish(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`);
+          // Trailers-Only: the status comes in the headers and the stream ends there.
+          if (h['grpc-status'] !== undefined) status = readStatus(h);
+        });
+        s.on('trailers', (t) => (status = readStatus(t)));
+        s.on('data', (chunk: Buffer) => {
+          if (settled) return;
+          try {
+            for (const message of frames.push(chunk)) onMessage(message);
+          } catch (err) {
+            if (err instanceof GrpcStatusError) finish(err.code, err.details);
+            else finish(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`);
+          }
+        });
+        s.on('error', (err) => (streamError ??= err));
+        s.on('close', () => {
+          if (settled) return;
+          if (status) {
+            if (status.code === Status.OK && frames.pending > 0) return finish(Status.INTERNAL, 'the stream ended inside a message');
+            return finish(status.code, status.details);
+          }
+          const rst = s.rstCode ?? H2_NO_ERROR;
+          // Refused before the server read it (RST_STREAM REFUSED_STREAM, or sent after the server's
+          // GOAWAY): nothing was done, so it is sent again on a new connection, once, as gRPC's
+          // transparent retry does.
+          const code = (streamError as NodeJS.ErrnoException | undefined)?.code;
+          if (again && (rst === H2_REFUSED_STREAM || code === 'ERR_HTTP2_GOAWAY_SESSION')) {
+            release(c);
+            this.retire(c);
+            return attempt(false);
+          }
+          // No status. The connection broke (its error, or the one Node cancelled the stream with),
+          // or the server reset the stream (RST_STREAM with an error code), or it just ended it.
+          const cause = c.error ?? (code === 'ERR_HTTP2_STREAM_ERROR' ? undefined : causeOf(streamError));
+          if (cause) return finish(Status.UNAVAILABLE, cause.message);
+          if (rst !== H2_NO_ERROR) return finish(rstCodeToGrpc(rst), `the server reset the stream (HTTP/2 error code ${rst})`);
+          finish(Status.UNAVAILABLE, 'connection dropped: the server ended the stream without a status');
+        });
+        s.end(frame(request));
+      };
+      attempt(true);
     });
   }
 }
@@ -220,10 +242,16 @@ export function frame(message: Buffer): Buffer {
   return out;
 }
 
-/** Splits the DATA bytes of a response into messages, across chunk boundaries. */
+/**
+ * Splits the DATA bytes of a response into messages, across chunk boundaries. Bytes are joined once
+ * per message (when it is complete), so a server sending a message a byte at a time costs time in
+ * proportion to its size, not to its square.
+ */
 export class FrameReader {
   private chunks: Buffer[] = [];
   private buffered = 0;
+  /** Length of the message being read, from its header; -1 until the header is in. */
+  private length = -1;
 
   /** Bytes received that do not yet make a whole message. */
   get pending(): number {
@@ -234,30 +262,32 @@ export class FrameReader {
     this.chunks.push(chunk);
     this.buffered += chunk.length;
     const out: Buffer[] = [];
-    while (this.buffered >= 5) {
-      const head = this.peek(5);
-      if (head[0]! & 1) throw new GrpcStatusError(Status.INTERNAL, 'received a compressed message, but no compression was negotiated');
-      if (head[0]! !== 0) throw new GrpcStatusError(Status.INTERNAL, `malformed message frame (flags ${head[0]})`);
-      const length = head.readUInt32BE(1);
-      if (length > MAX_MESSAGE_BYTES) throw new GrpcStatusError(Status.RESOURCE_EXHAUSTED, `received message larger than max (${length} vs. ${MAX_MESSAGE_BYTES})`);
-      if (this.buffered < 5 + length) break;
-      out.push(this.take(5 + length).subarray(5));
+    for (;;) {
+      if (this.length < 0) {
+        if (this.buffered < 5) break;
+        // At most five chunks to join here: fewer than five bytes came before this one.
+        const head = this.chunks[0]!.length >= 5 ? this.chunks[0]! : this.joined();
+        if (head[0]! & 1) throw new GrpcStatusError(Status.INTERNAL, 'received a compressed message, but no compression was negotiated');
+        if (head[0]! !== 0) throw new GrpcStatusError(Status.INTERNAL, `malformed message frame (flags ${head[0]})`);
+        const length = head.readUInt32BE(1);
+        if (length > MAX_MESSAGE_BYTES) throw new GrpcStatusError(Status.RESOURCE_EXHAUSTED, `received message larger than max (${length} vs. ${MAX_MESSAGE_BYTES})`);
+        this.length = length;
+      }
+      if (this.buffered < 5 + this.length) break;
+      const all = this.joined();
+      out.push(all.subarray(5, 5 + this.length));
+      const rest = all.subarray(5 + this.length);
+      this.chunks = rest.length > 0 ? [rest] : [];
+      this.buffered = rest.length;
+      this.length = -1;
     }
     return out;
   }
 
-  private peek(n: number): Buffer {
-    const first = this.chunks[0]!;
-    return first.length >= n ? first : Buffer.concat(this.chunks).subarray(0, n);
-  }
-
-  private take(n: number): Buffer {
-    const all = this.chunks.length === 1 ? this.chunks[0]! : Buffer.concat(this.chunks);
-    const taken = all.subarray(0, n);
-    const rest = all.subarray(n);
-    this.chunks = rest.length > 0 ? [rest] : [];
-    this.buffered = rest.length;
-    return taken;
+  /** The buffered bytes as one buffer. */
+  private joined(): Buffer {
+    if (this.chunks.length > 1) this.chunks = [Buffer.concat(this.chunks, this.buffered)];
+    return this.chunks[0]!;
   }
 }
 

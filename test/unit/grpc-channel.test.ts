@@ -217,14 +217,44 @@ test('malformed answers: oversized, compressed, two messages for a unary call, n
   }
 });
 
-test('a stream reset by the server without a status: REFUSED_STREAM is UNAVAILABLE, an internal error INTERNAL', async () => {
-  for (const [rst, code] of [[http2.constants.NGHTTP2_REFUSED_STREAM, Status.UNAVAILABLE], [http2.constants.NGHTTP2_INTERNAL_ERROR, Status.INTERNAL]] as const) {
-    const sock = await h2Server((stream) => stream.close(rst));
-    const ch = new GrpcChannel(sock);
-    const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
-    assert.equal(e.code, code, e.message);
-    ch.close();
-  }
+test('a stream the server refused unread is sent once more on a new connection; other resets are INTERNAL', async () => {
+  // Refuses the first stream it sees, answers the rest.
+  let seen = 0;
+  const connections = new Set<unknown>();
+  const flaky = await h2Server((stream) => {
+    connections.add(stream.session);
+    if (seen++ === 0) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+    else answering(frame(Buffer.from('retried')), { 'grpc-status': '0' })(stream);
+  });
+  const ch1 = new GrpcChannel(flaky);
+  assert.equal((await ch1.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'retried');
+  assert.equal(seen, 2);
+  assert.equal(connections.size, 2, 'the second try came on a new connection');
+  ch1.close();
+
+  // Refuses everything: one retry, then UNAVAILABLE.
+  let tries = 0;
+  const refusing = await h2Server((stream) => {
+    tries++;
+    stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
+  });
+  const ch2 = new GrpcChannel(refusing);
+  const e2 = await rejection(ch2.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e2.code, Status.UNAVAILABLE, e2.message);
+  assert.equal(tries, 2);
+  ch2.close();
+
+  // Any other reset is not retried.
+  let internal = 0;
+  const broken = await h2Server((stream) => {
+    internal++;
+    stream.close(http2.constants.NGHTTP2_INTERNAL_ERROR);
+  });
+  const ch3 = new GrpcChannel(broken);
+  const e3 = await rejection(ch3.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+  assert.equal(e3.code, Status.INTERNAL, e3.message);
+  assert.equal(internal, 1);
+  ch3.close();
 });
 
 test('connection failures are UNAVAILABLE with the cause: no socket, nobody listening, not HTTP/2', async () => {
@@ -302,4 +332,30 @@ test('grpc-timeout: at most eight digits, the unit growing with the value', () =
   assert.equal(grpcTimeout(99_999_999), '99999999m');
   assert.equal(grpcTimeout(100_000_000), '100000S');
   assert.equal(grpcTimeout(1e12), '277778H');
+});
+
+test('after a GOAWAY the call in flight finishes, and the next call opens a new connection', async () => {
+  const sock = socketPath();
+  const server = http2.createServer();
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (s) => sessions.add(s));
+  server.on('stream', (stream) => {
+    stream.on('error', () => {});
+    // The first stream is answered only after the server has said GOAWAY on its connection.
+    const session = stream.session!;
+    if (sessions.size === 1 && !(session as { saidGoaway?: boolean }).saidGoaway) {
+      (session as { saidGoaway?: boolean }).saidGoaway = true;
+      session.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id);
+      setTimeout(() => answering(frame(Buffer.from('first')), { 'grpc-status': '0' })(stream), 50);
+    } else answering(frame(Buffer.from('second')), { 'grpc-status': '0' })(stream);
+  });
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => server.close());
+  const ch = new GrpcChannel(sock);
+  const first = ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 });
+  await new Promise((r) => setTimeout(r, 20));
+  assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'second');
+  assert.equal((await first).toString(), 'first');
+  assert.equal(sessions.size, 2, 'the second call came on a new connection');
+  ch.close();
 });
