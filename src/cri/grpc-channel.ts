@@ -6,8 +6,8 @@
 // Why not grpc-js: see the README, "Why syncpod speaks gRPC itself". In short, everything here is
 // the wire protocol of https://github.com/grpc/grpc/blob/master/doc/PROTOCOL-HTTP2.md on node:http2
 // (framing, headers, trailers, status mapping); grpc-js adds name resolution, load balancing,
-// retries, TLS and channelz that a unix socket does not need, and its loading and first call cost
-// more than half of syncpod's start-up budget.
+// retries, TLS and channelz that a unix socket does not need, and its loading and its first call
+// cost about 7 ms of every list command (ps -a of 200 containers: 75 -> 68 ms).
 import type * as http2 from 'node:http2';
 import * as net from 'node:net';
 
@@ -87,8 +87,10 @@ export class GrpcChannel {
   /** Closes the connection; calls still running end with UNAVAILABLE. */
   close(): void {
     const c = this.connection;
+    if (!c) return;
     this.connection = undefined;
-    c?.session.destroy();
+    c.error ??= new Error('the client closed the connection');
+    c.session.destroy();
   }
 
   /** No new calls on `c`; it closes once the calls still running on it have ended. */

@@ -359,3 +359,14 @@ test('after a GOAWAY the call in flight finishes, and the next call opens a new 
   assert.equal(sessions.size, 2, 'the second call came on a new connection');
   ch.close();
 });
+
+test('closing the channel ends the calls still running on it with UNAVAILABLE', async () => {
+  const sock = await h2Server(() => {});
+  const ch = new GrpcChannel(sock);
+  const pending = ch.unary('/t.T/Hang', Buffer.alloc(0), { timeoutMs: 5000 });
+  await new Promise((r) => setTimeout(r, 50));
+  ch.close();
+  const e = await rejection(pending);
+  assert.equal(e.code, Status.UNAVAILABLE, e.message);
+  assert.match(e.details, /client closed the connection/);
+});
