@@ -1,5 +1,6 @@
 // Bundle entry: runs main() on the real process and exits with its code once stdout and stderr
 // have been flushed (a pipe may still hold output when main returns).
+import { writeSync } from 'node:fs';
 import { main } from './main';
 
 // The first write error on stdout other than a closed pipe (ENOSPC on a full disk, EIO, ...): the
@@ -13,13 +14,53 @@ function stdoutFailed(err: NodeJS.ErrnoException): void {
   if (!stderr().destroyed) stderr().write(`syncpod: cannot write to stdout: ${err.message}\n`);
 }
 
+// Node makes process.stdout on first access: for a file or a pipe that loads its whole stream
+// machinery (about 1.5 ms), which `--version`, help and usage errors do not need. The stream is
+// made, with its error handler, when a command first uses it.
+let stdoutStream: NodeJS.WriteStream | undefined;
+function stdout(): NodeJS.WriteStream {
+  if (!stdoutStream) {
+    stdoutStream = process.stdout;
+    // A closed pipe on stdout (`syncpod ps | head -1`) ends the output, not with a stack trace.
+    stdoutStream.on('error', (err: NodeJS.ErrnoException) => {
+      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      stdoutFailed(err);
+    });
+  }
+  return stdoutStream;
+}
+
+/**
+ * A whole text for stdout before any stream exists (help, --version, usage): written to file
+ * descriptor 1 directly, as Node's stdout itself does for files and terminals. A pipe that cannot
+ * take it now (EAGAIN) gets the rest through the stream; a closed pipe ends the run quietly, like
+ * the stream's own handler above.
+ */
+function writeOut(text: string): void {
+  if (stdoutStream) {
+    stdoutStream.write(text);
+    return;
+  }
+  const bytes = Buffer.from(text);
+  let done = 0;
+  try {
+    while (done < bytes.length) done += writeSync(1, bytes, done);
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code === 'EAGAIN') stdout().write(bytes.subarray(done));
+    else if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    else stdoutFailed(e);
+  }
+}
+
 function exitAfterFlush(code: number): void {
   // A failed write may be recorded on the stream before its 'error' event has been emitted.
-  const pendingError = process.stdout.errored as NodeJS.ErrnoException | null;
+  const pendingError = stdoutStream?.errored as NodeJS.ErrnoException | null | undefined;
   if (pendingError && pendingError.code !== 'EPIPE') stdoutFailed(pendingError);
   const exitCode = stdoutFailure ? 1 : code;
-  const streams = stderrStream ? [process.stdout, stderrStream] : [process.stdout];
+  const streams = [stdoutStream, stderrStream].filter((s): s is NodeJS.WriteStream => s !== undefined);
   let pending = streams.length;
+  if (pending === 0) process.exit(exitCode);
   const done = (): void => {
     if (--pending === 0) process.exit(exitCode);
   };
@@ -28,12 +69,6 @@ function exitAfterFlush(code: number): void {
     else stream.write('', done);
   }
 }
-
-// A closed pipe on stdout (`syncpod ps | head -1`) ends the output, not with a stack trace.
-process.stdout.on('error', (err: NodeJS.ErrnoException) => {
-  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-  stdoutFailed(err);
-});
 
 // stderr carries progress and warnings only: once its reader has gone (EPIPE) or it fails, later
 // lines are dropped and the work goes on; progress never decides whether a sync completes.
@@ -49,7 +84,10 @@ function stderr(): NodeJS.WriteStream {
 }
 
 main(process.argv.slice(2), {
-  stdout: process.stdout,
+  get stdout() {
+    return stdout();
+  },
+  writeOut,
   get stderr() {
     return stderr();
   },

@@ -38,10 +38,11 @@ export async function main(argv: string[], io: Io): Promise<number> {
     if (typeof code === 'number') exitCode = code;
   };
   // Only the invoked command is defined when argv names it for sure (see buildProgram).
-  const program = buildProgram(run, { writeOut: (s) => io.stdout.write(s), writeErr: (s) => io.stderr.write(s) }, argv);
+  const writeOut = (s: string) => (io.writeOut ? io.writeOut(s) : io.stdout.write(s));
+  const program = buildProgram(run, { writeOut, writeErr: (s) => io.stderr.write(s) }, argv);
   try {
     if (argv.length === 0) {
-      io.stdout.write(program.helpInformation());
+      writeOut(program.helpInformation());
       return 0;
     }
     await program.parseAsync(argv, { from: 'user' });

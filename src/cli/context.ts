@@ -14,6 +14,12 @@ import { hostNodeFacts, nodeProfile, syncpodNodeFlags, type NodeFlagValues } fro
 
 export interface Io {
   stdout: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  /**
+   * Writes a whole text to stdout at once (help, --version, usage): the process's stdout writes
+   * it straight to the file descriptor while no stream has been made for it (see src/entry.ts).
+   * Without it, stdout.write.
+   */
+  writeOut?(text: string): void;
   stderr: NodeJS.WritableStream & { isTTY?: boolean };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;

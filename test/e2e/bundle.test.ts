@@ -70,3 +70,26 @@ test('every file of the bundle has a code cache, and one copy of the shared code
   const defining = allCode.filter((f) => fs.readFileSync(path.join(DIST, f), 'utf8').includes('.name="SyncpodError"'));
   assert.equal(defining.length, 1, defining.join(' '));
 });
+
+test('help and --version write straight to stdout: a full disk is exit 1 with one line, a closed pipe ends quietly', () => {
+  const full = fs.openSync('/dev/full', 'w');
+  try {
+    const r = spawnSync(BIN, ['--version'], { env: { PATH: process.env.PATH }, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /^syncpod: cannot write to stdout: ENOSPC[^\n]*\n$/);
+  } finally {
+    fs.closeSync(full);
+  }
+  // The reader closes its end before syncpod writes (syncpod takes tens of milliseconds to start).
+  const piped = spawnSync('bash', ['--norc', '-c', `${JSON.stringify(BIN)} --help | (exec 0<&-; sleep 0.5); echo "status \${PIPESTATUS[0]}"`], {
+    env: { PATH: process.env.PATH },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    encoding: 'utf8',
+  });
+  assert.equal(piped.stdout, 'status 0\n');
+  assert.equal(piped.stderr, '');
+  // Output that fits is all there, in order, for a file and for a pipe.
+  const help = spawnSync(BIN, ['ps', '--help'], { env: { PATH: process.env.PATH }, encoding: 'utf8' });
+  assert.equal(help.status, 0);
+  assert.match(help.stdout, /^Usage: syncpod ps \[options\]\n[\s\S]*--all\b[\s\S]*\n$/);
+});
