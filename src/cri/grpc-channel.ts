@@ -61,7 +61,10 @@ export interface CallOptions {
 
 /** One HTTP/2 connection at a time to `socketPath`, opened at the first call and reopened after it closes. */
 export class GrpcChannel {
+  /** The connection new calls go on. */
   private connection: Connection | undefined;
+  /** Every connection not yet closed: the current one and any retired after a GOAWAY still finishing calls. */
+  private readonly live = new Set<Connection>();
 
   constructor(
     readonly socketPath: string,
@@ -84,13 +87,14 @@ export class GrpcChannel {
     return this.call(path, request, opts, onMessage);
   }
 
-  /** Closes the connection; calls still running end with UNAVAILABLE. */
+  /** Closes every connection; calls still running end with UNAVAILABLE. */
   close(): void {
-    const c = this.connection;
-    if (!c) return;
     this.connection = undefined;
-    c.error ??= new Error('the client closed the connection');
-    c.session.destroy();
+    for (const c of this.live) {
+      c.error ??= new Error('the client closed the connection');
+      c.session.destroy();
+    }
+    this.live.clear();
   }
 
   /** No new calls on `c`; it closes once the calls still running on it have ended. */
@@ -119,8 +123,10 @@ export class GrpcChannel {
     session.on('goaway', () => this.retire(connection));
     session.on('close', () => {
       if (this.connection === connection) this.connection = undefined;
+      this.live.delete(connection);
     });
     this.connection = connection;
+    this.live.add(connection);
     return connection;
   }
 
@@ -147,7 +153,9 @@ export class GrpcChannel {
         settled = true;
         if (timer) clearTimeout(timer);
         opts.signal?.removeEventListener('abort', onAbort);
-        if (stream && !stream.closed) stream.close(H2_CANCEL);
+        // A stream still open (our request not all sent, a deadline, a cancel) is reset; one that
+        // completed closes by itself.
+        if (stream && !stream.closed && !(stream.writableFinished && stream.readableEnded)) stream.close(H2_CANCEL);
         if (connection) release(connection);
         if (code === Status.OK) resolve();
         else reject(new GrpcStatusError(code, details));
@@ -169,31 +177,40 @@ export class GrpcChannel {
           return finish(Status.UNAVAILABLE, (c.error ?? (err as Error)).message);
         }
         const frames = new FrameReader();
-        s.on('response', (h) => {
+        /** The call's end once the server has given its status and the response has been read. */
+        const ended = () => {
+          if (!status) return false;
+          if (status.code === Status.OK && frames.pending > 0) finish(Status.INTERNAL, 'the stream ended inside a message');
+          else finish(status.code, status.details);
+          return true;
+        };
+        s.on('response', (h, flags) => {
           const httpStatus = Number(h[':status']);
           if (httpStatus !== 200) return finish(httpStatusToGrpc(httpStatus), `received HTTP status code ${httpStatus}`);
           const type = String(h['content-type'] ?? '');
-          if (!type.startsWith('application/grpc')) return finish(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`);
-          // Trailers-Only: the status comes in the headers and the stream ends there.
-          if (h['grpc-status'] !== undefined) status = readStatus(h);
+          if (!GRPC_CONTENT_TYPE.test(type)) return finish(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`);
+          // Trailers-Only: the status comes in headers that end the stream (elsewhere it is ignored).
+          if (flags & H2_FLAG_END_STREAM) status = readStatus(h);
         });
         s.on('trailers', (t) => (status = readStatus(t)));
         s.on('data', (chunk: Buffer) => {
           if (settled) return;
           try {
-            for (const message of frames.push(chunk)) onMessage(message);
+            for (const message of frames.push(chunk)) {
+              onMessage(message);
+              if (settled) break; // cancelled from inside onMessage: nothing more is delivered
+            }
           } catch (err) {
             if (err instanceof GrpcStatusError) finish(err.code, err.details);
             else finish(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`);
           }
         });
+        // The server's side is over: with its status the call is done, even if it has not read the
+        // whole request (it may answer before reading; the stream is then reset).
+        s.on('end', ended);
         s.on('error', (err) => (streamError ??= err));
         s.on('close', () => {
-          if (settled) return;
-          if (status) {
-            if (status.code === Status.OK && frames.pending > 0) return finish(Status.INTERNAL, 'the stream ended inside a message');
-            return finish(status.code, status.details);
-          }
+          if (settled || ended()) return;
           const rst = s.rstCode ?? H2_NO_ERROR;
           // Refused before the server read it (RST_STREAM REFUSED_STREAM, or sent after the server's
           // GOAWAY): nothing was done, so it is sent again on a new connection, once, as gRPC's
@@ -204,12 +221,14 @@ export class GrpcChannel {
             this.retire(c);
             return attempt(false);
           }
-          // No status. The connection broke (its error, or the one Node cancelled the stream with),
-          // or the server reset the stream (RST_STREAM with an error code), or it just ended it.
+          // No status. The connection broke (its error, or the one Node cancelled the stream with;
+          // a socket closed without a word leaves no error but a destroyed session), or the server
+          // reset the stream (RST_STREAM), or it ended the stream without trailers.
           const cause = c.error ?? (code === 'ERR_HTTP2_STREAM_ERROR' ? undefined : causeOf(streamError));
           if (cause) return finish(Status.UNAVAILABLE, cause.message);
-          if (rst !== H2_NO_ERROR) return finish(rstCodeToGrpc(rst), `the server reset the stream (HTTP/2 error code ${rst})`);
-          finish(Status.UNAVAILABLE, 'connection dropped: the server ended the stream without a status');
+          if (c.session.destroyed && code !== 'ERR_HTTP2_STREAM_ERROR') return finish(Status.UNAVAILABLE, 'connection dropped: the runtime closed the connection');
+          if (rst !== H2_NO_ERROR || code === 'ERR_HTTP2_STREAM_ERROR') return finish(rstCodeToGrpc(rst), `stream terminated by RST_STREAM with HTTP/2 error code ${rst}`);
+          finish(Status.INTERNAL, 'the server closed the stream without sending trailers');
         });
         s.end(frame(request));
       };
@@ -304,8 +323,9 @@ export function grpcTimeout(ms: number): string {
 
 function readStatus(h: http2.IncomingHttpHeaders): { code: number; details: string } {
   const raw = h['grpc-status'];
-  const code = Number(Array.isArray(raw) ? raw[0] : raw);
-  if (raw === undefined || !Number.isInteger(code) || code < 0) {
+  const text = String(Array.isArray(raw) ? raw[0] : raw);
+  const code = /^\d{1,9}$/.test(text) ? Number(text) : -1;
+  if (raw === undefined || code < 0) {
     return { code: Status.UNKNOWN, details: raw === undefined ? 'the server sent trailers without grpc-status' : `malformed grpc-status ${JSON.stringify(raw)}` };
   }
   const message = h['grpc-message'];
@@ -349,12 +369,15 @@ const H2_REFUSED_STREAM = 0x7;
 const H2_CANCEL = 0x8;
 const H2_ENHANCE_YOUR_CALM = 0xb;
 const H2_INADEQUATE_SECURITY = 0xc;
+/** The END_STREAM flag of a HEADERS frame (Node passes the frame's flags with 'response'). */
+const H2_FLAG_END_STREAM = 0x1;
+/** application/grpc, alone or with a codec suffix (+proto) or parameters. */
+const GRPC_CONTENT_TYPE = /^application\/grpc(?:[+;]|$)/;
 
-/** The gRPC spec's mapping for a stream reset without a status. */
+/** The gRPC spec's mapping for a stream reset without a status (every other code is INTERNAL). */
 function rstCodeToGrpc(rstCode: number): number {
   switch (rstCode) {
     case H2_REFUSED_STREAM:
-    case H2_NO_ERROR:
       return Status.UNAVAILABLE;
     case H2_CANCEL:
       return Status.CANCELLED;

@@ -205,7 +205,9 @@ test('malformed answers: oversized, compressed, two messages for a unary call, n
     ['no message', Buffer.alloc(0), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
     ['a message cut short', Buffer.from([0, 0, 0, 0, 9, 1, 2]), { 'grpc-status': '0' }, Status.INTERNAL, /inside a message/],
     ['trailers without grpc-status', frame(Buffer.from('a')), { 'x-other': '1' }, Status.UNKNOWN, /without grpc-status/],
-    ['no trailers at all', frame(Buffer.from('a')), undefined, Status.UNAVAILABLE, /without a status/],
+    ['no trailers at all', frame(Buffer.from('a')), undefined, Status.INTERNAL, /without sending trailers/],
+    ['an empty grpc-status', frame(Buffer.from('a')), { 'grpc-status': '' }, Status.UNKNOWN, /malformed grpc-status/],
+    ['a grpc-status that is not decimal', frame(Buffer.from('a')), { 'grpc-status': '0x5' }, Status.UNKNOWN, /malformed grpc-status/],
   ];
   for (const [name, data, trailers, code, details] of cases) {
     const sock = await h2Server(answering(data, trailers));
@@ -369,4 +371,77 @@ test('closing the channel ends the calls still running on it with UNAVAILABLE', 
   const e = await rejection(pending);
   assert.equal(e.code, Status.UNAVAILABLE, e.message);
   assert.match(e.details, /client closed the connection/);
+});
+
+test('a runtime that drops the connection mid-call is UNAVAILABLE, whether or not it had answered the headers', async () => {
+  for (const afterHeaders of [false, true]) {
+    const sock = socketPath();
+    const server = http2.createServer();
+    const sockets: net.Socket[] = [];
+    server.on('connection', (c: net.Socket) => sockets.push(c));
+    server.on('stream', (stream) => {
+      stream.on('error', () => {});
+      if (afterHeaders) stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      setTimeout(() => sockets.forEach((c) => c.destroy()), 20);
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    closers.push(() => server.close());
+    const ch = new GrpcChannel(sock);
+    const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 3000 }));
+    assert.equal(e.code, Status.UNAVAILABLE, `${afterHeaders ? 'after' : 'before'} the headers: ${e.message}`);
+    ch.close();
+  }
+});
+
+test('grpc-status in headers that do not end the stream is not the status; Trailers-Only ends the call before the request is read', async () => {
+  const sock = await h2Server((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    stream.end(frame(Buffer.from('fine')));
+  });
+  const ch = new GrpcChannel(sock);
+  assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'fine');
+  ch.close();
+
+  // The server answers NOT_FOUND at once and never reads the 1 MiB request; no deadline is set.
+  const early = await h2Server((stream) => {
+    stream.pause();
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5', 'grpc-message': 'no such thing' }, { endStream: true });
+  });
+  const ch2 = new GrpcChannel(early);
+  const e = await rejection(ch2.unary('/t.T/Echo', Buffer.alloc(1024 * 1024, 1)));
+  assert.equal(e.code, Status.NOT_FOUND);
+  assert.equal(e.details, 'no such thing');
+  ch2.close();
+});
+
+test('a stream cancelled from inside its message callback delivers nothing more, even from the same chunk', async () => {
+  const sock = await h2Server((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    stream.end(Buffer.concat([0, 1, 2, 3, 4].map((i) => frame(Buffer.from([i])))));
+  });
+  const ch = new GrpcChannel(sock);
+  const ac = new AbortController();
+  const seen: number[] = [];
+  const e = await rejection(ch.serverStream('/t.T/Count', Buffer.alloc(0), (m) => {
+    seen.push(m[0]!);
+    if (m[0] === 1) ac.abort();
+  }, { signal: ac.signal }));
+  assert.equal(e.code, Status.CANCELLED);
+  assert.deepEqual(seen, [0, 1]);
+  ch.close();
+});
+
+test('closing the channel also ends calls on a connection retired by GOAWAY', async () => {
+  const sock = await h2Server((stream) => {
+    // Keeps this stream (GOAWAY names it as processed) and never answers.
+    stream.session!.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id);
+  });
+  const ch = new GrpcChannel(sock);
+  const pending = ch.serverStream('/t.T/Count', Buffer.alloc(0), () => {});
+  await new Promise((r) => setTimeout(r, 100));
+  ch.close();
+  const e = await rejection(pending);
+  assert.equal(e.code, Status.UNAVAILABLE, e.message);
 });
