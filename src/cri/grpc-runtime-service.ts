@@ -2,7 +2,6 @@
 // codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
 import { SyncpodError } from '../errors';
-import { VERSION } from '../version';
 import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
 import { GrpcChannel, GrpcStatusError, Status as Code } from './grpc-channel';
@@ -107,7 +106,7 @@ export class CriService<M> {
     if (!this.channel) {
       const problem = socketProblem(this.endpoint);
       if (problem) throw new SyncpodError(`endpoint ${this.endpoint.text}: ${problem}`);
-      this.channel = new GrpcChannel(this.endpoint.socketPath, `syncpod/${VERSION}`);
+      this.channel = new GrpcChannel(this.endpoint.socketPath);
     }
     return this.channel;
   }

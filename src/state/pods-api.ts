@@ -12,7 +12,6 @@ import type { ProtoPackage } from '../cri/gen/schema';
 import { decodeMessage, encodeMessage } from '../cri/codec';
 import { GrpcChannel, GrpcStatusError, Status } from '../cri/grpc-channel';
 import { SyncpodError, errorLine } from '../errors';
-import { VERSION } from '../version';
 
 export const PODS_API_SOCKET_DIR = 'pods-api';
 export const PODS_API_SOCKET_NAME = 'pods-api.sock';
@@ -101,7 +100,7 @@ export function encodePodIdentity(p: Omit<PodIdentity, 'configSource'> & { annot
  */
 export async function listPodsApi(socket: string, opts: { timeoutMs: number; exists(path: string): boolean }): Promise<PodIdentity[] | undefined> {
   if (!opts.exists(socket)) return undefined;
-  const channel = new GrpcChannel(socket, `syncpod/${VERSION}`);
+  const channel = new GrpcChannel(socket);
   try {
     const bytes = await channel.unary(PODS_API_LIST_PATH, encodeMessage(PODS_API_PROTO, 'ListPodsRequest', {}), { timeoutMs: opts.timeoutMs });
     const res = decodeMessage(PODS_API_PROTO, 'ListPodsResponse', bytes) as { pods: Buffer[] };
