@@ -7,6 +7,13 @@ import { main } from './main';
 // data is cut, so the run ends with exit 1 and one line naming the cause, never exit 0.
 let stdoutFailure: NodeJS.ErrnoException | undefined;
 
+// A closed pipe on stdout (`syncpod ps | head -1`) ends the output, not with a stack trace; any
+// other write error is a failure (stdoutFailed).
+function stdoutError(err: NodeJS.ErrnoException): void {
+  if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  stdoutFailed(err);
+}
+
 function stdoutFailed(err: NodeJS.ErrnoException): void {
   if (stdoutFailure) return;
   stdoutFailure = err;
@@ -21,11 +28,7 @@ let stdoutStream: NodeJS.WriteStream | undefined;
 function stdout(): NodeJS.WriteStream {
   if (!stdoutStream) {
     stdoutStream = process.stdout;
-    // A closed pipe on stdout (`syncpod ps | head -1`) ends the output, not with a stack trace.
-    stdoutStream.on('error', (err: NodeJS.ErrnoException) => {
-      if (err.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      stdoutFailed(err);
-    });
+    stdoutStream.on('error', stdoutError);
   }
   return stdoutStream;
 }
@@ -33,8 +36,8 @@ function stdout(): NodeJS.WriteStream {
 /**
  * A whole text for stdout before any stream exists (help, --version, usage): written to file
  * descriptor 1 directly, as Node's stdout itself does for files and terminals. A pipe that cannot
- * take it now (EAGAIN) gets the rest through the stream; a closed pipe ends the run quietly, like
- * the stream's own handler above.
+ * take it now (EAGAIN) gets the rest through the stream; other errors are handled as the stream's
+ * are (stdoutError).
  */
 function writeOut(text: string): void {
   if (stdoutStream) {
@@ -48,8 +51,7 @@ function writeOut(text: string): void {
   } catch (err) {
     const e = err as NodeJS.ErrnoException;
     if (e.code === 'EAGAIN') stdout().write(bytes.subarray(done));
-    else if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-    else stdoutFailed(e);
+    else stdoutError(e);
   }
 }
 
