@@ -45,8 +45,8 @@ function isWide(cp: number): boolean {
 export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth = 0): string[] {
   if (rows.length === 0) return [];
   // Plain loops, one pass to measure and one to write: a list command lays out its table once, in
-  // code V8 has not optimised yet, where every closure and intermediate array costs (200 rows went
-  // from about 4 ms to under 1 ms).
+  // code V8 has not optimised yet, where every closure and intermediate array costs (200 rows cold:
+  // 1.2 ms, against 2.8 ms with per-cell closures and arrays).
   let columns = 0;
   for (const row of rows) if (row.length > columns) columns = row.length;
   const widths: number[] = new Array(columns).fill(minWidth > COLUMN_PADDING ? minWidth : 0);
