@@ -1,0 +1,4 @@
+// doctor checks of the network group.
+import type { DoctorCheck } from '../types';
+
+export const networkChecks: DoctorCheck[] = [];

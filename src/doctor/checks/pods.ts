@@ -1,0 +1,4 @@
+// doctor checks of the pods group.
+import type { DoctorCheck } from '../types';
+
+export const podsChecks: DoctorCheck[] = [];

@@ -1,0 +1,4 @@
+// doctor checks of the runtime group.
+import type { DoctorCheck } from '../types';
+
+export const runtimeChecks: DoctorCheck[] = [];

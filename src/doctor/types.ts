@@ -1,0 +1,72 @@
+// `syncpod doctor` as data: a check is a stable id, a group and a function from what the doctor
+// observed of the node (DoctorEnv) to a result. Checks only read; results are rendered elsewhere
+// (src/render/doctor-view.ts) in the human, JSON/YAML, NPD and Prometheus formats.
+import type { NodeProfile } from '../node/types';
+
+export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
+
+export type CheckGroup = 'runtime' | 'kubelet' | 'network' | 'resources' | 'pods' | 'dns';
+
+export const CHECK_GROUPS: readonly CheckGroup[] = ['runtime', 'kubelet', 'network', 'resources', 'pods', 'dns'];
+
+/** One value a check read, and where from: a CRI call, a file path, a /proc or /sys entry. */
+export interface Evidence {
+  /** What the value is, e.g. "NetworkReady", "net.ipv4.ip_forward", "leases in 10.88.0.0/16". */
+  name: string;
+  value: string;
+  /** Where it was read: "CRI Status", "/proc/sys/net/ipv4/ip_forward", "/var/lib/cni/networks/lab". */
+  from: string;
+}
+
+/** What a check returns. `summary` is one sentence; `remedy` says what an operator can do (absent for ok/skip). */
+export interface CheckOutcome {
+  status: CheckStatus;
+  summary: string;
+  evidence: Evidence[];
+  remedy?: string;
+}
+
+/** A check's result as reported (JSON contract, schemaVersion in the report). */
+export interface CheckResult extends CheckOutcome {
+  id: string;
+  group: CheckGroup;
+  /** Milliseconds the check took. */
+  durationMs: number;
+}
+
+/**
+ * What the doctor observed of the node, read once and shared by every check. Accessors that call
+ * the runtime or read the node are memoised (each CRI list is called at most once per run); a
+ * failed read rejects, and the check that needed it reports `skip` (or `fail` where the failure is
+ * the finding, e.g. runtime.reachable).
+ */
+export interface DoctorEnv {
+  /** The node settings syncpod uses (flags > runtime > kubelet > defaults), with what was detected of the kubelet. */
+  profile: NodeProfile;
+  /** A node file's text (under --host-root); rejects with the errno code (ENOENT, EACCES) when unreadable. */
+  readNodeFile(path: string): Promise<string>;
+  /** A node path as seen from here (under --host-root). */
+  nodePath(path: string): string;
+  /** Now, in milliseconds since the epoch (a port: tests pass their own clock). */
+  now(): number;
+  /** CRI reads, memoised. Filled in by the doctor workflow (src/workflows/doctor.ts). */
+  cri: DoctorCri;
+}
+
+/** The CRI answers checks use; typed loosely here and narrowed by the doctor workflow. */
+export interface DoctorCri {
+  version(): Promise<unknown>;
+  status(): Promise<unknown>;
+  sandboxes(): Promise<unknown[]>;
+  containers(): Promise<unknown[]>;
+  images(): Promise<unknown[]>;
+  imageFsInfo(): Promise<unknown>;
+}
+
+export interface DoctorCheck {
+  id: string;
+  group: CheckGroup;
+  /** A few words for help and listings, e.g. "IPAM leases no sandbox holds". */
+  title: string;
+  run(env: DoctorEnv): Promise<CheckOutcome>;
+}
