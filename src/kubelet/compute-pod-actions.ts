@@ -63,18 +63,21 @@ function containerSucceeded(c: Container, ctx: PlannerContext): boolean {
 }
 
 /**
- * getContainersToReset (RestartAllContainers, 1.35+): every instance of every init and regular
- * container; running ones are killed first; the exited instances whose rule fired come last.
+ * getContainersToReset (RestartAllContainers, 1.35+), for one list of containers (init or regular):
+ * every runtime instance of each, in spec order; an exited instance whose matching rule has action
+ * RestartAllContainers is a source (it triggered the restart), every other one a target; running
+ * (not exited) targets are killed before removal.
  */
-function getContainersToReset(pod: Pod, podStatus: PodStatus): ContainerToReset[] {
+function getContainersToReset(
+  containers: Container[],
+  kind: ContainerToReset['kind'],
+  podStatus: PodStatus,
+): { sources: ContainerToReset[]; targets: ContainerToReset[] } {
   const sources: ContainerToReset[] = [];
   const targets: ContainerToReset[] = [];
-  const spec = [
-    ...(pod.spec?.initContainers ?? []).map((c) => ({ c, kind: 'init' as const })),
-    ...(pod.spec?.containers ?? []).map((c) => ({ c, kind: 'regular' as const })),
-  ];
-  for (const { c, kind } of spec) {
-    for (const s of podStatus.containerStatuses.filter((x) => x.name === c.name)) {
+  for (const c of containers) {
+    for (const s of podStatus.containerStatuses) {
+      if (s.name !== c.name) continue;
       const base = { containerId: s.id, name: c.name, kind };
       if (s.state === 'exited') {
         if (matchesRestartAllContainers(c, s.exitCode)) sources.push({ ...base, kill: false, source: true, exitCode: s.exitCode });
@@ -84,7 +87,18 @@ function getContainersToReset(pod: Pod, podStatus: PodStatus): ContainerToReset[
       }
     }
   }
-  return [...targets, ...sources];
+  return { sources, targets };
+}
+
+/**
+ * containersToReset in kubelet's order (computePodActions' restart-all branch): regular targets,
+ * init targets, then the sources, regular before init, so the containers that triggered the
+ * restart are removed last.
+ */
+function containersToResetOf(pod: Pod, podStatus: PodStatus): ContainerToReset[] {
+  const init = getContainersToReset(pod.spec?.initContainers ?? [], 'init', podStatus);
+  const regular = getContainersToReset(pod.spec?.containers ?? [], 'regular', podStatus);
+  return [...regular.targets, ...init.targets, ...regular.sources, ...init.sources];
 }
 
 /** computePodActions: what SyncPod must do to bring the pod to its spec. */
@@ -118,7 +132,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
 
   // RestartAllContainers: remove every container and let the next sync start from the first init container.
   if (restartAllContainers) {
-    changes.containersToReset = getContainersToReset(pod, podStatus);
+    changes.containersToReset = containersToResetOf(pod, podStatus);
     return finish();
   }
 

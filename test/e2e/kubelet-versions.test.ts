@@ -120,8 +120,8 @@ describe('kubelet versions on containerd', () => {
     assert.deepEqual(
       plan.actions.containersToReset.map((r: any) => [r.name, r.kill]),
       [
-        ['prep', false],
         ['worker', true],
+        ['prep', false],
         ['trigger', false],
       ],
     );

@@ -885,6 +885,76 @@ runTable(
   restartAllCases,
 );
 
+// RestartAllContainers with init containers and a sidecar: kubelet's restart-all branch of
+// computePodActions (kuberuntime_manager.go) lists containersToReset as regular targets, init
+// targets, regular sources, init sources: the containers that triggered the restart go last, and
+// running ones are killed first. The init container has restartPolicy Never with a rule, the shape
+// of kubelet's own RestartAllContainers cases.
+const restartAllInitBase: Base = (version) => {
+  const { pod, status } = makeBasePodAndStatus(version);
+  pod.spec!.initContainers = [
+    { name: 'sidecar', image: 'bar-image', restartPolicy: 'Always' },
+    { name: 'init', image: 'bar-image', restartPolicy: 'Never', restartPolicyRules: restartAllRule },
+  ];
+  pod.spec!.containers[1].restartPolicy = 'Never';
+  pod.spec!.containers[1].restartPolicyRules = restartAllRule;
+  status.containerStatuses.push(
+    cstatus('sidecarid', 'sidecar', 'running', hashAt(version, pod.spec!.initContainers[0])),
+    cstatus('initid', 'init', 'exited', hashAt(version, pod.spec!.initContainers[1])),
+  );
+  return { pod, status };
+};
+const restartAllInitCases: Case[] = [
+  {
+    name: 'a regular container exits with a RestartAllContainers code: regular and init containers are reset, the trigger last',
+    mutateStatus: (s) => Object.assign(s.containerStatuses[1], exited(1)),
+    want: {
+      reset: [
+        ['id1', true],
+        ['id3', true],
+        ['sidecarid', true],
+        ['initid', false],
+        ['id2', false],
+      ],
+    },
+  },
+  {
+    name: 'an init container exits with a RestartAllContainers code: the sidecar is killed, the init container removed last',
+    mutateStatus: (s) => {
+      s.containerStatuses = s.containerStatuses.filter((c) => c.name === 'sidecar' || c.name === 'init');
+      Object.assign(s.containerStatuses[1], exited(1));
+    },
+    want: { reset: [['sidecarid', true], ['initid', false]] },
+  },
+  {
+    name: 'both a regular and an init container triggered: regular sources before init sources',
+    mutateStatus: (s) => {
+      Object.assign(s.containerStatuses[1], exited(1));
+      Object.assign(s.containerStatuses[4], exited(1));
+    },
+    want: {
+      reset: [
+        ['id1', true],
+        ['id3', true],
+        ['sidecarid', true],
+        ['id2', false],
+        ['initid', false],
+      ],
+    },
+  },
+  {
+    name: 'an exit code without a RestartAllContainers rule resets nothing',
+    mutateStatus: (s) => Object.assign(s.containerStatuses[1], exited(2)),
+    want: {},
+  },
+];
+runTable(
+  'RestartAllContainers with init containers and a sidecar',
+  restartAllInitBase,
+  [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }],
+  restartAllInitCases,
+);
+
 // computeInitContainerActions with ContainerRestartRules: a failed (exited) init container follows
 // its rules on the exit code; one in unknown state has no exit code, so only its own restartPolicy
 // (else the pod's) decides, and its rules are not read.

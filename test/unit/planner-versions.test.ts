@@ -231,17 +231,17 @@ function restartAllPod(): Pod {
   return pod;
 }
 
-test('RestartAllContainers: every init and regular container is removed, running ones killed first; the sandbox stays', () => {
+test('RestartAllContainers: every container is removed in kubelet order (regular, then init, the trigger last), running ones killed; the sandbox stays', () => {
   const a = plan(restartAllPod(), '1.36', (st) => setStatus(st, 'app', exited(88)));
   assert.equal(a.restartAllContainers, true);
   assert.deepEqual([a.killPod, a.createSandbox, a.containersToStart, a.initContainersToStart, a.containersToKill], [false, false, [], [], []]);
   assert.deepEqual(
     a.containersToReset.map((r) => [r.name, r.kind, r.kill, r.source]),
     [
-      ['init1', 'init', false, false],
-      ['init2', 'init', false, false],
       ['log', 'regular', true, false],
       ['proxy', 'regular', true, false],
+      ['init1', 'init', false, false],
+      ['init2', 'init', false, false],
       ['app', 'regular', false, true],
     ],
   );
@@ -356,10 +356,10 @@ test('the plan lists RestartAllContainers removals as reset steps before any sta
   assert.deepEqual(
     p.steps.map((s) => [s.action, s.target, s.kill ?? null]),
     [
-      ['reset-container', 'init1', false],
-      ['reset-container', 'init2', false],
       ['reset-container', 'log', true],
       ['reset-container', 'proxy', true],
+      ['reset-container', 'init1', false],
+      ['reset-container', 'init2', false],
       ['reset-container', 'app', false],
     ],
   );
