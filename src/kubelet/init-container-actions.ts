@@ -5,10 +5,10 @@
 
 import type { Container, Pod } from './api-types';
 import { containerChanged } from './container-changed';
-import { findContainerStatusByName } from './container-helpers';
+import { findContainerStatusByName, shouldContainerBeRestarted } from './container-helpers';
 import type { KubeletRules } from './kubelet-version';
 import type { Changes, ContainerToKill, ProbeResults, RestartDecisionSource, StartDecision, StartReason } from './pod-actions';
-import { containerShouldRestart, isRestartableInitContainer } from './pod-util';
+import { isRestartableInitContainer } from './pod-util';
 import { computePodResizeAction } from './pod-resize';
 import type { ContainerStatus, PodStatus } from './types';
 
@@ -27,6 +27,22 @@ export function isInitContainerFailed(s: ContainerStatus): boolean {
   if (s.reason === 'OOMKilled') return true;
   if (s.state === 'exited' && s.exitCode !== 0) return true;
   return s.state === 'unknown';
+}
+
+/**
+ * The statuses of PodStatus.ActiveContainerStatuses (kuberuntime_manager.go GetPodStatus): the
+ * containers of the newest sandbox when it is ready, none otherwise; newest first.
+ */
+export function activeContainerStatuses(podStatus: PodStatus): ContainerStatus[] {
+  const newest = podStatus.sandboxStatuses[0];
+  if (!newest || newest.state !== 'ready') return [];
+  return podStatus.containerStatuses.filter((s) => s.podSandboxId === newest.id);
+}
+
+/** HasAnyActiveRegularContainerStarted (container/helpers.go): a regular container has any status in the active sandbox. */
+export function hasAnyActiveRegularContainerStarted(pod: Pod, podStatus: PodStatus): boolean {
+  const names = new Set((pod.spec?.containers ?? []).map((c) => c.name));
+  return activeContainerStatuses(podStatus).some((s) => names.has(s.name));
 }
 
 /** hasAnyRegularContainerCreated: some regular container has an instance (created, running or exited). */
@@ -74,13 +90,14 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): Next
 }
 
 /**
- * Whether a failed (non-restartable) init container is retried. Through 1.33, and whenever
- * ContainerRestartRules is off or the container has no policy of its own: the pod's restartPolicy
- * is not Never. With the gate on and a container-level policy: ContainerShouldRestart.
+ * Whether a failed (non-restartable) init container is retried. With ContainerRestartRules on:
+ * ShouldContainerBeRestarted (its own policy and rules, else the pod's policy on the exit code, so
+ * an OOMKilled exit 0 in an OnFailure pod is not retried; never once the pod is being deleted).
+ * Otherwise the pod's restartPolicy is not Never.
  */
-function initContainerRetried(ctx: PlannerContext, c: Container, exitCode: number): { retry: boolean; decidedBy?: RestartDecisionSource } {
-  if (ctx.rules.gates.ContainerRestartRules && c.restartPolicy !== undefined && !isRestartableInitContainer(c)) {
-    const d = containerShouldRestart(c, ctx.pod.spec, exitCode);
+function initContainerRetried(ctx: PlannerContext, c: Container): { retry: boolean; decidedBy?: RestartDecisionSource } {
+  if (ctx.rules.gates.ContainerRestartRules) {
+    const d = shouldContainerBeRestarted(c, ctx.pod, ctx.status, ctx.rules);
     return { retry: d.restart, decidedBy: d.decidedBy };
   }
   return { retry: ctx.restartPolicy !== 'Never' };
@@ -110,12 +127,21 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
   if (inits.length === 0) return true;
 
   let podHasInitialized = false;
-  for (const c of pod.spec?.containers ?? []) {
-    const s = findContainerStatusByName(status, c.name);
-    if (!s) continue;
-    if (s.state === 'created' || s.state === 'running' || (rules.exitedCountsAsInitialized && s.state === 'exited')) {
-      podHasInitialized = true;
-      break;
+  // 1.37: only the active sandbox's containers are read (a regular container left from an older
+  // sandbox no longer means "initialized").
+  const active = rules.initStatusFromActiveSandbox ? activeContainerStatuses(status) : null;
+  const statusOf = (name: string): ContainerStatus | null =>
+    active ? (active.find((s) => s.name === name) ?? null) : findContainerStatusByName(status, name);
+  if (active) {
+    podHasInitialized = hasAnyActiveRegularContainerStarted(pod, status);
+  } else {
+    for (const c of pod.spec?.containers ?? []) {
+      const s = findContainerStatusByName(status, c.name);
+      if (!s) continue;
+      if (s.state === 'created' || s.state === 'running' || (rules.exitedCountsAsInitialized && s.state === 'exited')) {
+        podHasInitialized = true;
+        break;
+      }
     }
   }
   let isPreviouslyInitialized = podHasInitialized;
@@ -126,7 +152,7 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
   for (let i = inits.length - 1; i >= 0; i--) {
     const c = inits[i];
     const restartable = isRestartableInitContainer(c);
-    const s = findContainerStatusByName(status, c.name);
+    const s = statusOf(c.name);
     if (!s) {
       if (isPreviouslyInitialized && restartable) start(i, { code: 'never-started' });
       continue;
@@ -215,7 +241,7 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
         if (restartable) {
           start(i, { code: 'sidecar-exited', exitCode: s.exitCode, exitReason: s.reason, restartPolicy: 'Always' });
         } else if (isInitContainerFailed(s)) {
-          const d = initContainerRetried(ctx, c, s.exitCode);
+          const d = initContainerRetried(ctx, c);
           if (!d.retry) {
             changes.killPod = true;
             changes.killPodCause = 'init-container-failed';

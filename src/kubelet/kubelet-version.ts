@@ -69,6 +69,11 @@ export interface KubeletRules {
   exitedCountsAsInitialized: boolean;
   /** OnFailure "succeeded" requires EXITED (else: any non-running status with exit code 0). */
   succeededRequiresExited: boolean;
+  /**
+   * 1.37 (PR 138514): computeInitContainerActions reads only the containers of the active (newest,
+   * ready) sandbox, and any status of a regular container there means "initialized".
+   */
+  initStatusFromActiveSandbox: boolean;
   /** 1.35 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
   /** Facts the rules rest on that were not read in a tree of this version: plan assumptions. */
@@ -152,6 +157,7 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     restartChangedSidecars: initFixed,
     exitedCountsAsInitialized: !initFixed,
     succeededRequiresExited: initFixed,
+    initStatusFromActiveSandbox: rulesMinor >= 37,
     startupResultLostOnKubeletRestart,
     unpinned,
     warnings,

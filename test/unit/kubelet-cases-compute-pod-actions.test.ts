@@ -1002,6 +1002,63 @@ runTable(
   initRuleCases,
 );
 
+// computeInitContainerActions reads the active sandbox only from 1.37 (PR 138514, read in
+// natasha41575/kubernetes@1a51be50 kuberuntime_container.go): after a node reboot a regular
+// container left in Created in the old sandbox no longer counts as "initialized", so the init
+// containers run on in the new sandbox; through 1.36 it does and they are skipped. And any status
+// of a regular container in the active sandbox, exited included, means initialized.
+const rebootedSandbox = (s: PodStatus, pod: Pod, version: string) => {
+  const old = { ...s.sandboxStatuses[0], state: 'notready' as const };
+  s.sandboxStatuses = [{ ...s.sandboxStatuses[0], id: 'newSandboxID', attempt: 1 }, old];
+  s.containerStatuses = [
+    cstatus('initid1-new', 'init1', 'exited', hashAt(version, pod.spec!.initContainers![0]), { podSandboxId: 'newSandboxID' }),
+    cstatus('id1-old', 'foo1', 'created', hashAt(version, pod.spec!.containers[0]), { createdAt: NOW - 60_000 }),
+  ];
+};
+const activeSandboxCases = (minor: number): Case[] => [
+  {
+    name: 'a regular container left Created in the old sandbox after a reboot',
+    mutateStatus: rebootedSandbox,
+    want: minor >= 37 ? { sandboxId: 'newSandboxID', attempt: 1, init: [1] } : { sandboxId: 'newSandboxID', attempt: 1, start: [0, 1, 2] },
+  },
+  {
+    name: 'every regular container exited in the active sandbox, init containers gone',
+    mutateStatus: (s, pod, version) => {
+      s.containerStatuses = pod.spec!.containers.map((c, i) => cstatus(`id${i + 1}`, c.name, 'exited', hashAt(version, c), { exitCode: 1 }));
+    },
+    want: minor >= 37 ? { start: [0, 1, 2] } : { init: [0] },
+  },
+];
+for (const version of ['1.34', '1.35', '1.36', '1.37']) {
+  runTable(
+    'computeInitContainerActions: which sandbox says "initialized"',
+    makeBasePodAndStatusWithInitContainers,
+    [{ version }],
+    activeSandboxCases(Number(version.split('.')[1])),
+  );
+}
+
+// A failed init container with ContainerRestartRules on follows ShouldContainerBeRestarted: without
+// its own policy the pod's OnFailure reads the exit code, so an OOMKilled exit 0 is not retried and
+// the pod is killed; with the gate off (1.33) any pod policy but Never retries it.
+const oomInitCases = (gateOn: boolean): Case[] => [
+  {
+    name: 'an init container OOMKilled with exit code 0 in an OnFailure pod',
+    mutatePod: policy('OnFailure'),
+    mutateStatus: (s) => {
+      s.containerStatuses[2].reason = 'OOMKilled';
+    },
+    want: gateOn ? { killPod: true } : { init: [2] },
+  },
+];
+runTable('failed init container, ContainerRestartRules off', makeBasePodAndStatusWithInitContainers, [{ version: '1.33' }], oomInitCases(false));
+runTable(
+  'failed init container, ContainerRestartRules on',
+  makeBasePodAndStatusWithInitContainers,
+  [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
+  oomInitCases(true),
+);
+
 // computeInitContainerActions (1.33+): a running sidecar is resized in place like a regular
 // container (computePodResizeAction with the init flag), after its probes: no resize while its
 // liveness probe has no result yet; a RestartContainer policy restarts it as an init container.
