@@ -74,13 +74,45 @@ export interface KubeletRules {
    * ready) sandbox, and any status of a regular container there means "initialized".
    */
   initStatusFromActiveSandbox: boolean;
-  /** 1.35 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
+  /** 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
   /** Facts the rules rest on that were not read in a tree of this version: plan assumptions. */
   unpinned: string[];
   /** Loud warnings (a kubelet newer than the newest mirrored). */
   warnings: string[];
 }
+
+/**
+ * Where the kuberuntime mirror of each minor from 1.34 on was read (computePodActions,
+ * computeInitContainerActions, getContainersToReset and SyncPod's restart-all branch,
+ * computePodResizeAction, containerChanged): repo@commit, and how the minor was told.
+ */
+export const MIRROR_SOURCE = {
+  repo: 'natasha41575/kubernetes',
+  commit: '1a51be50ec47ff0da0affc87af7e70303a635b7b',
+  files: ['pkg/kubelet/kuberuntime/kuberuntime_manager.go', 'pkg/kubelet/kuberuntime/kuberuntime_container.go', 'pkg/kubelet/kuberuntime/kuberuntime_manager_test.go'],
+  minor: 37,
+  how: 'a master snapshot of the 1.37/1.38 cycle: it carries PR 138514 (merged 2026-04-22, after the 1.36 branch was cut); its kube_features.go, CHANGELOG and version files are not stored at that commit',
+} as const;
+
+/** The plan assumption that says what the mirror of `minor` (34+) was read from and what was not found. */
+function mirrorSourceNote(minor: number, text: string): string {
+  const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
+  const helpers =
+    'ShouldContainerBeRestarted and the restart-rule helpers (container/helpers.go, api/v1/pod/util.go) are not stored at that commit and follow their 1.34 form (ContainerShouldRestart, findMatchingContainerRestartRule)';
+  if (minor >= MIRROR_SOURCE.minor) {
+    return `kubelet ${text}: computePodActions, computeInitContainerActions, getContainersToReset and computePodResizeAction follow ${at} (kuberuntime_manager.go, kuberuntime_container.go), a master snapshot of the 1.37/1.38 cycle, not a release-1.37 tag; ${helpers}.`;
+  }
+  return (
+    `kubelet ${text}: no 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules, and the fork read here holds a master snapshot); ` +
+    `the rules are those read in ${at} (1.37/1.38 master) with the later changes switched off by version: the active-sandbox init check of PR 138514 (1.37)` +
+    (minor === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '') +
+    `; ${helpers}.`
+  );
+}
+
+/** The 1.35 patch release that seeds a sidecar's startup result after a kubelet restart (PR 137885). */
+const STARTUP_SEED_FIX_PATCH_135 = 4;
 
 /** Patch releases that carry the init-container fixes (PR 127162 and PR 126543 backports). */
 const INIT_FIX_PATCH: Record<number, number> = { 29: 9, 30: 5, 31: 1 };
@@ -137,12 +169,20 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
           : 'a changed sidecar is not restarted, an exited regular container means "initialized", and OnFailure counts any stopped container with code 0 as succeeded.'),
     );
   }
-  if (rulesMinor >= 34) {
-    unpinned.push(
-      `kubelet ${rulesText}: computePodActions was not read in a ${rulesText} tree; the rules come from the 1.33 source plus the changes of KEP-5307 (restart rules), KEP-5532 (restart all containers) and the 1.34 removal of the legacy init path, as pkg/api/v1/pod/util.go and kubelet's status code of 1.35/1.36 trees implement them.`,
-    );
+  if (rulesMinor >= 34) unpinned.push(mirrorSourceNote(rulesMinor, rulesText));
+  // 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: a sidecar's startup result is not
+  // seeded again after a kubelet restart; fixed in 1.35.4 (PR 137885, the cherry-pick of PR 137146;
+  // CHANGELOG-1.35.md, kubernetes/kubernetes@008b3652) and in 1.36.0.
+  let startupResultLostOnKubeletRestart = false;
+  if (rulesMinor === 35 && !gates.ChangeContainerStatusOnKubeletRestart) {
+    if (v.patch === null) {
+      unpinned.push(
+        `No patch release was given for kubelet ${v.text}: planned as 1.35.4 or later, which carries a sidecar's startup result over a kubelet restart (1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off do not).`,
+      );
+    } else {
+      startupResultLostOnKubeletRestart = v.patch < STARTUP_SEED_FIX_PATCH_135;
+    }
   }
-  const startupResultLostOnKubeletRestart = rulesMinor === 35 && !gates.ChangeContainerStatusOnKubeletRestart;
   return {
     version: v.text,
     minor: v.minor,
