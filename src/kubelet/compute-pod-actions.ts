@@ -1,5 +1,6 @@
 // computePodActions of pkg/kubelet/kuberuntime/kuberuntime_manager.go as a pure function, kubelet
-// 1.29–1.37 (differences from KubeletRules): desired pod + observed PodStatus + kubelet's memory
+// 1.29–1.37 (differences from KubeletRules); 1.34+ read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_manager.go (1.37/1.38 master), 1.29–1.33 in their own trees.
+// Desired pod + observed PodStatus + kubelet's memory
 // (probe results, the AllContainersRestarting condition) in, podActions out. Helpers live in the
 // files kubelet keeps them in: pod-sandbox-changed.ts (util.go), init-container-actions.ts
 // (kuberuntime_container.go), container-helpers.ts (container/helpers.go), pod-util.ts (api/v1/pod).

@@ -1,4 +1,5 @@
-// Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37:
+// Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37;
+// 1.34+ read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_container.go (1.37/1.38 master):
 // computeInitContainerActions (the sidecar-aware path, with in-place resize of sidecars from 1.33), the legacy findNextInitContainerToRun
 // (1.29–1.33 only), isInitContainerFailed and hasAnyRegularContainerCreated. Differences between
 // versions come from KubeletRules. Pure.

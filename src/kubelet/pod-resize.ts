@@ -1,5 +1,8 @@
 // computePodResizeAction of pkg/kubelet/kuberuntime/kuberuntime_manager.go (kubelet 1.33–1.37 with
-// InPlacePodVerticalScaling): a running container whose CPU or memory differs from what the runtime
+// InPlacePodVerticalScaling; read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_manager.go).
+// Kubelet compares the allocated resources with its own actuated checkpoint (actuated_pods_state),
+// which syncpod cannot read: syncpod compares with what the runtime reports, so a change of the
+// memory request alone (not in CRI's resources) is not seen. A running container whose CPU or memory differs from what the runtime
 // reports is resized in place (containersToUpdate) or, when its resizePolicy for a changed
 // resource says RestartContainer, killed and started again. The desired values are the spec's
 // (kubelet's allocated resources, assumed admitted); the current ones are the runtime's report

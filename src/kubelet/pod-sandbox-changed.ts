@@ -1,4 +1,5 @@
-// PodSandboxChanged of pkg/kubelet/kuberuntime/util/util.go (same rules in kubelet 1.29–1.37):
+// PodSandboxChanged of pkg/kubelet/kuberuntime/util/util.go (same rules in kubelet 1.29–1.37; util.go of 1.34+
+// is not in the source index, its 1.37 caller is natasha41575/kubernetes@1a51be50 kuberuntime_manager.go):
 // whether the pod needs a new sandbox, the attempt number of that sandbox, and the sandbox id
 // computePodActions reports. Pure.
 

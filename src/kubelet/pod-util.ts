@@ -1,5 +1,7 @@
 // Restart-policy helpers of pkg/api/v1/pod/util.go (kubelet 1.34–1.37; ContainerRestartRules,
-// KEP-5307): which policy decides whether an exited container restarts. Pure.
+// KEP-5307), read in a stored 1.34-era util.go whose repository the index does not name (ContainerShouldRestart,
+// findMatchingContainerRestartRule); 1.35+ export FindMatchingContainerRestartRule, used so by natasha41575/kubernetes@1a51be50 kuberuntime_manager.go.
+// Which policy decides whether an exited container restarts. Pure.
 
 import type { Container, ContainerRestartRule, PodSpec } from './api-types';
 import type { RestartDecisionSource } from './pod-actions';
