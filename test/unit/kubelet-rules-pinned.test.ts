@@ -48,3 +48,21 @@ test('every minor from 1.34 names the source its rules were read from; none says
   }
   assert.ok(!resolveKubeletRules('1.33').unpinned.some((u) => u.includes(at)), 'the 1.33 mirror was read in a 1.33 tree');
 });
+
+test('plan assumption: a startup Success read from a pod status is said to be lost over a kubelet restart only for 1.35.0–1.35.3', async () => {
+  const { buildPlan } = await import('../../src/plan/plan');
+  const { probeInputs } = await import('../../src/plan/probe-inputs');
+  const { T0, healthyStatus, podWithSidecars } = await import('../fixtures/planner/base');
+  const pod = podWithSidecars();
+  pod.spec!.initContainers![1].startupProbe = { exec: { command: ['true'] } };
+  const st = healthyStatus(pod, 'name+image');
+  const id = st.containerStatuses.find((s) => s.name === 'sidecar1')!.id;
+  const p = probeInputs(pod, st, {}, {
+    initContainerStatuses: [{ name: 'sidecar1', containerID: `containerd://${id}`, started: true, state: { running: {} }, image: '', imageID: '', ready: true, restartCount: 0 }],
+  });
+  const lost = (version: string) =>
+    buildPlan({ pod, podStatus: st, now: T0, probeInputs: p.inputs, options: { kubeletVersion: version, probeResults: p.results } }).assumptions.some((a) =>
+      /does not carry a startup result over its own restart/.test(a),
+    );
+  assert.deepEqual(['1.35.3', '1.35.4', '1.35', '1.36', '1.34'].map(lost), [true, false, false, false, false]);
+});
