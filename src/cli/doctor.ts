@@ -8,11 +8,12 @@ import { onHost } from '../config/host-root';
 import { parseTimeout } from '../config/settings';
 import { DOCTOR_CHECKS } from '../doctor/registry';
 import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN } from '../doctor/report';
-import type { NodeProfile } from '../node/types';
+import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
 import type { DoctorCheck } from '../doctor/types';
 import { buildDoctorEnv, runChecks, selectChecks } from '../workflows/doctor';
 import { planNode } from '../workflows/node-plan';
-import { profileWithRuntime, syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
+import { syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
+import { runtimeCgroupDriver } from '../node/runtime-config';
 import { DOCTOR_OUTPUTS, renderDoctorJson, renderDoctorNpd, renderDoctorPrometheus, renderDoctorTable, renderDoctorYaml } from '../render/doctor-view';
 import { nodeDeps } from './deps';
 import { nodeRequest } from './node';
@@ -38,19 +39,30 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
   }
 }
 
-/** The node profile; a kubelet configuration that cannot be read is a finding (kubelet.config), not the end of the run. */
-async function doctorProfile(ctx: Context, opts: DoctorOptions): Promise<{ profile: NodeProfile; profileError?: string }> {
-  const withRuntime = () => profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
+/**
+ * The node profile, with the runtime's RuntimeConfig answer asked within the check deadline (a
+ * silent runtime is runtime.reachable's finding). A kubelet configuration that cannot be read is a
+ * finding (kubelet.config), not the end of the run: the profile then holds syncpod's defaults.
+ */
+async function doctorProfile(ctx: Context, opts: DoctorOptions, deadlineMs: number): Promise<{ profile: NodeProfile; profileError?: string }> {
+  let profileError: string | undefined;
   try {
-    return { profile: await withRuntime() };
+    ctx.nodeProfile(opts);
   } catch (err) {
+    profileError = errorLine(err);
     ctx.flags.noNodeProfile = true;
-    return { profile: await withRuntime(), profileError: errorLine(err) };
   }
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<RuntimeCgroupDriver>((resolve) => {
+    timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${deadlineMs / 1000}s` }), deadlineMs);
+  });
+  const rt = await Promise.race([runtimeCgroupDriver(ctx.cri().runtime).catch((err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) })), silent]);
+  clearTimeout(timer);
+  return { profile: ctx.nodeProfile(opts, rt), profileError };
 }
 
 async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: (typeof DOCTOR_OUTPUTS)[number], deadlineMs: number, stuckAfterMs: number): Promise<number> {
-  const { profile, profileError } = await doctorProfile(ctx, opts);
+  const { profile, profileError } = await doctorProfile(ctx, opts, deadlineMs);
   const hostRoot = ctx.settings().hostRoot;
   const nodeOpts = withNodeProfile(opts, profile);
   const env = buildDoctorEnv({
@@ -67,7 +79,7 @@ async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorChec
       const req = nodeRequest(ctx, opts.pods, nodeOpts as unknown as PlanOptions & typeof nodeOpts);
       return planNode(req, { ...nodeDeps(ctx), runtime: runtime as never, image: image as never });
     },
-    bounds: { stuckAfterMs },
+    bounds: { stuckAfterMs, deadlineMs },
   });
   const results = await runChecks(selected, env, { deadlineMs, clock: () => performance.now() });
   const report = buildDoctorReport(profile.nodeName.value, results);

@@ -67,6 +67,8 @@ export interface DoctorEnv {
 export interface DoctorBounds {
   /** A container in Created or Unknown for longer than this is stuck (ms). */
   stuckAfterMs: number;
+  /** Each check's deadline (ms); runtime.reachable reports a runtime slower than this as its finding. */
+  deadlineMs: number;
 }
 
 export interface DoctorNodePlan {

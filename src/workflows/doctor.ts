@@ -172,6 +172,6 @@ export function buildDoctorEnv(deps: DoctorEnvDeps): DoctorEnv {
     now: deps.now,
     cri,
     nodePlan,
-    bounds: { stuckAfterMs: deps.bounds?.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS },
+    bounds: { stuckAfterMs: deps.bounds?.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS, deadlineMs: deps.bounds?.deadlineMs ?? DEFAULT_CHECK_DEADLINE_MS },
   };
 }

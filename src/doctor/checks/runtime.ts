@@ -45,8 +45,14 @@ export const runtimeChecks: DoctorCheck[] = [
     title: 'the CRI socket answers within the deadline',
     async run(env) {
       const from = `CRI Version on ${env.cri.endpoint}`;
+      // Its own deadline a little inside the run's, so a silent runtime is this check's finding, not a timed-out check.
+      const within = Math.max(1, Math.floor(env.bounds.deadlineMs * 0.9));
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${within / 1000}s`)), within);
+      });
       try {
-        const v = await env.cri.version();
+        const v = await Promise.race([env.cri.version(), silent]);
         return { status: 'ok', summary: `${v.runtimeName} ${v.runtimeVersion} answers at ${env.cri.endpoint}.`, evidence: [ev('runtime', `${v.runtimeName} ${v.runtimeVersion}`, from)] };
       } catch (err) {
         return {
@@ -55,6 +61,8 @@ export const runtimeChecks: DoctorCheck[] = [
           evidence: [ev('Version', errorLine(err), from)],
           remedy: 'Start the runtime (systemctl status containerd / crio) or name its socket with --runtime-endpoint or CONTAINER_RUNTIME_ENDPOINT.',
         };
+      } finally {
+        clearTimeout(timer);
       }
     },
   },
