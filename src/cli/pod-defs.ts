@@ -49,10 +49,10 @@ export type SyncOptions = OptionsOf<typeof syncDef>;
 
 export const reportDef = (c: Cmd) =>
   c
-    .description("Merge node plans (plan --node -o json, as `kubectl logs -l app=syncpod --prefix` prints the DaemonSet's) into one fleet view per node")
+    .description("Merge node plans (plan --node -o json) and doctor reports (doctor -o json), as `kubectl logs -l app=syncpod --prefix` prints the DaemonSet's, into one fleet view per node")
     .argument('<file...>', "log files or node plan JSON ('-' for stdin)")
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
-    .option('--detailed-exitcode', 'exit 0 when no node has pending changes, 2 when one has, 1 when a node reported errors');
+    .option('--detailed-exitcode', 'exit 0 when no node has pending changes or doctor findings, 2 when one has, 1 when a node reported errors');
 export type ReportOptions = OptionsOf<typeof reportDef>;
 
 // ---------------------------------------------------------------------------------------------

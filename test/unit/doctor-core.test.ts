@@ -157,3 +157,30 @@ test("the runtime's own configuration in Status info, the kubelet's pause image 
   assert.ok(imageMatches('localhost/syncpod/pause:3.9', ['localhost/syncpod/pause:3.9']));
   assert.ok(!imageMatches('registry.k8s.io/pause:3.10', ['registry.k8s.io/pause:3.9']));
 });
+
+test('report: doctor reports from a second container are merged beside the plans by node, the newest winning; findings fail first', async () => {
+  const { buildFleetReport } = await import('../../src/fleet/report');
+  const { renderFleetReport } = await import('../../src/render/report-view');
+  const { buildNodePlan } = await import('../../src/plan/node-plan');
+  const plan = JSON.stringify(buildNodePlan('node-a', [], [], []));
+  const older = JSON.stringify(buildDoctorReport('node-a', [result('runtime.ready', 'fail')]));
+  const newer = JSON.stringify(buildDoctorReport('node-a', [result('pods.stuck', 'warn', 'one stuck.'), result('runtime.network-ready', 'fail', 'NetworkReady is false.'), result('runtime.ready', 'ok')]));
+  const onlyDoctor = JSON.stringify(buildDoctorReport('node-b', [result('runtime.ready', 'ok')]));
+  const log = [
+    `[pod/s-a/syncpod] 2026-11-25T01:00:00Z ${plan}`,
+    `[pod/s-a/doctor] 2026-11-25T01:00:00Z ${older}`,
+    `[pod/s-a/doctor] 2026-11-25T01:10:00Z ${newer}`,
+    `[pod/s-b/doctor] 2026-11-25T01:10:00Z ${onlyDoctor}`,
+  ].join('\n');
+  const r = buildFleetReport([{ name: '<stdin>', text: log }]);
+  assert.deepEqual(r.nodes.map((n) => [n.node, n.runs, n.doctor?.status, n.doctor?.runs, n.doctor?.findings, n.errors]), [
+    ['node-a', 1, 'fail', 2, ['fail runtime.network-ready: NetworkReady is false.', 'warn pods.stuck: one stuck.'], []],
+    ['node-b', 0, 'ok', 1, [], []],
+  ]);
+  assert.equal(r.summary.nodesWithDoctorFindings, 1);
+  assert.match(r.summary.text, /, 1 of 2 doctored nodes with findings\.$/);
+  const text = renderFleetReport(r);
+  assert.match(text, /^NODE +PODS .* DOCTOR$/m);
+  assert.match(text, /^node-a .* fail \(2\)$/m);
+  assert.match(text, /^  doctor: fail runtime\.network-ready: NetworkReady is false\.$/m);
+});
