@@ -3,18 +3,22 @@
 import { promises as fsp } from 'node:fs';
 import type { Context } from './context';
 import type { DoctorOptions, PlanOptions } from './commands';
-import { errorLine } from '../errors';
+import { SyncpodError, errorLine } from '../errors';
+import { parseGoDuration } from '../config/duration';
+import { MAX_TIMEOUT_MS } from '../config/settings';
+import { repeatEvery } from '../workflows/repeat';
+import { sleep } from './signals';
 import { onHost } from '../config/host-root';
 import { parseTimeout } from '../config/settings';
 import { DOCTOR_CHECKS } from '../doctor/registry';
-import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN } from '../doctor/report';
+import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN, type DoctorReport } from '../doctor/report';
 import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
 import type { DoctorCheck } from '../doctor/types';
 import { buildDoctorEnv, runChecks, selectChecks } from '../workflows/doctor';
 import { planNode } from '../workflows/node-plan';
 import { syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
 import { runtimeCgroupDriver } from '../node/runtime-config';
-import { DOCTOR_OUTPUTS, renderDoctorJson, renderDoctorNpd, renderDoctorPrometheus, renderDoctorTable, renderDoctorYaml } from '../render/doctor-view';
+import { DOCTOR_OUTPUTS, type DoctorOutput, renderDoctorJson, renderDoctorNpd, renderDoctorPrometheus, renderDoctorTable, renderDoctorYaml } from '../render/doctor-view';
 import { nodeDeps } from './deps';
 import { nodeRequest } from './node';
 import { parseOutput } from './output';
@@ -30,6 +34,7 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
     for (const c of checks) ctx.out(`${c.id}\t${c.group}\t${c.title}`);
     return 0;
   }
+  if (opts.every !== undefined) return doctorEvery(ctx, opts, checks, output, deadlineMs, stuckAfterMs);
   if (output !== 'npd') return runDoctor(ctx, opts, checks, output, deadlineMs, stuckAfterMs);
   try {
     return await runDoctor(ctx, opts, checks, output, deadlineMs, stuckAfterMs);
@@ -61,7 +66,8 @@ async function doctorProfile(ctx: Context, opts: DoctorOptions, deadlineMs: numb
   return { profile: ctx.nodeProfile(opts, rt), profileError };
 }
 
-async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: (typeof DOCTOR_OUTPUTS)[number], deadlineMs: number, stuckAfterMs: number): Promise<number> {
+/** One doctor run: the env built afresh (its memoised reads are this run's), every check, the report. */
+async function doctorReport(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], deadlineMs: number, stuckAfterMs: number): Promise<DoctorReport> {
   const { profile, profileError } = await doctorProfile(ctx, opts, deadlineMs);
   const hostRoot = ctx.settings().hostRoot;
   const nodeOpts = withNodeProfile(opts, profile);
@@ -82,7 +88,11 @@ async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorChec
     bounds: { stuckAfterMs, deadlineMs },
   });
   const results = await runChecks(selected, env, { deadlineMs, clock: () => performance.now() });
-  const report = buildDoctorReport(profile.nodeName.value, results);
+  return buildDoctorReport(profile.nodeName.value, results);
+}
+
+async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: DoctorOutput, deadlineMs: number, stuckAfterMs: number): Promise<number> {
+  const report = await doctorReport(ctx, opts, selected, deadlineMs, stuckAfterMs);
   switch (output) {
     case 'json':
       ctx.io.stdout.write(renderDoctorJson(report));
@@ -102,4 +112,35 @@ async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorChec
       ctx.io.stdout.write(renderDoctorTable(report, ctx.colours, ctx.io.stdout.columns));
   }
   return doctorExitCode(report, !!opts.detailedExitcode);
+}
+
+/** `doctor --every DURATION` (the DaemonSet's doctor container): one report per interval until SIGTERM/SIGINT; JSON one line per run. */
+async function doctorEvery(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: DoctorOutput, deadlineMs: number, stuckAfterMs: number): Promise<number> {
+  const ns = parseGoDuration(String(opts.every));
+  if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
+    throw new SyncpodError(`--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`);
+  }
+  if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
+  const abort = new AbortController();
+  const stop = (): void => abort.abort();
+  process.once('SIGTERM', stop);
+  process.once('SIGINT', stop);
+  try {
+    await repeatEvery(
+      ns / 1e6,
+      async () => {
+        const report = await doctorReport(ctx, opts, selected, deadlineMs, stuckAfterMs);
+        if (output === 'json') ctx.out(JSON.stringify(report));
+        else if (output === 'yaml') ctx.out(`---\n${renderDoctorYaml(report)}`);
+        else if (output === 'prometheus') ctx.io.stdout.write(renderDoctorPrometheus(report, ctx.now()));
+        else ctx.io.stdout.write(`${renderDoctorTable(report, ctx.colours, ctx.io.stdout.columns)}\n`);
+      },
+      { signal: abort.signal, sleep, onError: (err) => ctx.io.stderr.write(`syncpod: ${errorLine(err)}\n`) },
+      () => ctx.now(),
+    );
+  } finally {
+    process.off('SIGTERM', stop);
+    process.off('SIGINT', stop);
+  }
+  return 0;
 }

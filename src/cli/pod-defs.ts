@@ -195,6 +195,7 @@ export const doctorDef = (c: Cmd) =>
       .option('-o, --output <format>', 'output format: table, json, yaml, npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown) or prometheus (node-exporter textfile collector)', 'table')
       .option('--detailed-exitcode', 'exit 0 when every check is ok or skipped, 2 when one warns or fails, 1 when syncpod could not run')
       .option('--list', 'list the checks (id, group, title) and run nothing')
+      .option('--every <duration>', "check again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (the DaemonSet's doctor container)")
       .option('--static-pod-path <dir>', "kubelet's staticPodPath (default: the running kubelet's)")
       .option('--pods-api-socket <path>', "kubelet's Pods API socket (default <root>/pods-api/pods-api.sock, read when present; none: skip)")
       .option('--pods <file>', "more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin): pods.orphans counts what none of them owns", collect, [] as string[])
