@@ -110,9 +110,12 @@ export const runtimeChecks: DoctorCheck[] = [
         evidence.push(ev('kubelet', kubelet.value, kubelet.from ?? kubelet.source));
         return {
           status: 'warn',
-          summary: `containerd ${v.runtimeVersion} is a 1.x release; kubelet ${kubelet.value} belongs to the last Kubernetes minor (1.35) that supports containerd 1.x.`,
+          summary:
+            kMinor === 35
+              ? `containerd ${v.runtimeVersion} is a 1.x release; kubelet ${kubelet.value} is of the last Kubernetes minor (1.35) that supports containerd 1.x.`
+              : `containerd ${v.runtimeVersion} is a 1.x release, which kubelet ${kubelet.value} no longer supports (1.35 was the last minor that did).`,
           evidence,
-          remedy: 'Plan the move to containerd 2.x before the next kubelet upgrade.',
+          remedy: kMinor === 35 ? 'Move to containerd 2.x before the next kubelet upgrade.' : 'Move to containerd 2.x.',
         };
       }
       return { status: 'ok', summary: `${v.runtimeName} ${v.runtimeVersion}.`, evidence };
