@@ -184,3 +184,82 @@ test('report: doctor reports from a second container are merged beside the plans
   assert.match(text, /^node-a .* fail \(2\)$/m);
   assert.match(text, /^  doctor: fail runtime\.network-ready: NetworkReady is false\.$/m);
 });
+
+// ---------------------------------------------------------------------------------------------
+// checks against a hand-written DoctorEnv
+
+type Lists = { sandboxes?: unknown[]; containers?: unknown[]; statuses?: Record<string, unknown>; desired?: string[]; runtimeDriver?: 'systemd' | 'cgroupfs' };
+const NOW = 1_800_000_000_000;
+const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
+function fakeEnv(profile: Record<string, unknown>, l: Lists = {}): DoctorEnv {
+  const unused = () => Promise.reject(new Error('not used'));
+  return {
+    profile: { kubeletVersion: { value: '1.33', source: 'default' }, staticPodPath: { value: '', source: 'default' }, ...profile } as never,
+    readNodeFile: unused,
+    nodePath: (p) => p,
+    now: () => NOW,
+    bounds: { stuckAfterMs: 120_000, deadlineMs: 10_000 },
+    cri: {
+      endpoint: 'unix:///run/fake.sock',
+      version: unused,
+      status: async () => ({ info: {}, runtimeHandlers: [] }),
+      runtimeConfig: async () => (l.runtimeDriver ? { answered: true, cgroupDriver: l.runtimeDriver, endpoint: 'unix:///run/fake.sock' } : { answered: false, why: 'RuntimeConfig is not implemented' }),
+      sandboxes: async () => (l.sandboxes ?? []) as never,
+      containers: async () => (l.containers ?? []) as never,
+      containerStatus: async (id) => l.statuses?.[id] as never,
+      images: async () => [],
+      imageFsInfo: unused,
+    },
+    nodePlan: async () => ({ plan: { orphans: [], problems: [], plans: [] } as never, podsApiRead: false, desiredUids: new Set(l.desired ?? []) }),
+  };
+}
+const byId = (id: string) => DOCTOR_CHECKS.find((c) => c.id === id)!;
+const labels = (uid: string, name: string, container?: string) => ({ 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'ns', ...(container ? { 'io.kubernetes.container.name': container } : {}) });
+
+test('kubelet.cgroup-driver: the kubelet\'s own driver against the runtime\'s; a kubelet taking the runtime\'s agrees; no kubelet is skip', async () => {
+  const kubelet = { pid: 7, exe: '/usr/bin/kubelet', args: [], dropIns: [] };
+  const cases: Array<[string, Record<string, unknown>, Lists, string]> = [
+    ['config systemd, runtime cgroupfs', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config', from: '/var/lib/kubelet/config.yaml' } }, { runtimeDriver: 'cgroupfs' }, 'fail'],
+    ['both systemd', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } }, { runtimeDriver: 'systemd' }, 'ok'],
+    ['kubelet takes the runtime\'s', { kubelet, cgroupDriver: { value: 'systemd', source: 'runtime' } }, { runtimeDriver: 'systemd' }, 'ok'],
+    ['runtime says nothing', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } }, {}, 'skip'],
+    ['no kubelet', { cgroupDriver: { value: 'cgroupfs', source: 'default' } }, { runtimeDriver: 'systemd' }, 'skip'],
+  ];
+  for (const [name, profile, lists, want] of cases) {
+    const r = await byId('kubelet.cgroup-driver').run(fakeEnv(profile, lists));
+    assert.equal(r.status, want, `${name}: ${r.summary}`);
+  }
+});
+
+test("pods.dead-sandboxes: kubelet's GC keeps the newest sandbox of a live pod and removes every NotReady one of a pod that is gone", async () => {
+  const sb = (id: string, uid: string, state: string, ageS: number) => ({ id, state, createdAt: ns(NOW - ageS * 1000), labels: labels(uid, `pod-${uid}`), metadata: { attempt: 0 } });
+  const env = fakeEnv({}, {
+    desired: ['live', 'live-only'],
+    sandboxes: [sb('old', 'live', 'SANDBOX_NOTREADY', 600), sb('new', 'live', 'SANDBOX_READY', 60), sb('kept', 'live-only', 'SANDBOX_NOTREADY', 60), sb('gone', 'deleted', 'SANDBOX_NOTREADY', 30)],
+  });
+  const r = await byId('pods.dead-sandboxes').run(env);
+  assert.equal(r.status, 'warn');
+  assert.deepEqual(r.evidence.map((e) => e.value.split(',')[0]), ['NotReady sandbox old', 'NotReady sandbox gone']);
+});
+
+test('pods.crashloop and pods.oomkilled: the newest exited instance of each container, its restart count and the back-off now', async () => {
+  const c = (id: string, uid: string, name: string, state: string, ageS: number, restarts: number) => ({ id, podSandboxId: 's', state, createdAt: ns(NOW - ageS * 1000), labels: labels(uid, `pod-${uid}`, name), annotations: { 'io.kubernetes.container.restartCount': String(restarts) } });
+  const st = (exitCode: number, reason: string, finishedAgoS: number) => ({ exitCode, reason, startedAt: ns(NOW - (finishedAgoS + 1) * 1000), finishedAt: ns(NOW - finishedAgoS * 1000), annotations: {} });
+  const env = fakeEnv({}, {
+    containers: [
+      c('loop2', 'a', 'app', 'CONTAINER_EXITED', 5, 2),
+      c('loop1', 'a', 'app', 'CONTAINER_EXITED', 50, 1),
+      c('oom1', 'b', 'eat', 'CONTAINER_EXITED', 100, 0),
+      c('oom2', 'b', 'eat', 'CONTAINER_RUNNING', 10, 1),
+      c('done', 'c', 'job', 'CONTAINER_EXITED', 100, 0),
+    ],
+    statuses: { loop2: st(1, 'Error', 3), oom1: st(137, 'OOMKilled', 20), done: st(0, 'Completed', 90) },
+  });
+  const loop = await byId('pods.crashloop').run(env);
+  assert.equal(loop.status, 'fail');
+  assert.deepEqual(loop.evidence.map((e) => [e.name, e.value]), [['ns/pod-a app', 'restarts 2, last exit code 1 Error; CrashLoopBackOff, next start in ~17s of 20s']]);
+  const oom = await byId('pods.oomkilled').run(env);
+  assert.equal(oom.status, 'warn');
+  assert.equal(oom.evidence.length, 1);
+  assert.match(oom.evidence[0].value, /^OOMKilled, exit code 137, finished .*, running again$/);
+});
