@@ -14,7 +14,7 @@ import { DOCTOR_CHECKS } from '../doctor/registry';
 import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN, type DoctorReport } from '../doctor/report';
 import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
 import type { DoctorCheck } from '../doctor/types';
-import { buildDoctorEnv, runChecks, selectChecks } from '../workflows/doctor';
+import { buildDoctorEnv, DEFAULT_CHECK_DEADLINE_MS, NPD_CHECK_DEADLINE_MS, runChecks, selectChecks } from '../workflows/doctor';
 import { planNode } from '../workflows/node-plan';
 import { syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
 import { runtimeCgroupDriver } from '../node/runtime-config';
@@ -27,7 +27,7 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
   // Everything the flags say is checked before anything is read or called.
   const output = parseOutput(opts.output, DOCTOR_OUTPUTS);
   const checks = selectChecks(DOCTOR_CHECKS, opts.check, opts.skip);
-  const deadlineMs = parseTimeout(opts.checkTimeout, '--check-timeout');
+  const deadlineMs = opts.checkTimeout !== undefined ? parseTimeout(opts.checkTimeout, '--check-timeout') : output === 'npd' ? NPD_CHECK_DEADLINE_MS : DEFAULT_CHECK_DEADLINE_MS;
   const stuckAfterMs = parseTimeout(opts.stuckAfter, '--stuck-after');
   syncpodNodeFlags(opts);
   if (opts.list) {
@@ -45,7 +45,7 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
 }
 
 /**
- * The node profile, with the runtime's RuntimeConfig answer asked within the check deadline (a
+ * The node profile, with the runtime's RuntimeConfig answer asked within a third of the check deadline (a
  * silent runtime is runtime.reachable's finding). A kubelet configuration that cannot be read is a
  * finding (kubelet.config), not the end of the run: the profile then holds syncpod's defaults.
  */
@@ -57,9 +57,11 @@ async function doctorProfile(ctx: Context, opts: DoctorOptions, deadlineMs: numb
     profileError = errorLine(err);
     ctx.flags.noNodeProfile = true;
   }
+  // A third of the check deadline: the checks that follow get the whole of theirs (with -o npd both fit in NPD's plugin timeout).
+  const waitMs = Math.ceil(deadlineMs / 3);
   let timer: NodeJS.Timeout | undefined;
   const silent = new Promise<RuntimeCgroupDriver>((resolve) => {
-    timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${deadlineMs / 1000}s` }), deadlineMs);
+    timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${waitMs / 1000}s` }), waitMs);
   });
   const rt = await Promise.race([runtimeCgroupDriver(ctx.cri().runtime).catch((err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) })), silent]);
   clearTimeout(timer);

@@ -199,7 +199,7 @@ export const doctorDef = (c: Cmd) =>
       .option('--static-pod-path <dir>', "kubelet's staticPodPath (default: the running kubelet's)")
       .option('--pods-api-socket <path>', "kubelet's Pods API socket (default <root>/pods-api/pods-api.sock, read when present; none: skip)")
       .option('--pods <file>', "more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin): pods.orphans counts what none of them owns", collect, [] as string[])
-      .option('--check-timeout <duration>', 'deadline of each check; one that does not answer in time is skip: timed out', '10s')
+      .option('--check-timeout <duration>', "deadline of each check; one that does not answer in time is skip: timed out (default 10s; 3s with -o npd, within node-problem-detector's 5 s plugin timeout)")
       .option('--stuck-after <duration>', "a container in Created or Unknown longer than this is stuck (default: kubelet's runtime request timeout)", '2m'),
   );
 export type DoctorOptions = OptionsOf<typeof doctorDef>;

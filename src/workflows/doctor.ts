@@ -12,6 +12,11 @@ import type { NodePlanResult } from './node-plan';
 
 /** Each check's deadline unless --check-timeout says otherwise. */
 export const DEFAULT_CHECK_DEADLINE_MS = 10_000;
+/**
+ * With -o npd: node-problem-detector kills a custom plugin after its timeout (5 s by default,
+ * pluginGlobalConfig.timeout), so every check must have answered well before.
+ */
+export const NPD_CHECK_DEADLINE_MS = 3_000;
 /** A container in Created/Unknown longer than kubelet's runtime request timeout (2 min) is stuck. */
 export const DEFAULT_STUCK_AFTER_MS = 2 * 60_000;
 

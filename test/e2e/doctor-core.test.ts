@@ -161,6 +161,13 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.match(checks.get('runtime.ready')!.summary, /timed out/);
       assert.equal(checks.size, 7);
       assert.ok(Date.now() - started < 25000, 'the run ends near the deadline, not at the 30s CRI timeout');
+      // As node-problem-detector runs it: default deadlines, done within NPD's 5 s plugin timeout.
+      const npdStarted = Date.now();
+      const npd = await run(['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'npd'], { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } });
+      const npdMs = Date.now() - npdStarted;
+      assert.equal(npd.code, 1, npd.stdout + npd.stderr);
+      assert.match(npd.stdout, /^NonOK: 1 fail: runtime\.reachable: /);
+      assert.ok(npdMs < 5000, `-o npd answered in ${npdMs} ms`);
     } finally {
       server.close();
     }
