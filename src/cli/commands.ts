@@ -79,6 +79,7 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('port-forward', usage.portForwardDef, () => import('./stream').then((m) => m.portForward)),
   entry('plan', pod.planDef, () => import('./plan').then((m) => m.plan)),
   entry('sync', pod.syncDef, () => import('./sync').then((m) => m.sync)),
+  entry('doctor', pod.doctorDef, () => import('./doctor').then((m) => m.doctor)),
   entry('report', pod.reportDef, () => import('./report').then((m) => m.report)),
   entry('runp', pod.runpDef, () => import('./runp').then((m) => m.runp)),
   entry('create', pod.createDef, () => import('./create').then((m) => m.create)),

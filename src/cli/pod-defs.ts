@@ -49,10 +49,10 @@ export type SyncOptions = OptionsOf<typeof syncDef>;
 
 export const reportDef = (c: Cmd) =>
   c
-    .description("Merge node plans (plan --node -o json, as `kubectl logs -l app=syncpod --prefix` prints the DaemonSet's) into one fleet view per node")
+    .description("Merge node plans (plan --node -o json) and doctor reports (doctor -o json), as `kubectl logs -l app=syncpod --prefix` prints the DaemonSet's, into one fleet view per node")
     .argument('<file...>', "log files or node plan JSON ('-' for stdin)")
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
-    .option('--detailed-exitcode', 'exit 0 when no node has pending changes, 2 when one has, 1 when a node reported errors');
+    .option('--detailed-exitcode', 'exit 0 when no node has pending changes or doctor findings, 2 when one has, 1 when a node reported errors');
 export type ReportOptions = OptionsOf<typeof reportDef>;
 
 // ---------------------------------------------------------------------------------------------
@@ -182,3 +182,24 @@ export const nodeDef = (c: Cmd) =>
       .option('--feature-gates <gates>', 'kubelet feature gates NAME=true|false,..., as kubelet takes them'),
   );
 export type NodeCommandOptions = OptionsOf<typeof nodeDef>;
+
+// ---------------------------------------------------------------------------------------------
+// doctor
+
+export const doctorDef = (c: Cmd) =>
+  nodeOptions(
+    c
+      .description("Check this node against kubelet's own rules and the runtime's own answers: what is wrong, and what would fix it")
+      .option('--check <ids>', 'run only these checks (ids or groups, comma-separated, repeatable; e.g. runtime,pods.crashloop)', stringSlice, [] as string[])
+      .option('--skip <ids>', 'leave out these checks (ids or groups, comma-separated, repeatable)', stringSlice, [] as string[])
+      .option('-o, --output <format>', 'output format: table, json, yaml, npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown) or prometheus (node-exporter textfile collector)', 'table')
+      .option('--detailed-exitcode', 'exit 0 when every check is ok or skipped, 2 when one warns or fails, 1 when syncpod could not run')
+      .option('--list', 'list the checks (id, group, title) and run nothing')
+      .option('--every <duration>', "check again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (the DaemonSet's doctor container)")
+      .option('--static-pod-path <dir>', "kubelet's staticPodPath (default: the running kubelet's)")
+      .option('--pods-api-socket <path>', "kubelet's Pods API socket (default <root>/pods-api/pods-api.sock, read when present; none: skip)")
+      .option('--pods <file>', "more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin): pods.orphans counts what none of them owns", collect, [] as string[])
+      .option('--check-timeout <duration>', "deadline of each check; one that does not answer in time is skip: timed out (default 10s; 3s with -o npd, within node-problem-detector's 5 s plugin timeout)")
+      .option('--stuck-after <duration>', "a container in Created or Unknown longer than this is stuck (default: kubelet's runtime request timeout)", '2m'),
+  );
+export type DoctorOptions = OptionsOf<typeof doctorDef>;

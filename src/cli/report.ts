@@ -1,4 +1,4 @@
-// `syncpod report FILE...|-`: node plans from the DaemonSet's logs merged into one fleet view.
+// `syncpod report FILE...|-`: node plans and doctor reports from the DaemonSet's logs merged into one fleet view.
 import type { Context } from './context';
 import type { ReportOptions } from './commands';
 import { LIST_OUTPUTS, parseOutput } from './output';
@@ -35,5 +35,5 @@ export async function report(ctx: Context, args: string[], opts: ReportOptions):
     ctx.warn(`${r.summary.nodesWithErrors} of ${r.summary.nodes} nodes reported errors`);
     return 1;
   }
-  return r.summary.nodesWithChanges > 0 ? 2 : 0;
+  return r.summary.nodesWithChanges > 0 || r.summary.nodesWithDoctorFindings > 0 ? 2 : 0;
 }

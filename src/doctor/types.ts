@@ -1,7 +1,9 @@
 // `syncpod doctor` as data: a check is a stable id, a group and a function from what the doctor
 // observed of the node (DoctorEnv) to a result. Checks only read; results are rendered elsewhere
 // (src/render/doctor-view.ts) in the human, JSON/YAML, NPD and Prometheus formats.
-import type { NodeProfile } from '../node/types';
+import type * as T from '../cri/types';
+import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
+import type { NodePlan } from '../plan/node-plan';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
@@ -43,6 +45,8 @@ export interface CheckResult extends CheckOutcome {
 export interface DoctorEnv {
   /** The node settings syncpod uses (flags > runtime > kubelet > defaults), with what was detected of the kubelet. */
   profile: NodeProfile;
+  /** Why the kubelet's configuration could not be read (the profile then holds defaults); absent when it was. */
+  profileError?: string;
   /** A node file's text (under --host-root); rejects with the errno code (ENOENT, EACCES) when unreadable. */
   readNodeFile(path: string): Promise<string>;
   /** A node path as seen from here (under --host-root). */
@@ -51,16 +55,45 @@ export interface DoctorEnv {
   now(): number;
   /** CRI reads, memoised. Filled in by the doctor workflow (src/workflows/doctor.ts). */
   cri: DoctorCri;
+  /**
+   * What `plan --node` finds for this node (static pods, the Pods API, --pods files; orphans),
+   * planned from the same two lists as `cri.sandboxes()`/`cri.containers()`. Memoised.
+   */
+  nodePlan(): Promise<DoctorNodePlan>;
+  /** Bounds the checks use, with their defaults in src/workflows/doctor.ts. */
+  bounds: DoctorBounds;
 }
 
-/** The CRI answers checks use; typed loosely here and narrowed by the doctor workflow. */
+export interface DoctorBounds {
+  /** A container in Created or Unknown for longer than this is stuck (ms). */
+  stuckAfterMs: number;
+  /** Each check's deadline (ms); runtime.reachable reports a runtime slower than this as its finding. */
+  deadlineMs: number;
+}
+
+export interface DoctorNodePlan {
+  plan: NodePlan;
+  /** Whether the kubelet's Pods API answered (else the desired pods are static pods and --pods files only). */
+  podsApiRead: boolean;
+  /** Pod uids this node should run or knows (desired, finished, mirror). */
+  desiredUids: ReadonlySet<string>;
+}
+
+/** The CRI answers checks use. */
 export interface DoctorCri {
-  version(): Promise<unknown>;
-  status(): Promise<unknown>;
-  sandboxes(): Promise<unknown[]>;
-  containers(): Promise<unknown[]>;
-  images(): Promise<unknown[]>;
-  imageFsInfo(): Promise<unknown>;
+  /** The runtime endpoint, for evidence. */
+  endpoint: string;
+  version(): Promise<T.VersionResponse>;
+  /** Status with verbose info (the runtime's configuration as it reports it). */
+  status(): Promise<T.StatusResponse>;
+  /** The runtime's RuntimeConfig answer (cgroup driver), or why it gave none. */
+  runtimeConfig(): Promise<RuntimeCgroupDriver>;
+  sandboxes(): Promise<T.PodSandbox[]>;
+  containers(): Promise<T.Container[]>;
+  /** ContainerStatus of one container (exit code, reason, times); undefined when it is gone. */
+  containerStatus(id: string): Promise<T.ContainerStatus | undefined>;
+  images(): Promise<T.Image[]>;
+  imageFsInfo(): Promise<T.ImageFsInfoResponse>;
 }
 
 export interface DoctorCheck {

@@ -8,6 +8,8 @@
 // Per source, `syncpod: …` lines are errors (unless the plan lists them as input problems), `WARN: …`
 // lines warnings, `note: …` and `DEBUG: …` lines are skipped; the newest plan per node
 // wins; a source that never produced a plan is reported under its prefix as a node with errors.
+// Doctor reports (`doctor -o json`, {schemaVersion, node, checks, summary}) in the same logs, from
+// the same container or a second one, are merged beside the plans by node name, the newest winning.
 
 export const FLEET_REPORT_SCHEMA_VERSION = 1;
 
@@ -18,6 +20,29 @@ interface NodePlanDoc {
   orphans: Array<{ namespace: string; name: string; uid: string; kubelet?: string }>;
   problems: string[];
   summary: { pods: number; podsWithChanges: number; podsBlocked?: number; orphans: number; problems: number; changes: boolean; text: string };
+}
+
+/** The fields of a doctor report the fleet report reads (src/doctor/report.ts DoctorReport). */
+interface DoctorDoc {
+  node: string;
+  checks: Array<{ id: string; status: string; summary: string }>;
+  summary: { status: string; ok: number; warn: number; fail: number; skip: number; text: string };
+}
+
+/** A node's newest doctor report, in short. */
+export interface FleetDoctor {
+  /** The worst status: ok, warn or fail. */
+  status: string;
+  ok: number;
+  warn: number;
+  fail: number;
+  skip: number;
+  /** "fail runtime.network-ready: NetworkReady is false…", one per check that fails or warns (fails first). */
+  findings: string[];
+  /** The --timestamps time of the report, when present. */
+  at: string | null;
+  /** How many doctor reports this node logged. */
+  runs: number;
 }
 
 export interface FleetNode {
@@ -40,6 +65,8 @@ export interface FleetNode {
   errors: string[];
   warnings: string[];
   changes: boolean;
+  /** The node's newest doctor report; null when it logged none. */
+  doctor: FleetDoctor | null;
 }
 
 export interface FleetReport {
@@ -52,6 +79,8 @@ export interface FleetReport {
     pods: number;
     podsWithChanges: number;
     orphans: number;
+    /** Nodes whose newest doctor report has a check that fails or warns. */
+    nodesWithDoctorFindings: number;
     text: string;
   };
 }
@@ -73,6 +102,7 @@ interface Source {
   inString: boolean;
   escaped: boolean;
   plans: Array<{ doc: NodePlanDoc; at: string | null }>;
+  doctors: Array<{ doc: DoctorDoc; at: string | null }>;
   errors: string[];
   warnings: string[];
 }
@@ -99,6 +129,11 @@ function isNodePlan(v: unknown): v is NodePlanDoc {
   );
 }
 
+function isDoctorReport(v: unknown): v is DoctorDoc {
+  const o = v as Partial<DoctorDoc> | null;
+  return typeof o === 'object' && o !== null && typeof o.node === 'string' && Array.isArray(o.checks) && typeof o.summary === 'object' && o.summary !== null;
+}
+
 function closeDocument(s: Source): void {
   const text = s.buffer;
   s.buffer = '';
@@ -113,7 +148,8 @@ function closeDocument(s: Source): void {
     return;
   }
   if (isNodePlan(v)) s.plans.push({ doc: v, at: s.bufferAt });
-  else s.errors.push(`JSON from ${s.name} is not a node plan (plan --node -o json)`);
+  else if (isDoctorReport(v)) s.doctors.push({ doc: v, at: s.bufferAt });
+  else s.errors.push(`JSON from ${s.name} is not a node plan (plan --node -o json) or a doctor report (doctor -o json)`);
 }
 
 /** Splits every input into per-source streams and reads the node plans and the error lines. */
@@ -133,7 +169,7 @@ function readSources(inputs: FleetInput[]): Source[] {
       }
       let s = sources.get(name);
       if (!s) {
-        s = { name, buffer: '', bufferAt: null, depth: 0, inString: false, escaped: false, plans: [], errors: [], warnings: [] };
+        s = { name, buffer: '', bufferAt: null, depth: 0, inString: false, escaped: false, plans: [], doctors: [], errors: [], warnings: [] };
         sources.set(name, s);
       }
       if (s.buffer !== '') {
@@ -155,7 +191,7 @@ function readSources(inputs: FleetInput[]): Source[] {
   for (const s of sources.values()) {
     if (s.buffer !== '') s.errors.push(`a plan from ${s.name} is cut off (the log ended inside it)`);
   }
-  return [...sources.values()].filter((s) => s.plans.length > 0 || s.errors.length > 0 || s.warnings.length > 0);
+  return [...sources.values()].filter((s) => s.plans.length > 0 || s.doctors.length > 0 || s.errors.length > 0 || s.warnings.length > 0);
 }
 
 const podRef = (p: { namespace: string; name: string }): string => `${p.namespace}/${p.name}`;
@@ -165,7 +201,7 @@ function nodeFrom(s: Source): FleetNode {
   if (!newest) {
     return {
       node: s.name, source: s.name, at: null, runs: 0, pods: 0, podsWithChanges: 0, podsBlocked: 0, pendingPods: [],
-      orphans: 0, orphanPods: [], problems: [], errors: s.errors, warnings: s.warnings, changes: false,
+      orphans: 0, orphanPods: [], problems: [], errors: s.errors, warnings: s.warnings, changes: false, doctor: null,
     };
   }
   const d = newest.doc;
@@ -186,7 +222,32 @@ function nodeFrom(s: Source): FleetNode {
     errors: s.errors.filter((e) => !d.problems.includes(e)),
     warnings: s.warnings,
     changes: d.summary.changes,
+    doctor: null,
   };
+}
+
+const RANK: Record<string, number> = { fail: 0, warn: 1 };
+
+/** Every node's newest doctor report (by --timestamps time, else the last read), from all sources. */
+function doctorsByNode(sources: Source[]): Map<string, FleetDoctor> {
+  const out = new Map<string, FleetDoctor>();
+  for (const s of sources) {
+    for (const { doc, at } of s.doctors) {
+      const seen = out.get(doc.node);
+      const runs = (seen?.runs ?? 0) + 1;
+      if (seen && (seen.at ?? '') > (at ?? '')) {
+        seen.runs = runs;
+        continue;
+      }
+      const findings = doc.checks
+        .filter((c) => c.status in RANK)
+        .sort((a, b) => RANK[a.status] - RANK[b.status])
+        .map((c) => `${c.status} ${c.id}: ${c.summary}`);
+      const { status, ok, warn, fail, skip } = doc.summary;
+      out.set(doc.node, { status, ok, warn, fail, skip, findings, at, runs });
+    }
+  }
+  return out;
 }
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
@@ -194,7 +255,18 @@ const plural = (n: number, one: string, many: string): string => `${n} ${n === 1
 /** Merges the inputs into one report; nodes sorted by name (then source). */
 export function buildFleetReport(inputs: FleetInput[]): FleetReport {
   const byNode = new Map<string, FleetNode>();
-  for (const s of readSources(inputs)) {
+  const sources = readSources(inputs);
+  const doctors = doctorsByNode(sources);
+  for (const s of sources) {
+    // A source that logged only doctor reports is no node of its own: its reports name their node.
+    if (s.plans.length === 0 && s.doctors.length > 0) {
+      for (const node of new Set(s.doctors.map((d) => d.doc.node))) {
+        const seen = byNode.get(node);
+        if (seen) seen.errors.push(...s.errors);
+        else byNode.set(node, { ...nodeFrom(s), node, runs: 0 });
+      }
+      continue;
+    }
     const n = nodeFrom(s);
     const seen = byNode.get(n.node);
     // Two sources for one node (a restarted DaemonSet pod): the one with a plan, the newer stamp.
@@ -203,7 +275,13 @@ export function buildFleetReport(inputs: FleetInput[]): FleetReport {
       byNode.set(n.node, n);
     } else if (seen) seen.errors.push(...n.errors);
   }
+  for (const [node, d] of doctors) {
+    const n = byNode.get(node);
+    if (n) n.doctor = d;
+  }
   const nodes = [...byNode.values()].sort((a, b) => (a.node < b.node ? -1 : a.node > b.node ? 1 : 0));
+  const withFindings = nodes.filter((n) => n.doctor && n.doctor.findings.length > 0).length;
+  const doctored = nodes.filter((n) => n.doctor).length;
   const withChanges = nodes.filter((n) => n.changes).length;
   const withErrors = nodes.filter((n) => n.errors.length > 0 || n.problems.length > 0).length;
   const pods = nodes.reduce((t, n) => t + n.pods, 0);
@@ -214,10 +292,11 @@ export function buildFleetReport(inputs: FleetInput[]): FleetReport {
       ? 'Fleet: no node plans found.'
       : `Fleet: ${plural(nodes.length, 'node', 'nodes')}, ${withChanges} with pending changes` +
         `, ${plural(podsWithChanges, 'pod', 'pods')} of ${pods} would change, ${plural(orphans, 'orphan', 'orphans')}` +
-        `, ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors.`;
+        `, ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors` +
+        (doctored ? `, ${withFindings} of ${doctored} doctored ${doctored === 1 ? 'node' : 'nodes'} with findings.` : '.');
   return {
     schemaVersion: FLEET_REPORT_SCHEMA_VERSION,
     nodes,
-    summary: { nodes: nodes.length, nodesWithChanges: withChanges, nodesWithErrors: withErrors, pods, podsWithChanges, orphans, text },
+    summary: { nodes: nodes.length, nodesWithChanges: withChanges, nodesWithErrors: withErrors, pods, podsWithChanges, orphans, nodesWithDoctorFindings: withFindings, text },
   };
 }

@@ -144,28 +144,29 @@ describe('deploy/', () => {
     // (a node path, read under --host-root /host).
     const { parseDocument } = await import('yaml');
     const doc = parseDocument(fs.readFileSync(path.join(DEPLOY, 'daemonset.yaml'), 'utf8')).toJS();
-    doc.spec.template.spec.containers[0].env.push({ name: 'CONTAINER_RUNTIME_ENDPOINT', value: lab.endpoint });
+    for (const c of doc.spec.template.spec.containers) c.env.push({ name: 'CONTAINER_RUNTIME_ENDPOINT', value: lab.endpoint });
     const file = path.join(dir, 'daemonset.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     const s = await run(['sync', '-y', ...nodeFlags(lab), file]);
     assert.equal(s.code, 0, s.stdout + s.stderr);
-    const ps = JSON.parse((await run(['ps', '-o', 'json', '--label', 'io.kubernetes.pod.namespace=kube-system'])).stdout).containers;
-    assert.equal(ps.length, 1);
-    assert.equal(ps[0].state, 'CONTAINER_RUNNING', 'plan --every keeps the container running');
-    let line = '';
-    for (const deadline = Date.now() + 60_000; line === '' && Date.now() < deadline; ) {
-      line = (await run(['logs', ps[0].id])).stdout.split('\n').find((l) => l.startsWith('{')) ?? '';
-      if (line === '') await new Promise((r) => setTimeout(r, 300));
-    }
-    assert.notEqual(line, '', 'a JSON line in the container log within 60 s');
+    const all = JSON.parse((await run(['ps', '-o', 'json', '--label', 'io.kubernetes.pod.namespace=kube-system'])).stdout).containers;
+    assert.deepEqual(all.map((c: any) => c.metadata.name).sort(), ['doctor', 'syncpod']);
+    for (const c of all) assert.equal(c.state, 'CONTAINER_RUNNING', `${c.metadata.name}: --every keeps the container running`);
+    const ps = all.filter((c: any) => c.metadata.name === 'syncpod');
     const podName = JSON.parse((await run(['inspectp', ps[0].podSandboxId])).stdout).status.metadata.name;
-    const logs = (await run(['logs', ps[0].id])).stdout;
-    const prefixed = logs
-      .split('\n')
-      .filter((l) => l !== '')
-      .map((l) => `[pod/${podName}/syncpod] ${l}`)
-      .join('\n');
-    const rep = await syncpod(['report', '-o', 'json', '-'], { env: lab.env, input: `${prefixed}\n` });
+    // As kubectl logs --all-containers --prefix prints both containers' lines.
+    const prefixed: string[] = [];
+    for (const c of all) {
+      let line = '';
+      for (const deadline = Date.now() + 60_000; line === '' && Date.now() < deadline; ) {
+        line = (await run(['logs', c.id])).stdout.split('\n').find((l) => l.startsWith('{')) ?? '';
+        if (line === '') await new Promise((r) => setTimeout(r, 300));
+      }
+      assert.notEqual(line, '', `${c.metadata.name}: a JSON line in the container log within 60 s`);
+      const logs = (await run(['logs', c.id])).stdout;
+      prefixed.push(...logs.split('\n').filter((l) => l !== '').map((l) => `[pod/${podName}/${c.metadata.name}] ${l}`));
+    }
+    const rep = await syncpod(['report', '-o', 'json', '-'], { env: lab.env, input: `${prefixed.join('\n')}\n` });
     assert.equal(rep.code, 0, rep.stderr);
     const fleet = JSON.parse(rep.stdout);
     assert.equal(fleet.nodes.length, 1);
@@ -173,5 +174,7 @@ describe('deploy/', () => {
     assert.equal(n.node, 'e2e-node', 'the node name came through the downward API and $(NODE_NAME)');
     assert.deepEqual(n.errors, []);
     assert.ok(n.orphanPods.some((o: string) => o.startsWith(`kube-system/${podName} `)), `its own pod is an orphan (no static pods, no Pods API): ${n.orphanPods}`);
+    assert.ok(n.doctor, 'the doctor container\'s report is merged beside the plan');
+    assert.ok(n.doctor.findings.some((f: string) => /^warn pods\.orphans: /.test(f)), `doctor found the same orphan: ${n.doctor.findings}`);
   });
 });

@@ -82,7 +82,7 @@ test('a plan cut off at the end of the log and JSON that is not a node plan are 
   ]);
   assert.deepEqual(r.nodes.map((n) => [n.node, n.errors]), [
     ['p/a', ['a plan from p/a is cut off (the log ended inside it)']],
-    ['p/b', ['JSON from p/b is not a node plan (plan --node -o json)']],
+    ['p/b', ['JSON from p/b is not a node plan (plan --node -o json) or a doctor report (doctor -o json)']],
   ]);
 });
 

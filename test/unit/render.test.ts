@@ -228,8 +228,8 @@ test('loading a command loads no heavy package beyond what its flow always needs
   // needs them.
   // Each command is loaded through the table's own loader, in a fresh process.
   const { COMMANDS } = await import('../../src/cli/commands');
-  // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests.
-  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'start', 'stop', 'rm', 'stopp', 'rmp']);
+  // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests; doctor reads the static pods'.
+  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'start', 'stop', 'rm', 'stopp', 'rmp', 'doctor']);
   const script = `
     const { COMMANDS } = require('./src/cli/commands.ts');
     COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {

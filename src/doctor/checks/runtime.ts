@@ -1,4 +1,146 @@
-// doctor checks of the runtime group.
-import type { DoctorCheck } from '../types';
+// doctor checks of the runtime group: the CRI socket answers, speaks runtime.v1, reports
+// RuntimeReady and NetworkReady, its version, and its cgroup driver where it reports one.
+import { errorLine } from '../../errors';
+import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
+import { runtimeInfoCgroupDriver } from '../runtime-info';
 
-export const runtimeChecks: DoctorCheck[] = [];
+const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
+
+/** The runtime's answer, or a skip outcome saying it could not be asked (runtime.reachable reports why). */
+async function reach<V>(env: DoctorEnv, f: () => Promise<V>): Promise<V | CheckOutcome> {
+  try {
+    return await f();
+  } catch (err) {
+    return { status: 'skip', summary: `the runtime at ${env.cri.endpoint} did not answer (see runtime.reachable): ${errorLine(err)}`, evidence: [] };
+  }
+}
+const isOutcome = (v: unknown): v is CheckOutcome => typeof v === 'object' && v !== null && 'status' in v && 'evidence' in v;
+
+function condition(type: 'RuntimeReady' | 'NetworkReady', remedy: string): DoctorCheck['run'] {
+  return async (env) => {
+    const status = await reach(env, () => env.cri.status());
+    if (isOutcome(status)) return status;
+    const conds = status.status?.conditions ?? [];
+    const c = conds.find((x) => x.type === type);
+    const from = `CRI Status on ${env.cri.endpoint}`;
+    if (!c) {
+      return { status: 'fail', summary: `the runtime reports no ${type} condition (kubelet treats a missing condition as not ready)`, evidence: [ev('conditions', conds.map((x) => x.type).join(', ') || 'none', from)], remedy };
+    }
+    const detail = [c.reason, c.message].filter(Boolean).join(': ');
+    const evidence = [ev(type, `${c.status}${detail ? ` (${detail})` : ''}`, from)];
+    if (c.status) return { status: 'ok', summary: `${type} is true.`, evidence };
+    return { status: 'fail', summary: `${type} is false${detail ? `: ${detail}` : ''}.`, evidence, remedy };
+  };
+}
+
+function minorOf(version: string): number | undefined {
+  const m = /^v?1\.(\d+)/.exec(version);
+  return m ? Number(m[1]) : undefined;
+}
+
+export const runtimeChecks: DoctorCheck[] = [
+  {
+    id: 'runtime.reachable',
+    group: 'runtime',
+    title: 'the CRI socket answers within the deadline',
+    async run(env) {
+      const from = `CRI Version on ${env.cri.endpoint}`;
+      // Its own deadline a little inside the run's, so a silent runtime is this check's finding, not a timed-out check.
+      const within = Math.max(1, Math.floor(env.bounds.deadlineMs * 0.9));
+      let timer: NodeJS.Timeout | undefined;
+      const silent = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no answer within ${within / 1000}s`)), within);
+      });
+      try {
+        const v = await Promise.race([env.cri.version(), silent]);
+        return { status: 'ok', summary: `${v.runtimeName} ${v.runtimeVersion} answers at ${env.cri.endpoint}.`, evidence: [ev('runtime', `${v.runtimeName} ${v.runtimeVersion}`, from)] };
+      } catch (err) {
+        return {
+          status: 'fail',
+          summary: `the runtime at ${env.cri.endpoint} does not answer: ${errorLine(err)}`,
+          evidence: [ev('Version', errorLine(err), from)],
+          remedy: 'Start the runtime (systemctl status containerd / crio) or name its socket with --runtime-endpoint or CONTAINER_RUNTIME_ENDPOINT.',
+        };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+  },
+  {
+    id: 'runtime.api-version',
+    group: 'runtime',
+    title: 'the runtime speaks CRI runtime.v1',
+    async run(env) {
+      const v = await reach(env, () => env.cri.version());
+      if (isOutcome(v)) return v;
+      const evidence = [ev('runtimeApiVersion', v.runtimeApiVersion, `CRI Version on ${env.cri.endpoint}`)];
+      if (v.runtimeApiVersion === 'v1') return { status: 'ok', summary: 'The runtime speaks CRI runtime.v1.', evidence };
+      return {
+        status: 'fail',
+        summary: `The runtime speaks CRI ${v.runtimeApiVersion || 'of no stated version'}; kubelet 1.26 and newer talk runtime.v1 only.`,
+        evidence,
+        remedy: 'Upgrade the runtime to one that serves runtime.v1 (containerd 1.6+, CRI-O 1.23+, cri-dockerd 0.3+).',
+      };
+    },
+  },
+  {
+    id: 'runtime.ready',
+    group: 'runtime',
+    title: 'RuntimeReady condition',
+    run: condition('RuntimeReady', "Read the runtime's log (journalctl -u containerd) for why it is not ready, fix that and restart it."),
+  },
+  {
+    id: 'runtime.network-ready',
+    group: 'runtime',
+    title: 'NetworkReady condition (a CNI config loaded)',
+    run: condition('NetworkReady', "Put a valid CNI config in the runtime's CNI conf dir (/etc/cni/net.d) with its plugins in the bin dir; the runtime loads it without a restart (containerd watches the dir)."),
+  },
+  {
+    id: 'runtime.version',
+    group: 'runtime',
+    title: 'runtime name and version, against the kubelet',
+    async run(env) {
+      const v = await reach(env, () => env.cri.version());
+      if (isOutcome(v)) return v;
+      const evidence = [ev('runtime', `${v.runtimeName} ${v.runtimeVersion}`, `CRI Version on ${env.cri.endpoint}`)];
+      const kubelet = env.profile.kubeletVersion;
+      const kMinor = minorOf(kubelet.value);
+      const ctd = /^v?(\d+)\.(\d+)/.exec(v.runtimeVersion);
+      if (v.runtimeName === 'containerd' && ctd && Number(ctd[1]) < 2 && env.profile.detected && kMinor !== undefined && kMinor >= 35) {
+        evidence.push(ev('kubelet', kubelet.value, kubelet.from ?? kubelet.source));
+        return {
+          status: 'warn',
+          summary:
+            kMinor === 35
+              ? `containerd ${v.runtimeVersion} is a 1.x release; kubelet ${kubelet.value} is of the last Kubernetes minor (1.35) that supports containerd 1.x.`
+              : `containerd ${v.runtimeVersion} is a 1.x release, which kubelet ${kubelet.value} no longer supports (1.35 was the last minor that did).`,
+          evidence,
+          remedy: kMinor === 35 ? 'Move to containerd 2.x before the next kubelet upgrade.' : 'Move to containerd 2.x.',
+        };
+      }
+      return { status: 'ok', summary: `${v.runtimeName} ${v.runtimeVersion}.`, evidence };
+    },
+  },
+  {
+    id: 'runtime.cgroup-driver',
+    group: 'runtime',
+    title: "the runtime's cgroup driver",
+    async run(env) {
+      const rc = await env.cri.runtimeConfig();
+      if (rc.answered) {
+        return { status: 'ok', summary: `The runtime uses the ${rc.cgroupDriver} cgroup driver.`, evidence: [ev('cgroupDriver', rc.cgroupDriver, `CRI RuntimeConfig on ${rc.endpoint}`)] };
+      }
+      const status = await reach(env, () => env.cri.status());
+      if (isOutcome(status)) return status;
+      const info = runtimeInfoCgroupDriver(status);
+      if (info) {
+        return {
+          status: 'ok',
+          summary: `The runtime uses the ${info.driver} cgroup driver (from its configuration; RuntimeConfig: ${rc.why}).`,
+          evidence: [ev('cgroupDriver', info.driver, info.from), ev('RuntimeConfig', rc.why, `CRI RuntimeConfig on ${env.cri.endpoint}`)],
+        };
+      }
+      return { status: 'skip', summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info).`, evidence: [] };
+    },
+  },
+];

@@ -1,0 +1,56 @@
+// What a runtime says about its own configuration in Status's verbose info (containerd's CRI
+// plugin puts its config as JSON under "config": sandboxImage in 1.x, pinnedImages.sandbox in 2.x;
+// the runc runtime's options.SystemdCgroup). CRI-O answers RuntimeConfig instead. Pure.
+import type * as T from '../cri/types';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The parsed "config" of Status's info; undefined when absent or not JSON. */
+export function runtimeInfoConfig(status: T.StatusResponse): Obj | undefined {
+  const text = status.info?.config;
+  if (!text) return undefined;
+  try {
+    const v: unknown = JSON.parse(text);
+    return isObj(v) ? v : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The sandbox (pause) image the runtime uses for new sandboxes, and where in its info it said so. */
+export function runtimeSandboxImage(status: T.StatusResponse): { image: string; from: string } | undefined {
+  const c = runtimeInfoConfig(status);
+  if (!c) return undefined;
+  const pinned = isObj(c.pinnedImages) ? c.pinnedImages.sandbox : undefined;
+  if (typeof pinned === 'string' && pinned) return { image: pinned, from: 'CRI Status info.config.pinnedImages.sandbox' };
+  if (typeof c.sandboxImage === 'string' && c.sandboxImage) return { image: c.sandboxImage, from: 'CRI Status info.config.sandboxImage' };
+  return undefined;
+}
+
+/** The cgroup driver of the runtime's default runc runtime (options.SystemdCgroup), where its info says. */
+export function runtimeInfoCgroupDriver(status: T.StatusResponse): { driver: 'systemd' | 'cgroupfs'; from: string } | undefined {
+  const c = runtimeInfoConfig(status);
+  const ctd = c && isObj(c.containerd) ? c.containerd : undefined;
+  if (!ctd || !isObj(ctd.runtimes)) return undefined;
+  const name = typeof ctd.defaultRuntimeName === 'string' && ctd.defaultRuntimeName ? ctd.defaultRuntimeName : 'runc';
+  const rt = ctd.runtimes[name];
+  if (!isObj(rt)) return undefined;
+  const options = isObj(rt.options) ? rt.options : {};
+  const systemd = options.SystemdCgroup === true || rt.systemdCgroup === true;
+  return { driver: systemd ? 'systemd' : 'cgroupfs', from: `CRI Status info.config.containerd.runtimes.${name}.options.SystemdCgroup` };
+}
+
+/** Whether `image` names the same image as one of `names` (a repo tag or digest), docker.io/library spelled out. */
+export function imageMatches(image: string, names: readonly string[]): boolean {
+  const norm = (ref: string): string => {
+    let r = ref;
+    const slash = r.indexOf('/');
+    const host = slash > 0 ? r.slice(0, slash) : '';
+    if (slash < 0 || (!host.includes('.') && !host.includes(':') && host !== 'localhost')) r = `docker.io/${slash < 0 ? 'library/' : ''}${r}`;
+    if (!r.includes('@') && !/:[^/]+$/.test(r)) r += ':latest';
+    return r;
+  };
+  const want = norm(image);
+  return names.some((n) => norm(n) === want);
+}
