@@ -885,6 +885,95 @@ runTable(
   restartAllCases,
 );
 
+// TestComputePodActionsForRestartAllContainers, the cases on the init-container bases (kubelet
+// 1.37 master, natasha41575/kubernetes@1a51be50 kuberuntime_manager_test.go): every instance of an
+// init or regular container is reset, running ones killed first; the containers whose exit matched
+// a RestartAllContainers rule come last.
+const RESTART_ALL_RUNS: Run[] = [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }];
+runTable('TestComputePodActionsForRestartAllContainers: init containers', makeBasePodAndStatusWithInitContainers, RESTART_ALL_RUNS, [
+  {
+    name: 'marked pod with exited init containers: each is removed without a kill',
+    mutatePod: condition('True'),
+    want: { reset: [['initid1', false], ['initid2', false], ['initid3', false]] },
+  },
+  {
+    name: 'the last init container exits with a RestartAllContainers code while the second runs as a sidecar',
+    mutatePod: (pod) => {
+      pod.spec!.initContainers![1].restartPolicy = 'Always';
+      pod.spec!.initContainers![2].restartPolicy = 'Never';
+      pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
+      condition('True')(pod);
+    },
+    mutateStatus: (s, pod, version) => {
+      // The sidecar's hash is the one of its own (now restartable) spec.
+      s.containerStatuses[1] = cstatus('initid2', 'init2', 'running', hashAt(version, pod.spec!.initContainers![1]));
+      s.containerStatuses[2].exitCode = 1;
+    },
+    want: { reset: [['initid1', false], ['initid2', true], ['initid3', false]] },
+  },
+  {
+    name: 'everything removed: the pod starts again from its first init container',
+    mutateStatus: (s) => {
+      s.containerStatuses = [];
+    },
+    want: { init: [0] },
+  },
+]);
+runTable('TestComputePodActionsForRestartAllContainers: sidecars', makeBasePodAndStatusWithRestartableInitContainers, RESTART_ALL_RUNS, [
+  {
+    name: 'marked pod with running sidecars: each is killed and removed',
+    mutatePod: condition('True'),
+    want: { reset: [['initid1', true], ['initid2', true], ['initid3', true]] },
+  },
+  {
+    name: 'a sidecar exits with a RestartAllContainers code: the regular container first, then the other sidecars, the trigger last',
+    mutatePod: (pod) => {
+      pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
+      condition('True')(pod);
+    },
+    mutateStatus: (s, pod, version) => {
+      Object.assign(s.containerStatuses[2], exited(1));
+      s.containerStatuses.push(cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])));
+    },
+    want: { reset: [['id1', true], ['initid1', true], ['initid2', true], ['initid3', false]] },
+  },
+  {
+    name: 'a regular container exits with a RestartAllContainers code: running regulars, then the sidecars, the trigger last',
+    mutatePod: (pod) => {
+      pod.spec!.containers[2].restartPolicy = 'Never';
+      pod.spec!.containers[2].restartPolicyRules = restartAllRule;
+      condition('True')(pod);
+    },
+    mutateStatus: (s, pod, version) => {
+      s.containerStatuses.push(
+        cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])),
+        cstatus('id2', 'foo2', 'running', hashAt(version, pod.spec!.containers[1])),
+        cstatus('id3', 'foo3', 'exited', hashAt(version, pod.spec!.containers[2]), { exitCode: 1 }),
+      );
+    },
+    want: {
+      reset: [
+        ['id1', true],
+        ['id2', true],
+        ['initid1', true],
+        ['initid2', true],
+        ['initid3', true],
+        ['id3', false],
+      ],
+    },
+  },
+]);
+// kubelet runs its TestComputePodActions and ...WithInitContainers tables again with
+// ContainerRestartRules and RestartAllContainersOnContainerExits on: nothing changes for pods
+// without restart-all rules.
+runTable('TestComputePodActions with RestartAllContainersOnContainerExits', makeBasePodAndStatus, [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }], computePodActionsCases);
+runTable(
+  'TestComputePodActionsWithInitContainers with RestartAllContainersOnContainerExits',
+  makeBasePodAndStatusWithInitContainers,
+  [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }],
+  initContainerCases,
+);
+
 // RestartAllContainers with init containers and a sidecar: kubelet's restart-all branch of
 // computePodActions (kuberuntime_manager.go) lists containersToReset as regular targets, init
 // targets, regular sources, init sources: the containers that triggered the restart go last, and
