@@ -19,7 +19,7 @@ import {
 import { effectiveGates, resolveKubeletRules, usesSidecarInitPath, type FeatureGates, type KubeletRules } from './kubelet-version';
 import type { Changes, ContainerToKill, ContainerToReset, KillReason, KillWhy, PodActions, ProbeResults, StartReason } from './pod-actions';
 import { podSandboxChanged } from './pod-sandbox-changed';
-import { computePodResizeAction } from './pod-resize';
+import { computePodResizeAction, resizeContextOf } from './pod-resize';
 import { isRestartableInitContainer, matchesRestartAllContainers } from './pod-util';
 import type { PodStatus } from './types';
 
@@ -249,7 +249,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       message = `Container ${c.name} failed startup probe`;
       reason = 'StartupProbe';
       why = 'startup-probe-failed';
-    } else if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33 && !computePodResizeAction(c, idx, 'regular', s, changes)) {
+    } else if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33 && !computePodResizeAction(c, idx, 'regular', s, changes, resizeContextOf(ctx))) {
       // The resize policy restarts it: computePodResizeAction put it in containersToKill and containersToStart.
       return;
     } else {

@@ -10,7 +10,7 @@ import { findContainerStatusByName, shouldContainerBeRestarted } from './contain
 import type { KubeletRules } from './kubelet-version';
 import type { Changes, ContainerToKill, ProbeResults, RestartDecisionSource, StartDecision, StartReason } from './pod-actions';
 import { isRestartableInitContainer } from './pod-util';
-import { computePodResizeAction } from './pod-resize';
+import { computePodResizeAction, resizeContextOf } from './pod-resize';
 import type { ContainerStatus, PodStatus } from './types';
 
 /** What computePodActions and its helpers read besides the pod and its status. */
@@ -233,7 +233,7 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
         // policy restarts it as an init container.
         if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33) {
           const before = changes.initContainersToStart.length;
-          computePodResizeAction(c, i, 'init', s, changes);
+          computePodResizeAction(c, i, 'init', s, changes, resizeContextOf(ctx));
           starts.push(...changes.initContainersToStart.splice(before));
         }
         break;

@@ -380,24 +380,32 @@ export interface ContainerResourceInputs extends OomInputs {
   hugePageSizes: string[];
 }
 
-/** generateLinuxContainerResources for one container (init, regular or ephemeral). */
-export function generateLinuxContainerResources(pod: Pod, container: Container, o: ContainerResourceInputs): LinuxContainerResources {
+/**
+ * The CPU request and the CPU and memory limits kubelet writes for a container (milli-CPU, bytes;
+ * request undefined when absent): getCPULimit / getMemoryLimit let a zero container limit give way
+ * to the pod-level one (PodLevelResources).
+ */
+export function containerCpuMemory(pod: Pod, container: Container, podLevelResources: boolean): { cpuRequest?: number; cpuLimit: number; memoryLimit: number } {
   const { requests, limits } = containerAmounts(container);
   const cpuReq = requests.get('cpu');
   let cpuLim = limits.get('cpu');
   let memLim = limits.get('memory');
-  // getCPULimit / getMemoryLimit: a zero container limit gives way to the pod-level one.
-  if (o.podLevelResources && isPodLevelResourcesSet(pod)) {
+  if (podLevelResources && isPodLevelResourcesSet(pod)) {
     const pl = podLevelAmounts(pod).limits;
     if (!cpuLim || milliOf(cpuLim) === 0n) cpuLim = pl.get('cpu') ?? cpuLim;
     if (!memLim || milliOf(memLim) === 0n) memLim = pl.get('memory') ?? memLim;
   }
-  const r = calculateLinuxResources(
-    cpuReq ? toMilliCPU(cpuReq) : undefined,
-    cpuLim ? toMilliCPU(cpuLim) : 0,
-    memLim ? toBytes(memLim) : 0,
-    o.cgroup,
-  );
+  return {
+    ...(cpuReq ? { cpuRequest: toMilliCPU(cpuReq) } : {}),
+    cpuLimit: cpuLim ? toMilliCPU(cpuLim) : 0,
+    memoryLimit: memLim ? toBytes(memLim) : 0,
+  };
+}
+
+/** generateLinuxContainerResources for one container (init, regular or ephemeral). */
+export function generateLinuxContainerResources(pod: Pod, container: Container, o: ContainerResourceInputs): LinuxContainerResources {
+  const v = containerCpuMemory(pod, container, o.podLevelResources ?? false);
+  const r = calculateLinuxResources(v.cpuRequest, v.cpuLimit, v.memoryLimit, o.cgroup);
   r.oomScoreAdj = String(containerOOMScoreAdjust(pod, container, o));
   r.hugepageLimits = hugepageLimits(container, o.hugePageSizes);
   configureContainerSwapResources(r, container, o);

@@ -760,6 +760,49 @@ runTable(
   resizeCases,
 );
 
+// Pod-level resources (PodLevelResources, on from 1.34): a container without limits of its own is
+// created with the pod's limits (kuberuntime_container_linux.go), and kubelet's resize decision
+// compares with those same defaulted limits (containerResourcesFromRequirements in
+// natasha41575/kubernetes@1a51be50 kuberuntime_manager.go; kubelet's case "Update pod-level limits
+// does not mutate container resources"). syncpod compares with what the runtime reports, so the
+// defaulted limits are the desired ones: a pod created that way is left alone, and a container
+// the runtime reports without them is updated to them.
+const podLimits = (pod: Pod) => {
+  pod.spec!.resources = { limits: { cpu: '100m', memory: '100Mi' } };
+};
+const podLevelResizeCases: Case[] = [
+  {
+    name: 'containers created with the pod-level limits are not resized',
+    mutatePod: podLimits,
+    mutateStatus: (s) => {
+      for (const c of s.containerStatuses) c.resources = reported({ cpuLimit: 100, memoryLimit: 100 * Mi });
+    },
+    want: {},
+  },
+  {
+    name: 'containers the runtime reports without the pod-level limits are updated to them',
+    mutatePod: podLimits,
+    mutateStatus: (s) => {
+      s.containerStatuses[0].resources = reported({});
+      s.containerStatuses[1].resources = reported({ cpuLimit: 100 });
+      s.containerStatuses[2].resources = reported({});
+    },
+    want: {
+      update: [
+        ['foo1', ['cpu', 'memory']],
+        ['foo2', ['memory']],
+        ['foo3', ['cpu', 'memory']],
+      ],
+    },
+  },
+];
+runTable(
+  'TestComputePodActionsForPodResize: pod-level limits',
+  makeBasePodAndStatus,
+  ['1.34', '1.35', '1.36', '1.37'].map((version) => ({ version })),
+  podLevelResizeCases,
+);
+
 // TestComputePodActionsWithContainerRestartRules
 const restartRuleCases: Case[] = [
   {
