@@ -1,4 +1,5 @@
-// Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37;
+// Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37
+// (1.36+: a running non-sidecar init container is resized in place);
 // 1.34+ read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_container.go (1.37/1.38 master):
 // computeInitContainerActions (the sidecar-aware path, with in-place resize of sidecars from 1.33), the legacy findNextInitContainerToRun
 // (1.29–1.33 only), isInitContainerFailed and hasAnyRegularContainerCreated. Differences between
@@ -168,6 +169,12 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
       case 'running': {
         if (!restartable) {
           changes.waiting.push({ code: 'init-running', container: c.name });
+          // 1.36+: resized in place while it runs (validation keeps RestartContainer off it).
+          if (rules.resizeRunningInitContainers) {
+            const before = changes.initContainersToStart.length;
+            computePodResizeAction(c, i, 'init', s, changes, resizeContextOf(ctx));
+            starts.push(...changes.initContainersToStart.splice(before));
+          }
           break;
         }
         if (c.startupProbe) {

@@ -74,6 +74,12 @@ export interface KubeletRules {
    * ready) sandbox, and any status of a regular container there means "initialized".
    */
   initStatusFromActiveSandbox: boolean;
+  /**
+   * 1.36+: a running non-sidecar init container is resized in place (InPlacePodVerticalScalingInitContainers,
+   * beta and on from 1.36 in zongruxie4/kubernetes@964d79dd kube_features.go; computeInitContainerActions
+   * of natasha41575/kubernetes@1a51be50 kuberuntime_container.go).
+   */
+  resizeRunningInitContainers: boolean;
   /** 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
   /** Facts the rules rest on that were not read in a tree of this version: plan assumptions. */
@@ -198,10 +204,19 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     exitedCountsAsInitialized: !initFixed,
     succeededRequiresExited: initFixed,
     initStatusFromActiveSandbox: rulesMinor >= 37,
+    resizeRunningInitContainers: rulesMinor >= 36 && gates.InPlacePodVerticalScaling && initContainerResizeGate(gates),
     startupResultLostOnKubeletRestart,
     unpinned,
     warnings,
   };
+}
+
+/**
+ * InPlacePodVerticalScalingInitContainers: its row belongs in the gate table (features.ts); until
+ * it is there, the gate is read when present and otherwise taken at its 1.36 default (on).
+ */
+function initContainerResizeGate(gates: Record<GateName, boolean>): boolean {
+  return (gates as Partial<Record<string, boolean>>).InPlacePodVerticalScalingInitContainers ?? true;
 }
 
 /** Whether computePodActions takes the sidecar-aware init path (computeInitContainerActions) for this pod. */

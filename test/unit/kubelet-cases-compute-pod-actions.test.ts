@@ -1233,3 +1233,68 @@ runTable(
   sidecarResizeCases,
   sidecarProbes,
 );
+
+// TestComputePodActionsWithInitContainers, the resize cases (kubelet 1.37 master,
+// natasha41575/kubernetes@1a51be50): a running non-sidecar init container is resized in place
+// with InPlacePodVerticalScalingInitContainers (beta, on, from 1.36: kube_features.go of
+// zongruxie4/kubernetes@964d79dd, a 1.36-cycle tree); before 1.36 kubelet only waits for it.
+// syncpod sees limits and the CPU request (kubelet's case changes requests, whose memory part is
+// not in CRI's resources), so the row changes both limits.
+const runningInitResized = (minor: number): Case[] => [
+  {
+    name: 'resize of a running non-sidecar init container',
+    mutatePod: (pod) => {
+      pod.spec!.initContainers![0].resources = { limits: { cpu: '200m', memory: '200Mi' } };
+    },
+    mutateStatus: (s) => {
+      s.containerStatuses = s.containerStatuses.slice(0, 1);
+      s.containerStatuses[0].state = 'running';
+      s.containerStatuses[0].resources = reported({ cpuLimit: 100, memoryLimit: 100 * Mi });
+    },
+    want: minor >= 36 ? { update: [['init1', ['cpu', 'memory']]] } : {},
+  },
+  {
+    name: 'a running non-sidecar init container whose resources match is left to finish',
+    mutatePod: (pod) => {
+      pod.spec!.initContainers![0].resources = { limits: { cpu: '100m', memory: '100Mi' } };
+    },
+    mutateStatus: (s) => {
+      s.containerStatuses = s.containerStatuses.slice(0, 1);
+      s.containerStatuses[0].state = 'running';
+      s.containerStatuses[0].resources = reported({ cpuLimit: 100, memoryLimit: 100 * Mi });
+    },
+    want: {},
+  },
+];
+for (const version of ['1.35', '1.36', '1.37']) {
+  runTable('TestComputePodActionsWithInitContainers: running init container resize', makeBasePodAndStatusWithInitContainers, [{ version }], runningInitResized(Number(version.split('.')[1])));
+}
+
+// "stale main container ... must not mark pod as initialized" (1.37, PR 138514): only a regular
+// container left Created in an earlier sandbox is known; from 1.37 the first init container runs,
+// through 1.36 the pod counts as initialized and its regular containers start.
+const staleMain = (s: PodStatus, pod: Pod, version: string) => {
+  s.containerStatuses = [cstatus('id1', 'foo1', 'created', hashAt(version, pod.spec!.containers[0]), { podSandboxId: 'oldSandboxID', createdAt: NOW - 60_000 })];
+};
+for (const version of ['1.36', '1.37']) {
+  const minor = Number(version.split('.')[1]);
+  runTable('TestComputePodActionsWithInitContainers: stale regular container from an earlier sandbox', makeBasePodAndStatusWithInitContainers, [{ version }], [
+    { name: 'stale main container from a previous sandbox must not mark pod as initialized', mutateStatus: staleMain, want: minor >= 37 ? { init: [0] } : { start: [0, 1, 2] } },
+  ]);
+  runTable(
+    'TestComputePodActionsWithRestartableInitContainers: stale regular container from an earlier sandbox',
+    makeBasePodAndStatusWithRestartableInitContainers,
+    [{ version }],
+    [
+      {
+        name: 'stale main container with mixed restartable and non-restartable init containers; start the first one',
+        mutatePod: (pod) => {
+          delete pod.spec!.initContainers![1].restartPolicy;
+        },
+        mutateStatus: staleMain,
+        want: minor >= 37 ? { init: [0] } : { init: [0, 2], start: [0, 1, 2] },
+      },
+    ],
+    sidecarProbes,
+  );
+}
