@@ -110,9 +110,10 @@ function mirrorSourceNote(minor: number, text: string): string {
     return `kubelet ${text}: computePodActions, computeInitContainerActions, getContainersToReset and computePodResizeAction follow ${at} (kuberuntime_manager.go, kuberuntime_container.go), a master snapshot of the 1.37/1.38 cycle, not a release-1.37 tag; ${helpers}.`;
   }
   return (
-    `kubelet ${text}: no 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules, and the fork read here holds a master snapshot); ` +
+    `kubelet ${text}: no 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules; the fork read here holds a master snapshot; zongruxie4/kubernetes holds a 1.36-cycle kube_features.go (964d79dd) and CHANGELOG-1.36 at v1.36.0-rc.0, but its kuberuntime_manager.go (0b0b77ae) cannot be dated to a minor and its kuberuntime_container.go is not stored); ` +
     `the rules are those read in ${at} (1.37/1.38 master) with the later changes switched off by version: the active-sandbox init check of PR 138514 (1.37)` +
     (minor === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '') +
+    (minor < 36 ? ' and the in-place resize of a running non-sidecar init container (1.36+)' : '') +
     `; ${helpers}.`
   );
 }
