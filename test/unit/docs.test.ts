@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { completionScript, programForDocs, renderManPages } from '../../src/cli/docs';
+import { completionScript, programForDocs } from '../../src/cli/docs';
+import { renderManPages } from '../../src/cli/man-pages';
 import { VERSION } from '../../src/version';
 
 const manDir = path.join(__dirname, '..', '..', 'man');
