@@ -415,9 +415,9 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
       'When local stdin ends (-i without -t), syncpod keeps receiving until the command has been silent for 0.5 s or ended, then closes the connection: the v4 protocol cannot close stdin alone.',
     ],
     exitStatus: [
-      ['N', "The command's own exit code (0 when it succeeded)."],
-      ['0', 'Also when the session ended because local stdin ended (-i without -t).'],
-      ['1', "An error of syncpod's: the container is not running, the streaming server refused, -t without a terminal, no command given."],
+      ['0', 'The command succeeded, or the session ended because local stdin ended (-i without -t).'],
+      ['N', "The command's own exit code, whatever it is: syncpod exits with it (crictl exits 1)."],
+      ['1', "Also an error of syncpod's, with one line on stderr: the container is not running, the streaming server refused, -t without a terminal, no command given."],
       ['130', 'Interrupted with Ctrl-C.'],
     ],
     environment: CRI_ENV,
