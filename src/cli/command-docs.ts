@@ -229,7 +229,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     files: CRI_FILES,
     examples: [
       { what: 'The two conditions only:', command: "syncpod info -q -o go-template --template '{{range .status.conditions}}{{.type}}={{.status}} {{.reason}}; {{end}}'" },
-      { what: 'Where containerd looks for CNI configs:', command: "syncpod info | jq '.info.config.cni'" },
+      { what: 'Where containerd looks for CNI configs:', command: "syncpod info | jq '.config.cni'" },
     ],
     seeAlso: ['version', 'runtime-config', 'doctor', 'crictl(1)'],
   },
