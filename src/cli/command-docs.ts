@@ -692,12 +692,12 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
   },
   'net-teardown': {
     description: [
-      "Runs the CNI DEL of a pod sandbox, as the runtime does when it stops a sandbox: the plugins in reverse order, each given the cached result of the ADD, then the cache entry is removed. Safe to repeat: a DEL of what is gone succeeds.",
+      "Runs the CNI DEL of a pod sandbox, as the runtime does when it stops a sandbox: the plugins in reverse order, each given the cached result of the ADD as prevResult (cniVersion 0.4.0 and newer), then the cache entry is removed. Safe to repeat: a DEL of what is gone succeeds, and with neither a cache entry nor a network config there is nothing to tear down.",
       'It changes the network (the interface, host-side state and IPAM leases the plugins release) and the result cache; not the sandbox itself. --dry-run prints what each plugin would get and runs nothing.',
     ],
     exitStatus: [
       ['0', 'Every plugin succeeded (or --dry-run).'],
-      ['1', "An error: a plugin's CNI error, a plugin killed at --timeout, no usable network config."],
+      ['1', "An error: a plugin's CNI error (with the plugin named), a plugin killed at --timeout, a missing plugin binary."],
     ],
     environment: [...CRI_ENV, 'NO_COLOR'],
     files: [...CRI_FILES, 'cniConf', 'cniBin', 'cniCache'],
