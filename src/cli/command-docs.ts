@@ -761,7 +761,8 @@ export const PROGRAM_DOC = {
     ['0', 'Success.'],
     ['1', 'An error: one line on stderr naming the file, document and field, or the endpoint, and the cause.'],
     ['2', 'plan, doctor and report with --detailed-exitcode: changes pending or findings (see each page).'],
-    ['N', "exec: the command's exit code; 130 when interrupted."],
+    ['0, 1, 2', "plan --node -o npd and doctor -o npd: node-problem-detector's codes, 0 OK, 1 NonOK, 2 Unknown."],
+    ['N', "exec (and attach): the command's own exit code; 130 when interrupted with Ctrl-C."],
   ],
   examples: [
     { what: 'What would the kubelet do for this pod, and why?', command: 'syncpod plan web.yaml' },

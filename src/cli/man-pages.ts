@@ -74,7 +74,8 @@ const isHidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden
 /** Every man page: syncpod.1 plus one page per command. A command without docs is an error. */
 export function renderManPages(program: Command = programForDocs(), docs: Readonly<Record<string, CommandDoc>> = COMMAND_DOCS): Map<string, string> {
   const pages = new Map<string, string>();
-  const header = (name: string) => `.TH ${name.toUpperCase()} 1 "2026" "syncpod ${VERSION}" "syncpod manual"\n`;
+  // .nh: no hyphenation, so command names, flags and paths are never split at a line end.
+  const header = (name: string) => `.TH ${name.toUpperCase()} 1 "2026" "syncpod ${VERSION}" "syncpod manual"\n.nh\n`;
   const commands = program.commands.filter((c) => !isHidden(c));
   const missing = commands.filter((c) => docs[c.name()] === undefined).map((c) => c.name());
   if (missing.length) throw new SyncpodError(`no man page text for ${missing.join(', ')}: add an entry to src/cli/command-docs.ts`);
