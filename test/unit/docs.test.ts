@@ -1,5 +1,6 @@
 // man/ and shell completions come from the command definitions: a missing or stale page fails here.
 import { test } from 'node:test';
+import type { Option } from '@commander-js/extra-typings';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
@@ -187,4 +188,47 @@ test("a command's help ends by pointing at its man page", () => {
   plan.configureOutput({ writeOut: (s) => (out += s) });
   plan.outputHelp();
   assert.match(out, /man syncpod-plan \(in the source tree: man \.\/man\/syncpod-plan\.1\)\.\n$/);
+});
+
+/** Shell words of one line, quotes removed (enough for the examples: no escapes inside quotes). */
+function words(line: string): string[] {
+  const out: string[] = [];
+  for (const m of line.matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)) out.push(m[1] ?? m[2] ?? m[3]!);
+  return out;
+}
+
+test('every syncpod command line in EXAMPLES names a real command and only flags it takes', () => {
+  const program = programForDocs();
+  const flagsOf = (opts: readonly Option[]) => new Map(opts.flatMap((o) => [o.short, o.long].filter((f): f is string => !!f).map((f) => [f, o.required || o.optional] as const)));
+  const globals = flagsOf(program.options);
+  const docs = Object.entries(COMMAND_DOCS).flatMap(([name, d]) => d.examples.map((e) => [name, e.command] as const));
+  let checked = 0;
+  for (const [page, text] of docs) {
+    for (const line of text.split('\n')) {
+      // Each syncpod invocation of the line: after `syncpod`, up to a pipe, ; && or the end of $( ).
+      for (const m of line.matchAll(/(?:^|[|(;&]\s*|\$\()syncpod\s+((?:(?!\$\()[^|;&)])*)/g)) {
+        const w = words(m[1]!);
+        let i = 0;
+        while (i < w.length && w[i]!.startsWith('-')) i += globals.get(w[i]!) ? 2 : 1;
+        const name = w[i++]!;
+        const cmd = program.commands.find((c) => c.name() === name || c.aliases().includes(name));
+        assert.ok(cmd, `${page} example "${line}": no command ${name}`);
+        const own = flagsOf(cmd.options);
+        for (; i < w.length; i++) {
+          const word = w[i]!;
+          if (word === '-' || !word.startsWith('-')) {
+            if (name === 'exec') break; // the rest is the command's
+            continue;
+          }
+          const given = word.startsWith('--') ? [word.split('=')[0]!] : [...word.slice(1)].map((ch) => `-${ch}`);
+          for (const f of given) {
+            assert.ok(own.has(f), `${page} example "${line}": syncpod ${name} has no flag ${f}`);
+            if (own.get(f) && !word.includes('=')) i++;
+          }
+        }
+        checked++;
+      }
+    }
+  }
+  assert.ok(checked >= 60, `only ${checked} invocations found`);
 });
