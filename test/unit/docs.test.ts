@@ -232,3 +232,15 @@ test('every syncpod command line in EXAMPLES names a real command and only flags
   }
   assert.ok(checked >= 60, `only ${checked} invocations found`);
 });
+
+test('the docs table holds exactly the visible commands, and SEE ALSO names pages that exist', () => {
+  const names = programForDocs().commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  assert.deepEqual(Object.keys(COMMAND_DOCS).sort(), [...names].sort());
+  for (const [name, d] of Object.entries(COMMAND_DOCS)) {
+    for (const ref of d.seeAlso) {
+      if (/\(\d\)$/.test(ref)) continue;
+      assert.ok(names.includes(ref), `${name}: SEE ALSO names syncpod-${ref}(1), which does not exist`);
+      assert.notEqual(ref, name, `${name}: SEE ALSO names its own page`);
+    }
+  }
+});
