@@ -311,7 +311,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
   update: {
     description: [
       'Changes the resources of running containers (UpdateContainerResources): CFS period and quota, CPU shares, cpuset CPUs and memory nodes, the memory limit. A value of zero, or one not given, leaves that field unchanged, as crictl does.',
-      "It changes only the runtime's cgroup settings of the named containers: not the pod's manifest, not the kubelet's idea of them. The kubelet may set them back at its next resize of the pod.",
+      "It changes only the runtime's resource settings of the named containers: not the pod's manifest, not the kubelet's idea of them. The kubelet compares a running container's CPU and memory with its spec (in-place resize; `syncpod plan` does the same) and may set them back.",
     ],
     exitStatus: OK_OR_ERROR,
     environment: CRI_ENV,
@@ -361,7 +361,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
   config: {
     description: [
       "Reads and edits crictl's client config file: the file of -c, else CRI_CONFIG_FILE, else /etc/crictl.yaml. --get KEY prints a value, --list every option, --set KEY=VALUE[,KEY=VALUE] (or the old form KEY VALUE) writes the file, with the same keys and value rules as crictl (runtime-endpoint, image-endpoint, timeout, debug, pull-image-on-create, disable-pull-on-run).",
-      'A write keeps the comments and the order of what is in the file and replaces it in one rename. It never talks to the runtime.',
+      'A write keeps the comments and the order of what is in the file and replaces it in one rename. The default path is taken as it is, not under --host-root (other commands read the default under --host-root). It never talks to the runtime.',
     ],
     exitStatus: OK_OR_ERROR,
     environment: ['CRI_CONFIG_FILE'],
@@ -643,8 +643,8 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
   },
   pull: {
     description: [
-      'Pulls an image (PullImage on the image endpoint) and prints "Image is up to date for" and the reference the runtime stored. Credentials as crictl takes them: --creds USER[:PASS] (or CRICTL_CREDS), --auth BASE64 (or CRICTL_AUTH), -u USER with the password asked for without echo (or read from the first line of stdin when it is not a terminal). --pod-config sends a sandbox config with the pull (some runtimes choose the snapshotter or platform from it), -a sets annotations on the image.',
-      'The runtime stores the image; nothing else changes. --dry-run prints the request (credentials included) and sends nothing.',
+      'Pulls an image (PullImage on the image endpoint) and prints "Image is up to date for" and the reference the runtime stored. Credentials as crictl takes them: --creds USER[:PASS] (or CRICTL_CREDS), --auth BASE64 (or CRICTL_AUTH), -u USER with the password asked for without echo (or read from the first line of stdin when it is not a terminal). --pod-config sends a sandbox config (or one made from a pod manifest) with the pull, for runtimes that pull per runtime handler; -a sets annotations on the image.',
+      'The runtime stores the image; nothing else changes. --dry-run prints the request and sends nothing; the credentials are in it, in clear.',
     ],
     exitStatus: OK_OR_ERROR,
     environment: [...IMAGE_ENV, 'CRICTL_CREDS', 'CRICTL_AUTH'],
