@@ -2,7 +2,7 @@
 // man/ is missing a page or a page is stale.
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderManPages } from '../src/cli/docs';
+import { renderManPages } from '../src/cli/man-pages';
 
 const dir = join(__dirname, '..', 'man');
 mkdirSync(dir, { recursive: true });

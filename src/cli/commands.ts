@@ -14,7 +14,9 @@
 //      `export async function foo(ctx: Context, args: string[], opts: FooOptions): Promise<number>`.
 //      It only wires flags to src/workflows/ (flows) and src/render/ (views).
 //   3. Add `entry('foo', pod.fooDef, () => import('./foo-module').then((m) => m.foo))` to COMMANDS.
-//   4. `npm run man` (man pages and completions come from this table; a test fails on stale pages).
+//   4. Add its man page text to COMMAND_DOCS in command-docs.ts (description: what it reads, changes
+//      and never touches; exit codes; environment; files; examples), then `npm run man` (man pages
+//      and completions come from this table; a test fails on stale pages or a missing entry).
 import type { Command } from '@commander-js/extra-typings';
 import type { Context } from './context';
 import type { AnyCommand, Cmd } from './command-flags';

@@ -1,73 +1,14 @@
-// man pages and shell completions, generated from the command definitions in program.ts so they
-// cannot drift from what the commands accept (test/unit/docs.test.ts compares man/ with this).
+// Shell completions, generated from the command definitions in program.ts so they cannot drift
+// from what the commands accept; man pages are rendered from the same program by man-pages.ts.
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 import { buildProgram } from './program';
 import type { Context } from './context';
-import { VERSION } from '../version';
 
 const noRunner = async (): Promise<void> => {};
 
 export function programForDocs(): Command {
   return buildProgram(noRunner);
-}
-
-function roffEscape(text: string): string {
-  return text.replace(/\\/g, '\\e').replace(/^([.'])/gm, '\\&$1').replace(/-/g, '\\-');
-}
-
-function optionLine(o: Option): string {
-  return `.TP\n\\fB${roffEscape(o.flags)}\\fR\n${roffEscape(o.description)}${o.defaultValue !== undefined && o.defaultValue !== false && !(Array.isArray(o.defaultValue) && o.defaultValue.length === 0) && !o.negate ? roffEscape(` (default: ${JSON.stringify(o.defaultValue)})`) : ''}\n`;
-}
-
-function usageOf(cmd: Command): string {
-  const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
-  return ['syncpod', '[global options]', cmd.name(), cmd.options.length ? '[options]' : '', ...args].filter(Boolean).join(' ');
-}
-
-const EXIT_STATUS = `.SH EXIT STATUS
-0 success; 1 an error (one line on stderr naming the file, field or endpoint and the cause); 2 for
-\\fBplan \\-\\-detailed\\-exitcode\\fR when changes are pending.
-`;
-
-/** Every man page: syncpod.1 plus one page per command. */
-export function renderManPages(program: Command = programForDocs()): Map<string, string> {
-  const pages = new Map<string, string>();
-  const date = '2026';
-  const header = (name: string, section: string) => `.TH ${name.toUpperCase()} 1 "${date}" "syncpod ${VERSION}" "${section}"\n`;
-  const globals = program.options.map(optionLine).join('');
-  const commands = program.commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden);
-  pages.set(
-    'syncpod.1',
-    header('syncpod', 'syncpod manual') +
-      `.SH NAME\nsyncpod \\- ${roffEscape(program.description().split('\n')[0])}\n` +
-      `.SH SYNOPSIS\n\\fBsyncpod\\fR [global options] \\fIcommand\\fR [options] [arguments]\n` +
-      `.SH DESCRIPTION\n${roffEscape(program.description())}\n` +
-      `.SH GLOBAL OPTIONS\n${globals}` +
-      `.SH COMMANDS\n${commands.map((c) => `.TP\n\\fB${c.name()}\\fR\n${roffEscape(c.description())}\n`).join('')}` +
-      `.SH ENVIRONMENT\n.TP\nCONTAINER_RUNTIME_ENDPOINT\nruntime endpoint when \\-\\-runtime\\-endpoint is not given\n.TP\nIMAGE_SERVICE_ENDPOINT\nimage endpoint when \\-\\-image\\-endpoint is not given\n.TP\nCRI_CONFIG_FILE\nconfig file when \\-\\-config is not given (default /etc/crictl.yaml)\n.TP\nNO_COLOR\nno colour when set\n` +
-      EXIT_STATUS +
-      `.SH SEE ALSO\n${commands.map((c) => `\\fBsyncpod\\-${c.name()}\\fR(1)`).join(', ')}\n`,
-  );
-  for (const c of commands) {
-    const args = c.registeredArguments
-      .map((a) => `.TP\n\\fI${roffEscape(a.name())}\\fR\n${roffEscape(a.description || '')}\n`)
-      .join('');
-    pages.set(
-      `syncpod-${c.name()}.1`,
-      header(`syncpod-${c.name()}`, 'syncpod manual') +
-        `.SH NAME\nsyncpod\\-${c.name()} \\- ${roffEscape(c.description().split('\n')[0])}\n` +
-        `.SH SYNOPSIS\n${roffEscape(usageOf(c))}\n` +
-        (c.aliases().length ? `.PP\nAliases: ${c.aliases().join(', ')}\n` : '') +
-        `.SH DESCRIPTION\n${roffEscape(c.description())}\n` +
-        (args ? `.SH ARGUMENTS\n${args}` : '') +
-        (c.options.length ? `.SH OPTIONS\n${c.options.map(optionLine).join('')}` : '') +
-        `.SH GLOBAL OPTIONS\nSee \\fBsyncpod\\fR(1).\n` +
-        EXIT_STATUS +
-        `.SH SEE ALSO\n\\fBsyncpod\\fR(1)\n`,
-    );
-  }
-  return pages;
 }
 
 interface CompletionCommand {

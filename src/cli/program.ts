@@ -21,7 +21,13 @@ function rootDef() {
     .option('--host-root <dir>', "where the node's root filesystem is mounted (a DaemonSet's /host): sockets, kubelet, CNI, log and /proc paths are read under it; env SYNCPOD_HOST_ROOT")
     .option('--no-color', 'never colour the output (also NO_COLOR)')
     .option('--no-node-profile', "do not read the running kubelet's command line, config and version for node settings (see `syncpod node`)")
-    .showHelpAfterError(false);
+    .showHelpAfterError(false)
+    .addHelpText('after', '\nEach command has a man page with examples, exit status, environment and files: man syncpod-COMMAND,\nthis overview is man syncpod (in the source tree: man ./man/syncpod-COMMAND.1).');
+}
+
+/** Where help points for what it leaves out (the pages are man/, written by `npm run man`). */
+function manPointer(page: string): string {
+  return `Examples, exit status, environment and files: man ${page} (in the source tree: man ./man/${page}.1).`;
 }
 
 export type GlobalOptions = ReturnType<ReturnType<typeof rootDef>['opts']>;
@@ -93,6 +99,7 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, argv?
   for (const e of entries) {
     const sub = program.command(e.name, { hidden: e.hidden }) as Command<[], {}, {}>;
     if (e.aliases.length) sub.aliases(e.aliases);
+    if (!e.hidden) sub.addHelpText('after', `\n${manPointer(`syncpod-${e.name}`)}`);
     e.define(sub).action(async function (this: Command<unknown[], {}, {}>, ...args: unknown[]) {
       await runner(e, this, args);
     });
