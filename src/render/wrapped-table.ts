@@ -101,3 +101,23 @@ export function wrappedTableRows(head: readonly string[], rows: ReadonlyArray<Re
 export function wrappedTable(head: string[], rows: string[][], opts: WrappedTableOptions = {}): string {
   return wrappedTableRows(head, rows, opts).flat().join('\n');
 }
+
+/**
+ * Text in lines of at most `width` columns, broken between words; lines after the first start with
+ * `indent`. A word longer than a line stands alone on its line (never cut).
+ */
+export function wrapText(text: string, width: number = DEFAULT_TABLE_WIDTH, indent = ''): string[] {
+  const lead = /^\s*/.exec(text)![0];
+  const lines: string[] = [];
+  let line = lead;
+  let empty = true;
+  for (const word of text.slice(lead.length).split(/\s+/).filter(Boolean)) {
+    if (!empty && displayWidth(line) + 1 + displayWidth(word) > width) {
+      lines.push(line);
+      line = `${indent}${word}`;
+    } else line = empty ? `${line}${word}` : `${line} ${word}`;
+    empty = false;
+  }
+  lines.push(line);
+  return lines;
+}
