@@ -20,14 +20,14 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
   const kubelet = resolveRules(opts.kubeletVersion, opts.featureGates, detectedForRules(profile));
   if (opts.node && opts.upgradeTo !== undefined) {
     const upgrade = await planNodeUpgrade({ node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: opts.upgradeTo }, { ...nodeDeps(ctx), note: (l) => ctx.warn(l) });
-    ctx.out(formatUpgradePlan(upgrade, output, ctx.colours));
+    ctx.out(formatUpgradePlan(upgrade, output, view));
     return opts.detailedExitcode && upgrade.changes ? 2 : 0;
   }
   const req = { files: args, kubelet, selector: opts.selector, ordinal: opts.ordinal, livenessFailed: opts.livenessFailed, startupFailed: opts.startupFailed, startupSucceeded: opts.startupSucceeded };
   const deps = { runtime: ctx.runtime, readStdin: () => ctx.readStdinBytes(), now: () => ctx.now(), note: (l: string) => void ctx.io.stderr.write(`${l}\n`) };
   if (opts.upgradeTo !== undefined) {
     const upgrade = await planUpgrade({ ...req, targetVersion: opts.upgradeTo }, deps);
-    ctx.out(formatUpgradePlan(upgrade, output, ctx.colours));
+    ctx.out(formatUpgradePlan(upgrade, output, view));
     return opts.detailedExitcode && upgrade.changes ? 2 : 0;
   }
   const plans = (await planPods(req, deps)).map((p) => p.plan);
