@@ -168,7 +168,7 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
   reportLines(ctx, [], plan.problems);
   if (output === 'json') ctx.out(JSON.stringify(report, null, 2));
   else {
-    ctx.io.stdout.write(renderNodeSync(report));
+    ctx.io.stdout.write(renderNodeSync(report, outputWidth(ctx)));
   }
   return report.ok ? 0 : 1;
 }

@@ -73,14 +73,15 @@ export function renderNodePlan(plan: NodePlan, view: PlanView = {}): string {
 }
 
 /** The node sync report as text (ends with a newline). */
-export function renderNodeSync(report: NodeSyncReport): string {
+export function renderNodeSync(report: NodeSyncReport, width: number = DEFAULT_TABLE_WIDTH): string {
   const out: string[] = [];
-  for (const p of report.pods) {
+  // The pods whose sync failed first, then the others (each set in the node plan's order).
+  for (const p of [...report.pods.filter((x) => !x.ok), ...report.pods.filter((x) => x.ok)]) {
     let text = '';
     if (p.preflight.length) {
       text += p.preflight.map((r) => `pre ${r.action} ${r.target}: ${r.ok ? 'ok' : 'refused'}${r.message ? ` ${r.message}` : ''}`).join('\n') + '\n';
     }
-    if (p.results.length || !p.stopped) text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results });
+    if (p.results.length || !p.stopped) text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results }, { width });
     else text += `Pod ${p.pod.namespace}/${p.pod.name} (uid ${p.pod.uid}): not synced: ${p.stopped}\n`;
     out.push(text.trimEnd());
   }
