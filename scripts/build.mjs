@@ -6,7 +6,7 @@
 //   chunk-*.cjs        the project's own code, split at the command table's import() boundary;
 //                      a module shared by several commands lives in one chunk (one copy, so
 //                      `instanceof SyncpodError` holds across commands)
-//   vendor-*.cjs       each heavy package (yaml, chalk, ora, ws) on its own, loaded by
+//   vendor-*.cjs       each heavy package (yaml, chalk, ora, ws, cli-table3) on its own, loaded by
 //                      the first require of it
 //   *.cjs.cache        V8's code cache for each file (written by the warm-up run below)
 // esbuild splits only ESM output, so the bundle is built as ESM and each file is then turned into
@@ -27,7 +27,7 @@ const finalDist = join(root, 'dist');
 const dist = join(root, `dist.building-${process.pid}`);
 
 /** Heavy packages, each bundled into its own file and required from there. */
-const VENDOR = { yaml: 'vendor-yaml.cjs', chalk: 'vendor-chalk.cjs', ora: 'vendor-ora.cjs', ws: 'vendor-ws.cjs' };
+const VENDOR = { yaml: 'vendor-yaml.cjs', chalk: 'vendor-chalk.cjs', ora: 'vendor-ora.cjs', ws: 'vendor-ws.cjs', 'cli-table3': 'vendor-cli-table3.cjs' };
 
 /** Resolves the vendor packages to their files next to the importing file. */
 const vendorExternal = {

@@ -21,7 +21,7 @@ import { runtimeCgroupDriver } from '../node/runtime-config';
 import { DOCTOR_OUTPUTS, type DoctorOutput, renderDoctorJson, renderDoctorNpd, renderDoctorPrometheus, renderDoctorTable, renderDoctorYaml } from '../render/doctor-view';
 import { nodeDeps } from './deps';
 import { nodeRequest } from './node';
-import { parseOutput } from './output';
+import { outputWidth, parseOutput } from './output';
 
 export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions): Promise<number> {
   // Everything the flags say is checked before anything is read or called.
@@ -111,7 +111,7 @@ async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorChec
       return r.exitCode;
     }
     default:
-      ctx.io.stdout.write(renderDoctorTable(report, ctx.colours, ctx.io.stdout.columns));
+      ctx.io.stdout.write(renderDoctorTable(report, ctx.colours, outputWidth(ctx)));
   }
   return doctorExitCode(report, !!opts.detailedExitcode);
 }
@@ -135,7 +135,7 @@ async function doctorEvery(ctx: Context, opts: DoctorOptions, selected: DoctorCh
         if (output === 'json') ctx.out(JSON.stringify(report));
         else if (output === 'yaml') ctx.out(`---\n${renderDoctorYaml(report)}`);
         else if (output === 'prometheus') ctx.io.stdout.write(renderDoctorPrometheus(report, ctx.now()));
-        else ctx.io.stdout.write(`${renderDoctorTable(report, ctx.colours, ctx.io.stdout.columns)}\n`);
+        else ctx.io.stdout.write(`${renderDoctorTable(report, ctx.colours, outputWidth(ctx))}\n`);
       },
       { signal: abort.signal, sleep, onError: (err) => ctx.io.stderr.write(`syncpod: ${errorLine(err)}\n`) },
       () => ctx.now(),

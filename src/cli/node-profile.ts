@@ -2,7 +2,7 @@
 // with where each value came from).
 import type { NodeCommandOptions } from './commands';
 import type { Context } from './context';
-import { LIST_OUTPUTS, parseOutput } from './output';
+import { LIST_OUTPUTS, outputWidth, parseOutput } from './output';
 import { renderNodeProfile } from '../render/node-view';
 import { yamlText } from '../render/yaml';
 import { profileWithRuntime } from '../workflows/node-profile';
@@ -10,7 +10,7 @@ import { profileWithRuntime } from '../workflows/node-profile';
 export async function node(ctx: Context, _args: string[], opts: NodeCommandOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const profile = await profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
-  if (output === 'table') ctx.out(renderNodeProfile(profile));
+  if (output === 'table') ctx.out(renderNodeProfile(profile, outputWidth(ctx)));
   else if (output === 'json') ctx.out(JSON.stringify(profile, null, 2));
   else ctx.out(yamlText(JSON.parse(JSON.stringify(profile))));
   return 0;

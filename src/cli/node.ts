@@ -24,8 +24,8 @@ import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
 import { executeDeps, nodeDeps } from './deps';
-import { parseOutput } from './output';
-import type { Colours } from '../render/colour';
+import { outputWidth, parseOutput } from './output';
+import type { PlanView } from '../render/plan-view';
 import { hostUnder } from '../workflows/host-facts';
 import { configSeenFor, legacyLogDirOf, nodeSettings, podLogsRootOf } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
@@ -67,7 +67,7 @@ function reportLines(ctx: Context, notes: string[], problems: string[]): void {
 }
 
 /** `plan --node [FILE...]`. */
-export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, colours?: Colours): Promise<number> {
+export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, view: PlanView = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose }): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json', 'yaml', 'npd']);
   if (output === 'npd') {
     // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
@@ -81,11 +81,11 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
       return NPD_UNKNOWN;
     }
   }
-  if (opts.every !== undefined) return planNodeEvery(ctx, args, opts, output, colours);
+  if (opts.every !== undefined) return planNodeEvery(ctx, args, opts, output, view);
   const r = await planNode(nodeRequest(ctx, args, opts), nodeDeps(ctx));
   reportLines(ctx, r.notes, r.plan.problems);
   if (output === 'table') {
-    ctx.io.stdout.write(renderNodePlan(r.plan, colours));
+    ctx.io.stdout.write(renderNodePlan(r.plan, view));
   } else if (output === 'json') {
     ctx.out(JSON.stringify(r.plan, null, 2));
   } else {
@@ -96,7 +96,7 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
 }
 
 /** `plan --node --every DURATION`: one plan per interval until SIGTERM/SIGINT; JSON one line per run. */
-async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, output: string, colours?: Parameters<typeof renderNodePlan>[1]): Promise<number> {
+async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, output: string, view: PlanView): Promise<number> {
   const ns = parseGoDuration(String(opts.every));
   // At most the longest timer node keeps (a longer one fires at once: plans in a tight loop).
   if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
@@ -114,7 +114,7 @@ async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & R
       async () => {
         const r = await planNode(request, nodeDeps(ctx));
         reportLines(ctx, r.notes, r.plan.problems);
-        if (output === 'table') ctx.io.stdout.write(`${renderNodePlan(r.plan, colours)}\n`);
+        if (output === 'table') ctx.io.stdout.write(`${renderNodePlan(r.plan, view)}\n`);
         else if (output === 'json') ctx.out(JSON.stringify(r.plan));
         else ctx.out(`---\n${yamlText(JSON.parse(JSON.stringify(r.plan)))}`);
       },
@@ -168,7 +168,7 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
   reportLines(ctx, [], plan.problems);
   if (output === 'json') ctx.out(JSON.stringify(report, null, 2));
   else {
-    ctx.io.stdout.write(renderNodeSync(report));
+    ctx.io.stdout.write(renderNodeSync(report, outputWidth(ctx)));
   }
   return report.ok ? 0 : 1;
 }

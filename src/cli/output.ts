@@ -42,3 +42,14 @@ export function statusOutput<const F extends StatusFormat>(value: string, templa
   if (v !== 'go-template' && template !== undefined) throw new SyncpodError('--template is used only with -o go-template');
   return v;
 }
+
+/**
+ * The width syncpod's own tables and views are fitted to: the terminal's columns when stdout is a
+ * terminal, else COLUMNS when it is a number, else 100.
+ */
+export function outputWidth(ctx: Pick<Context, 'io'>): number {
+  const out = ctx.io.stdout;
+  if (out.isTTY && out.columns && out.columns > 0) return out.columns;
+  const env = Number(ctx.io.env.COLUMNS);
+  return Number.isInteger(env) && env > 0 ? env : 100;
+}

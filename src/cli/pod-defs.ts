@@ -12,6 +12,7 @@ export const planDef = (c: Cmd) =>
       .argument('[file...]', "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin); with --node, more desired pods (e.g. kubectl get pods -o yaml)")
       .option('-o, --output <format>', 'output format: table, json or yaml; with --node also npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown)', 'table')
       .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
+      .option('-v, --verbose', 'with the table: each assumption with its detail (-o json|yaml always have it), every pod without changes on its own line')
       .option('--node', 'plan every pod this node should run (static pods, given files, the Pods API) and report orphans')
       .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
       .option('--pods-api-socket <path>', "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock, read when present; none: skip)")

@@ -1,7 +1,7 @@
 // `syncpod report FILE...|-`: node plans and doctor reports from the DaemonSet's logs merged into one fleet view.
 import type { Context } from './context';
 import type { ReportOptions } from './commands';
-import { LIST_OUTPUTS, parseOutput } from './output';
+import { LIST_OUTPUTS, outputWidth, parseOutput } from './output';
 import { SyncpodError } from '../errors';
 import { inputText } from '../manifest/utf8';
 import { readInputFileSync } from '../read-input';
@@ -27,7 +27,7 @@ export async function report(ctx: Context, args: string[], opts: ReportOptions):
   const inputs: FleetInput[] = [];
   for (const file of args) inputs.push(await readInput(ctx, file));
   const r = buildFleetReport(inputs);
-  if (output === 'table') ctx.out(renderFleetReport(r, ctx.colours));
+  if (output === 'table') ctx.out(renderFleetReport(r, ctx.colours, outputWidth(ctx)));
   else if (output === 'json') ctx.out(JSON.stringify(r, null, 2));
   else ctx.out(yamlText(r));
   if (!opts.detailedExitcode) return 0;

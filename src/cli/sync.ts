@@ -7,7 +7,7 @@ import type { SyncOptions } from './commands';
 import { requireNodeFor } from './command-flags';
 import { executeDeps, profiledNode } from './deps';
 import { withNodeProfile } from '../workflows/node-profile';
-import { parseOutput, protoJSON } from './output';
+import { outputWidth, parseOutput, protoJSON } from './output';
 import { parseTimeout } from '../config/settings';
 import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
 import type { SyncHooks } from '../sync/types';
@@ -75,6 +75,6 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     duplicates: done.duplicates,
     ...(opts.timings ? { timings: { totalMs, planMs: times.planMs, rpcMs: times.rpcMs, ownMs: totalMs - times.rpcMs } } : {}),
   };
-  ctx.io.stdout.write(output === 'json' ? view.syncReportJSON(report) : view.renderSyncReport(report, { timings: !!opts.timings }));
+  ctx.io.stdout.write(output === 'json' ? view.syncReportJSON(report) : view.renderSyncReport(report, { timings: !!opts.timings, width: outputWidth(ctx) }));
   return ok ? 0 : 1;
 }

@@ -14,6 +14,7 @@ import { COMMANDS } from './commands';
 import { main } from '../main';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
 import { encodeMessage } from '../cri/codec';
+import { wrappedTable } from '../render/wrapped-table';
 
 const CREATED = '1700000000000000000';
 const SANDBOXES = Array.from({ length: 20 }, (_, i) => ({
@@ -77,7 +78,9 @@ export async function warm(ctx: Context): Promise<number> {
     server.close();
     fs.rmSync(dir, { recursive: true, force: true });
   }
-  // The packages other outputs load (colour, progress, streaming), so that their files are cached too.
+  // The packages other outputs load (colour, progress, streaming, syncpod's own tables), so that
+  // their files are cached too; a small table compiles cli-table3's layout.
   for (const load of [() => require('chalk'), () => require('ora'), () => require('ws')]) load();
+  wrappedTable(['STEP', 'REASON'], [['1', 'a reason long enough to wrap']], { width: 20, wrap: [1] });
   return 0;
 }

@@ -82,10 +82,20 @@ export interface KubeletRules {
   resizeRunningInitContainers: boolean;
   /** 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
-  /** Facts the rules rest on that were not read in a tree of this version: plan assumptions. */
-  unpinned: string[];
+  /**
+   * Facts the rules rest on that were not read in a tree of this version: plan assumptions, each as
+   * one short sentence and the detail behind it.
+   */
+  unpinned: UnpinnedNote[];
   /** Loud warnings (a kubelet newer than the newest mirrored). */
   warnings: string[];
+}
+
+/** A fact the rules rest on: an id, one short sentence, and the detail (empty when the sentence says it all). */
+export interface UnpinnedNote {
+  id: string;
+  short: string;
+  detail: string;
 }
 
 /**
@@ -102,20 +112,22 @@ export const MIRROR_SOURCE = {
 } as const;
 
 /** The plan assumption that says what the mirror of `minor` (34+) was read from and what was not found. */
-function mirrorSourceNote(minor: number, text: string): string {
+function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
   const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
   const helpers =
     'ShouldContainerBeRestarted and the restart-rule helpers (container/helpers.go, api/v1/pod/util.go) are not stored at that commit and follow their 1.34 form (ContainerShouldRestart, findMatchingContainerRestartRule)';
   if (minor >= MIRROR_SOURCE.minor) {
-    return `kubelet ${text}: computePodActions, computeInitContainerActions, getContainersToReset and computePodResizeAction follow ${at} (kuberuntime_manager.go, kuberuntime_container.go), a master snapshot of the 1.37/1.38 cycle, not a release-1.37 tag; ${helpers}.`;
+    const short = `kubelet ${text}: the kuberuntime rules mirror a master snapshot of the 1.37/1.38 cycle, not a release tag.`;
+    return { id: 'mirror-source', short, detail: `computePodActions, computeInitContainerActions, getContainersToReset and computePodResizeAction follow ${at} (kuberuntime_manager.go, kuberuntime_container.go), a master snapshot of the 1.37/1.38 cycle, not a release-1.37 tag; ${helpers}.` };
   }
-  return (
-    `kubelet ${text}: no 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules; the fork read here holds a master snapshot; zongruxie4/kubernetes holds a 1.36-cycle kube_features.go (964d79dd) and CHANGELOG-1.36 at v1.36.0-rc.0, but its kuberuntime_manager.go (0b0b77ae) cannot be dated to a minor and its kuberuntime_container.go is not stored); ` +
+  const short = `kubelet ${text}: no 1.${minor} tree was read; the rules are 1.37/1.38 master's with later changes switched off by version.`;
+  const detail =
+    `No 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules; the fork read here holds a master snapshot; zongruxie4/kubernetes holds a 1.36-cycle kube_features.go (964d79dd) and CHANGELOG-1.36 at v1.36.0-rc.0, but its kuberuntime_manager.go (0b0b77ae) cannot be dated to a minor and its kuberuntime_container.go is not stored); ` +
     `the rules are those read in ${at} (1.37/1.38 master) with the later changes switched off by version: the active-sandbox init check of PR 138514 (1.37)` +
     (minor === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '') +
     (minor < 36 ? ' and the in-place resize of a running non-sidecar init container (1.36+)' : '') +
-    `; ${helpers}.`
-  );
+    `; ${helpers}.`;
+  return { id: 'mirror-source', short, detail };
 }
 
 /** The 1.35 patch release that seeds a sidecar's startup result after a kubelet restart (PR 137885). */
@@ -137,13 +149,13 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     throw new SyncpodError(`kubelet ${v.text} is not supported: syncpod mirrors kubelet ${SUPPORTED_RANGE}`);
   }
   const warnings: string[] = [];
-  const unpinned: string[] = [];
+  const unpinned: UnpinnedNote[] = [];
   const rulesMinor = Math.min(v.minor, NEWEST_MINOR);
   if (v.minor > NEWEST_MINOR) {
     warnings.push(
       `kubelet ${v.text} is newer than the newest mirrored kubelet 1.${NEWEST_MINOR}: it is planned with 1.${NEWEST_MINOR}'s rules and gate defaults, which may be wrong for it`,
     );
-    unpinned.push(`kubelet ${v.text} is planned with the rules and gate defaults of kubelet 1.${NEWEST_MINOR} (the newest mirrored).`);
+    unpinned.push({ id: 'newer-than-mirrored', short: `kubelet ${v.text} is planned with the rules and gate defaults of kubelet 1.${NEWEST_MINOR} (the newest mirrored).`, detail: '' });
   }
   const rulesText = v.minor > NEWEST_MINOR ? `1.${NEWEST_MINOR}` : v.text;
   const gateOrigins = resolveFeatureGates(rulesMinor, rulesText, flags, detected.featureGates ?? {});
@@ -156,9 +168,11 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
   if (fixPatch !== undefined) {
     if (v.patch === null) {
       initFixed = true;
-      unpinned.push(
-        `No patch release was given for kubelet ${v.text}: planned as 1.${rulesMinor}.${fixPatch} or later (earlier patches send every pod down the sidecar-aware init path and leave an init container stuck in Created alone).`,
-      );
+      unpinned.push({
+        id: 'patch-init-fixes',
+        short: `No patch release was given for kubelet ${v.text}: planned as 1.${rulesMinor}.${fixPatch} or later.`,
+        detail: 'Earlier patches send every pod down the sidecar-aware init path and leave an init container stuck in Created alone.',
+      });
     } else {
       initFixed = v.patch >= fixPatch;
     }
@@ -169,12 +183,15 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
   else initPathRule = initFixed ? 'sidecar-pods' : 'every-pod';
 
   if (rulesMinor <= 32) {
-    unpinned.push(
-      `kubelet ${v.text}: three init-path rules were read in 1.28 and 1.33 trees only and are assumed to have changed with the 1.${rulesMinor}.${fixPatch ?? 0} init-container fixes: ` +
+    unpinned.push({
+      id: 'init-path-rules',
+      short: `kubelet ${v.text}: three init-path rules are assumed to have changed with the 1.${rulesMinor}.${fixPatch ?? 0} init-container fixes.`,
+      detail:
+        'They were read in 1.28 and 1.33 trees only: ' +
         (initFixed
           ? 'a changed sidecar is restarted, exited regular containers do not mean "initialized", and OnFailure counts only an exited container with code 0 as succeeded.'
           : 'a changed sidecar is not restarted, an exited regular container means "initialized", and OnFailure counts any stopped container with code 0 as succeeded.'),
-    );
+    });
   }
   if (rulesMinor >= 34) unpinned.push(mirrorSourceNote(rulesMinor, rulesText));
   // 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: a sidecar's startup result is not
@@ -183,9 +200,11 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
   let startupResultLostOnKubeletRestart = false;
   if (rulesMinor === 35 && !gates.ChangeContainerStatusOnKubeletRestart) {
     if (v.patch === null) {
-      unpinned.push(
-        `No patch release was given for kubelet ${v.text}: planned as 1.35.4 or later, which carries a sidecar's startup result over a kubelet restart (1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off do not).`,
-      );
+      unpinned.push({
+        id: 'patch-startup-seed',
+        short: `No patch release was given for kubelet ${v.text}: planned as 1.35.4 or later.`,
+        detail: "1.35.4 carries a sidecar's startup result over a kubelet restart (1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off do not).",
+      });
     } else {
       startupResultLostOnKubeletRestart = v.patch < STARTUP_SEED_FIX_PATCH_135;
     }

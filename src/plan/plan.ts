@@ -145,7 +145,10 @@ export interface Plan {
   waiting: string[];
   backOff: PlanBackOff[];
   hashNotes: string[];
+  /** Every assumption in full (its short sentence, then the detail), as `assumptionNotes` holds them. */
   assumptions: string[];
+  /** The same assumptions, in the same order, each with an id, one short sentence and the detail. */
+  assumptionNotes: PlanAssumption[];
   changes: boolean;
   summary: PlanSummary;
   /** Where the pod came from; absent when the plan was built without a manifest. */
@@ -158,6 +161,28 @@ export interface Plan {
    * a node plan lists them among its orphans and leaves this empty.
    */
   duplicates: Orphan[];
+}
+
+/**
+ * Something the plan rests on that syncpod cannot see: `short` is one sentence (the human view's
+ * line), `detail` the rest (shown with -v; '' when the sentence says it all). The same `id` names
+ * the same fact in every pod's plan of a run.
+ */
+export interface PlanAssumption {
+  id: string;
+  short: string;
+  detail: string;
+}
+
+/** An assumption as one text: its short sentence, then its detail. */
+export function assumptionText(a: PlanAssumption): string {
+  return a.detail ? `${a.short} ${a.detail}` : a.short;
+}
+
+/** Adds an assumption a workflow knows of (a computed static pod uid, a workload's pod) to a built plan. */
+export function addAssumption(plan: Pick<Plan, 'assumptions' | 'assumptionNotes'>, a: PlanAssumption): void {
+  plan.assumptionNotes.push(a);
+  plan.assumptions.push(assumptionText(a));
 }
 
 export interface PlanInput {
@@ -279,6 +304,7 @@ export function buildPlan(input: PlanInput): Plan {
   }
   const numbered: PlanStep[] = steps.map((s, i) => ({ step: i + 1, ...s }));
 
+  const notes = assumptions(input, rules, backOffs.length > 0);
   const hashNotes = a.hashChecks.filter((h) => h.verdict !== 'match').map((h) => `${h.name}: ${describeHashCheck(h)}`);
 
   const planBody = {
@@ -316,7 +342,8 @@ export function buildPlan(input: PlanInput): Plan {
     waiting: a.waiting.map((w) => waitingText(w, a.kubeletVersion)),
     backOff: backOffs,
     hashNotes,
-    assumptions: assumptions(input, rules, backOffs.length > 0),
+    assumptions: notes.map(assumptionText),
+    assumptionNotes: notes,
     duplicates: [...(input.duplicates ?? [])],
     changes: numbered.length > 0 || (input.duplicates ?? []).length > 0,
   };
@@ -378,13 +405,28 @@ function estimateBackOff(input: PlanInput, name: string, rules: KubeletRules): P
   return { ...base, delaySeconds: e.delaySeconds, heldBack: e.heldBack, remainingSeconds: e.remainingSeconds, note };
 }
 
-function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean): string[] {
-  const out: string[] = [...rules.warnings.map((w) => `WARNING: ${w}.`)];
+/** Splits "what: the rest" into its first part as the short sentence and the rest as the detail. */
+export function splitNote(id: string, text: string): PlanAssumption {
+  const at = text.indexOf(': ');
+  if (at < 0) return { id, short: text, detail: '' };
+  const rest = text.slice(at + 2).replace(/\.?$/, '.');
+  return { id, short: `${text.slice(0, at)}.`, detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
+}
+
+function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean): PlanAssumption[] {
+  const out: PlanAssumption[] = rules.warnings.map((w) => {
+    const n = splitNote('kubelet-warning', w);
+    return { ...n, short: `WARNING: ${n.short}` };
+  });
   const inputs = input.probeInputs ?? [];
   const probes = input.options?.probeResults;
   const given = Object.keys(probes?.liveness ?? {}).length + Object.keys(probes?.startup ?? {}).length;
   if (given === 0) {
-    out.push('Probe results are kept in kubelet memory and none were given: no liveness or startup failure is assumed (kubelet kills only on an existing Failure).');
+    out.push({
+      id: 'probe-results-none',
+      short: 'No probe results were given: no liveness or startup failure is assumed.',
+      detail: 'Probe results are kept in kubelet memory, and kubelet kills only on an existing Failure.',
+    });
   } else {
     const from = (f: PlanProbeInput['from']) => inputs.filter((p) => p.from === f).map((p) => `${p.probe} ${p.result} for ${p.container}`);
     const flags = from('flag');
@@ -393,56 +435,84 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
       ...(flags.length ? [`from flags: ${flags.join(', ')}`] : []),
       ...(status.length ? [`from the pod's status (containerStatuses[].started): ${status.join(', ')}`] : []),
     ];
-    out.push(`Probe results were given for ${given} container probe(s)${parts.length ? ` (${parts.join('; ')})` : ''}; all others are assumed to have no result.`);
+    out.push({
+      id: 'probe-results-given',
+      short: `Probe results were given for ${given} container probe(s); all others are assumed to have no result.`,
+      detail: parts.length ? `Given ${parts.join('; ')}.` : '',
+    });
     if (rules.startupResultLostOnKubeletRestart && status.some((p) => p.startsWith('startup'))) {
-      out.push(
-        `Kubelet ${rules.version} with ChangeContainerStatusOnKubeletRestart off does not carry a startup result over its own restart: if kubelet restarted since a sidecar started, it waits for that sidecar's startup probe to succeed again.`,
-      );
+      out.push({
+        id: 'startup-result-lost',
+        short: `Kubelet ${rules.version} does not carry a startup result over its own restart.`,
+        detail: "With ChangeContainerStatusOnKubeletRestart off, if kubelet restarted since a sidecar started, it waits for that sidecar's startup probe to succeed again.",
+      });
     }
   }
   if (rules.versionOrigin === 'default') {
-    out.push(`No kubelet version was given or detected: planned as kubelet ${rules.version}, the newest mirrored.`);
+    out.push({ id: 'kubelet-version-default', short: `No kubelet version was given or detected: planned as kubelet ${rules.version}, the newest mirrored.`, detail: '' });
   }
-  out.push(...rules.unpinned);
+  out.push(...rules.unpinned.map((u) => ({ ...u })));
   if (rules.gates.RestartAllContainersOnContainerExits && rules.gates.ContainerRestartRules) {
-    out.push(
-      'RestartAllContainers is decided from the runtime state (an exited container whose rule has that action) and, for a pod status dump, its AllContainersRestarting condition; kubelet also remembers the condition across syncs, which syncpod cannot see.',
-    );
+    out.push({
+      id: 'restart-all-containers',
+      short: "RestartAllContainers is decided from the runtime state; kubelet's memory of it is not seen.",
+      detail:
+        'It is read from an exited container whose rule has that action and, for a pod status dump, its AllContainersRestarting condition; kubelet also remembers the condition across syncs, which syncpod cannot see.',
+    });
   }
   if (hasBackOff) {
-    out.push(
-      'Crash-loop back-off lives in kubelet memory: delays are estimated from restart counts and exit times, assuming earlier restarts followed crashes within 10 minutes of their start; a restarted kubelet starts with no back-off.',
-    );
+    out.push({
+      id: 'back-off-estimate',
+      short: 'Crash-loop back-off lives in kubelet memory: delays are estimated.',
+      detail:
+        'They are estimated from restart counts and exit times, assuming earlier restarts followed crashes within 10 minutes of their start; a restarted kubelet starts with no back-off.',
+    });
   }
   if ((input.podSource ?? 'manifest') === 'manifest') {
-    out.push(
-      rules.hashScheme === 'whole-spec'
-        ? `The pod is the manifest with API defaults, not the object stored by the API server: admission mutations (e.g. the service-account token volume mount) are missing, and kubelet ${rules.version} hashes the whole container, so such differences show as "definition changed".`
-        : 'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations (e.g. the service-account token volume mount) are not applied.',
-    );
+    out.push({
+      id: 'manifest-not-api-object',
+      short: 'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations are missing.',
+      detail:
+        rules.hashScheme === 'whole-spec'
+          ? `For example the service-account token volume mount; kubelet ${rules.version} hashes the whole container, so such differences show as "definition changed".`
+          : 'For example the service-account token volume mount is not applied.',
+    });
   }
   if (rules.gates.InPlacePodVerticalScaling) {
     out.push(
       rules.rulesMinor >= 33
-        ? "In-place resize (InPlacePodVerticalScaling): a running regular container's CPU shares/quota and memory limit are compared with what the runtime reports; the spec is assumed to be what kubelet allocated (admitted), memory requests and pod-level resources (which the runtime does not report) are assumed unchanged, sidecar resizes are not evaluated, and CPU CFS quota is assumed on."
-        : `In-place resize (InPlacePodVerticalScaling) on kubelet ${rules.version} is not evaluated: the resources kubelet actuated are assumed to equal the spec.`,
+        ? {
+            id: 'in-place-resize',
+            short: "In-place resize (InPlacePodVerticalScaling): running containers' CPU and memory limits are compared with what the runtime reports.",
+            detail:
+              'The spec is assumed to be what kubelet allocated (admitted); memory requests and pod-level resources (which the runtime does not report) are assumed unchanged, sidecar resizes are not evaluated, and CPU CFS quota is assumed on.',
+          }
+        : {
+            id: 'in-place-resize',
+            short: `In-place resize (InPlacePodVerticalScaling) on kubelet ${rules.version} is not evaluated.`,
+            detail: 'The resources kubelet actuated are assumed to equal the spec.',
+          },
     );
   }
   const by = input.matchedBy ?? 'uid-label';
   out.push(
     by === 'uid-label'
-      ? 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.'
+      ? { id: 'match-uid-label', short: 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.', detail: '' }
       : by === 'controller-labels'
-        ? "CRI state was matched to the pod by its controller's pod labels and name pattern (see the source notes), then by that pod's uid."
-        : 'CRI state was matched to the pod by namespace and name, not by the pod uid label.',
+        ? { id: 'match-controller-labels', short: "CRI state was matched to the pod by its controller's pod labels and name pattern, then by that pod's uid.", detail: 'The source notes say which pod was taken.' }
+        : { id: 'match-namespace-name', short: 'CRI state was matched to the pod by namespace and name, not by the pod uid label.', detail: '' },
   );
   const candidates = input.matchCandidates ?? [];
   const podRef = `${input.pod.metadata?.namespace}/${input.pod.metadata?.name}`;
   if (by === 'namespace-name' && candidates.length > 1) {
-    out.push(`the manifest has no uid; ${candidates.length} uids were found for ${podRef}, the newest (${candidates[0]}) was taken; the others are duplicates kubelet would clean up`);
+    out.push({
+      id: 'match-newest-uid',
+      short: `The manifest has no uid and ${candidates.length} uids were found for ${podRef}: the newest was taken.`,
+      detail: `It is ${candidates[0]}; the others are duplicates kubelet would clean up.`,
+    });
   }
   if (by === 'none') {
-    out.push('the manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid');
+    out.push({ id: 'match-none', short: 'The manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid.', detail: '' });
   }
   return out;
 }

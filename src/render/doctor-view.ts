@@ -1,11 +1,12 @@
-// The doctor's report in every format: the human view (grouped by group: status symbol, id, the
-// finding, the remedy; colour only through the palette), JSON and YAML (the DoctorReport contract),
+// The doctor's report in every format: the human view (grouped by group, what needs attention
+// first: status symbol, id, the finding, the remedy; colour only through the palette), JSON and YAML (the DoctorReport contract),
 // node-problem-detector's one line, and the node-exporter textfile-collector format.
 import { CHECK_GROUPS, type CheckResult, type CheckStatus } from '../doctor/types';
 import { npdStatus, type DoctorReport } from '../doctor/report';
 import type { Colours } from './colour';
 import { plainColours } from './colour';
 import { yamlText } from './yaml';
+import { wrappedTable } from './wrapped-table';
 
 export const DOCTOR_OUTPUTS = ['table', 'json', 'yaml', 'npd', 'prometheus'] as const;
 export type DoctorOutput = (typeof DOCTOR_OUTPUTS)[number];
@@ -20,63 +21,22 @@ function paintStatus(status: CheckStatus, colours: Colours): string {
   return colours.dim(text);
 }
 
-/** Words of `text` in lines of at most `width` characters (a longer word stands alone). */
-function wrapWords(text: string, width: number): string[] {
-  const lines: string[] = [];
-  let line = '';
-  for (const word of text.split(/\s+/).filter(Boolean)) {
-    if (line && line.length + 1 + word.length > width) {
-      lines.push(line);
-      line = word;
-    } else line = line ? `${line} ${word}` : word;
-  }
-  if (line || lines.length === 0) lines.push(line);
-  return lines;
-}
+/** fail, warn, skip (could not run), ok: what needs attention first. */
+const ATTENTION: Record<CheckStatus, number> = { fail: 0, warn: 1, skip: 2, ok: 3 };
 
 /**
- * Columns padded to their widest cell; the wrapped columns share what the terminal width leaves.
- * (The same contract as wrappedTable in src/render/wrapped-table.ts, kept here until that lands.)
+ * The human view, what needs attention first: the groups with a fail or warn before the others
+ * (each set in the registry's order), in each group its checks by status (fail, warn, skip, ok;
+ * the registry's order within a status), FINDING and REMEDY wrapped to the width; the summary last.
  */
-function doctorTable(head: string[], rows: string[][], opts: { width?: number; wrap?: string[] }): string {
-  const width = opts.width ?? 100;
-  const wrapped = head.map((h) => (opts.wrap ?? []).includes(h));
-  const visible = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '').length;
-  const widths = head.map((h, i) => Math.max(visible(h), ...rows.map((r) => visible(r[i] ?? ''))));
-  const fixed = widths.reduce((n, w, i) => n + (wrapped[i] ? 0 : w + 3), 0);
-  // The wrapped columns share what is left: the narrow ones keep their width, the rest split the remainder.
-  let left = width - fixed - 3 * Math.max(0, wrapped.filter(Boolean).length - 1);
-  const open = head.map((_, i) => i).filter((i) => wrapped[i]).sort((a, b) => widths[a] - widths[b]);
-  open.forEach((i, k) => {
-    const share = Math.max(20, Math.floor(left / (open.length - k)));
-    widths[i] = Math.min(widths[i], share);
-    left -= widths[i];
-  });
-  const out: string[] = [];
-  const emit = (cells: string[]) => {
-    const split = cells.map((c, i) => (wrapped[i] ? wrapWords(c, widths[i]) : [c]));
-    const height = Math.max(...split.map((s) => s.length));
-    for (let l = 0; l < height; l++) {
-      const parts = split.map((s, i) => {
-        const cell = s[l] ?? '';
-        return i === split.length - 1 ? cell : cell + ' '.repeat(Math.max(0, widths[i] - visible(cell)));
-      });
-      out.push(parts.join('   ').trimEnd());
-    }
-  };
-  emit(head);
-  for (const r of rows) emit(r);
-  return out.join('\n');
-}
-
-/** The human view: one section per group in the registry's order, the summary last. */
 export function renderDoctorTable(report: DoctorReport, colours: Colours = plainColours, width?: number): string {
   const sections: string[] = [];
-  for (const group of CHECK_GROUPS) {
-    const checks = report.checks.filter((c) => c.group === group);
-    if (checks.length === 0) continue;
-    const rows = checks.map((c) => [paintStatus(c.status, colours), c.id, c.summary, c.remedy ?? '']);
-    sections.push(`${colours.header(group.toUpperCase())}\n${doctorTable(['STATUS', 'CHECK', 'FINDING', 'REMEDY'], rows, { width, wrap: ['FINDING', 'REMEDY'] })}`);
+  const groups = CHECK_GROUPS.map((group) => ({ group, checks: report.checks.filter((c) => c.group === group) })).filter((g) => g.checks.length > 0);
+  const alarming = (g: (typeof groups)[number]) => g.checks.some((c) => c.status === 'fail' || c.status === 'warn');
+  for (const { group, checks } of [...groups.filter(alarming), ...groups.filter((g) => !alarming(g))]) {
+    const ordered = checks.map((c, i) => ({ c, i })).sort((a, b) => ATTENTION[a.c.status] - ATTENTION[b.c.status] || a.i - b.i).map((x) => x.c);
+    const rows = ordered.map((c) => [paintStatus(c.status, colours), c.id, c.summary, c.remedy ?? '']);
+    sections.push(`${colours.header(group.toUpperCase())}\n${wrappedTable(['STATUS', 'CHECK', 'FINDING', 'REMEDY'], rows, { width, wrap: [2, 3] })}`);
   }
   const s = report.summary;
   const line = s.status === 'fail' ? colours.bad(s.text) : s.status === 'warn' ? colours.pending(s.text) : colours.good(s.text);

@@ -1,12 +1,15 @@
-// Text for the node-wide plan and the node-wide sync, rendered only from their data: per pod its
-// source, the preflight steps and the runtime plan; the orphans table; the summary line.
+// Text for the node-wide plan and the node-wide sync, rendered only from their data, what needs
+// attention first: input problems; each pod with changes (its source, the preflight steps, the
+// runtime plan); the orphans; the pods without changes one line each (counted in one line when
+// there are many, unless -v); the assumptions grouped; the summary line last.
 import type { NodePlan, NodePodPlan } from '../plan/node-plan';
+import { podChanges } from '../plan/node-plan';
 import type { NodeSyncReport } from '../workflows/node-sync';
 import { plainColours, type Colours } from './colour';
-import { renderPlan } from './plan-view';
-import { renderSyncReport } from './sync-view';
-import { tableLines } from './table';
+import { groupedAssumptions, stepLines, unchangedLines, type PlanView, type PodEntry } from './plan-view';
 import { orphanTable } from './orphans-view';
+import { renderSyncReport } from './sync-view';
+import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table';
 
 function sourceLine(p: NodePodPlan): string {
   const s = p.source;
@@ -17,43 +20,68 @@ function sourceLine(p: NodePodPlan): string {
   return `From ${s.file}${s.document ? ` document ${s.document}` : ''}${s.from ? `: ${s.from}` : ''}`;
 }
 
-function preflightLines(p: NodePodPlan, c: Colours): string[] {
+function preflightLines(p: NodePodPlan, view: PlanView): string[] {
   if (p.preflight.steps.length === 0) return [];
+  const c = view.colours ?? plainColours;
   const rows = p.preflight.steps.map((s) => ['pre', s.action, s.target, s.reason]);
-  const [header, ...lines] = tableLines([['STEP', 'ACTION', 'TARGET', 'REASON'], ...rows]);
-  return [c.dim('Before the runtime sync (kubelet.syncPod):'), header, ...lines.map((l, i) => (p.preflight.steps[i].blocking ? c.bad(l) : c.good(l)))];
+  const [header, ...body] = wrappedTableRows(['STEP', 'ACTION', 'TARGET', 'REASON'], rows, { width: view.width, wrap: [3] });
+  return [c.dim('Before the runtime sync (kubelet.syncPod):'), ...header!, ...body.flatMap((lines, i) => lines.map(p.preflight.steps[i]!.blocking ? c.bad : c.good))];
 }
 
-export function renderOrphans(plan: NodePlan, c: Colours = plainColours): string[] {
+export function renderOrphans(plan: NodePlan, view: PlanView = {}): string[] {
   if (plan.orphans.length === 0) return [];
-  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...orphanTable(plan.orphans)];
+  const c = view.colours ?? plainColours;
+  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...orphanTable(plan.orphans, view.width)];
+}
+
+/** A pod with changes: what it is and where it came from, preflight, steps, notes, its summary line. */
+function podLines(p: NodePodPlan, view: PlanView): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const lines = wrapText(`Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid yet'}): ${sourceLine(p).replace(/^[A-Z]/, (x) => x.toLowerCase())}`, width, '  ');
+  if (view.verbose) lines.push(c.dim(`  kubelet ${p.kubeletVersion}, ${p.initPath} init path`));
+  lines.push(...preflightLines(p, view));
+  if (p.preflight.blocked) lines.push(...wrapText(`Blocked: ${p.preflight.blocked}`, width, '  ').map(c.bad));
+  lines.push(...stepLines(p, view));
+  for (const w of p.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));
+  for (const h of p.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.pending));
+  lines.push(p.changes ? p.summary.text : 'No runtime changes; the preflight above is the work.');
+  return lines;
 }
 
 /** The whole node plan as text (ends with a newline). */
-export function renderNodePlan(plan: NodePlan, c: Colours = plainColours): string {
+export function renderNodePlan(plan: NodePlan, view: PlanView = {}): string {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
   const sections: string[] = [];
-  for (const p of plan.plans) {
-    const lines = [c.dim(sourceLine(p)), ...preflightLines(p, c)];
-    if (p.preflight.blocked) lines.push(c.bad(`Blocked: ${p.preflight.blocked}`));
-    lines.push(renderPlan(p, c));
-    sections.push(lines.join('\n'));
+  if (plan.problems.length) {
+    sections.push([c.bad('Input problems (not planned):'), ...plan.problems.flatMap((x) => wrapText(`  ${x}`, width, '    ').map(c.bad))].join('\n'));
   }
-  const orphans = renderOrphans(plan, c);
+  const entries: PodEntry[] = plan.plans.map((p) => {
+    const attention = podChanges(p) || p.preflight.blocked !== null;
+    return { plan: p, attention, lines: attention ? podLines(p, view) : [] };
+  });
+  for (const e of entries) if (e.attention) sections.push(e.lines.join('\n'));
+  const orphans = renderOrphans(plan, view);
   if (orphans.length) sections.push(orphans.join('\n'));
-  if (plan.problems.length) sections.push([c.bad('Input problems (not planned):'), ...plan.problems.map((x) => c.bad(`  ${x}`))].join('\n'));
+  const quiet = unchangedLines(entries, view);
+  if (quiet.length) sections.push(quiet.join('\n'));
+  const assumptions = groupedAssumptions(entries, view);
+  if (assumptions.length) sections.push(assumptions.join('\n'));
   sections.push(plan.summary.changes ? plan.summary.text : c.good(plan.summary.text));
   return sections.join('\n\n') + '\n';
 }
 
 /** The node sync report as text (ends with a newline). */
-export function renderNodeSync(report: NodeSyncReport): string {
+export function renderNodeSync(report: NodeSyncReport, width: number = DEFAULT_TABLE_WIDTH): string {
   const out: string[] = [];
-  for (const p of report.pods) {
+  // The pods whose sync failed first, then the others (each set in the node plan's order).
+  for (const p of [...report.pods.filter((x) => !x.ok), ...report.pods.filter((x) => x.ok)]) {
     let text = '';
     if (p.preflight.length) {
       text += p.preflight.map((r) => `pre ${r.action} ${r.target}: ${r.ok ? 'ok' : 'refused'}${r.message ? ` ${r.message}` : ''}`).join('\n') + '\n';
     }
-    if (p.results.length || !p.stopped) text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results });
+    if (p.results.length || !p.stopped) text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results }, { width });
     else text += `Pod ${p.pod.namespace}/${p.pod.name} (uid ${p.pod.uid}): not synced: ${p.stopped}\n`;
     out.push(text.trimEnd());
   }

@@ -1,7 +1,8 @@
 // `syncpod node`: the node profile as a table (one row per setting: value and where it came from),
-// or the same data as JSON/YAML. The table shows nothing the JSON lacks.
+// or the same data as JSON/YAML. The table shows nothing the JSON lacks; VALUE and SOURCE wrap to
+// the width (never cut), the lines above it too.
 import type { NodeProfile, Sourced } from '../node/types';
-import { tableLines } from './table';
+import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTable } from './wrapped-table';
 
 function show(v: unknown): string {
   if (Array.isArray(v)) return v.length === 0 ? '<none>' : v.join(',');
@@ -34,7 +35,7 @@ export function nodeProfileRows(p: NodeProfile): Array<[string, Sourced<unknown>
   return rows;
 }
 
-export function renderNodeProfile(p: NodeProfile): string {
+export function renderNodeProfile(p: NodeProfile, width: number = DEFAULT_TABLE_WIDTH): string {
   const head: string[] = [];
   if (p.kubelet) {
     head.push(`Kubelet: pid ${p.kubelet.pid}, ${p.kubelet.exe}${p.kubelet.versionOutput ? ` (${p.kubelet.versionOutput})` : ''}`);
@@ -46,6 +47,6 @@ export function renderNodeProfile(p: NodeProfile): string {
     const r = p.runtimeCgroupDriver;
     head.push(`Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`);
   }
-  const rows = [['SETTING', 'VALUE', 'SOURCE'], ...nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)])];
-  return [...head, '', ...tableLines(rows)].join('\n') + '\n';
+  const rows = nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)]);
+  return [...head.flatMap((l) => wrapText(l, width, '  ')), '', wrappedTable(['SETTING', 'VALUE', 'SOURCE'], rows, { width, wrap: [1, 2] })].join('\n') + '\n';
 }

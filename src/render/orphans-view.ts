@@ -1,7 +1,7 @@
 // The table of pods kubelet would clean up (node plan orphans, a single plan's duplicates): one row
 // per uid with its newest sandbox, containers, age and what kubelet would do.
 import type { Orphan } from '../kubelet/orphans';
-import { tableLines } from './table';
+import { wrappedTableRows } from './wrapped-table';
 
 function age(seconds: number): string {
   if (seconds < 120) return `${seconds}s`;
@@ -10,8 +10,8 @@ function age(seconds: number): string {
   return `${Math.floor(seconds / 86400)}d`;
 }
 
-/** The header line and one line per orphan. */
-export function orphanTable(orphans: Orphan[]): string[] {
+/** The header line and each orphan's line (KUBELET WOULD wrapped to the width). */
+export function orphanTable(orphans: Orphan[], width?: number): string[] {
   const rows = orphans.map((o) => {
     const s = o.sandboxes[0];
     const running = o.containers.filter((x) => x.state === 'running').length;
@@ -26,5 +26,5 @@ export function orphanTable(orphans: Orphan[]): string[] {
       o.kubelet === 'kill' ? `kill (grace ${o.gracePeriodSeconds}s), then remove` : 'remove',
     ];
   });
-  return tableLines([['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'], ...rows]);
+  return wrappedTableRows(['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'], rows, { width, wrap: [7] }).flat();
 }

@@ -4,6 +4,7 @@
 import type { Plan, PlanStep } from '../plan/plan';
 import type { ProtoJSON } from './list-output';
 import { renderPlans } from './plan-view';
+import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTable } from './wrapped-table';
 import type { StepResult, SyncHooks } from '../sync/types';
 import type { OrphanRemoval } from '../sync/remove-orphan';
 
@@ -35,18 +36,14 @@ export function formatMs(ms: number): string {
   return `${(ms / 1000).toFixed(2)}s`;
 }
 
-function pad(rows: string[][]): string[] {
-  const widths = rows[0].map((_, i) => Math.max(...rows.map((r) => r[i].length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('   ').trimEnd());
-}
-
 export function stepLabel(r: { round: number; step: number }, multi: boolean): string {
   if (r.step === 0) return multi ? `${r.round}.w` : 'w';
   return multi ? `${r.round}.${r.step}` : String(r.step);
 }
 
-/** The summary table (ends with a newline). */
-export function renderSyncReport(report: SyncReport, opts: { timings?: boolean } = {}): string {
+/** The summary table (ends with a newline): MESSAGE wraps to the width, never cut. */
+export function renderSyncReport(report: SyncReport, opts: { timings?: boolean; width?: number } = {}): string {
+  const width = opts.width ?? DEFAULT_TABLE_WIDTH;
   const multi = report.rounds > 1;
   const head = ['STEP', 'ACTION', 'TARGET', 'RESULT', 'DURATION', ...(opts.timings ? ['RPC'] : []), 'MESSAGE'];
   const rows = report.results.map((r) => [
@@ -61,9 +58,9 @@ export function renderSyncReport(report: SyncReport, opts: { timings?: boolean }
   const lines: string[] = [`Pod ${report.pod.namespace}/${report.pod.name} (uid ${report.pod.uid})`];
   const duplicates = report.duplicates ?? [];
   for (const d of duplicates) {
-    lines.push(`Duplicate ${d.namespace}/${d.name} (uid ${d.uid}): ${d.ok ? 'removed' : `failed: ${d.error}`}${d.done.length ? ` (${d.done.join(', ')})` : ''}`);
+    lines.push(...wrapText(`Duplicate ${d.namespace}/${d.name} (uid ${d.uid}): ${d.ok ? 'removed' : `failed: ${d.error}`}${d.done.length ? ` (${d.done.join(', ')})` : ''}`, width, '  '));
   }
-  if (rows.length) lines.push(...pad([head, ...rows]));
+  if (rows.length) lines.push(wrappedTable(head, rows, { width, wrap: [head.length - 1] }));
   const failed = report.results.filter((r) => !r.ok).length;
   const removed = duplicates.filter((d) => d.ok).length;
   const dupText = duplicates.length ? `${removed} of ${duplicates.length} duplicate${duplicates.length === 1 ? '' : 's'} removed` : '';
@@ -72,7 +69,7 @@ export function renderSyncReport(report: SyncReport, opts: { timings?: boolean }
   else if (report.ok) lines.push(`Sync done: ${[...(rows.length || !duplicates.length ? [stepText] : []), dupText].filter(Boolean).join(', ')}.`);
   else {
     const parts = [...(failed || !duplicates.length ? [`${failed} of ${rows.length} steps failed`] : []), ...(removed < duplicates.length ? [dupText] : [])];
-    lines.push(`Sync failed: ${parts.join(', ')}${report.stopped ? `; ${report.stopped}` : ''}.`);
+    lines.push(...wrapText(`Sync failed: ${parts.join(', ')}${report.stopped ? `; ${report.stopped}` : ''}.`, width, '  '));
   }
   if (opts.timings && report.timings) {
     const t = report.timings;

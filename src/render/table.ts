@@ -13,7 +13,7 @@ const ANSI = /\u001b\[[0-9;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
 
 /** Terminal columns a line of a cell takes: code points, with East Asian wide and emoji counted twice. */
-function displayWidth(text: string): number {
+export function displayWidth(text: string): number {
   // The common case without a per-character loop: a table of 200 rows is laid out at every start.
   if (PRINTABLE_ASCII.test(text)) return text.length;
   let width = 0;

@@ -9,7 +9,7 @@ import type * as T from '../cri/types';
 import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
 import { findOrphans } from '../kubelet/orphans';
 import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
-import { buildPlan } from '../plan/plan';
+import { addAssumption, buildPlan, type PlanAssumption } from '../plan/plan';
 import { buildPreflight } from '../plan/preflight';
 import { imageFacts, mountedV1Subsystems, podFsFacts, runtimeNetwork, type NodeCgroupSettings } from '../state/node-facts';
 import { listRuntime, observePods, type ObservedPod, type RuntimeLists } from '../state/pod-status';
@@ -54,8 +54,12 @@ export interface NodePlanResult {
   podsApiRead: boolean;
 }
 
-const STATIC_UID_NOTE =
-  "The static pod's uid was computed by syncpod (fnv-128a over the manifest, node name and path), not taken from kubelet, which hashes a Go dump of its internal pod type: give the mirror pods (kubectl get pods -o yaml) or read the Pods API to match the pod kubelet already runs.";
+const STATIC_UID_NOTE: PlanAssumption = {
+  id: 'static-uid-computed',
+  short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
+  detail:
+    'syncpod hashes the manifest, node name and path (fnv-128a); kubelet hashes a Go dump of its internal pod type: give the mirror pods (kubectl get pods -o yaml) or read the Pods API to match the pod kubelet already runs.',
+};
 
 /** Plans every desired pod of the node and finds the orphans. */
 export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promise<NodePlanResult> {
@@ -96,7 +100,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
     });
-    if (isStatic && d.source.uidSource === 'computed') plan.assumptions.push(STATIC_UID_NOTE);
+    if (isStatic && d.source.uidSource === 'computed') addAssumption(plan, { ...STATIC_UID_NOTE });
     return { d, o, plan };
   });
 

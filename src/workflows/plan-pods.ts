@@ -10,7 +10,7 @@ import { parseFeatureGates, type FeatureGates } from '../kubelet/features';
 import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet, type KubeletRules } from '../kubelet/kubelet-version';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import type { LoadedPod } from '../manifest/types';
-import { buildPlan, type Plan, type PlanSource } from '../plan/plan';
+import { addAssumption, buildPlan, splitNote, type Plan, type PlanSource } from '../plan/plan';
 import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { matchWorkloadPod } from '../state/workload-match';
@@ -119,7 +119,10 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       source: manifestSource(l),
     });
     const how = byController.get(l);
-    if (how !== undefined) plan.assumptions.push(how);
+    if (how !== undefined) {
+      const note = splitNote('controller-pod', how);
+      addAssumption(plan, { ...note, short: note.short.charAt(0).toUpperCase() + note.short.slice(1) });
+    }
     return { loaded: l, observed: o, probeResults: probes.results, plan };
   });
 }

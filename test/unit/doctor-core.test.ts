@@ -143,6 +143,24 @@ test('the human view: grouped in registry order, status symbol, id, finding, rem
   assert.doesNotMatch(text, /\x1b\[/);
 });
 
+test('the human view puts what needs attention first and wraps FINDING and REMEDY to the width, never cutting a word', () => {
+  const long = 'The kubelet runs with cgroupDriver systemd while the runtime reports cgroupfs for its default handler runc, so pods fail to start.';
+  const checks = [
+    result('runtime.reachable', 'ok', 'The runtime answers.'),
+    result('pods.stuck', 'ok', 'Nothing stuck.'),
+    result('pods.crashloop', 'warn', 'web restarts.'),
+    { ...result('kubelet.cgroup-driver', 'fail', long), remedy: 'Set SystemdCgroup = true in the runc options of /etc/containerd/config.toml and restart containerd.' },
+  ];
+  const text = renderDoctorTable(buildDoctorReport('n', checks), undefined, 80);
+  const lines = text.trimEnd().split('\n');
+  // kubelet (a fail) and pods (a warn) before runtime (all ok); in pods the warn before the ok.
+  assert.deepEqual(lines.filter((l) => /^[A-Z]+$/.test(l)), ['KUBELET', 'PODS', 'RUNTIME']);
+  assert.ok(lines.findIndex((l) => l.includes('pods.crashloop')) < lines.findIndex((l) => l.includes('pods.stuck')));
+  for (const l of lines) assert.ok(l.length <= 80, l);
+  const words = (t: string) => t.split(/\s+/).filter(Boolean);
+  for (const w of [...words(long), ...words(checks[3]!.remedy!)]) assert.ok(words(text).includes(w), w);
+});
+
 test("the runtime's own configuration in Status info, the kubelet's pause image flag, image names compared as references", () => {
   const status = (config: unknown) => ({ info: { config: JSON.stringify(config) }, runtimeHandlers: [] });
   assert.deepEqual(runtimeSandboxImage(status({ sandboxImage: 'registry.k8s.io/pause:3.9' })), { image: 'registry.k8s.io/pause:3.9', from: 'CRI Status info.config.sandboxImage' });

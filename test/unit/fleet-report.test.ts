@@ -92,14 +92,15 @@ test('unprefixed input (a node\'s own output, a file per node) is read under the
   assert.equal(r.summary.text, 'Fleet: 1 node, 0 with pending changes, 0 pods of 0 would change, 0 orphans, 0 nodes with errors.');
 });
 
-test('table view: one row per node, details for nodes with something to say, summary last', () => {
+test('table view: one row per node, those needing attention first, details for nodes with something to say, summary last', () => {
   const r = buildFleetReport([
     { name: 'x', text: [prefixed('pod/s-b/syncpod', nodePlan('node-b', [['web', true]], ['gone'])), prefixed('pod/s-a/syncpod', nodePlan('node-a', []))].join('\n') },
   ]);
   const lines = renderFleetReport(r).split('\n');
   assert.match(lines[0]!, /^NODE\s+PODS\s+CHANGES\s+BLOCKED\s+ORPHANS\s+ERRORS\s+RUNS\s+AT$/);
-  assert.match(lines[1]!, /^node-a\s+0\s+0\s+0\s+0\s+0\s+1\s+-$/);
-  assert.match(lines[2]!, /^node-b\s+1\s+1\s+0\s+1\s+0\s+1\s+-$/);
+  // The node with a pending change comes first (attention first), the quiet one after it.
+  assert.match(lines[1]!, /^node-b\s+1\s+1\s+0\s+1\s+0\s+1\s+-$/);
+  assert.match(lines[2]!, /^node-a\s+0\s+0\s+0\s+0\s+0\s+1\s+-$/);
   assert.deepEqual(lines.slice(3, 8), ['', 'node-b (pod/s-b/syncpod):', '  would change: default/web', '  orphan: old/gone (uid-gone)', '']);
   assert.equal(lines.at(-1), r.summary.text);
 });

@@ -32,21 +32,21 @@ test('version switches: active-sandbox init check from 1.37, lost sidecar startu
 
 test('a 1.35 without a patch is planned as 1.35.4+ and says so', () => {
   const r = resolveKubeletRules('1.35');
-  assert.ok(r.unpinned.some((u) => /No patch release was given for kubelet 1\.35: planned as 1\.35\.4 or later/.test(u)));
-  assert.ok(!resolveKubeletRules('1.35.2').unpinned.some((u) => u.startsWith('No patch release')));
+  assert.ok(r.unpinned.map((u) => `${u.short} ${u.detail}`).some((u) => /No patch release was given for kubelet 1\.35: planned as 1\.35\.4 or later/.test(u)));
+  assert.ok(!resolveKubeletRules('1.35.2').unpinned.some((u) => u.short.startsWith('No patch release')));
 });
 
 test('every minor from 1.34 names the source its rules were read from; none says "was not read"', () => {
   const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
   for (const v of ['1.34', '1.35.4', '1.36', '1.37']) {
-    const notes = resolveKubeletRules(v).unpinned;
+    const notes = resolveKubeletRules(v).unpinned.map((u) => `${u.short} ${u.detail}`);
     assert.ok(!notes.some((u) => /was not read/.test(u)), v);
     const source = notes.find((u) => u.includes(at));
     assert.ok(source, `${v}: ${notes.join(' | ')}`);
     if (v === '1.37') assert.match(source, /follow natasha41575\/kubernetes@1a51be50 .*not a release-1\.37 tag/);
-    else assert.match(source, /no 1\.3\d tree of pkg\/kubelet\/kuberuntime\/kuberuntime_manager\.go is in the source index/);
+    else assert.match(source, /No 1\.3\d tree of pkg\/kubelet\/kuberuntime\/kuberuntime_manager\.go is in the source index/);
   }
-  assert.ok(!resolveKubeletRules('1.33').unpinned.some((u) => u.includes(at)), 'the 1.33 mirror was read in a 1.33 tree');
+  assert.ok(!resolveKubeletRules('1.33').unpinned.some((u) => u.detail.includes(at)), 'the 1.33 mirror was read in a 1.33 tree');
 });
 
 test('plan assumption: a startup Success read from a pod status is said to be lost over a kubelet restart only for 1.35.0–1.35.3', async () => {

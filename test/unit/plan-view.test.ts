@@ -17,7 +17,7 @@ function changedPlan() {
 }
 
 test('renders a header, one row per step in order, assumptions and the summary last', () => {
-  const text = renderPlan(changedPlan());
+  const text = renderPlan(changedPlan(), { width: 200 });
   const lines = text.split('\n');
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234), kubelet 1.37, sidecar init path');
   assert.match(lines[1], /^STEP\s+ACTION\s+TARGET\s+REASON$/);
@@ -28,9 +28,17 @@ test('renders a header, one row per step in order, assumptions and the summary l
   assert.equal(lines.at(-1), 'Plan: kill 1 container, start 2 containers.');
 });
 
+test('at 100 columns a long reason wraps under REASON, and every line of a row is painted', () => {
+  const tag: Colours = { enabled: true, header: (s) => `<h>${s}</h>`, bad: (s) => `<r>${s}</r>`, good: (s) => `<g>${s}</g>`, pending: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
+  const lines = renderPlan(changedPlan(), { colours: tag, width: 100 }).split('\n');
+  assert.match(lines[2]!, /^<r>1\s+kill-container\s+app\s+definition changed: hash \w+ differs from \w+<\/r>$/);
+  assert.equal(lines[3], `<r>${' '.repeat(34)}(name+image hash of kubelet 1.31+)</r>`);
+  for (const l of renderPlan(changedPlan(), { width: 100 }).split('\n')) assert.ok(l.length <= 100, l);
+});
+
 test('colour comes from the injected port', () => {
   const tag: Colours = { enabled: true, header: (s) => `<h>${s}</h>`, bad: (s) => `<r>${s}</r>`, good: (s) => `<g>${s}</g>`, pending: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
-  const lines = renderPlan(changedPlan(), tag).split('\n');
+  const lines = renderPlan(changedPlan(), { colours: tag, width: 200 }).split('\n');
   assert.match(lines[2], /^<r>1 .*<\/r>$/);
   assert.match(lines[3], /^<g>2 .*<\/g>$/);
   assert.ok(lines.some((l) => l === '<d>Assumptions:</d>'));
@@ -43,13 +51,37 @@ test('a plan without changes has no table and an explained summary', () => {
   assert.equal(text.split('\n').at(-1), 'No changes. Pod shop/web is what kubelet 1.37 would keep running.');
 });
 
-test('several plans get one section each and an overall summary', () => {
+test('several plans: the pod with changes in full, the other in one line, shared assumptions once, the overall summary last', () => {
   const pod = basePod();
+  pod.metadata!.name = 'api';
   const healthy = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0 });
-  const text = renderPlans([changedPlan(), healthy]);
+  const changed = changedPlan();
+  const text = renderPlans([healthy, changed]);
   const sections = text.split('\n\n');
-  assert.equal(sections.length, 3);
-  assert.equal(sections[2], '2 pods: 1 with changes, 1 without.');
+  assert.equal(sections.length, 4);
+  assert.match(sections[0]!, /^Pod shop\/web \(uid uid-1234\)[^\n]*\nSTEP\s+ACTION/);
+  assert.equal(sections[0]!.split('\n').at(-1), 'Plan: kill 1 container, start 2 containers.');
+  assert.equal(sections[1], 'shop/api  no changes  (kubelet 1.37)');
+  const assumptions = sections[2]!.split('\n');
+  // The crash of web's log container makes its back-off estimate web's own; the rest both share.
+  assert.equal(assumptions[0], 'Assumptions for some pods:');
+  assert.match(assumptions[1]!, /^ {2}- Crash-loop back-off .*\(shop\/web\)$/);
+  assert.equal(assumptions[2], 'Assumptions for every pod (2):');
+  for (const line of assumptions.slice(3).filter((l) => l.startsWith('  - '))) {
+    for (const p of [healthy, changed]) assert.ok(p.assumptions.some((a) => a.startsWith(line.slice(4))), line);
+  }
+  assert.equal(sections[3], '2 pods: 1 with changes, 1 without.');
+});
+
+test('assumptions are one short sentence each; -v adds the detail, which -o json always has', () => {
+  const plan = changedPlan();
+  const short = renderPlan(plan, { width: 100 }).split('\n');
+  const long = renderPlan(plan, { width: 100, verbose: true }).split('\n');
+  assert.ok(short.includes('  - No probe results were given: no liveness or startup failure is assumed.'));
+  assert.ok(short.includes('  (-v shows the detail behind each assumption; -o json has them in full)'));
+  assert.ok(long.length > short.length);
+  assert.ok(long.join(' ').replace(/\s+/g, ' ').includes(plan.assumptions.find((a) => a.startsWith('No probe results'))!));
+  for (const l of [...short, ...long]) assert.ok(l.length <= 100, l);
 });
 
 test('duplicates (other uids of the pod): a section with the orphan table, and the summary names them even when the pod itself is fine', () => {
@@ -62,7 +94,7 @@ test('duplicates (other uids of the pod): a section with the orphan table, and t
     now,
   );
   const plan = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now, duplicates: dup });
-  const lines = renderPlan(plan).split('\n');
+  const lines = renderPlan(plan, { width: 200 }).split('\n');
   const at = lines.findIndex((l) => l.startsWith('Duplicates: '));
   assert.equal(lines[at], 'Duplicates: 1 other uid of shop/web on this node; no desired pod owns it, so kubelet cleans it up (sync does so first)');
   assert.match(lines[at + 1], /^NAMESPACE\s+NAME\s+UID\s+SANDBOX\s+STATE\s+CONTAINERS\s+AGE\s+KUBELET WOULD$/);

@@ -43,6 +43,7 @@ const contract: Array<[string, Kind]> = [
   ['actions.ephemeralContainersToStart', 'array'],
   ['steps', 'array'],
   ['assumptions', 'array'],
+  ['assumptionNotes', 'array'],
   ['changes', 'boolean'],
   ['schemaVersion', 'number'],
   ['kubeletVersion', 'string'],
@@ -109,6 +110,9 @@ function checkContract(p: Plan, label: string): void {
     assert.equal(typeof s.reason, 'string');
   });
   for (const a of p.assumptions) assert.equal(typeof a, 'string');
+  // Each assumption in full is its short sentence and its detail: the human view's line starts every JSON entry.
+  assert.deepEqual(p.assumptions, p.assumptionNotes.map((n) => (n.detail ? `${n.short} ${n.detail}` : n.short)), `${label}: assumptionNotes and assumptions agree`);
+  for (const n of p.assumptionNotes) assert.ok(n.id && n.short && !n.short.includes('\n'), `${label}: ${JSON.stringify(n)}`);
   assert.equal(p.changes, p.steps.length > 0, `${label}: changes iff steps`);
 }
 

@@ -86,9 +86,9 @@ test('an init container stuck in Created is started again only from the fixed pa
 });
 
 test('the patch release matters and an unknown patch is said in the rules', () => {
-  assert.match(resolveKubeletRules('1.30').unpinned.join(' '), /No patch release was given for kubelet 1\.30: planned as 1\.30\.5 or later/);
-  assert.ok(!resolveKubeletRules('1.30.2').unpinned.join(' ').includes('No patch release'));
-  assert.ok(!resolveKubeletRules('1.36').unpinned.join(' ').includes('No patch release'), 'the patch does not matter for 1.36');
+  assert.match(resolveKubeletRules('1.30').unpinned.map((u) => u.short).join(' '), /No patch release was given for kubelet 1\.30: planned as 1\.30\.5 or later/);
+  assert.ok(!resolveKubeletRules('1.30.2').unpinned.map((u) => u.short).join(' ').includes('No patch release'));
+  assert.ok(!resolveKubeletRules('1.36').unpinned.map((u) => u.short).join(' ').includes('No patch release'), 'the patch does not matter for 1.36');
 });
 
 // --- ContainerRestartRules (1.34 alpha off, 1.35+ beta on) ---

@@ -197,13 +197,16 @@ test('-o yaml and -o json carry the same data with the same field names', () => 
 });
 
 test('each output loads only the package it needs: -q, JSON and tables none, YAML yaml, colour chalk', () => {
-  // A fresh process per output, since this file has loaded the packages itself.
+  // A fresh process per output, since this file has loaded the packages itself. crictl's lists
+  // (pods, ps, images) are laid out by the tabwriter mirror: cli-table3 (syncpod's own views) never loads.
   const script = (call: string) => `
     const { formatPods } = require('./src/render/pods-view.ts');
+    const { formatContainers } = require('./src/render/containers-view.ts');
+    const { formatImages } = require('./src/render/images-view.ts');
     const { ansiColours, plainColours } = require('./src/render/colour.ts');
     const { toProtoJSON } = require('./src/cri/json.ts');
     const { runtimeV1 } = require('./src/cri/gen/runtime-v1.ts');
-    const { pods, NOW_NS } = require('./test/fixtures/render/inputs.ts');
+    const { pods, containers, images, NOW_NS } = require('./test/fixtures/render/inputs.ts');
     const base = { nowNs: NOW_NS, colours: plainColours, toJSON: (t, m) => toProtoJSON(runtimeV1, t, m) };
     ${call};
     const names = Object.keys(require.cache).map((p) => /node_modules\\/(cli-table3|yaml|chalk)\\//.exec(p)?.[1]).filter(Boolean);
@@ -212,6 +215,9 @@ test('each output loads only the package it needs: -q, JSON and tables none, YAM
     ["formatPods(pods, { ...base, output: 'table', quiet: true })", []],
     ["formatPods(pods, { ...base, output: 'json' })", []],
     ["formatPods(pods, { ...base, output: 'table' })", []],
+    ["formatContainers(containers, { ...base, output: 'table' })", []],
+    ["formatImages(images, { ...base, output: 'table' })", []],
+    ["formatContainers(containers, { ...base, output: 'table', colours: ansiColours })", ['chalk']],
     ["formatPods(pods, { ...base, output: 'yaml' })", ['yaml']],
     ["formatPods(pods, { ...base, output: 'table', colours: ansiColours })", ['chalk']],
   ];

@@ -88,7 +88,7 @@ test('the table view is rendered from the data: one section per pod, gate change
   const { renderUpgradePlan } = await import('../../src/render/upgrade-view');
   const pod = basePod();
   const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], { current: { kubeletVersion: '1.30' }, targetVersion: '1.33' });
-  const text = renderUpgradePlan(p);
+  const text = renderUpgradePlan(p, { width: 200 });
   const lines = text.split('\n');
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
   assert.match(lines[1]!, /^CONTAINER\s+STATE\s+UPGRADE\s+REASON$/);
@@ -98,6 +98,26 @@ test('the table view is rendered from the data: one section per pod, gate change
   assert.match(text, /^  SupplementalGroupsPolicy: absent → on$/m);
   assert.doesNotMatch(text, /absent → off/);
   assert.equal(lines.at(-1), p.summary.text);
+});
+
+test('the preview leads with the pods that restart; a pod the upgrade leaves alone is one line', async () => {
+  const { renderUpgradePlan } = await import('../../src/render/upgrade-view');
+  const legacy = basePod();
+  const fresh = basePod();
+  fresh.metadata = { ...fresh.metadata, name: 'api', uid: 'uid-api' };
+  const p = buildUpgradePlan(
+    [
+      { pod: fresh, podStatus: healthyStatus(fresh, 'name+image') },
+      { pod: legacy, podStatus: healthyStatus(legacy, 'whole-spec') },
+    ],
+    { current: { kubeletVersion: '1.30' }, targetVersion: '1.33' },
+  );
+  const lines = renderUpgradePlan(p, { width: 100 }).split('\n');
+  assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
+  assert.ok(lines.indexOf('Pod shop/api (uid uid-api): 0 restarts') > lines.findIndex((l) => /^proxy\s+running\s+restart/.test(l)));
+  for (const l of lines) assert.ok(l.length <= 100, l);
+  const same = buildUpgradePlan([{ pod: fresh, podStatus: healthyStatus(fresh, 'name+image') }], { current: { kubeletVersion: '1.34' }, targetVersion: '1.36' });
+  assert.equal(renderUpgradePlan(same).split('\n')[0], 'shop/api  no restarts  (3 containers kept)');
 });
 
 test('1.29 → 1.30: a container using a field 1.30 added to v1.Container restarts (hash-fields), the others stay', async () => {

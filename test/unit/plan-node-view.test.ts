@@ -1,0 +1,107 @@
+// The node plan's human view leads with the changes: a node of 100 pods of which 2 would change is
+// read in a screenful; the pods without changes are one line (or counted), the assumptions every
+// pod shares are printed once at the end and match each pod's JSON list. Golden files in
+// test/fixtures/views (regenerate with UPDATE_GOLDEN=1 after checking the difference by eye).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { buildPlan, addAssumption } from '../../src/plan/plan';
+import { buildNodePlan, type NodePodPlan } from '../../src/plan/node-plan';
+import { renderNodePlan } from '../../src/render/node-plan-view';
+import { T0, basePod, healthyStatus } from '../fixtures/planner/base';
+
+const GOLDEN = join(__dirname, '..', 'fixtures', 'views');
+
+function golden(name: string, text: string): void {
+  const file = join(GOLDEN, name);
+  if (process.env.UPDATE_GOLDEN) writeFileSync(file, text);
+  assert.equal(text, readFileSync(file, 'utf8'), `${name} (UPDATE_GOLDEN=1 rewrites it)`);
+}
+
+/** The bullets under the heading at `at` (wrapped lines continue with 4 spaces), each as one text. */
+function bullets(lines: string[], at: number): string[] {
+  const out: string[] = [];
+  for (const l of lines.slice(at + 1)) {
+    if (l.startsWith('  - ')) out.push(l.slice(4));
+    else if (l.startsWith('    ')) out[out.length - 1] += ` ${l.trim()}`;
+    else break;
+  }
+  return out;
+}
+
+/** A static pod of the node: healthy, or changed (a new image for app; log exited and restarts). */
+function nodePod(i: number, change: 'none' | 'image' | 'crash'): NodePodPlan {
+  const pod = basePod();
+  const name = `static-web-${String(i).padStart(3, '0')}-lab-node-1`;
+  pod.metadata = { name, namespace: 'kube-system', uid: `uid-${i}` };
+  const st = healthyStatus(pod, 'name+image');
+  st.name = name;
+  st.namespace = 'kube-system';
+  st.uid = `uid-${i}`;
+  if (change === 'image') pod.spec!.containers[0]!.image = 'nginx:1.27';
+  if (change === 'crash') st.containerStatuses[1] = { ...st.containerStatuses[1]!, state: 'exited', exitCode: 137, finishedAt: T0 + 60_000 };
+  const plan = buildPlan({ pod, podStatus: st, now: T0 + 3_600_000, podSource: 'api-server' });
+  addAssumption(plan, { id: 'static-uid-computed', short: "The static pod's uid was computed by syncpod, not taken from kubelet.", detail: 'It hashes the manifest, node name and path.' });
+  return { ...plan, source: { kind: 'static-pod', file: `/etc/kubernetes/manifests/${name}.yaml`, uidSource: 'computed' }, preflight: { steps: [], blocked: null } };
+}
+
+function labNode() {
+  const plans = Array.from({ length: 100 }, (_, i) => nodePod(i, i === 17 ? 'image' : i === 64 ? 'crash' : 'none'));
+  return buildNodePlan('lab-node-1', plans, [], []);
+}
+
+test('100 pods, 2 with changes: fewer than 40 lines at 100 columns, the changed pods first, the summary last', () => {
+  const plan = labNode();
+  const text = renderNodePlan(plan, { width: 100 });
+  golden('node-plan-100.txt', text);
+  const lines = text.trimEnd().split('\n');
+  assert.ok(lines.length < 40, `${lines.length} lines:\n${text}`);
+  for (const l of lines) assert.ok(l.length <= 100, `over 100 columns: ${l}`);
+  assert.equal(lines.at(-1), plan.summary.text);
+  assert.match(lines[0]!, /^Pod kube-system\/static-web-017-lab-node-1 /);
+  const firstAssumption = lines.findIndex((l) => /assum/i.test(l));
+  const stepsAt = lines.flatMap((l, i) => (/^\d+\s+(kill|start)-container\s/.test(l) ? [i] : []));
+  assert.equal(stepsAt.length, 3, 'kill and start app of pod 017, start log of pod 064');
+  assert.ok(stepsAt.every((i) => i < firstAssumption), 'every step comes before the first assumption');
+  assert.ok(lines.includes('98 pods with no changes  (kubelet 1.37; -v lists them)'));
+});
+
+test('the assumptions printed once for every pod start each pod\'s JSON entry; with -v they are the JSON text itself', () => {
+  const plan = labNode();
+  const json = JSON.parse(JSON.stringify(plan)) as typeof plan;
+  for (const verbose of [false, true]) {
+    const lines = renderNodePlan(plan, { width: 100, verbose }).trimEnd().split('\n');
+    const at = lines.findIndex((l) => l.startsWith('Assumptions for every pod (100):'));
+    assert.ok(at > 0, lines.join('\n'));
+    const common = bullets(lines, at);
+    assert.ok(common.length >= 3, common.join('\n'));
+    for (const a of common) {
+      for (const p of json.plans) {
+        assert.ok(p.assumptions.some((full) => (verbose ? full === a : full.startsWith(a))), `${p.pod.name} has "${a}" in its JSON list`);
+      }
+    }
+    // Nothing every pod shares is printed with a pod: the back-off estimate belongs to the pod that crashed.
+    const some = lines.findIndex((l) => l === 'Assumptions for some pods:');
+    assert.match(bullets(lines, some)[0]!, /^Crash-loop back-off lives in kubelet memory: delays are estimated\..*\(kube-system\/static-web-064-lab-node-1\)$/);
+  }
+});
+
+test('-v lists every pod without changes on its own line', () => {
+  const text = renderNodePlan(labNode(), { width: 100, verbose: true });
+  assert.ok(text.includes('\nkube-system/static-web-000-lab-node-1  no changes  (kubelet 1.37)\n'));
+  assert.equal(text.split('\n').filter((l) => l.endsWith('no changes  (kubelet 1.37)')).length, 98);
+});
+
+test('a few pods without changes are one line each; a node where nothing changes says so last', () => {
+  const plans = [nodePod(1, 'none'), nodePod(2, 'none'), nodePod(3, 'none')];
+  const text = renderNodePlan(buildNodePlan('lab-node-1', plans, [], []), { width: 100 });
+  golden('node-plan-unchanged.txt', text);
+  const lines = text.trimEnd().split('\n');
+  assert.deepEqual(lines.slice(0, 3), [
+    'kube-system/static-web-001-lab-node-1  no changes  (kubelet 1.37)',
+    'kube-system/static-web-002-lab-node-1  no changes  (kubelet 1.37)',
+    'kube-system/static-web-003-lab-node-1  no changes  (kubelet 1.37)',
+  ]);
+  assert.equal(lines.at(-1), 'Node lab-node-1: 3 pods: 0 with changes, 3 without; no orphans.');
+});
