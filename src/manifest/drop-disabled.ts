@@ -45,7 +45,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
   };
   const sc = isObj(spec.securityContext) ? spec.securityContext : undefined;
 
-  if (off('UserNamespacesSupport') && sc) drop(sc, 'hostUsers', `${specPath}.securityContext.hostUsers`, 'UserNamespacesSupport');
+  // hostUsers sits in the internal type's security context, in v1 on the spec itself.
+  if (off('UserNamespacesSupport')) drop(spec, 'hostUsers', `${specPath}.hostUsers`, 'UserNamespacesSupport');
   if (off('SupplementalGroupsPolicy') && sc) drop(sc, 'supplementalGroupsPolicy', `${specPath}.securityContext.supplementalGroupsPolicy`, 'SupplementalGroupsPolicy');
   if (off('PodLevelResources')) drop(spec, 'resources', `${specPath}.resources`, 'PodLevelResources');
   if (off('ProcMountType')) {
