@@ -22,15 +22,28 @@ export interface GateRow {
   /** First minor whose kubelet no longer knows the gate (setting it makes kubelet refuse to start). */
   removedIn?: number;
   /** Which part of syncpod reads it. */
-  consultedBy: 'planner' | 'config' | 'planner+config';
+  consultedBy: 'planner' | 'config' | 'planner+config' | 'planner+validation' | 'config+validation' | 'planner+config+validation';
+  /** ('validation': the API-server rules syncpod's manifest validation applies for the planned minor.) */
   /** What the gate changes in syncpod's output. */
   effect: string;
   /** Where the per-version defaults come from (one line). */
   source: string;
 }
 
-/** Pinned: kube_features.go of a kubernetes tree at the start of 1.36 development (1.35 specs final). */
-const PINNED_135 = 'kube_features.go, kubernetes tree after the 1.35 release (specs through 1.35 read there)';
+/**
+ * Where the rows were read: the versioned specs of pkg/features/kube_features.go. A tree keeps the
+ * whole history of every gate it still has (the spec list is what --emulated-version reads), so the
+ * 1.37-cycle tree gives 1.29–1.37 for those; the 1.36 tree confirms the 1.36 entries and which gates
+ * 1.36 removed; a gate removed before 1.37 is read in the newest tree that still has it.
+ */
+export const GATE_SOURCES = {
+  v137: 'pkg/features/kube_features.go, natasha41575/kubernetes@9298de89 (1.37 cycle: specs through 1.37)',
+  v136: 'pkg/features/kube_features.go, zongruxie4/kubernetes@964d79dd (1.36 cycle: specs through 1.36, no 1.37 entries)',
+  v133: 'pkg/features/kube_features.go, kubernetes/kubernetes@b0b89d3b (1.33 cycle)',
+} as const;
+
+/** The row's source: the 1.37 tree, and the 1.36 tree that agrees with it. */
+const READ_137 = `${GATE_SOURCES.v137}; 1.36 entries also in ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')}`;
 
 /** Every gate syncpod consults, alphabetical. */
 export const FEATURE_GATES = {
@@ -41,51 +54,51 @@ export const FEATURE_GATES = {
     ],
     consultedBy: 'planner',
     effect: 'off (1.35): after a kubelet restart a sidecar startup result is not carried over',
-    source: `${PINNED_135}; the 1.35-only effect: CHANGELOG-1.36 (fixed in 1.36.0, PR 137146), not pinned`,
+    source: `${READ_137}; the 1.35-only effect: CHANGELOG-1.35 (fixed in 1.35.4, PR 137885)`,
   },
   ContainerRestartRules: {
     specs: [
       { since: 34, default: false, stage: 'alpha' },
       { since: 35, default: true, stage: 'beta' },
     ],
-    consultedBy: 'planner',
-    effect: 'container-level restartPolicy and restartPolicyRules (exit codes In/NotIn) decide restarts',
-    source: PINNED_135,
+    consultedBy: 'planner+validation',
+    effect: 'container-level restartPolicy and restartPolicyRules (exit codes In/NotIn) decide restarts; off: the API server drops them',
+    source: READ_137,
   },
   ContainerStopSignals: {
     specs: [{ since: 33, default: false, stage: 'alpha' }],
-    consultedBy: 'config',
-    effect: 'lifecycle.stopSignal is sent as ContainerConfig.stop_signal',
-    source: `${PINNED_135}; 1.36/1.37 assumed unchanged (not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'lifecycle.stopSignal is sent as ContainerConfig.stop_signal; off: the API server drops it',
+    source: `${READ_137} (still alpha, off, in 1.37)`,
   },
   EnvFiles: {
     specs: [
       { since: 34, default: false, stage: 'alpha' },
       { since: 35, default: true, stage: 'beta' },
     ],
-    consultedBy: 'config',
-    effect: 'env valueFrom.fileKeyRef reads a variable from a file in an emptyDir',
-    source: PINNED_135,
+    consultedBy: 'config+validation',
+    effect: 'env valueFrom.fileKeyRef reads a variable from a file in an emptyDir; off: the API server drops fileKeyRef',
+    source: READ_137,
   },
   HostnameOverride: {
     specs: [
       { since: 34, default: false, stage: 'alpha' },
       { since: 35, default: true, stage: 'beta' },
     ],
-    consultedBy: 'config',
-    effect: 'spec.hostnameOverride sets the sandbox hostname',
-    source: PINNED_135,
+    consultedBy: 'config+validation',
+    effect: 'spec.hostnameOverride sets the sandbox hostname; off: the API server drops it',
+    source: READ_137,
   },
   ImageVolume: {
     specs: [
       { since: 31, default: false, stage: 'alpha' },
       { since: 33, default: false, stage: 'beta' },
       { since: 35, default: true, stage: 'beta' },
-      { since: 36, default: true, stage: 'ga' },
+      { since: 36, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'image volumes are pulled and mounted through CRI Mount.image',
-    source: `${PINNED_135}; GA in 1.36 from CHANGELOG-1.36 (not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'image volumes are pulled and mounted through CRI Mount.image; off: the API server drops image volumes and their mounts',
+    source: READ_137,
   },
   InPlacePodLevelResourcesVerticalScaling: {
     specs: [
@@ -94,7 +107,7 @@ export const FEATURE_GATES = {
     ],
     consultedBy: 'planner+config',
     effect: 'pod-level resources are resized in place',
-    source: `${PINNED_135}; beta on in 1.36 from KEP-2837 / CHANGELOG-1.36 (not pinned)`,
+    source: READ_137,
   },
   InPlacePodVerticalScaling: {
     specs: [
@@ -102,9 +115,9 @@ export const FEATURE_GATES = {
       { since: 33, default: true, stage: 'beta' },
       { since: 35, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'planner+config',
-    effect: 'containersToUpdate; restart per resizePolicy; container hash without resources',
-    source: PINNED_135,
+    consultedBy: 'planner+config+validation',
+    effect: 'containersToUpdate; restart per resizePolicy; container hash without resources; off: the API server drops resizePolicy',
+    source: READ_137,
   },
   KubeletCrashLoopBackOffMax: {
     specs: [
@@ -113,14 +126,14 @@ export const FEATURE_GATES = {
     ],
     consultedBy: 'planner',
     effect: 'crashLoopBackOff.maxContainerRestartPeriod in the kubelet configuration caps back-off',
-    source: PINNED_135,
+    source: READ_137,
   },
   LegacySidecarContainers: {
     specs: [{ since: 33, default: false, stage: 'deprecated' }],
     removedIn: 34,
     consultedBy: 'planner',
     effect: 'on: pods without a restartable init container take the legacy init path',
-    source: 'kube_features.go of the 1.33 tree (kuberuntime_manager.go reads it); removed in 1.34 with the legacy path',
+    source: 'kube_features.go of the 1.33 tree (kuberuntime_manager.go reads it); absent from the 1.35-final tree and the 1.37 tree read for the other rows',
   },
   NodeSwap: {
     specs: [
@@ -131,27 +144,27 @@ export const FEATURE_GATES = {
     ],
     consultedBy: 'config',
     effect: 'memorySwap.swapBehavior LimitedSwap gives Burstable containers swap in proportion to their memory request (cgroup v2)',
-    source: 'KEP-2400 and CHANGELOG-1.30/1.34 (beta on from 1.30, GA in 1.34); not pinned in a kube_features.go of those trees',
+    source: `${READ_137} (marked "remove in 1.37" but still present there)`,
   },
   PodLevelResources: {
     specs: [
       { since: 32, default: false, stage: 'alpha' },
       { since: 34, default: true, stage: 'beta' },
     ],
-    consultedBy: 'config',
-    effect: 'spec.resources (pod level) shapes the pod cgroup and container resources',
-    source: `${PINNED_135}; 1.36/1.37 assumed beta on (not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'spec.resources (pod level) shapes the pod cgroup and container resources; off: the API server drops it',
+    source: READ_137,
   },
   ProcMountType: {
     specs: [
       { since: 12, default: false, stage: 'alpha' },
       { since: 31, default: false, stage: 'beta' },
       { since: 33, default: true, stage: 'beta' },
-      { since: 36, default: true, stage: 'ga' },
+      { since: 36, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'securityContext.procMount Unmasked is passed to the runtime',
-    source: `${PINNED_135}; GA in 1.36 from CHANGELOG-1.36 (not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'securityContext.procMount Unmasked is passed to the runtime; off: the API server resets it to Default',
+    source: READ_137,
   },
   RecursiveReadOnlyMounts: {
     specs: [
@@ -159,9 +172,9 @@ export const FEATURE_GATES = {
       { since: 31, default: true, stage: 'beta' },
       { since: 33, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'volumeMounts recursiveReadOnly sets CRI Mount.recursive_read_only',
-    source: `${PINNED_135} (marked "remove in 1.36"; kept as locked on: removal not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'volumeMounts recursiveReadOnly sets CRI Mount.recursive_read_only; off: the API server drops it',
+    source: `${READ_137} (marked "remove in 1.36" but still present in 1.36 and 1.37)`,
   },
   RelaxedEnvironmentVariableValidation: {
     specs: [
@@ -169,18 +182,18 @@ export const FEATURE_GATES = {
       { since: 32, default: true, stage: 'beta' },
       { since: 34, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'envFrom keys that are not C identifiers are kept',
-    source: PINNED_135,
+    consultedBy: 'config+validation',
+    effect: 'env names and envFrom prefixes may be any printable ASCII but "=" (off: C-identifier-like names only); envFrom keys that are not C identifiers are kept',
+    source: READ_137,
   },
   RestartAllContainersOnContainerExits: {
     specs: [
       { since: 35, default: false, stage: 'alpha' },
       { since: 36, default: true, stage: 'beta' },
     ],
-    consultedBy: 'planner',
-    effect: 'rule action RestartAllContainers: all containers removed, sandbox kept, init from the first',
-    source: `${PINNED_135}; beta on in 1.36 from KEP-5532 / CHANGELOG-1.36 (not pinned)`,
+    consultedBy: 'planner+validation',
+    effect: 'rule action RestartAllContainers (and rules on sidecars): all containers removed, sandbox kept, init from the first',
+    source: READ_137,
   },
   SidecarContainers: {
     specs: [
@@ -188,9 +201,10 @@ export const FEATURE_GATES = {
       { since: 29, default: true, stage: 'beta' },
       { since: 33, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'planner',
-    effect: 'restartable init containers (restartPolicy Always) and the sidecar-aware init path',
-    source: `${PINNED_135} (marked "remove in 1.36"; kept as locked on: removal not pinned)`,
+    removedIn: 36,
+    consultedBy: 'planner+validation',
+    effect: 'restartable init containers (restartPolicy Always) and the sidecar-aware init path; off: the API server drops an init container\'s restartPolicy',
+    source: `${GATE_SOURCES.v133} for the specs ("GA in 1.33, remove in 1.36"); absent from ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} and natasha41575/kubernetes@9298de89 (removed in 1.36)`,
   },
   SupplementalGroupsPolicy: {
     specs: [
@@ -198,20 +212,20 @@ export const FEATURE_GATES = {
       { since: 33, default: true, stage: 'beta' },
       { since: 35, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'securityContext.supplementalGroupsPolicy is passed to the runtime',
-    source: PINNED_135,
+    consultedBy: 'config+validation',
+    effect: 'securityContext.supplementalGroupsPolicy is passed to the runtime; off: the API server drops it',
+    source: READ_137,
   },
   UserNamespacesSupport: {
     specs: [
       { since: 25, default: false, stage: 'alpha' },
       { since: 30, default: false, stage: 'beta' },
       { since: 33, default: true, stage: 'beta' },
-      { since: 36, default: true, stage: 'ga' },
+      { since: 36, default: true, stage: 'ga', locked: true },
     ],
-    consultedBy: 'config',
-    effect: 'hostUsers: false gives the sandbox its own user namespace',
-    source: `${PINNED_135}; GA in 1.36 from CHANGELOG-1.36 (not pinned)`,
+    consultedBy: 'config+validation',
+    effect: 'hostUsers: false gives the sandbox its own user namespace; off: the API server drops hostUsers',
+    source: READ_137,
   },
 } as const satisfies Record<string, GateRow>;
 

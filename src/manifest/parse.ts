@@ -11,6 +11,8 @@ import { applyPodDefaults } from './defaults';
 import { formatPath, servedApiVersion, validateSchema, type FieldPath } from './schema';
 import type { LoadedPod, PodSource, SkippedDocument } from './types';
 import { validatePod, type PodPaths } from './validate';
+import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
+import { dropDisabledFields } from './drop-disabled';
 import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
 
 type Obj = Record<string, unknown>;
@@ -31,7 +33,13 @@ export interface ParsedText {
   documents?: number;
 }
 
-export type ParseOptions = ControllerOptions;
+export interface ParseOptions extends ControllerOptions {
+  /**
+   * The API server the manifests are read for (the planned kubelet's minor and gates): its schema,
+   * the disabled fields it drops and its validation. Default: the newest mirrored minor, default gates.
+   */
+  api?: ApiRules;
+}
 
 interface Candidate {
   pod: Pod;
@@ -136,15 +144,17 @@ export function parseManifest(text: string, fileLabel: string, options: ParseOpt
       },
     };
     for (const cand of selectPods(value, ctx, [], out.skipped, fileLabel, documentIndex, options)) {
+      const api = options.api ?? DEFAULT_API_RULES;
       const pod = applyPodDefaults(cand.pod);
-      const problems = validatePod(pod, cand.paths);
+      const dropped = dropDisabledFields(pod, api, cand.paths.spec);
+      const problems = validatePod(pod, cand.paths, api);
       if (problems.length > 0) throw problemError(ctx, problems);
       const source: PodSource = {
         file: fileLabel,
         document: documentIndex,
         from: cand.from,
         specPath: cand.paths.spec,
-        notes: cand.notes,
+        notes: [...cand.notes, ...dropped],
         controller: cand.controller,
         skipped: [],
       };
@@ -231,7 +241,7 @@ function selectPods(
   const served = servedApiVersion(k)!;
   const version = (apiVersion as string | undefined) ?? served;
   if (version !== served) fail(at('apiVersion'), `no matches for kind "${k}" in version "${version}" (the API serves ${k} as ${served})`);
-  const problems = validateSchema(k, obj, prefix);
+  const problems = validateSchema(k, obj, prefix, (options.api ?? DEFAULT_API_RULES).minor);
   if (problems.length > 0) throw problemError(ctx, problems);
 
   if (k === 'Pod') {

@@ -7,6 +7,7 @@
 
 import schemaData from './k8s-schema.json';
 import { canonicalQuantity } from '../kubelet/quantity';
+import { NEWEST_MINOR } from '../kubelet/features';
 
 /** A trimmed schema node: see scripts/trim-k8s-schema.mjs. */
 type Node =
@@ -31,6 +32,46 @@ const SCHEMA = schemaData as unknown as SchemaData;
 
 /** Where the schema data came from (one line, for the README and --version style output). */
 export const SCHEMA_SOURCE = SCHEMA.source;
+
+/** The minor whose API the schema data is (release-1.36). */
+export const SCHEMA_MINOR = 36;
+
+/**
+ * Fields of the data that an older API server does not have: definition -> field -> the first minor
+ * that decodes it. Each came with its feature gate (the gate's first versioned spec in
+ * kube_features.go, natasha41575/kubernetes@9298de89); before that minor strict decoding refuses
+ * the field as unknown, as kubectl's default fieldValidation=Strict makes the API server do.
+ */
+export const FIELD_SINCE: Record<string, Record<string, number>> = {
+  'core.v1.VolumeMount': { recursiveReadOnly: 30 }, // RecursiveReadOnlyMounts
+  'core.v1.Volume': { image: 31 }, // ImageVolume
+  'core.v1.PodSecurityContext': { supplementalGroupsPolicy: 31, seLinuxChangePolicy: 32 }, // SupplementalGroupsPolicy, SELinuxChangePolicy
+  'core.v1.PodSpec': { resources: 32, hostnameOverride: 34 }, // PodLevelResources, HostnameOverride
+  'core.v1.Lifecycle': { stopSignal: 33 }, // ContainerStopSignals
+  'core.v1.Container': { restartPolicyRules: 34 }, // ContainerRestartRules
+  'core.v1.EphemeralContainer': { restartPolicyRules: 34 },
+  'core.v1.EnvVarSource': { fileKeyRef: 34 }, // EnvFiles
+  'core.v1.VolumeProjection': { podCertificate: 34 }, // PodCertificateRequest
+};
+
+/**
+ * Fields a newer API server has beyond the data: definition -> field -> { since, node }. The 1.37
+ * additions go here (scripts/trim-k8s-schema.mjs output for a 1.37 document would replace them).
+ * Empty: no Pod, PodSpec, Container or workload field added in 1.37 was found (see README).
+ */
+export const FIELD_ADDED: Record<string, Record<string, { since: number; node: Node }>> = {};
+
+function fieldSince(def: string, field: string): number {
+  return FIELD_ADDED[def]?.[field]?.since ?? FIELD_SINCE[def]?.[field] ?? 0;
+}
+
+/** Whether the API server of `minor` decodes `field` of definition `def` (which the data or FIELD_ADDED holds). */
+export function fieldKnownAt(def: string, field: string, minor: number): boolean {
+  const added = FIELD_ADDED[def]?.[field];
+  if (added !== undefined) return minor >= added.since;
+  const since = FIELD_SINCE[def]?.[field];
+  return since === undefined || minor >= since;
+}
 
 /** A field path as segments: property names and list indexes. */
 export type FieldPath = Array<string | number>;
@@ -74,6 +115,8 @@ const BOOLEAN_HINT = ' (YAML reads unquoted y, n, yes, no, on, off, true, false 
 class Walker {
   readonly problems: SchemaProblem[] = [];
 
+  constructor(private readonly minor: number) {}
+
   private add(path: FieldPath, message: string): void {
     this.problems.push({ path: [...path], message });
   }
@@ -83,17 +126,19 @@ class Walker {
     this.add(path, `must be ${expected}, not ${describe(v)}${hint}`);
   }
 
-  walk(node: Node, v: unknown, path: FieldPath): void {
+  walk(node: Node, v: unknown, path: FieldPath, def?: string): void {
     if (v === null || v === undefined) return;
-    if ('$' in node) return this.walk(SCHEMA.definitions[node.$]!, v, path);
+    if ('$' in node) return this.walk(SCHEMA.definitions[node.$]!, v, path, node.$);
     switch (node.k) {
       case 'any':
         return;
       case 'object': {
         if (!isObj(v)) return this.wrongType(path, v, 'a mapping');
         for (const key of Object.keys(v)) {
-          const child = Object.hasOwn(node.p, key) ? node.p[key] : undefined;
+          const added = def === undefined ? undefined : FIELD_ADDED[def]?.[key]?.node;
+          const child = Object.hasOwn(node.p, key) ? node.p[key] : added;
           if (child === undefined) this.add([...path, key], 'unknown field');
+          else if (def !== undefined && !fieldKnownAt(def, key, this.minor)) this.add([...path, key], `unknown field in the API of 1.${this.minor} (added in 1.${fieldSince(def, key)})`);
           else this.walk(child, v[key], [...path, key]);
         }
         for (const key of node.r ?? []) if (v[key] === undefined || v[key] === null) this.add([...path, key], 'required');
@@ -153,13 +198,14 @@ class Walker {
 }
 
 /**
- * Every schema problem of an object of `kind` (one the schema covers), in document order.
- * `path` is where the object sits in its document (`[]`, or `['items', 2]` inside a List).
+ * Every schema problem of an object of `kind` (one the schema covers), in document order, as the
+ * API server of 1.`minor` decodes it. `path` is where the object sits in its document (`[]`, or
+ * `['items', 2]` inside a List).
  */
-export function validateSchema(kind: string, value: unknown, path: FieldPath = []): SchemaProblem[] {
+export function validateSchema(kind: string, value: unknown, path: FieldPath = [], minor: number = NEWEST_MINOR): SchemaProblem[] {
   const root = SCHEMA.roots[kind];
   if (root === undefined) throw new Error(`no schema for kind ${kind}`);
-  const w = new Walker();
+  const w = new Walker(minor);
   w.walk({ $: root.schema }, value, path);
   return w.problems;
 }

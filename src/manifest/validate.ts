@@ -5,6 +5,7 @@ import { isIP } from 'node:net';
 import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
+import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 
 export interface Problem {
   /** Field path inside the document, e.g. `spec.containers[1].image`. */
@@ -30,9 +31,12 @@ const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
 const QUALIFIED_HELP = "must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
 const LABEL_VALUE_HELP = "a label value must be empty or at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
-/** RelaxedEnvironmentVariableValidation (on by default from 1.32): printable ASCII except '='. */
+/** IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation on, the default from 1.32): printable ASCII except '='. */
 const ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
 const ENV_NAME_HELP = "must consist of printable ASCII characters except '='";
+/** IsEnvVarName (the gate off, or before 1.30 when there was none). */
+const ENV_NAME_STRICT = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
+const ENV_NAME_STRICT_HELP = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
 
 function qualifiedName(k: string): boolean {
   const slash = k.lastIndexOf('/');
@@ -100,8 +104,11 @@ class Collector {
   }
 }
 
-/** Every problem, in document order (metadata, then spec fields). Empty when the pod is usable. */
-export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', spec: 'spec' }): Problem[] {
+/**
+ * Every problem, in document order (metadata, then spec fields), as the API server of `api` (its
+ * minor and gates) validates a new pod. Empty when the pod is usable.
+ */
+export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', spec: 'spec' }, api: ApiRules = DEFAULT_API_RULES): Problem[] {
   const c = new Collector();
   const meta = pod.metadata as unknown;
   if (c.object(paths.metadata, meta)) {
@@ -126,11 +133,11 @@ export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', 
     }
   }
   const spec = pod.spec as unknown;
-  if (c.object(paths.spec, spec)) validateSpec(c, spec, paths.spec);
+  if (c.object(paths.spec, spec)) validateSpec(c, spec, paths.spec, api);
   return c.problems;
 }
 
-function validateSpec(c: Collector, spec: Obj, at: string): void {
+function validateSpec(c: Collector, spec: Obj, at: string, api: ApiRules): void {
   const volumeNames = validateVolumes(c, spec, at);
   const containers = c.list(`${at}.containers`, spec.containers);
   if (Array.isArray(spec.containers) && containers.length === 0) c.required(`${at}.containers`);
@@ -141,7 +148,7 @@ function validateSpec(c: Collector, spec: Obj, at: string): void {
     const items = list === 'containers' ? containers : c.list(`${at}.${list}`, spec[list]);
     items.forEach((item, i) => {
       const path = `${at}.${list}[${i}]`;
-      if (c.object(path, item)) validateContainer(c, item, path, list, spec, seen, volumeNames);
+      if (c.object(path, item)) validateContainer(c, item, path, list, spec, seen, volumeNames, api);
     });
   }
 
@@ -289,7 +296,10 @@ function validateContainer(
   spec: Obj,
   seen: Map<string, string>,
   volumeNames: Set<string>,
+  api: ApiRules,
 ): void {
+  const envName = api.gates.RelaxedEnvironmentVariableValidation ? ENV_NAME : ENV_NAME_STRICT;
+  const envHelp = api.gates.RelaxedEnvironmentVariableValidation ? ENV_NAME_HELP : ENV_NAME_STRICT_HELP;
   if (ctr.name === undefined || ctr.name === '') c.required(`${path}.name`);
   else {
     c.label(`${path}.name`, ctr.name);
@@ -314,7 +324,7 @@ function validateContainer(
   }
   if (Array.isArray(ctr.env)) {
     ctr.env.forEach((e, i) => {
-      if (isObj(e) && typeof e.name === 'string' && !ENV_NAME.test(e.name)) c.invalid(`${path}.env[${i}].name`, e.name, ENV_NAME_HELP);
+      if (isObj(e) && typeof e.name === 'string' && !envName.test(e.name)) c.invalid(`${path}.env[${i}].name`, e.name, envHelp);
       if (isObj(e) && e.value !== undefined && e.value !== null && e.value !== '' && isObj(e.valueFrom)) {
         c.add(`${path}.env[${i}].valueFrom`, "forbidden: may not be specified when `value` is not empty");
       }
@@ -324,7 +334,7 @@ function validateContainer(
   if (Array.isArray(ctr.envFrom)) {
     ctr.envFrom.forEach((e, i) => {
       if (!isObj(e)) return;
-      if (typeof e.prefix === 'string' && e.prefix !== '' && !ENV_NAME.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, ENV_NAME_HELP);
+      if (typeof e.prefix === 'string' && e.prefix !== '' && !envName.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, envHelp);
       // ValidateEnvFrom: exactly one of configMapRef and secretRef, naming the object.
       const set = (['configMapRef', 'secretRef'] as const).filter((k) => e[k] !== undefined && e[k] !== null);
       if (set.length === 0) c.add(`${path}.envFrom[${i}]`, 'must specify one of: `configMapRef` or `secretRef`');
@@ -353,13 +363,14 @@ function validateContainer(
 
   // Unset only when the image is not a string, which is reported above.
   if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
-  if (ctr.restartPolicy !== undefined && ctr.restartPolicy !== null) {
-    // Regular containers may set it with ContainerRestartRules (alpha in 1.34): accepted, as newer
-    // API servers do, so manifests written for them plan.
-    if (list === 'initContainers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, ['Always']);
-    else if (list === 'containers') c.oneOf(`${path}.restartPolicy`, ctr.restartPolicy, RESTART_POLICIES);
-    else c.add(`${path}.restartPolicy`, 'forbidden: ephemeral containers may not set restartPolicy');
+  validateRestartRules(c, ctr, path, list, api);
+  if (list === 'initContainers' && ctr.restartPolicy !== 'Always') {
+    // validateInitContainers: hooks and probes belong to sidecars (restartPolicy Always) only.
+    for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
+      if (ctr[f] !== undefined && ctr[f] !== null) c.add(`${path}.${f}`, 'forbidden: may not be set for init containers without restartPolicy=Always');
+    }
   }
+  if (isObj(ctr.lifecycle) && ctr.lifecycle.stopSignal !== undefined && ctr.lifecycle.stopSignal !== null) validateStopSignal(c, `${path}.lifecycle.stopSignal`, ctr.lifecycle.stopSignal, spec.os);
 
   const portNames = new Set<string>();
   c.list(`${path}.ports`, ctr.ports).forEach((p, i) => {
@@ -374,9 +385,6 @@ function validateContainer(
     portNames.add(n);
   });
 
-  if (Array.isArray(ctr.restartPolicyRules) && ctr.restartPolicyRules.length > 0 && (ctr.restartPolicy === undefined || ctr.restartPolicy === null)) {
-    c.add(`${path}.restartPolicyRules`, 'forbidden: requires the container to set restartPolicy');
-  }
   if (ctr.resources !== undefined && c.object(`${path}.resources`, ctr.resources)) {
     const r = ctr.resources;
     const limits = r.limits === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.limits`, r.limits);
@@ -729,4 +737,87 @@ function validateHandlers(c: Collector, ctr: Obj, path: string, grace: unknown):
       if (h.sleep.seconds < 0 || h.sleep.seconds > g) c.invalid(`${at}.sleep.seconds`, h.sleep.seconds, `must be non-negative and less than terminationGracePeriodSeconds (${g})`);
     }
   }
+}
+
+// ---- Container restart rules (KEP-5307, KEP-5532): validateContainers, validateInitContainers and
+// validateContainerRestartPolicy of pkg/apis/core/validation/validation.go (1.36 tree,
+// zongruxie4/kubernetes@926e9fc8), with the options pkg/api/pod/util.go derives from the gates:
+// AllowContainerRestartPolicyRules (ContainerRestartRules) and AllowRestartAllContainers
+// (RestartAllContainersOnContainerExits, which also allows rules on sidecars). With
+// ContainerRestartRules off from 1.34 on, the fields were already dropped (drop-disabled.ts).
+
+const CONTAINER_RESTART_POLICIES = ['Always', 'Never', 'OnFailure'];
+const RULE_OPERATORS = ['In', 'NotIn'];
+const MAX_RESTART_RULES = 20;
+const MAX_EXIT_CODES = 255;
+
+function hasRules(ctr: Obj): boolean {
+  return Array.isArray(ctr.restartPolicyRules) && ctr.restartPolicyRules.length > 0;
+}
+
+function validateRestartRules(c: Collector, ctr: Obj, path: string, list: (typeof CONTAINER_LISTS)[number], api: ApiRules): void {
+  const policy = ctr.restartPolicy;
+  const set = policy !== undefined && policy !== null;
+  if (list === 'ephemeralContainers') {
+    // validateFieldAllowList: neither is on the ephemeral container's allow list.
+    if (set) c.add(`${path}.restartPolicy`, 'forbidden: cannot be set for an Ephemeral Container');
+    if (hasRules(ctr)) c.add(`${path}.restartPolicyRules`, 'forbidden: cannot be set for an Ephemeral Container');
+    return;
+  }
+  const allowRules = api.gates.ContainerRestartRules;
+  if (list === 'containers') {
+    if (allowRules) containerRestartPolicy(c, ctr, path, api);
+    else if (set) c.add(`${path}.restartPolicy`, 'forbidden: may not be set for non-init containers');
+    return;
+  }
+  // validateInitContainerRestartPolicy
+  if (!set) {
+    if (hasRules(ctr)) c.add(`${path}.restartPolicy`, 'required: must specify restartPolicy when restart rules are used');
+    return;
+  }
+  if (!allowRules) return c.oneOf(`${path}.restartPolicy`, policy, ['Always']);
+  if (policy !== 'Always') return containerRestartPolicy(c, ctr, path, api);
+  if (api.gates.RestartAllContainersOnContainerExits) containerRestartPolicy(c, ctr, path, api);
+  else if (hasRules(ctr)) c.add(`${path}.restartPolicyRules`, 'forbidden: restartPolicyRules are not allowed for init containers with restart policy Always');
+}
+
+/** validateContainerRestartPolicy: the policy, at most 20 rules, each with an action and exit codes. */
+function containerRestartPolicy(c: Collector, ctr: Obj, path: string, api: ApiRules): void {
+  const policy = ctr.restartPolicy;
+  const rules = Array.isArray(ctr.restartPolicyRules) ? ctr.restartPolicyRules : [];
+  if (policy === undefined || policy === null) {
+    if (rules.length === 0) return;
+    c.add(`${path}.restartPolicy`, 'required: must specify restartPolicy when restart rules are used');
+  } else c.oneOf(`${path}.restartPolicy`, policy, CONTAINER_RESTART_POLICIES);
+  if (rules.length > MAX_RESTART_RULES) c.add(`${path}.restartPolicyRules`, `too many: ${rules.length}: must have at most ${MAX_RESTART_RULES} items`);
+  const actions = api.gates.RestartAllContainersOnContainerExits ? ['Restart', 'RestartAllContainers'] : ['Restart'];
+  rules.forEach((r, i) => {
+    if (!isObj(r)) return;
+    const rp = `${path}.restartPolicyRules[${i}]`;
+    // The API server names only "Restart" as supported, whichever actions it takes.
+    if (typeof r.action !== 'string' || !actions.includes(r.action)) c.add(`${rp}.action`, `unsupported value ${show(r.action ?? '')}: supported values: "Restart"`);
+    const codes = r.exitCodes;
+    if (!isObj(codes)) return c.add(`${rp}.exitCodes`, 'required: must be specified');
+    c.oneOf(`${rp}.exitCodes.operator`, codes.operator ?? '', RULE_OPERATORS);
+    if (Array.isArray(codes.values) && codes.values.length > MAX_EXIT_CODES) {
+      c.add(`${rp}.exitCodes.values`, `too many: ${codes.values.length}: must have at most ${MAX_EXIT_CODES} items`);
+    }
+  });
+}
+
+/** validateStopSignal: the pod names its OS; Linux takes the signals of the CRI's list, Windows SIGKILL and SIGTERM. */
+const LINUX_STOP_SIGNALS = [
+  'SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO', 'SIGIOT',
+  'SIGKILL', 'SIGPIPE', 'SIGPOLL', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP', 'SIGSYS', 'SIGTERM',
+  'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ',
+  'SIGRTMIN', ...Array.from({ length: 15 }, (_, i) => `SIGRTMIN+${i + 1}`),
+  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAX-${14 - i}`), 'SIGRTMAX',
+];
+const WINDOWS_STOP_SIGNALS = ['SIGKILL', 'SIGTERM'];
+
+function validateStopSignal(c: Collector, path: string, signal: unknown, os: unknown): void {
+  const name = isObj(os) ? os.name : undefined;
+  if (name === undefined || name === null || name === '') return c.add(path, 'forbidden: may not be set for containers with empty `spec.os.name`');
+  if (name === 'windows' && !WINDOWS_STOP_SIGNALS.includes(String(signal))) c.oneOf(path, signal, WINDOWS_STOP_SIGNALS);
+  else if (name === 'linux' && !LINUX_STOP_SIGNALS.includes(String(signal))) c.add(path, `unsupported value ${show(signal)}: a Linux signal name such as "SIGTERM", "SIGUSR1" or "SIGRTMIN+1"`);
 }

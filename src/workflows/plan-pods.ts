@@ -9,6 +9,7 @@ import { probeInputs } from '../plan/probe-inputs';
 import { parseFeatureGates, type FeatureGates } from '../kubelet/features';
 import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet, type KubeletRules } from '../kubelet/kubelet-version';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
+import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
 import { addAssumption, buildPlan, splitNote, type Plan, type PlanSource } from '../plan/plan';
 import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
@@ -74,7 +75,7 @@ export function manifestSource(l: LoadedPod): PlanSource {
 /** Loads the manifests (each pod once), observes all pods with one List per kind, plans each. */
 export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<PlannedPod[]> {
   for (const w of req.kubelet.rules.warnings) deps.note(`WARN: warning: ${w}`);
-  const fromFiles = await loadManifests(req.files, () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const fromFiles = await loadManifests(req.files, () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal), api: apiRulesOfKubelet(req.kubelet.rules) });
   const skipped = skippedNote(fromFiles);
   if (skipped !== undefined) deps.note(skipped);
   // A workload's template without a uid: its live pod is found by the controller's labels and

@@ -10,6 +10,7 @@ import { SyncpodError, errorLine } from '../errors';
 import type { FsEffect } from '../kubelet/mounts';
 import { generatePodSandboxConfig } from '../kubelet/sandbox-config';
 import { loadManifests, parseOrdinalFlag } from '../manifest/load';
+import { apiRulesOfKubelet } from '../manifest/api-rules';
 import { readYamlValues } from '../manifest/parse';
 import type { LoadedPod } from '../manifest/types';
 import { observePods, type ObservedPod } from '../state/pod-status';
@@ -70,8 +71,8 @@ export function criMessage<M>(typeName: string, d: ConfigDocument): M {
   return fromProtoJSON(runtimeV1, typeName, d.doc, d.file === '-' ? '<stdin>' : d.file) as unknown as M;
 }
 
-async function loadOnePod(d: ConfigDocument, deps: Pick<StepDeps, 'readStdin'>, ordinalFlag?: string): Promise<LoadedPod> {
-  const options = { ordinal: parseOrdinalFlag(ordinalFlag) };
+async function loadOnePod(d: ConfigDocument, deps: Pick<StepDeps, 'readStdin'>, kubelet: KubeletSelection, ordinalFlag?: string): Promise<LoadedPod> {
+  const options = { ordinal: parseOrdinalFlag(ordinalFlag), api: apiRulesOfKubelet(kubelet.rules) };
   const loaded = d.file === '-' ? await loadManifests(['-'], async () => d.text, options) : await loadManifests([d.file], () => deps.readStdin(), options);
   if (loaded.length !== 1) throw new SyncpodError(`${d.file}: holds ${loaded.length} pods; give a file with one pod`);
   return loaded[0];
@@ -109,7 +110,7 @@ export async function sandboxRequest(
     const effects: FsEffect[] = config.logDirectory ? [{ kind: 'mkdir', path: config.logDirectory, mode: 0o755, why: 'pod log directory' }] : [];
     return { request: { config, runtimeHandler: o.runtimeHandler ?? '' }, effects };
   }
-  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.ordinal), deps);
+  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet, o.ordinal), deps);
   const newest = observed.status.sandboxStatuses[0];
   const attempt = o.attempt ?? (newest ? newest.attempt + 1 : 0);
   if (attempt < 0) throw new SyncpodError('--attempt must not be negative');
@@ -121,7 +122,7 @@ export async function sandboxRequest(
 /** `pull --pod-config`: the sandbox config sent with the pull (kubelet's, for a manifest). */
 export async function pullSandboxConfig(d: ConfigDocument, o: { node: NodeFlags; kubelet: KubeletSelection }, deps: StepDeps): Promise<T.PodSandboxConfig> {
   if (!d.isManifest) return criMessage<T.PodSandboxConfig>('PodSandboxConfig', d);
-  const { pod, observed } = await podWithUid(await loadOnePod(d, deps), deps);
+  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet), deps);
   const newest = observed.status.sandboxStatuses[0];
   const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
   return generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...settings.sandbox, configSeen: configSeenFor(deps.now(), observed.sandboxes) }).config;
@@ -146,7 +147,7 @@ export async function containerRequest(
 ): Promise<ContainerRequest> {
   const sb = (await deps.runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
   if (!sb) throw new SyncpodError(`pod sandbox ${podSandboxId.slice(0, 13)}: the runtime returned no status`);
-  const loaded = await loadOnePod(d, deps, o.ordinal);
+  const loaded = await loadOnePod(d, deps, o.kubelet, o.ordinal);
   const pod = loaded.pod;
   const meta = pod.metadata!;
   const where = `${loaded.source.file}: document ${loaded.source.document}`;

@@ -9,6 +9,7 @@ import { SyncpodError } from '../errors';
 import type { Pod } from '../kubelet/api-types';
 import type { PodStatus } from '../kubelet/types';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
+import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
 import { buildPlan, killsSomething, type Plan } from '../plan/plan';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
@@ -114,7 +115,7 @@ function timedRuntime(runtime: RuntimeCaller, monotonic: () => number, times: Sy
 
 async function loadOne(req: SyncRequest, deps: SyncFlowDeps): Promise<LoadedPod> {
   const file = req.file;
-  const loaded = await loadManifests([file], () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal) });
+  const loaded = await loadManifests([file], () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal), api: apiRulesOfKubelet(req.kubelet.rules) });
   const skipped = skippedNote(loaded);
   if (skipped !== undefined) deps.note(skipped);
   if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; sync takes one pod (run one sync per pod)`);

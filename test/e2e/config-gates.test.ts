@@ -56,13 +56,17 @@ async function appEnv(pod: string): Promise<Record<string, string>> {
   return Object.fromEntries(insp.info.config.envs.map((e: any) => [e.key, e.value]));
 }
 
-test('EnvFiles: as kubelet 1.35 the app gets the value from the file the init container wrote; as 1.34 it is empty', async () => {
+test('EnvFiles: as kubelet 1.35 the app gets the value from the file the init container wrote; as 1.34 the API server refuses the pod unless the gate is on', async () => {
   const on = await run(['sync', '--yes', '--wait', '--kubelet-version', '1.35', ...nodeFlags(lab), envFilePod('envfile-on')]);
   assert.equal(on.code, 0, on.stderr);
   assert.equal((await appEnv('envfile-on')).TOKEN, 'tok-123');
+  // The API server of 1.34 (EnvFiles alpha, off) drops fileKeyRef and then refuses the empty valueFrom.
   const off = await run(['sync', '--yes', '--wait', '--kubelet-version', '1.34', ...nodeFlags(lab), envFilePod('envfile-off')]);
-  assert.equal(off.code, 0, off.stderr);
-  const offEnv = await appEnv('envfile-off');
-  assert.ok('TOKEN' in offEnv, 'the variable is there');
-  assert.equal(offEnv.TOKEN ?? '', '', 'and empty (containerd omits an empty value in its JSON)');
+  assert.equal(off.code, 1, off.stderr);
+  assert.match(off.stderr, /envfile-off\.json: document 1: spec\.containers\[0\]\.env\[0\]\.valueFrom: must specify one of: .*`fileKeyRef`/);
+  assert.equal(off.stderr.trim().split('\n').length, 1, 'one line');
+  // With the gate on, 1.34 reads the file as 1.35 does.
+  const on134 = await run(['sync', '--yes', '--wait', '--kubelet-version', '1.34', '--feature-gates', 'EnvFiles=true', ...nodeFlags(lab), envFilePod('envfile-on-134')]);
+  assert.equal(on134.code, 0, on134.stderr);
+  assert.equal((await appEnv('envfile-on-134')).TOKEN, 'tok-123');
 });

@@ -111,8 +111,15 @@ describe('kubelet versions on containerd', () => {
     await waitExited('restart-all', 'trigger');
     const [sandbox] = await sandboxesOf('restart-all');
 
-    const as135 = await planJSON(file, ['--kubelet-version', '1.35']);
-    assert.equal(as135.actions.restartAllContainers, false, 'alpha and off in 1.35');
+    // The API server of 1.35 (RestartAllContainersOnContainerExits alpha, off) does not admit the action.
+    const as135 = await run(['plan', '-o', 'json', ...nodeFlags(lab), '--kubelet-version', '1.35', file]);
+    assert.equal(as135.code, 1);
+    assert.equal(
+      as135.stderr.trim().replace(/ \(line \d+, column \d+\)$/, ''),
+      `syncpod: ${file}: document 1: spec.containers[0].restartPolicyRules[0].action: unsupported value "RestartAllContainers": supported values: "Restart"`,
+    );
+    const as135on = await planJSON(file, ['--kubelet-version', '1.35', '--feature-gates', 'RestartAllContainersOnContainerExits=true']);
+    assert.equal(as135on.actions.restartAllContainers, true, 'alpha in 1.35, switched on');
 
     const plan = await planJSON(file, ['--kubelet-version', '1.36']);
     assert.equal(plan.actions.restartAllContainers, true);

@@ -31,33 +31,52 @@ test('versions: minor and patch kept, v prefix and vendor suffixes accepted', ()
   }
 });
 
-// Per-minor defaults of the gates whose values were read in kube_features.go (versioned specs).
-const DEFAULTS: Array<[GateName, Record<number, boolean | undefined>]> = [
-  ['SidecarContainers', { 29: true, 32: true, 33: true, 37: true }],
-  ['LegacySidecarContainers', { 32: undefined, 33: false, 34: undefined }],
-  ['InPlacePodVerticalScaling', { 29: false, 32: false, 33: true, 34: true, 35: true }],
-  ['PodLevelResources', { 31: undefined, 32: false, 33: false, 34: true }],
-  ['ContainerRestartRules', { 33: undefined, 34: false, 35: true, 37: true }],
-  ['RestartAllContainersOnContainerExits', { 34: undefined, 35: false, 36: true }],
-  ['ChangeContainerStatusOnKubeletRestart', { 29: true, 34: true, 35: false }],
-  ['UserNamespacesSupport', { 29: false, 32: false, 33: true }],
-  ['SupplementalGroupsPolicy', { 30: undefined, 31: false, 33: true, 35: true }],
-  ['ProcMountType', { 32: false, 33: true }],
-  ['ImageVolume', { 30: undefined, 31: false, 34: false, 35: true }],
-  ['RecursiveReadOnlyMounts', { 29: undefined, 30: false, 31: true, 33: true }],
-  ['ContainerStopSignals', { 32: undefined, 33: false }],
-  ['EnvFiles', { 33: undefined, 34: false, 35: true }],
-  ['HostnameOverride', { 34: false, 35: true }],
-  ['KubeletCrashLoopBackOffMax', { 31: undefined, 32: false, 34: false, 35: true }],
-  ['RelaxedEnvironmentVariableValidation', { 30: false, 31: false, 32: true, 34: true }],
+// Every gate's value at each kubelet minor 1.29–1.37 as the versioned specs of kube_features.go
+// give it (natasha41575/kubernetes@9298de89 for the 1.37 cycle, zongruxie4/kubernetes@964d79dd for
+// 1.36, the 1.33 tree for the gates 1.36 removed): '-' the minor has no such gate, 'off'/'on' its
+// default, 'ON' on and locked (kubelet refuses to start with it set to false).
+const MINORS = [29, 30, 31, 32, 33, 34, 35, 36, 37];
+const BY_MINOR: Array<[GateName, string]> = [
+  //                                          29   30   31   32   33   34   35   36   37
+  ['ChangeContainerStatusOnKubeletRestart', 'on   on   on   on   on   on   off  off  off'],
+  ['ContainerRestartRules',                 '-    -    -    -    -    off  on   on   on'],
+  ['ContainerStopSignals',                  '-    -    -    -    off  off  off  off  off'],
+  ['EnvFiles',                              '-    -    -    -    -    off  on   on   on'],
+  ['HostnameOverride',                      '-    -    -    -    -    off  on   on   on'],
+  ['ImageVolume',                           '-    -    off  off  off  off  on   ON   ON'],
+  ['InPlacePodLevelResourcesVerticalScaling', '-  -    -    -    -    -    off  on   on'],
+  ['InPlacePodVerticalScaling',             'off  off  off  off  on   on   ON   ON   ON'],
+  ['KubeletCrashLoopBackOffMax',            '-    -    -    off  off  off  on   on   on'],
+  ['LegacySidecarContainers',               '-    -    -    -    off  -    -    -    -'],
+  ['NodeSwap',                              'off  on   on   on   on   ON   ON   ON   ON'],
+  ['PodLevelResources',                     '-    -    -    off  off  on   on   on   on'],
+  ['ProcMountType',                         'off  off  off  off  on   on   on   ON   ON'],
+  ['RecursiveReadOnlyMounts',               '-    off  on   on   ON   ON   ON   ON   ON'],
+  ['RelaxedEnvironmentVariableValidation',  '-    off  off  on   on   ON   ON   ON   ON'],
+  ['RestartAllContainersOnContainerExits',  '-    -    -    -    -    -    off  on   on'],
+  ['SidecarContainers',                     'on   on   on   on   ON   ON   ON   -    -'],
+  ['SupplementalGroupsPolicy',              '-    -    off  off  on   on   ON   ON   ON'],
+  ['UserNamespacesSupport',                 'off  off  off  off  on   on   on   ON   ON'],
 ];
 
-test('gate defaults per minor follow the versioned specs', () => {
-  for (const [name, byMinor] of DEFAULTS) {
-    for (const [minor, want] of Object.entries(byMinor)) {
-      assert.equal(gateSpecAt(name, Number(minor))?.default, want, `${name} at 1.${minor}`);
-    }
+test('gate defaults and locks per minor 1.29–1.37 follow the versioned specs of kube_features.go', () => {
+  assert.deepEqual(BY_MINOR.map(([n]) => n), [...GATE_NAMES], 'every gate of the table is stated');
+  for (const [name, row] of BY_MINOR) {
+    const cells = row.trim().split(/\s+/);
+    assert.equal(cells.length, MINORS.length, name);
+    MINORS.forEach((minor, i) => {
+      const spec = gateSpecAt(name, minor);
+      const got = spec === undefined ? '-' : spec.locked ? (spec.default ? 'ON' : 'OFF') : spec.default ? 'on' : 'off';
+      assert.equal(got, cells[i], `${name} at 1.${minor}`);
+    });
   }
+});
+
+test('a gate kubelet locks or no longer has is refused in --feature-gates, one line', () => {
+  assert.throws(() => resolveFeatureGates(36, '1.36', { ImageVolume: false }), oneLine(/ImageVolume is GA and locked to true in kubelet 1.36/));
+  assert.throws(() => resolveFeatureGates(36, '1.36', { UserNamespacesSupport: false }), oneLine(/locked to true/));
+  assert.throws(() => resolveFeatureGates(36, '1.36', { SidecarContainers: true }), oneLine(/SidecarContainers does not exist in kubelet 1.36/));
+  assert.equal(resolveFeatureGates(35, '1.35', { ProcMountType: false }).ProcMountType?.enabled, false);
 });
 
 test('every gate row cites a source and says what it changes', () => {

@@ -55,14 +55,8 @@ test('every validation error is one line naming file, document and field', () =>
     ['dnsPolicy', (p) => (p.spec.dnsPolicy = 'Cluster'), 'spec.dnsPolicy: unsupported value "Cluster": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"'],
     ['dnsPolicy None without servers', (p) => (p.spec.dnsPolicy = 'None'), 'spec.dnsConfig.nameservers: required when dnsPolicy is "None"'],
     ['imagePullPolicy', (p) => (p.spec.containers[0].imagePullPolicy = 'always'), 'spec.containers[0].imagePullPolicy: unsupported value "always": supported values: "Always", "Never", "IfNotPresent"'],
-    [
-      'init container restartPolicy other than Always',
-      (p) => (p.spec.initContainers = [{ name: 'init', image: 'busybox', restartPolicy: 'OnFailure' }]),
-      'spec.initContainers[0].restartPolicy: unsupported value "OnFailure": supported values: "Always"',
-    ],
-    ['regular container restartPolicy (ContainerRestartRules)', (p) => (p.spec.containers[0].restartPolicy = 'Sometimes'), 'spec.containers[0].restartPolicy: unsupported value "Sometimes": supported values: "Always", "OnFailure", "Never"'],
-    ['restartPolicyRules without restartPolicy', (p) => (p.spec.containers[0].restartPolicyRules = [{ action: 'Restart', exitCodes: { operator: 'In', values: [1] } }]), 'spec.containers[0].restartPolicyRules: forbidden: requires the container to set restartPolicy'],
-    ['ephemeral container restartPolicy', (p) => (p.spec.ephemeralContainers = [{ name: 'dbg', image: 'busybox', restartPolicy: 'Always' }]), 'spec.ephemeralContainers[0].restartPolicy: forbidden: ephemeral containers may not set restartPolicy'],
+    // Container restartPolicy and restartPolicyRules depend on the minor and gates: manifest-api-version.test.ts.
+    ['ephemeral container restartPolicy', (p) => (p.spec.ephemeralContainers = [{ name: 'dbg', image: 'busybox', restartPolicy: 'Always' }]), 'spec.ephemeralContainers[0].restartPolicy: forbidden: cannot be set for an Ephemeral Container'],
     ['containerPort missing', (p) => (p.spec.containers[0].ports = [{ name: 'http' }]), 'spec.containers[0].ports[0].containerPort: required'],
     ['containerPort out of range', (p) => (p.spec.containers[0].ports = [{ containerPort: 70000 }]), 'spec.containers[0].ports[0].containerPort: invalid value 70000: must be between 1 and 65535, inclusive'],
     ['hostPort out of range', (p) => (p.spec.containers[0].ports = [{ containerPort: 80, hostPort: -1 }]), 'spec.containers[0].ports[0].hostPort: invalid value -1: must be between 1 and 65535, inclusive'],
