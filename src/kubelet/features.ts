@@ -119,6 +119,12 @@ export const FEATURE_GATES = {
     effect: 'containersToUpdate; restart per resizePolicy; container hash without resources; off: the API server drops resizePolicy',
     source: READ_137,
   },
+  InPlacePodVerticalScalingInitContainers: {
+    specs: [{ since: 36, default: true, stage: 'beta' }],
+    consultedBy: 'planner',
+    effect: 'on (1.36+, with InPlacePodVerticalScaling): a running non-sidecar init container is resized in place instead of waited for',
+    source: `${GATE_SOURCES.v137}; ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} (beta, on, from 1.36; kubeadm's 1.37 locked-gate list names it GA, not yet in the 1.37-cycle tree read)`,
+  },
   KubeletCrashLoopBackOffMax: {
     specs: [
       { since: 32, default: false, stage: 'alpha' },

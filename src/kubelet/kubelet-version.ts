@@ -224,20 +224,13 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     exitedCountsAsInitialized: !initFixed,
     succeededRequiresExited: initFixed,
     initStatusFromActiveSandbox: rulesMinor >= 37,
-    resizeRunningInitContainers: rulesMinor >= 36 && gates.InPlacePodVerticalScaling && initContainerResizeGate(gates),
+    resizeRunningInitContainers: rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
     unpinned,
     warnings,
   };
 }
 
-/**
- * InPlacePodVerticalScalingInitContainers: its row belongs in the gate table (features.ts); until
- * it is there, the gate is read when present and otherwise taken at its 1.36 default (on).
- */
-function initContainerResizeGate(gates: Record<GateName, boolean>): boolean {
-  return (gates as Partial<Record<string, boolean>>).InPlacePodVerticalScalingInitContainers ?? true;
-}
 
 /** Whether computePodActions takes the sidecar-aware init path (computeInitContainerActions) for this pod. */
 export function usesSidecarInitPath(rules: KubeletRules, hasRestartableInitContainer: boolean): boolean {

@@ -46,6 +46,7 @@ const BY_MINOR: Array<[GateName, string]> = [
   ['ImageVolume',                           '-    -    off  off  off  off  on   ON   ON'],
   ['InPlacePodLevelResourcesVerticalScaling', '-  -    -    -    -    -    off  on   on'],
   ['InPlacePodVerticalScaling',             'off  off  off  off  on   on   ON   ON   ON'],
+  ['InPlacePodVerticalScalingInitContainers', '-  -    -    -    -    -    -    on   on'],
   ['KubeletCrashLoopBackOffMax',            '-    -    -    off  off  off  on   on   on'],
   ['LegacySidecarContainers',               '-    -    -    -    off  -    -    -    -'],
   ['NodeSwap',                              'off  on   on   on   on   ON   ON   ON   ON'],
@@ -123,4 +124,11 @@ test('the resolved rules carry version origin and gate provenance', () => {
   assert.equal(detected.versionOrigin, 'detected');
   assert.equal(detected.gateOrigins.InPlacePodVerticalScaling?.origin, 'detected');
   assert.equal(resolveKubeletRules().versionOrigin, 'default');
+});
+
+test('InPlacePodVerticalScalingInitContainers: a 1.36 kubelet resizes a running init container in place unless the gate is set off; 1.35 has no such gate', () => {
+  assert.equal(resolveKubeletRules('v1.36.1').resizeRunningInitContainers, true);
+  assert.equal(resolveKubeletRules('v1.36.1', { InPlacePodVerticalScalingInitContainers: false }).resizeRunningInitContainers, false);
+  assert.equal(resolveKubeletRules('v1.35.2').resizeRunningInitContainers, false);
+  assert.throws(() => resolveKubeletRules('v1.35.2', { InPlacePodVerticalScalingInitContainers: true }), oneLine(/InPlacePodVerticalScalingInitContainers/));
 });
