@@ -32,7 +32,6 @@ const VENDOR = {
   chalk: 'vendor-chalk.cjs',
   ora: 'vendor-ora.cjs',
   ws: 'vendor-ws.cjs',
-  'cli-table3': 'vendor-cli-table3.cjs',
   '@grpc/grpc-js': 'vendor-grpc.cjs',
 };
 /**
