@@ -27,7 +27,19 @@ const finalDist = join(root, 'dist');
 const dist = join(root, `dist.building-${process.pid}`);
 
 /** Heavy packages, each bundled into its own file and required from there. */
-const VENDOR = { yaml: 'vendor-yaml.cjs', chalk: 'vendor-chalk.cjs', ora: 'vendor-ora.cjs', ws: 'vendor-ws.cjs', 'cli-table3': 'vendor-cli-table3.cjs' };
+const VENDOR = {
+  yaml: 'vendor-yaml.cjs',
+  chalk: 'vendor-chalk.cjs',
+  ora: 'vendor-ora.cjs',
+  ws: 'vendor-ws.cjs',
+  'cli-table3': 'vendor-cli-table3.cjs',
+  '@grpc/grpc-js': 'vendor-grpc.cjs',
+};
+/**
+ * Built-ins a vendor file requires at load time but uses only in runs that never happen on a
+ * unix socket: grpc-js's DNS resolver (node:dns) and its compression filter (node:zlib).
+ */
+const VENDOR_LAZY_BUILTINS = { '@grpc/grpc-js': ['dns', 'zlib'] };
 
 /** Resolves the vendor packages to their files next to the importing file. */
 const vendorExternal = {
@@ -76,6 +88,7 @@ for (const [pkg, file] of Object.entries(VENDOR)) {
     stdin: { contents: `module.exports = require(${JSON.stringify(pkg)});`, resolveDir: root, loader: 'js' },
     outfile: join(dist, file),
     format: 'cjs',
+    plugins: VENDOR_LAZY_BUILTINS[pkg] ? [lazyBuiltins(VENDOR_LAZY_BUILTINS[pkg])] : [],
   });
 }
 

@@ -1,14 +1,18 @@
 #!/usr/bin/env node
 // Build-time code generation: proto/runtime/*/api.proto -> src/cri/gen/*.ts.
 //
-// Writes plain descriptor tables (object literals, nothing built at import time) for each CRI
+// @grpc/proto-loader reads the proto files (its package definition carries every service, method
+// path and message as a descriptor: google.protobuf.DescriptorProto as an object). From it this
+// script writes plain descriptor tables (object literals, nothing built at import time) for each CRI
 // package, the descriptor types they satisfy, and TypeScript interfaces for the runtime.v1
 // messages. `npm run gen` writes the files; test/unit/proto-gen.test.ts calls generateAll() and
 // compares with what is committed, so the generated code cannot drift from proto/.
 import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import protobuf from 'protobufjs';
+import { createRequire } from 'node:module';
+
+const { loadSync } = createRequire(import.meta.url)('@grpc/proto-loader');
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -18,10 +22,6 @@ export const PACKAGES = [
   { proto: 'proto/runtime/v1alpha2/api.proto', out: 'src/cri/gen/runtime-v1alpha2.ts', constName: 'runtimeV1alpha2' },
 ];
 
-const SCALARS = new Set([
-  'double', 'float', 'int64', 'uint64', 'int32', 'fixed64', 'fixed32', 'bool', 'string', 'bytes',
-  'uint32', 'sfixed32', 'sfixed64', 'sint32', 'sint64',
-]);
 const INT64 = new Set(['int64', 'uint64', 'sint64', 'fixed64', 'sfixed64']);
 
 /** protoc's json_name rule: drop each underscore and upper-case the character after it. */
@@ -38,59 +38,114 @@ export function jsonName(protoName) {
   return out;
 }
 
-function parseProto(rootDir, file) {
-  const text = readFileSync(join(rootDir, file), 'utf8');
-  const parsed = protobuf.parse(text, { keepCase: true });
-  parsed.root.resolveAll();
-  const pkg = parsed.root.lookup(parsed.package);
-  if (!pkg) throw new Error(`${file}: no package`);
-  return { packageName: parsed.package, pkg };
-}
+/** descriptor.proto's field types -> the scalar names of the tables ('enum'/'message' resolve a type name). */
+const DESCRIPTOR_TYPES = {
+  TYPE_DOUBLE: 'double', TYPE_FLOAT: 'float', TYPE_INT64: 'int64', TYPE_UINT64: 'uint64', TYPE_INT32: 'int32',
+  TYPE_FIXED64: 'fixed64', TYPE_FIXED32: 'fixed32', TYPE_BOOL: 'bool', TYPE_STRING: 'string', TYPE_BYTES: 'bytes',
+  TYPE_UINT32: 'uint32', TYPE_SFIXED32: 'sfixed32', TYPE_SFIXED64: 'sfixed64', TYPE_SINT32: 'sint32', TYPE_SINT64: 'sint64',
+  TYPE_ENUM: 'enum', TYPE_MESSAGE: 'message',
+};
 
-/** Package-relative name of a reflected type ('SecurityProfile.ProfileType'). */
-function relName(packageName, reflected) {
-  const prefix = `.${packageName}.`;
-  const full = reflected.fullName;
-  if (!full.startsWith(prefix)) throw new Error(`type ${full} is outside package ${packageName}`);
-  return full.slice(prefix.length);
-}
+/**
+ * One proto file read through proto-loader into the model the writers below use:
+ * { packageName, messages: [{ rel, fields }], enums: [{ rel, values }], services: [{ name, methods }] },
+ * in declaration order (a nested type right after its parent), names package-relative.
+ */
+export function readPackage(rootDir, file) {
+  const definition = loadSync(join(rootDir, file), { keepCase: true });
+  const names = Object.keys(definition);
+  const packageName = names.map((n) => n.slice(0, n.lastIndexOf('.'))).reduce((a, b) => (a.length <= b.length ? a : b));
+  const rel = (full) => {
+    if (!full.startsWith(`${packageName}.`)) throw new Error(`${file}: type ${full} is outside package ${packageName}`);
+    return full.slice(packageName.length + 1);
+  };
 
-/** Walk a package in declaration order: messages, enums (nested ones right after their parent) and services. */
-function collect(packageName, pkg) {
+  // Every message and enum by full name (nested ones included), and the map-entry types.
+  const messageTypes = new Map();
+  const enumTypes = new Map();
+  const addMessage = (full, d) => {
+    messageTypes.set(full, d);
+    for (const n of d.nestedType) addMessage(`${full}.${n.name}`, n);
+    for (const e of d.enumType) enumTypes.set(`${full}.${e.name}`, e);
+  };
+  for (const name of names) {
+    const entry = definition[name];
+    if (entry.format?.endsWith(' DescriptorProto')) addMessage(name, entry.type);
+    else if (entry.format?.endsWith(' EnumDescriptorProto')) enumTypes.set(name, entry.type);
+  }
+
+  /** A type name as written in `scope` (a message's full name), resolved as protoc does: innermost scope first. */
+  const resolve = (typeName, scope) => {
+    if (typeName.startsWith('.')) return typeName.slice(1);
+    for (let s = scope; ; s = s.slice(0, s.lastIndexOf('.'))) {
+      const candidate = `${s}.${typeName}`;
+      if (messageTypes.has(candidate) || enumTypes.has(candidate)) return candidate;
+      if (!s.includes('.')) break;
+    }
+    throw new Error(`${file}: ${scope}: unresolved type ${typeName}`);
+  };
+
+  const fieldsOf = (full, d) => {
+    if (d.oneofDecl.length) throw new Error(`${full}: oneof is not supported by the codec`);
+    return d.field.map((f) => {
+      if (f.label === 'LABEL_REQUIRED') throw new Error(`${full}.${f.name}: label required not supported`);
+      let type = DESCRIPTOR_TYPES[f.type];
+      if (!type) throw new Error(`${full}.${f.name}: unknown type ${f.type}`);
+      let ref;
+      let map;
+      if (type === 'enum' || type === 'message') {
+        const target = resolve(f.typeName, full);
+        const entry = messageTypes.get(target);
+        if (type === 'message' && entry?.options?.mapEntry) {
+          // A map<K, V> field: the entry type's key (1) and value (2).
+          const [key, value] = entry.field;
+          map = DESCRIPTOR_TYPES[key.type];
+          type = DESCRIPTOR_TYPES[value.type];
+          if (type === 'enum' || type === 'message') ref = rel(resolve(value.typeName, target));
+        } else ref = rel(target);
+      }
+      return {
+        name: jsonName(f.name),
+        protoName: f.name,
+        number: f.number,
+        type,
+        ref,
+        repeated: f.label === 'LABEL_REPEATED' && !map,
+        map,
+        deprecated: !!f.options?.deprecated,
+      };
+    });
+  };
+
   const messages = [];
   const enums = [];
   const services = [];
-  const visit = (obj) => {
-    if (obj instanceof protobuf.Service) services.push(obj);
-    else if (obj instanceof protobuf.Type) {
-      if (obj.oneofsArray.length) throw new Error(`${obj.fullName}: oneof is not supported by the codec`);
-      messages.push(obj);
-      for (const n of obj.nestedArray) visit(n);
-    } else if (obj instanceof protobuf.Enum) enums.push(obj);
-    else if (obj instanceof protobuf.Namespace) for (const n of obj.nestedArray) visit(n);
+  const visitMessage = (full, d) => {
+    if (d.options?.mapEntry) return;
+    messages.push({ rel: rel(full), fields: fieldsOf(full, d) });
+    for (const e of d.enumType) enums.push(enumOf(`${full}.${e.name}`, e));
+    for (const n of d.nestedType) visitMessage(`${full}.${n.name}`, n);
   };
-  for (const n of pkg.nestedArray) visit(n);
-  return { messages, enums, services };
-}
-
-function fieldInfo(packageName, f) {
-  let type;
-  let ref;
-  if (SCALARS.has(f.type)) type = f.type;
-  else if (f.resolvedType instanceof protobuf.Enum) (type = 'enum'), (ref = relName(packageName, f.resolvedType));
-  else if (f.resolvedType instanceof protobuf.Type) (type = 'message'), (ref = relName(packageName, f.resolvedType));
-  else throw new Error(`${f.fullName}: unresolved type ${f.type}`);
-  if (f.rule && f.rule !== 'repeated') throw new Error(`${f.fullName}: label ${f.rule} not supported`);
-  return {
-    name: jsonName(f.name),
-    protoName: f.name,
-    number: f.id,
-    type,
-    ref,
-    repeated: f.rule === 'repeated' && !f.map,
-    map: f.map ? f.keyType : undefined,
-    deprecated: !!(f.options && f.options.deprecated),
-  };
+  const enumOf = (full, e) => ({ rel: rel(full), values: Object.fromEntries(e.value.map((v) => [v.name, v.number])) });
+  for (const name of names) {
+    const entry = definition[name];
+    if (entry.format?.endsWith(' DescriptorProto')) visitMessage(name, entry.type);
+    else if (entry.format?.endsWith(' EnumDescriptorProto')) enums.push(enumOf(name, entry.type));
+    else if (!entry.format) {
+      // A service: method name -> its definition (path, streaming, request and response types).
+      const methods = Object.entries(entry).map(([methodName, m]) => ({
+        name: methodName,
+        path: m.path,
+        // (a method's types carry their short name; the CRI's are all top-level messages)
+        request: rel(resolve(m.requestType.type.name, name)),
+        response: rel(resolve(m.responseType.type.name, name)),
+        requestStream: !!m.requestStream,
+        responseStream: !!m.responseStream,
+      }));
+      services.push({ name: name.slice(packageName.length + 1), methods });
+    }
+  }
+  return { packageName, messages, enums, services };
 }
 
 const q = (s) => `'${s.replace(/\\/g, '\\\\').replace(/'/g, "\\'")}'`;
@@ -157,21 +212,20 @@ export interface ProtoPackage {
 }
 `;
 
-function descriptorModule(file, constName, packageName, pkg) {
-  const { messages, enums, services } = collect(packageName, pkg);
+function descriptorModule(file, constName, model) {
+  const { packageName, messages, enums, services } = model;
   const out = [header([file]), `// Descriptor tables for package ${packageName}: plain data, nothing is built at import time.`, '', "import type { ProtoPackage } from './schema';", ''];
   out.push(`export const ${constName}: ProtoPackage = {`);
   out.push(`  package: ${q(packageName)},`);
   out.push('  messages: {');
   for (const m of messages) {
-    const name = relName(packageName, m);
-    if (!m.fieldsArray.length) {
+    const name = m.rel;
+    if (!m.fields.length) {
       out.push(`    ${q(name)}: { fields: [] },`);
       continue;
     }
     out.push(`    ${q(name)}: {`, '      fields: [');
-    for (const f of m.fieldsArray) {
-      const i = fieldInfo(packageName, f);
+    for (const i of m.fields) {
       const parts = [`name: ${q(i.name)}`, `protoName: ${q(i.protoName)}`, `number: ${i.number}`, `type: ${q(i.type)}`];
       if (i.ref) parts.push(`ref: ${q(i.ref)}`);
       if (i.repeated) parts.push('repeated: true');
@@ -185,17 +239,16 @@ function descriptorModule(file, constName, packageName, pkg) {
   out.push('  enums: {');
   for (const e of enums) {
     const vals = Object.entries(e.values).map(([k, v]) => `${k}: ${v}`).join(', ');
-    out.push(`    ${q(relName(packageName, e))}: { values: { ${vals} } },`);
+    out.push(`    ${q(e.rel)}: { values: { ${vals} } },`);
   }
   out.push('  },');
   out.push('  services: {');
   for (const s of services) {
     out.push(`    ${s.name}: {`, '      methods: {');
-    for (const m of s.methodsArray) {
-      m.resolve();
+    for (const m of s.methods) {
       out.push(
-        `        ${m.name}: { path: ${q(`/${packageName}.${s.name}/${m.name}`)}, request: ${q(relName(packageName, m.resolvedRequestType))}, ` +
-          `response: ${q(relName(packageName, m.resolvedResponseType))}, requestStream: ${!!m.requestStream}, responseStream: ${!!m.responseStream} },`,
+        `        ${m.name}: { path: ${q(m.path)}, request: ${q(m.request)}, ` +
+          `response: ${q(m.response)}, requestStream: ${m.requestStream}, responseStream: ${m.responseStream} },`,
       );
     }
     out.push('      },', '    },');
@@ -216,8 +269,8 @@ function tsScalar(t) {
   return 'number';
 }
 
-function typesModule(file, packageName, pkg) {
-  const { messages, enums, services } = collect(packageName, pkg);
+function typesModule(file, model) {
+  const { packageName, messages, enums, services } = model;
   const out = [
     header([file]),
     `// In-memory shapes of the ${packageName} messages (see src/cri/codec.ts for the mapping):`,
@@ -228,18 +281,17 @@ function typesModule(file, packageName, pkg) {
   ];
   for (const e of enums) {
     const names = Object.keys(e.values).map(q);
-    out.push(`export type ${tsName(relName(packageName, e))} = ${names.join(' | ')};`);
+    out.push(`export type ${tsName(e.rel)} = ${names.join(' | ')};`);
   }
   out.push('');
   for (const m of messages) {
-    const name = tsName(relName(packageName, m));
-    if (!m.fieldsArray.length) {
+    const name = tsName(m.rel);
+    if (!m.fields.length) {
       out.push(`export interface ${name} {}`, '');
       continue;
     }
     out.push(`export interface ${name} {`);
-    for (const f of m.fieldsArray) {
-      const i = fieldInfo(packageName, f);
+    for (const i of m.fields) {
       const base = i.type === 'message' || i.type === 'enum' ? tsName(i.ref) : tsScalar(i.type);
       if (i.deprecated) out.push('  /** @deprecated */');
       if (i.map) out.push(`  ${i.name}: Record<string, ${base}>;`);
@@ -251,15 +303,12 @@ function typesModule(file, packageName, pkg) {
   }
   out.push('/** Every message by its name, for typed encode/decode. */');
   out.push('export interface MessageTypes {');
-  for (const m of messages) out.push(`  ${q(relName(packageName, m))}: ${tsName(relName(packageName, m))};`);
+  for (const m of messages) out.push(`  ${q(m.rel)}: ${tsName(m.rel)};`);
   out.push('}', '');
   for (const s of services) {
     out.push(`/** ${packageName}.${s.name}: method -> [request, response] (streaming responses arrive one message at a time). */`);
     out.push(`export interface ${s.name}Methods {`);
-    for (const m of s.methodsArray) {
-      m.resolve();
-      out.push(`  ${m.name}: [${tsName(relName(packageName, m.resolvedRequestType))}, ${tsName(relName(packageName, m.resolvedResponseType))}];`);
-    }
+    for (const m of s.methods) out.push(`  ${m.name}: [${tsName(m.request)}, ${tsName(m.response)}];`);
     out.push('}', '');
   }
   out.push('/** What encode accepts: any field may be left out (proto3 defaults apply). */');
@@ -278,9 +327,9 @@ function typesModule(file, packageName, pkg) {
 export function generateAll(rootDir = ROOT) {
   const files = { 'src/cri/gen/schema.ts': SCHEMA_TS };
   for (const p of PACKAGES) {
-    const { packageName, pkg } = parseProto(rootDir, p.proto);
-    files[p.out] = descriptorModule(p.proto, p.constName, packageName, pkg);
-    if (packageName === 'runtime.v1') files['src/cri/gen/types.ts'] = typesModule(p.proto, packageName, pkg);
+    const model = readPackage(rootDir, p.proto);
+    files[p.out] = descriptorModule(p.proto, p.constName, model);
+    if (model.packageName === 'runtime.v1') files['src/cri/gen/types.ts'] = typesModule(p.proto, model);
   }
   return files;
 }

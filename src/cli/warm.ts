@@ -1,7 +1,7 @@
 // `syncpod __warm` (hidden): loads every command's code and runs the list commands end to end
 // without a runtime, so that the build can store their compiled code in V8's code cache
 // (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: the client
-// side (cri/grpc-channel.ts, codecs, node:http2's client) is compiled only when a call is made, so
+// side (grpc-js, cri/grpc-client.ts, codecs) is compiled only when a call is made, so
 // a list command's cached code covers it only if the warm-up calls too. The calls go to a node:http2 server
 // on a private socket that answers ListPodSandbox and ListContainers with sample lists.
 import * as fs from 'node:fs';

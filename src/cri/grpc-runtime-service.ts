@@ -1,10 +1,10 @@
-// The CRI client: gRPC calls over a unix socket (grpc-channel.ts), the project's generated
+// The CRI client: gRPC calls over a unix socket (grpc-js, grpc-client.ts), the project's generated
 // codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
 import { SyncpodError } from '../errors';
 import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
-import { GrpcChannel, GrpcStatusError, Status as Code } from './grpc-channel';
+import { GrpcClient, GrpcStatusError, Status as Code } from './grpc-client';
 import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
 import type { ProtoPackage } from './gen/schema';
 import { runtimeV1 } from './gen/runtime-v1';
@@ -84,7 +84,7 @@ export interface ServiceOptions {
 
 /** One CRI service (RuntimeService or ImageService) on one endpoint. */
 export class CriService<M> {
-  private channel: GrpcChannel | undefined;
+  private channel: GrpcClient | undefined;
   private negotiated: ApiVersion | undefined;
   readonly endpoint: Endpoint;
 
@@ -102,11 +102,11 @@ export class CriService<M> {
     return this.negotiated;
   }
 
-  private getChannel(): GrpcChannel {
+  private getChannel(): GrpcClient {
     if (!this.channel) {
       const problem = socketProblem(this.endpoint);
       if (problem) throw new SyncpodError(`endpoint ${this.endpoint.text}: ${problem}`);
-      this.channel = new GrpcChannel(this.endpoint.socketPath);
+      this.channel = new GrpcClient(this.endpoint.socketPath);
     }
     return this.channel;
   }

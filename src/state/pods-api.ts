@@ -10,7 +10,7 @@
 // static pod (kubernetes.io/config.source = file).
 import type { ProtoPackage } from '../cri/gen/schema';
 import { decodeMessage, encodeMessage } from '../cri/codec';
-import { GrpcChannel, GrpcStatusError, Status } from '../cri/grpc-channel';
+import { GrpcClient, GrpcStatusError, Status } from '../cri/grpc-client';
 import { SyncpodError, errorLine } from '../errors';
 
 export const PODS_API_SOCKET_DIR = 'pods-api';
@@ -100,7 +100,7 @@ export function encodePodIdentity(p: Omit<PodIdentity, 'configSource'> & { annot
  */
 export async function listPodsApi(socket: string, opts: { timeoutMs: number; exists(path: string): boolean }): Promise<PodIdentity[] | undefined> {
   if (!opts.exists(socket)) return undefined;
-  const channel = new GrpcChannel(socket);
+  const channel = new GrpcClient(socket);
   try {
     const bytes = await channel.unary(PODS_API_LIST_PATH, encodeMessage(PODS_API_PROTO, 'ListPodsRequest', {}), { timeoutMs: opts.timeoutMs });
     const res = decodeMessage(PODS_API_PROTO, 'ListPodsResponse', bytes) as { pods: Buffer[] };

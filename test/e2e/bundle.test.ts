@@ -40,15 +40,17 @@ test('a command reads its own code and the packages it uses only when it uses th
   assert.equal(completion.status, 0);
   assert.match(completion.stdout, /complete -F/);
   assert.ok(!completion.builtins.includes('http2'), completion.builtins.join(' '));
+  assert.ok(!completion.files.some((f) => f.startsWith('vendor-grpc')), completion.files.join(' '));
   const usage = filesRead(['ps', '--no-such-flag']);
   assert.equal(usage.status, 1);
   assert.deepEqual(usage.files, filesRead(['--version']).files);
-  // A runtime endpoint that does not exist is refused before node:http2 is loaded.
+  // A runtime endpoint that does not exist is refused before grpc-js (and node:http2) is loaded.
   const noSocket = filesRead(['-r', 'unix:///nonexistent/syncpod.sock', 'pods']);
   assert.equal(noSocket.status, 1);
   assert.ok(!noSocket.builtins.includes('http2'), noSocket.builtins.join(' '));
+  assert.ok(!noSocket.files.some((f) => f.startsWith('vendor-grpc')), noSocket.files.join(' '));
   assert.deepEqual(noSocket.files.filter((f) => f.endsWith('(compiled)')), []);
-  // A socket that exists is connected to: the same command then loads node:http2 (so the checks
+  // A socket that exists is connected to: the same command then loads grpc-js and node:http2 (so the checks
   // above can fail).
   const sock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-')), 'listening.sock');
   const listener = spawn(process.execPath, ['-e', `require('net').createServer((c) => c.destroy()).listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
@@ -57,6 +59,7 @@ test('a command reads its own code and the packages it uses only when it uses th
     const refused = filesRead(['-r', `unix://${sock}`, '--timeout', '2s', 'pods']);
     assert.equal(refused.status, 1);
     assert.ok(refused.builtins.includes('http2'), refused.builtins.join(' '));
+    assert.deepEqual(refused.files.filter((f) => f.startsWith('vendor-grpc')), ['vendor-grpc.cjs'], 'grpc-js from its code cache');
   } finally {
     listener.kill();
     fs.rmSync(path.dirname(sock), { recursive: true, force: true });

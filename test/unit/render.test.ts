@@ -240,8 +240,8 @@ test('loading a command loads no heavy package beyond what its flow always needs
     const { COMMANDS } = require('./src/cli/commands.ts');
     COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
       if (typeof handler !== 'function') throw new Error('no handler');
-      const names = Object.keys(require.cache).map((p) => /node_modules\\/(yaml|cli-table3|chalk|ora)\\//.exec(p)?.[1]).filter(Boolean);
-      // The CRI client's HTTP/2 (node:http2 with tls and crypto) loads at the first call, not with the module.
+      const names = Object.keys(require.cache).map((p) => /node_modules\\/(yaml|cli-table3|chalk|ora|@grpc\\/grpc-js)\\//.exec(p)?.[1]).filter(Boolean);
+      // The CRI client (grpc-js, and node:http2 with tls and crypto under it) loads at the first call, not with the module.
       if (process.moduleLoadList.includes('NativeModule http2')) names.push('node:http2');
       process.stdout.write(JSON.stringify([...new Set(names)].sort()));
     });`;

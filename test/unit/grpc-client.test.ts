@@ -1,7 +1,8 @@
-// syncpod's gRPC client (src/cri/grpc-channel.ts) against real servers on private unix sockets:
-// grpc-js's server (an independent implementation of the protocol) for the calls a runtime
-// answers, and node:http2 servers that misbehave on purpose (wrong HTTP status, wrong content-type,
-// oversized or compressed frames, a reset stream, two answers to a unary call, no answer at all).
+// syncpod's gRPC client (src/cri/grpc-client.ts: grpc-js set up as kubelet dials a runtime) against
+// real servers on private unix sockets: grpc-js's server for the calls a runtime answers, and
+// node:http2 servers that misbehave on purpose (wrong HTTP status, wrong content-type, oversized or
+// compressed frames, a reset stream, two answers to a unary call, no answer at all). What is
+// checked is what a caller of the CRI client sees: the status code and the words of the details.
 import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
@@ -11,9 +12,9 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { FrameReader, GrpcChannel, GrpcStatusError, Status, frame, grpcTimeout, httpStatusToGrpc } from '../../src/cri/grpc-channel';
+import { GrpcClient, GrpcStatusError, Status, connectionDetails } from '../../src/cri/grpc-client';
 
-const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-channel-'));
+const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-client-'));
 const closers: Array<() => void> = [];
 after(() => {
   for (const c of closers) c();
@@ -54,9 +55,23 @@ async function h2Server(onStream: (stream: http2.ServerHttp2Stream, headers: htt
     stream.on('error', () => {});
     onStream(stream, headers);
   });
+  // At the end the server drops its connections: a stream it never read (the Trailers-Only case)
+  // would otherwise hold the client's graceful close, and with it the test process, forever.
+  const sessions = new Set<http2.ServerHttp2Session>();
+  server.on('session', (s) => sessions.add(s));
   await new Promise<void>((r) => server.listen(sock, r));
-  closers.push(() => server.close());
+  closers.push(() => {
+    for (const s of sessions) s.destroy();
+    server.close();
+  });
   return sock;
+}
+
+/** A message as gRPC frames it on the wire: flag byte 0, four bytes big-endian length, the bytes. */
+function frame(message: Buffer): Buffer {
+  const head = Buffer.alloc(5);
+  head.writeUInt32BE(message.length, 1);
+  return Buffer.concat([head, message]);
 }
 
 async function rejection(p: Promise<unknown>): Promise<GrpcStatusError> {
@@ -73,7 +88,7 @@ test('unary calls round-trip bytes through grpc-js, including a message of sever
   const sock = await grpcServer({
     Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, Buffer.concat([Buffer.from('echo:'), call.request])),
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   try {
     assert.equal((await ch.unary('/t.T/Echo', Buffer.from('hi'), { timeoutMs: 5000 })).toString(), 'echo:hi');
     const big = Buffer.alloc(3 * 1024 * 1024, 7);
@@ -92,7 +107,7 @@ test('a status from the server keeps its code and its percent-decoded message; a
   const sock = await grpcServer({
     Fail: (_call: unknown, cb: grpc.sendUnaryData<Buffer>) => cb({ code: Status.NOT_FOUND, details: 'container "ü 100%" not found' }),
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   try {
     const e = await rejection(ch.unary('/t.T/Fail', Buffer.alloc(0), { timeoutMs: 5000 }));
     assert.equal(e.code, Status.NOT_FOUND);
@@ -109,12 +124,14 @@ test('the deadline is sent as grpc-timeout and enforced: a call nobody answers e
   const sock = await h2Server((_stream, headers) => {
     seen = String(headers['grpc-timeout']);
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const started = Date.now();
   const e = await rejection(ch.unary('/t.T/Hang', Buffer.alloc(0), { timeoutMs: 300 }));
   assert.equal(e.code, Status.DEADLINE_EXCEEDED);
   assert.ok(Date.now() - started < 3000, 'returned long after the deadline');
-  assert.equal(seen, '300m');
+  // grpc-js sends the time left when the request goes out, in milliseconds.
+  const m = /^(\d+)m$/.exec(seen ?? '');
+  assert.ok(m && Number(m[1]) <= 300 && Number(m[1]) >= 200, `grpc-timeout ${seen}`);
   ch.close();
 });
 
@@ -127,7 +144,7 @@ test('a server that accepts the connection and never speaks HTTP/2 is cut off at
     held.forEach((c) => c.destroy());
     server.close();
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 300 }));
   assert.equal(e.code, Status.DEADLINE_EXCEEDED);
   ch.close();
@@ -144,7 +161,7 @@ test('server streaming: messages in order, then OK; an abort cancels the call an
       call.on('cancelled', () => serverCancelled());
     },
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   try {
     const got: number[] = [];
     await ch.serverStream('/t.T/Count', Buffer.from([5]), (m) => got.push(m[0]!));
@@ -165,27 +182,27 @@ test('server streaming: messages in order, then OK; an abort cancels the call an
   }
 });
 
-test('responses that are not gRPC: HTTP status mapped, wrong content-type INTERNAL', async () => {
-  const sock404 = await h2Server((stream) => stream.respond({ ':status': 404, 'content-type': 'text/plain' }, { endStream: true }));
-  const ch404 = new GrpcChannel(sock404);
-  const e404 = await rejection(ch404.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
-  assert.equal(e404.code, Status.UNIMPLEMENTED);
-  assert.match(e404.details, /HTTP status code 404/);
-  ch404.close();
+test('responses that are not gRPC: the HTTP status mapped as the gRPC spec says; a body that is not gRPC is refused', async () => {
+  for (const [httpStatus, code] of [[400, Status.INTERNAL], [401, Status.UNAUTHENTICATED], [403, Status.PERMISSION_DENIED], [404, Status.UNIMPLEMENTED], [429, Status.UNAVAILABLE], [502, Status.UNAVAILABLE], [503, Status.UNAVAILABLE], [504, Status.UNAVAILABLE], [500, Status.UNKNOWN]] as const) {
+    const sock = await h2Server((stream) => stream.respond({ ':status': httpStatus, 'content-type': 'text/plain' }, { endStream: true }));
+    const ch = new GrpcClient(sock);
+    const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
+    assert.equal(e.code, code, `HTTP ${httpStatus}: ${e.message}`);
+    assert.match(e.details, new RegExp(`HTTP status code ${httpStatus}`));
+    ch.close();
+  }
 
+  // grpc-js does not look at the content-type: an HTML page is read as gRPC frames, and its first
+  // bytes make a length far over the limit. The call fails either way, and says why.
   const sockHtml = await h2Server((stream) => {
     stream.respond({ ':status': 200, 'content-type': 'text/html' });
     stream.end('<html>');
   });
-  const chHtml = new GrpcChannel(sockHtml);
+  const chHtml = new GrpcClient(sockHtml);
   const eHtml = await rejection(chHtml.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
-  assert.equal(eHtml.code, Status.INTERNAL);
-  assert.match(eHtml.details, /malformed response: content-type "text\/html"/);
+  assert.equal(eHtml.code, Status.RESOURCE_EXHAUSTED);
+  assert.match(eHtml.details, /larger than max/);
   chHtml.close();
-
-  for (const [status, code] of [[400, Status.INTERNAL], [401, Status.UNAUTHENTICATED], [403, Status.PERMISSION_DENIED], [429, Status.UNAVAILABLE], [502, Status.UNAVAILABLE], [503, Status.UNAVAILABLE], [504, Status.UNAVAILABLE], [500, Status.UNKNOWN]] as const) {
-    assert.equal(httpStatusToGrpc(status), code, `HTTP ${status}`);
-  }
 });
 
 /** A server that answers with 200, application/grpc, the given DATA and the given trailers (none: the stream just ends). */
@@ -199,19 +216,20 @@ function answering(data: Buffer, trailers?: Record<string, string>) {
 
 test('malformed answers: oversized, compressed, two messages for a unary call, none, a cut message, no status', async () => {
   const cases: Array<[string, Buffer, Record<string, string> | undefined, number, RegExp]> = [
-    ['a message over 16 MiB', Buffer.from([0, 0x01, 0x00, 0x00, 0x01]), { 'grpc-status': '0' }, Status.RESOURCE_EXHAUSTED, /larger than max \(16777217 vs\. 16777216\)/],
+    ['a message over 16 MiB', Buffer.from([0, 0x01, 0x00, 0x00, 0x01]), { 'grpc-status': '0' }, Status.RESOURCE_EXHAUSTED, /larger than max \(16777217 vs 16777216\)/],
     ['a compressed message', Buffer.concat([Buffer.from([1, 0, 0, 0, 1]), Buffer.from('x')]), { 'grpc-status': '0' }, Status.INTERNAL, /compressed/],
     ['two messages', Buffer.concat([frame(Buffer.from('a')), frame(Buffer.from('b'))]), { 'grpc-status': '0' }, Status.INTERNAL, /second response message/],
     ['no message', Buffer.alloc(0), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
-    ['a message cut short', Buffer.from([0, 0, 0, 0, 9, 1, 2]), { 'grpc-status': '0' }, Status.INTERNAL, /inside a message/],
-    ['trailers without grpc-status', frame(Buffer.from('a')), { 'x-other': '1' }, Status.UNKNOWN, /without grpc-status/],
-    ['no trailers at all', frame(Buffer.from('a')), undefined, Status.INTERNAL, /without sending trailers/],
-    ['an empty grpc-status', frame(Buffer.from('a')), { 'grpc-status': '' }, Status.UNKNOWN, /malformed grpc-status/],
-    ['a grpc-status that is not decimal', frame(Buffer.from('a')), { 'grpc-status': '0x5' }, Status.UNKNOWN, /malformed grpc-status/],
+    // grpc-js drops the unfinished bytes; what is left is a unary call without its answer.
+    ['a message cut short', Buffer.from([0, 0, 0, 0, 9, 1, 2]), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
+    ['trailers without grpc-status', frame(Buffer.from('a')), { 'x-other': '1' }, Status.UNKNOWN, /HTTP status code 200/],
+    ['no trailers at all', frame(Buffer.from('a')), undefined, Status.INTERNAL, /without gRPC status/],
+    // (grpc-js reads grpc-status with parseInt: an empty value passes as OK, "0x5" as 5. A runtime
+    // never sends either; the cases that were here for the hand-written parser are gone with it.)
   ];
   for (const [name, data, trailers, code, details] of cases) {
     const sock = await h2Server(answering(data, trailers));
-    const ch = new GrpcChannel(sock);
+    const ch = new GrpcClient(sock);
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
     assert.equal(e.code, code, `${name}: ${e.message}`);
     assert.match(e.details, details, name);
@@ -219,19 +237,16 @@ test('malformed answers: oversized, compressed, two messages for a unary call, n
   }
 });
 
-test('a stream the server refused unread is sent once more on a new connection; other resets are INTERNAL', async () => {
+test('a stream the server refused unread is sent again (grpc-js transparent retry); other resets are INTERNAL', async () => {
   // Refuses the first stream it sees, answers the rest.
   let seen = 0;
-  const connections = new Set<unknown>();
   const flaky = await h2Server((stream) => {
-    connections.add(stream.session);
     if (seen++ === 0) stream.close(http2.constants.NGHTTP2_REFUSED_STREAM);
     else answering(frame(Buffer.from('retried')), { 'grpc-status': '0' })(stream);
   });
-  const ch1 = new GrpcChannel(flaky);
+  const ch1 = new GrpcClient(flaky);
   assert.equal((await ch1.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'retried');
   assert.equal(seen, 2);
-  assert.equal(connections.size, 2, 'the second try came on a new connection');
   ch1.close();
 
   // A server that refuses everything gets one retry, then the call is UNAVAILABLE; any other reset
@@ -246,7 +261,7 @@ test('a stream the server refused unread is sent once more on a new connection; 
       tries++;
       stream.close(rst);
     });
-    const ch = new GrpcChannel(sock);
+    const ch = new GrpcClient(sock);
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
     assert.equal(e.code, code, e.message);
     assert.equal(tries, wantTries, `reset ${rst}`);
@@ -255,14 +270,14 @@ test('a stream the server refused unread is sent once more on a new connection; 
 });
 
 test('connection failures are UNAVAILABLE with the cause: no socket, nobody listening, not HTTP/2', async () => {
-  const missing = new GrpcChannel(path.join(dir, 'missing.sock'));
+  const missing = new GrpcClient(path.join(dir, 'missing.sock'));
   const e1 = await rejection(missing.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
   assert.equal(e1.code, Status.UNAVAILABLE);
   assert.match(e1.details, /ENOENT/);
 
   const stale = socketPath();
   spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.exit(0))`]);
-  const refused = new GrpcChannel(stale);
+  const refused = new GrpcClient(stale);
   const e2 = await rejection(refused.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
   assert.equal(e2.code, Status.UNAVAILABLE);
   assert.match(e2.details, /ECONNREFUSED/);
@@ -271,28 +286,39 @@ test('connection failures are UNAVAILABLE with the cause: no socket, nobody list
   const garbage = net.createServer((c) => c.end('SSH-2.0-not-grpc\r\n'));
   await new Promise<void>((r) => garbage.listen(sock, r));
   closers.push(() => garbage.close());
-  const notH2 = new GrpcChannel(sock);
+  const notH2 = new GrpcClient(sock);
   const e3 = await rejection(notH2.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
   assert.equal(e3.code, Status.UNAVAILABLE, e3.message);
 
-  // The channel connects again after a failure: the next call finds a server that came up since.
+  // The client connects again after a failure: once its back-off (100 ms at first) has passed, a
+  // call finds the server that came up since. Calls during the back-off fail fast (UNAVAILABLE),
+  // as kubelet's do, rather than wait.
   const later = socketPath();
-  const ch = new GrpcChannel(later);
+  const ch = new GrpcClient(later);
   await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
   const server = http2.createServer();
   server.on('stream', answering(frame(Buffer.from('up')), { 'grpc-status': '0' }));
   await new Promise<void>((r) => server.listen(later, r));
   closers.push(() => server.close());
-  assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'up');
+  let answer: string | undefined;
+  for (let i = 0; i < 50 && answer === undefined; i++) {
+    try {
+      answer = (await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString();
+    } catch (err) {
+      assert.equal((err as GrpcStatusError).code, Status.UNAVAILABLE);
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  assert.equal(answer, 'up');
   ch.close();
 });
 
 test('an idle channel that was never closed does not keep the process alive', async () => {
   const sock = await h2Server(answering(frame(Buffer.from('ok')), { 'grpc-status': '0' }));
-  const module = path.resolve(__dirname, '../../src/cri/grpc-channel.ts');
+  const module = path.resolve(__dirname, '../../src/cri/grpc-client.ts');
   const script = `
-    const { GrpcChannel } = require(${JSON.stringify(module)});
-    new GrpcChannel(${JSON.stringify(sock)}).unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 5000 })
+    const { GrpcClient } = require(${JSON.stringify(module)});
+    new GrpcClient(${JSON.stringify(sock)}).unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 5000 })
       .then((b) => console.log('answer', String(b)));
   `;
   // The server runs in this process, so the child is run asynchronously.
@@ -310,25 +336,34 @@ test('an idle channel that was never closed does not keep the process alive', as
   assert.equal(child.code, 0, 'the process was killed after 10 s: the open connection kept it alive');
 });
 
-test('frames are read across any split of the bytes', () => {
-  const messages = [Buffer.from('first'), Buffer.alloc(0), Buffer.alloc(70_000, 3), Buffer.from('last')];
-  const bytes = Buffer.concat(messages.map(frame));
-  for (const size of [1, 2, 5, 6, 4096, bytes.length]) {
-    const reader = new FrameReader();
-    const got: Buffer[] = [];
-    for (let i = 0; i < bytes.length; i += size) got.push(...reader.push(bytes.subarray(i, i + size)));
-    assert.equal(reader.pending, 0, `chunks of ${size}`);
-    assert.deepEqual(got.map((b) => b.toString('hex')), messages.map((b) => b.toString('hex')), `chunks of ${size}`);
-  }
+test('a response sent a byte at a time arrives whole', async () => {
+  const message = Buffer.alloc(70_000, 3);
+  const bytes = frame(message);
+  const sock = await h2Server((stream) => {
+    stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
+    stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
+    let i = 0;
+    const next = () => {
+      if (i >= bytes.length) return stream.end();
+      const chunk = bytes.subarray(i, i + (i < 10 ? 1 : 4096));
+      i += chunk.length;
+      stream.write(chunk, next);
+    };
+    next();
+  });
+  const ch = new GrpcClient(sock);
+  const back = await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 5000 });
+  assert.ok(back.equals(message));
+  ch.close();
 });
 
-test('grpc-timeout: at most eight digits, the unit growing with the value', () => {
-  assert.equal(grpcTimeout(0), '0m');
-  assert.equal(grpcTimeout(2000), '2000m');
-  assert.equal(grpcTimeout(1.2), '2m');
-  assert.equal(grpcTimeout(99_999_999), '99999999m');
-  assert.equal(grpcTimeout(100_000_000), '100000S');
-  assert.equal(grpcTimeout(1e12), '277778H');
+test("connection errors are said as the cause, without grpc-js's wrapping", () => {
+  assert.equal(
+    connectionDetails('No connection established. Last error: Error: connect ECONNREFUSED /run/x.sock (2026-11-27T00:40:00.000Z). Resolution note: '),
+    'Error: connect ECONNREFUSED /run/x.sock',
+  );
+  assert.equal(connectionDetails('No connection established. Last error: Protocol error (2026-11-27T00:40:00.000Z)'), 'Protocol error');
+  assert.equal(connectionDetails('Error: connect ENOENT /run/x.sock'), 'Error: connect ENOENT /run/x.sock');
 });
 
 test('after a GOAWAY the call in flight finishes, and the next call opens a new connection', async () => {
@@ -348,7 +383,7 @@ test('after a GOAWAY the call in flight finishes, and the next call opens a new 
   });
   await new Promise<void>((r) => server.listen(sock, r));
   closers.push(() => server.close());
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const first = ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 });
   await new Promise((r) => setTimeout(r, 20));
   assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'second');
@@ -359,7 +394,7 @@ test('after a GOAWAY the call in flight finishes, and the next call opens a new 
 
 test('closing the channel ends the calls still running on it with UNAVAILABLE', async () => {
   const sock = await h2Server(() => {});
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const pending = ch.unary('/t.T/Hang', Buffer.alloc(0), { timeoutMs: 5000 });
   await new Promise((r) => setTimeout(r, 50));
   ch.close();
@@ -381,7 +416,7 @@ test('a runtime that drops the connection mid-call is UNAVAILABLE, whether or no
     });
     await new Promise<void>((r) => server.listen(sock, r));
     closers.push(() => server.close());
-    const ch = new GrpcChannel(sock);
+    const ch = new GrpcClient(sock);
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 3000 }));
     assert.equal(e.code, Status.UNAVAILABLE, `${afterHeaders ? 'after' : 'before'} the headers: ${e.message}`);
     ch.close();
@@ -394,7 +429,7 @@ test('grpc-status in headers that do not end the stream is not the status; Trail
     stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
     stream.end(frame(Buffer.from('fine')));
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   assert.equal((await ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 })).toString(), 'fine');
   ch.close();
 
@@ -403,7 +438,7 @@ test('grpc-status in headers that do not end the stream is not the status; Trail
     stream.pause();
     stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5', 'grpc-message': 'no such thing' }, { endStream: true });
   });
-  const ch2 = new GrpcChannel(early);
+  const ch2 = new GrpcClient(early);
   const e = await rejection(ch2.unary('/t.T/Echo', Buffer.alloc(1024 * 1024, 1)));
   assert.equal(e.code, Status.NOT_FOUND);
   assert.equal(e.details, 'no such thing');
@@ -416,7 +451,7 @@ test('a stream cancelled from inside its message callback delivers nothing more,
     stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
     stream.end(Buffer.concat([0, 1, 2, 3, 4].map((i) => frame(Buffer.from([i])))));
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const ac = new AbortController();
   const seen: number[] = [];
   const e = await rejection(ch.serverStream('/t.T/Count', Buffer.alloc(0), (m) => {
@@ -433,7 +468,7 @@ test('closing the channel also ends calls on a connection retired by GOAWAY', as
     // Keeps this stream (GOAWAY names it as processed) and never answers.
     stream.session!.goaway(http2.constants.NGHTTP2_NO_ERROR, stream.id);
   });
-  const ch = new GrpcChannel(sock);
+  const ch = new GrpcClient(sock);
   const pending = ch.serverStream('/t.T/Count', Buffer.alloc(0), () => {});
   await new Promise((r) => setTimeout(r, 100));
   ch.close();
