@@ -17,6 +17,8 @@ export const ENVIRONMENT = {
   SYNCPOD_HOST_ROOT:
     "Where the node's root filesystem is mounted (as --host-root; the flag wins), e.g. /host in the DaemonSet. Node paths (sockets, /etc/crictl.yaml, the kubelet's files, /proc, /sys, CNI directories, log files, the lock directory) are read and written under it; what is sent to the runtime stays a node path. Must be absolute.",
   NO_COLOR: 'Set to any non-empty value: no colour in the output, as --no-color. Colour is used only when the stream is a terminal.',
+  COLUMNS:
+    "The width syncpod's own tables (plan, sync results, report, node, doctor) wrap their reason and message columns to when the output is not a terminal (a terminal's own width wins; default 100). crictl-compatible lists are never wrapped.",
   SYNCPOD_DEBUG: 'Set to 1: an error prints its stack trace instead of the one-line message (as -D does, without -D\'s request and response lines).',
   CRICTL_CREDS: 'Registry credentials USER[:PASSWORD] for pull when --creds is not given.',
   CRICTL_AUTH: "Base64 of 'USER[:PASSWORD]' for pull when --auth is not given.",

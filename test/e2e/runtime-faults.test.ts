@@ -102,11 +102,14 @@ async function converge(file: string): Promise<string> {
     story += `sync ${n}:\n${r.stdout}${r.stderr}\n`;
     if (r.code === 0) return story;
     assert.equal(r.code, 1, story);
-    const failed = r.stdout.split('\n').filter((l) => /^\d+\s+\S+\s+\S+\s+[A-Za-z]+Error\s/.test(l));
+    const failed = unwrapped(r.stdout).split('\n').filter((l) => /^\d+\s+\S+\s+\S+\s+[A-Za-z]+Error\s/.test(l));
     assert.ok(failed.length > 0 && failed.every((l) => /CreateContainerError .*failed to rename: .* file exists/.test(l)), story);
   }
   assert.fail(`the pod did not converge in 3 syncs\n${story}`);
 }
+
+/** The results table with each wrapped MESSAGE joined back onto its row (continuation lines are indented to the column). */
+const unwrapped = (text: string) => text.replace(/\n {20,}/g, ' ');
 
 const lockGone = (name: string) => !fs.existsSync(lockPath(DEFAULT_LOCK_DIR, `e2e/${name}`));
 
@@ -124,7 +127,7 @@ describe('the runtime fails under a sync', () => {
     // The wait ends with the runtime: one line that names the endpoint, exit 1, no stack, no lock left.
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
-    assert.match(r.stdout, /wait-init-container\s+slow\s+SyncError .*containerd\.sock/);
+    assert.match(unwrapped(r.stdout), /wait-init-container\s+slow\s+SyncError .*containerd\.sock/);
     assert.ok(lockGone('crash-init'), 'the lock was released');
 
     await lab.restartContainerd();
