@@ -74,7 +74,13 @@ export function readPackage(rootDir, file) {
     else if (entry.format?.endsWith(' EnumDescriptorProto')) enumTypes.set(name, entry.type);
   }
 
-  /** A type name as written in `scope` (a message's full name), resolved as protoc does: innermost scope first. */
+  /**
+   * A type name as proto-loader gives it in `scope` (a message's full name), resolved as protoc does:
+   * innermost scope first. proto-loader gives a method's types by their short name only, so a
+   * request or response type nested in a message, or a name that shadows another, would resolve
+   * wrongly; proto/ has neither, and test/unit/proto-gen.test.ts checks every resolved reference
+   * against protobufjs's own reflection of the same files, so a proto that had one fails there.
+   */
   const resolve = (typeName, scope) => {
     if (typeName.startsWith('.')) return typeName.slice(1);
     for (let s = scope; ; s = s.slice(0, s.lastIndexOf('.'))) {

@@ -10,6 +10,7 @@
 // grpc-js is required at the first call, not at import: `--version`, `help` and every command that
 // makes no call never load it.
 import type * as Grpc from '@grpc/grpc-js';
+import * as path from 'node:path';
 import { VERSION } from '../version';
 
 /** gRPC status codes (numbers from the gRPC spec; the same as grpc-js's `status`). */
@@ -73,6 +74,12 @@ export function channelOptions(userAgent: string): Grpc.ChannelOptions {
 export interface CallOptions {
   /** Deadline in milliseconds from now; none = no deadline. */
   timeoutMs?: number;
+  /**
+   * For a call without a deadline (a stream that may stay open for hours): the connection must be
+   * up within this many milliseconds, else the call ends DEADLINE_EXCEEDED. Without it a socket
+   * that accepts and never speaks HTTP/2 would hold the call forever (grpc-js has no connect timeout).
+   */
+  connectTimeoutMs?: number;
   /** Aborting cancels the call (it then rejects with CANCELLED). */
   signal?: AbortSignal;
 }
@@ -99,7 +106,7 @@ export class GrpcClient {
   private get(): Grpc.Client {
     if (!this.client) {
       const g = grpc();
-      this.client = new g.Client(`unix:${this.socketPath}`, g.credentials.createInsecure(), channelOptions(this.userAgent));
+      this.client = new g.Client(grpcTarget(this.socketPath), g.credentials.createInsecure(), channelOptions(this.userAgent));
     }
     return this.client;
   }
@@ -153,7 +160,18 @@ export class GrpcClient {
     return new Promise<void>((resolve, reject) => {
       if (opts.signal?.aborted) return reject(new GrpcStatusError(Status.CANCELLED, 'cancelled before the call started'));
       const end = this.track(opts.signal, () => call.cancel(), (err) => (err ? reject(err) : resolve()));
-      const call = this.get().makeServerStreamRequest(path, asBytes, asBytes, request, new (grpc().Metadata)(), callOptions(opts));
+      const client = this.get();
+      const call = client.makeServerStreamRequest(path, asBytes, asBytes, request, new (grpc().Metadata)(), callOptions(opts));
+      // grpc-js does not look at the response's content-type; a server that answers with another
+      // (an HTTP/2 web server on the socket) is refused here, as grpc-go does, instead of its body
+      // being read as gRPC frames.
+      call.on('metadata', (md: Grpc.Metadata) => {
+        const type = String(md.get('content-type')[0] ?? '');
+        if (!end.done && !/^application\/grpc(?:[+;]|$)/.test(type)) {
+          end.stop(new GrpcStatusError(Status.INTERNAL, `malformed response: content-type ${JSON.stringify(type)}`));
+        }
+      });
+      if (opts.connectTimeoutMs !== undefined) this.requireConnection(client, opts.connectTimeoutMs, end);
       call.on('data', (message: Buffer) => {
         if (end.done) return;
         try {
@@ -170,12 +188,37 @@ export class GrpcClient {
     });
   }
 
+  /** Ends the call with DEADLINE_EXCEEDED unless the channel is READY within `ms`. */
+  private requireConnection(client: Grpc.Client, ms: number, end: { done: boolean; stop: (err: GrpcStatusError) => void }): void {
+    const g = grpc();
+    const channel = client.getChannel();
+    const deadline = Date.now() + ms;
+    const watch = (state: Grpc.connectivityState) => {
+      if (end.done || state === g.connectivityState.READY) return;
+      channel.watchConnectivityState(state, deadline, (err) => {
+        if (end.done) return;
+        if (err) end.stop(new GrpcStatusError(Status.DEADLINE_EXCEEDED, `no connection within ${ms} ms`));
+        else watch(channel.getConnectivityState(false));
+      });
+    };
+    watch(channel.getConnectivityState(false));
+  }
+
   /** Closes the connection; calls still running end with UNAVAILABLE (or CANCELLED). */
   close(): void {
     for (const stop of [...this.running]) stop(new GrpcStatusError(Status.UNAVAILABLE, 'the client closed the connection'));
     this.client?.close();
     this.client = undefined;
   }
+}
+
+/**
+ * grpc-js's target for a socket path. An absolute path is given as unix:///PATH, normalised: grpc-js
+ * reads "unix://tmp/x" as authority "tmp" and the relative path "x", so a path that starts with
+ * "//" (unix:////tmp/x.sock) would reach another socket.
+ */
+export function grpcTarget(socketPath: string): string {
+  return path.isAbsolute(socketPath) ? `unix://${path.posix.normalize(socketPath).replace(/^\/+/, '/')}` : `unix:${socketPath}`;
 }
 
 function callOptions(opts: CallOptions): Grpc.CallOptions {
@@ -200,5 +243,6 @@ export function statusError(err: Partial<Grpc.ServiceError>): GrpcStatusError {
  */
 export function connectionDetails(details: string): string {
   const m = /Last error: (.*?)(?: \(\d{4}-\d\d-\d\dT[^)]*\))?\.?(?: Resolution note:.*)?$/s.exec(details);
-  return (m ? m[1]! : details).trim();
+  // Node's "Error: connect ECONNREFUSED /x.sock" is said without the class name, as grpc-go says it.
+  return (m ? m[1]! : details).trim().replace(/^Error: /, '');
 }

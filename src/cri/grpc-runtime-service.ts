@@ -185,12 +185,14 @@ export class CriService<M> {
           this.debugMessage(pkg, desc.response, message);
           onMessage(message as StreamMessage<M, K>);
         },
-        { signal },
+        // No deadline for the stream itself (it runs until cancelled), but the connection must come up
+        // within --timeout.
+        { signal, connectTimeoutMs: this.options.timeoutMs },
       );
     } catch (err) {
       // Cancelled by the caller: the stream ends as asked.
       if (signal?.aborted && err instanceof GrpcStatusError && err.code === Code.CANCELLED) return;
-      throw this.mapError(err, method, 0);
+      throw this.mapError(err, method, this.options.timeoutMs);
     }
   }
 
@@ -245,7 +247,12 @@ function describeUnavailable(details: string): string {
   if (/ECONNREFUSED|connection refused/i.test(details)) return 'connection refused (is the runtime running?)';
   if (/EACCES|permission denied/i.test(details)) return 'permission denied (run as root?)';
   if (/ENOENT|no such file/i.test(details)) return 'no such socket (is the runtime running?)';
-  if (/Connection dropped|Protocol error|Received HTTP|GOAWAY|http2|socket closed|ECONNRESET/i.test(details)) {
+  // grpc-js says "Failed to connect" or "read ECONNRESET" (which one depends on timing) when the
+  // server accepts the connection and closes it before HTTP/2 is up: one wording for both.
+  if (/^Failed to connect$|ECONNRESET|socket closed|Connection dropped/i.test(details)) {
+    return 'not a gRPC server, or it closed the connection (the connection was closed before HTTP/2 was set up)';
+  }
+  if (/Protocol error|Received HTTP|GOAWAY|http2/i.test(details)) {
     return `not a gRPC server, or it closed the connection (${details})`;
   }
   return `unavailable: ${details || 'connection failed'}`;

@@ -5,6 +5,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as http2 from 'node:http2';
 import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -41,6 +42,8 @@ const sockets = {
   silent: path.join(dir, 'silent.sock'),
   hanging: path.join(dir, 'hanging.sock'),
   alpha: path.join(dir, 'alpha.sock'),
+  closer: path.join(dir, 'closer.sock'),
+  web: path.join(dir, 'web.sock'),
 };
 
 before(async () => {
@@ -56,6 +59,19 @@ before(async () => {
   const silent = net.createServer((c) => held.push(c));
   await new Promise<void>((r) => silent.listen(sockets.silent, r));
   servers.push({ close: () => { held.forEach((c) => c.destroy()); silent.close(); } });
+  // Accepts each connection and closes it at once (a service restarting, or not meant for clients).
+  const closer = net.createServer((c) => c.destroy());
+  await new Promise<void>((r) => closer.listen(sockets.closer, r));
+  servers.push({ close: () => closer.close() });
+  // An HTTP/2 web server: answers every request 200 with an HTML page.
+  const web = http2.createServer();
+  web.on('stream', (stream) => {
+    stream.on('error', () => {});
+    stream.respond({ ':status': 200, 'content-type': 'text/html' });
+    stream.end('<html><body>Welcome to nginx!</body></html>');
+  });
+  await new Promise<void>((r) => web.listen(sockets.web, r));
+  servers.push({ close: () => web.close() });
   // A gRPC server that implements runtime.v1 but never answers its calls.
   const v1 = protoService('v1');
   await startGrpc(sockets.hanging, (s) =>
@@ -109,6 +125,31 @@ describe('connection errors', () => {
   test('a server that does not speak gRPC', async () => {
     const r = await syncpod(['-r', `unix://${sockets.garbage}`, '--timeout', '3s', 'pods']);
     assertOneLineError(r, new RegExp(`endpoint unix://${sockets.garbage}: (not a gRPC server|no answer)`));
+  });
+
+  test('a server that accepts and closes the connection at once: one wording, whatever the timing', async () => {
+    for (let i = 0; i < 3; i++) {
+      const r = await syncpod(['-r', `unix://${sockets.closer}`, '--timeout', '3s', 'pods']);
+      assertOneLineError(r, new RegExp(`^syncpod: endpoint unix://${sockets.closer}: not a gRPC server, or it closed the connection \\(the connection was closed before HTTP/2 was set up\\)$`, 'm'));
+    }
+  });
+
+  test('an HTTP/2 server that is not gRPC (an HTML answer) is named as such', async () => {
+    const r = await syncpod(['-r', `unix://${sockets.web}`, '--timeout', '3s', 'pods']);
+    assertOneLineError(r, new RegExp(`endpoint unix://${sockets.web}: not a gRPC server \\(malformed response: content-type "text/html"\\)`));
+  });
+
+  test('a socket written with a leading // is the same socket', async () => {
+    const r = await syncpod(['-r', `unix:///${sockets.alpha}`, '--timeout', '3s', 'pods', '-o', 'json'], { prefix: ['sh', '-c', 'cd / && exec "$@"', 'sh'] });
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(JSON.parse(r.stdout).items[0].metadata.name, 'old-pod');
+  });
+
+  test('events on a socket that accepts and never speaks HTTP/2 ends at --timeout instead of waiting forever', async () => {
+    const started = Date.now();
+    const r = await syncpod(['-r', `unix://${sockets.silent}`, '--timeout', '700ms', 'events'], { timeoutMs: 15000 });
+    assertOneLineError(r, /no answer to GetContainerEvents within 700ms/);
+    assert.ok(Date.now() - started < 10000, 'returned long after the deadline');
   });
 
   test('a server that accepts and never answers is cut off at the deadline', async () => {

@@ -12,7 +12,7 @@ import * as net from 'node:net';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
-import { GrpcClient, GrpcStatusError, Status, connectionDetails } from '../../src/cri/grpc-client';
+import { GrpcClient, GrpcStatusError, Status, connectionDetails, grpcTarget } from '../../src/cri/grpc-client';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-client-'));
 const closers: Array<() => void> = [];
@@ -192,16 +192,16 @@ test('responses that are not gRPC: the HTTP status mapped as the gRPC spec says;
     ch.close();
   }
 
-  // grpc-js does not look at the content-type: an HTML page is read as gRPC frames, and its first
-  // bytes make a length far over the limit. The call fails either way, and says why.
+  // grpc-js does not look at the content-type (an HTML page would be read as gRPC frames, its first
+  // bytes a length far over the limit); the client checks it, as grpc-go does.
   const sockHtml = await h2Server((stream) => {
     stream.respond({ ':status': 200, 'content-type': 'text/html' });
     stream.end('<html>');
   });
   const chHtml = new GrpcClient(sockHtml);
   const eHtml = await rejection(chHtml.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
-  assert.equal(eHtml.code, Status.RESOURCE_EXHAUSTED);
-  assert.match(eHtml.details, /larger than max/);
+  assert.equal(eHtml.code, Status.INTERNAL);
+  assert.match(eHtml.details, /malformed response: content-type "text\/html"/);
   chHtml.close();
 });
 
@@ -360,10 +360,60 @@ test('a response sent a byte at a time arrives whole', async () => {
 test("connection errors are said as the cause, without grpc-js's wrapping", () => {
   assert.equal(
     connectionDetails('No connection established. Last error: Error: connect ECONNREFUSED /run/x.sock (2026-11-27T00:40:00.000Z). Resolution note: '),
-    'Error: connect ECONNREFUSED /run/x.sock',
+    'connect ECONNREFUSED /run/x.sock',
   );
   assert.equal(connectionDetails('No connection established. Last error: Protocol error (2026-11-27T00:40:00.000Z)'), 'Protocol error');
-  assert.equal(connectionDetails('Error: connect ENOENT /run/x.sock'), 'Error: connect ENOENT /run/x.sock');
+  assert.equal(connectionDetails('Error: connect ENOENT /run/x.sock'), 'connect ENOENT /run/x.sock');
+});
+
+test('a socket path written with a leading // reaches that socket, not one relative to the working directory', async () => {
+  assert.equal(grpcTarget('//run/containerd/containerd.sock'), 'unix:///run/containerd/containerd.sock');
+  assert.equal(grpcTarget('/run/x.sock'), 'unix:///run/x.sock');
+  const sock = await grpcServer({
+    Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, call.request),
+  });
+  // From the root directory grpc-js would read unix://tmp/… as the relative path "…" under "tmp".
+  const cwd = process.cwd();
+  process.chdir('/');
+  const ch = new GrpcClient(`/${sock}`);
+  try {
+    assert.equal((await ch.unary('/t.T/Echo', Buffer.from('here'), { timeoutMs: 2000 })).toString(), 'here');
+  } finally {
+    ch.close();
+    process.chdir(cwd);
+  }
+});
+
+test('a stream without a deadline still needs its connection within connectTimeoutMs (a silent socket ends it)', async () => {
+  const sock = socketPath();
+  const held: net.Socket[] = [];
+  const server = net.createServer((c) => held.push(c));
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => {
+    held.forEach((c) => c.destroy());
+    server.close();
+  });
+  const ch = new GrpcClient(sock);
+  const started = Date.now();
+  const e = await rejection(ch.serverStream('/t.T/Count', Buffer.alloc(0), () => {}, { connectTimeoutMs: 300 }));
+  assert.equal(e.code, Status.DEADLINE_EXCEEDED, e.message);
+  assert.ok(Date.now() - started < 3000, 'ended long after the connect timeout');
+  ch.close();
+
+  // A stream on a live connection is not cut by it, however long it stays quiet.
+  const live = await grpcServer({
+    Count: (call: grpc.ServerWritableStream<Buffer, Buffer>) => {
+      setTimeout(() => {
+        call.write(Buffer.from([1]));
+        call.end();
+      }, 600);
+    },
+  });
+  const ch2 = new GrpcClient(live);
+  const got: number[] = [];
+  await ch2.serverStream('/t.T/Count', Buffer.from([1]), (m) => got.push(m[0]!), { connectTimeoutMs: 300 });
+  assert.deepEqual(got, [1]);
+  ch2.close();
 });
 
 test('after a GOAWAY the call in flight finishes, and the next call opens a new connection', async () => {
