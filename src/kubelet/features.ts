@@ -22,7 +22,7 @@ export interface GateRow {
   /** First minor whose kubelet no longer knows the gate (setting it makes kubelet refuse to start). */
   removedIn?: number;
   /** Which part of syncpod reads it. */
-  consultedBy: 'planner' | 'config' | 'planner+config' | 'planner+validation' | 'config+validation' | 'planner+config+validation';
+  consultedBy: 'planner' | 'config' | 'validation' | 'planner+config' | 'planner+validation' | 'config+validation' | 'planner+config+validation';
   /** ('validation': the API-server rules syncpod's manifest validation applies for the planned minor.) */
   /** What the gate changes in syncpod's output. */
   effect: string;
@@ -42,11 +42,25 @@ export const GATE_SOURCES = {
   v133: 'pkg/features/kube_features.go, kubernetes/kubernetes@b0b89d3b (1.33 cycle)',
 } as const;
 
+/**
+ * The gates of the fields 1.37 added (src/manifest/schema.ts FIELD_ADDED): no kube_features.go of a
+ * tree that has them is stored, so their spec is read in the feature-gate pages of the 1.37 docs,
+ * and the drop when off in the KEP that merged with the field.
+ */
+const READ_137_DOCS = (gate: string, kep: string): string =>
+  `kubernetes/website content/en/docs/reference/command-line-tools-reference/feature-gates/${gate}.md (alpha, off, from 1.37); field: kubernetes/api@10b39a39 core/v1/types.go; dropped when off: kubernetes/enhancements ${kep}`;
+
 /** The row's source: the 1.37 tree, and the 1.36 tree that agrees with it. */
 const READ_137 = `${GATE_SOURCES.v137}; 1.36 entries also in ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')}`;
 
 /** Every gate syncpod consults, alphabetical. */
 export const FEATURE_GATES = {
+  AtomicWriteVolumeUserFields: {
+    specs: [{ since: 37, default: false, stage: 'alpha' }],
+    consultedBy: 'validation',
+    effect: 'user and defaultUser (owner UID of the files) of configMap, secret, downwardAPI and projected volumes; off: the API server drops them',
+    source: READ_137_DOCS('AtomicWriteVolumeUserFields', 'keps/sig-storage/5936-atomic-write-volume-user-fields'),
+  },
   ChangeContainerStatusOnKubeletRestart: {
     specs: [
       { since: 0, default: true, stage: 'ga' },
@@ -71,6 +85,12 @@ export const FEATURE_GATES = {
     effect: 'lifecycle.stopSignal is sent as ContainerConfig.stop_signal; off: the API server drops it',
     source: `${READ_137} (still alpha, off, in 1.37)`,
   },
+  EmptyDirVolumeMode: {
+    specs: [{ since: 37, default: false, stage: 'alpha' }],
+    consultedBy: 'validation',
+    effect: 'emptyDir.mode (permission bits of the directory); off: the API server drops it',
+    source: READ_137_DOCS('EmptyDirVolumeMode', 'keps/sig-storage/5502-emptydir-volume-mode'),
+  },
   EnvFiles: {
     specs: [
       { since: 34, default: false, stage: 'alpha' },
@@ -79,6 +99,18 @@ export const FEATURE_GATES = {
     consultedBy: 'config+validation',
     effect: 'env valueFrom.fileKeyRef reads a variable from a file in an emptyDir; off: the API server drops fileKeyRef',
     source: READ_137,
+  },
+  GRPCContainerProbeTLS: {
+    specs: [{ since: 37, default: false, stage: 'alpha' }],
+    consultedBy: 'validation',
+    effect: 'grpc.mode of a gRPC probe (TLS or Plaintext); off: the API server drops it',
+    source: READ_137_DOCS('GRPCContainerProbeTLS', 'keps/sig-node/4939-grpc-probe-with-tls'),
+  },
+  H2CContainerProbe: {
+    specs: [{ since: 37, default: false, stage: 'alpha' }],
+    consultedBy: 'validation',
+    effect: 'httpGet.protocol of an HTTP probe (HTTP1 or HTTP2, h2c); off: the API server drops it',
+    source: READ_137_DOCS('H2CContainerProbe', 'keps/sig-node/5999-h2c-container-probes'),
   },
   HostnameOverride: {
     specs: [
@@ -232,6 +264,12 @@ export const FEATURE_GATES = {
     consultedBy: 'config+validation',
     effect: 'hostUsers: false gives the sandbox its own user namespace; off: the API server drops hostUsers',
     source: READ_137,
+  },
+  VolumeBindMountOptions: {
+    specs: [{ since: 37, default: false, stage: 'alpha' }],
+    consultedBy: 'validation',
+    effect: 'volumeMounts[].bindMountOptions (noexec, nodev, nosuid); off: the API server drops it',
+    source: READ_137_DOCS('VolumeBindMountOptions', 'keps/sig-node/5855-noexec-emptyDir'),
   },
 } as const satisfies Record<string, GateRow>;
 

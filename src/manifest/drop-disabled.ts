@@ -1,4 +1,5 @@
-// dropDisabledFields (pkg/api/pod/util.go, read in the 1.35 and 1.36 trees, zongruxie4/kubernetes@964d79dd):
+// dropDisabledFields (pkg/api/pod/util.go, read in the 1.35 and 1.36 trees, zongruxie4/kubernetes@964d79dd;
+// the drops of the 1.37 fields as the KEPs that came with them say, the 1.37 util.go not being stored):
 // before validating a new Pod or pod template, the API server clears the fields whose feature gate
 // is off, so the pod is admitted without them rather than refused. Only gates the minor has do
 // this (before a gate existed its field was not in the schema). Each drop is said as a note.
@@ -11,12 +12,14 @@ import { gateOff, type ApiRules } from './api-rules';
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
+const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 
 /** The gates whose off state makes the API server clear a field, in the order dropDisabledFields runs. */
 export const DROPPING_GATES: readonly GateName[] = [
   'UserNamespacesSupport', 'SupplementalGroupsPolicy', 'PodLevelResources', 'ProcMountType', 'InPlacePodVerticalScaling',
   'SidecarContainers', 'ContainerRestartRules', 'RecursiveReadOnlyMounts', 'HostnameOverride', 'EnvFiles', 'ImageVolume',
-  'ContainerStopSignals',
+  'ContainerStopSignals', 'EmptyDirVolumeMode', 'VolumeBindMountOptions', 'H2CContainerProbe', 'GRPCContainerProbeTLS',
+  'AtomicWriteVolumeUserFields',
 ];
 
 /**
@@ -114,6 +117,56 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
       if (!isObj(l)) return;
       drop(l, 'stopSignal', `${at}.lifecycle.stopSignal`, 'ContainerStopSignals');
       if (Object.keys(l).length === 0) delete c.lifecycle;
+    });
+  }
+  // The 1.37 fields (src/manifest/schema.ts FIELD_ADDED), each dropped from a new pod while its alpha gate is off.
+  const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
+  if (off('EmptyDirVolumeMode')) {
+    volumes.forEach((v, i) => {
+      if (isObj(v) && isObj(v.emptyDir)) drop(v.emptyDir, 'mode', `${specPath}.volumes[${i}].emptyDir.mode`, 'EmptyDirVolumeMode');
+    });
+  }
+  if (off('VolumeBindMountOptions')) {
+    containers((c, at) => {
+      if (!Array.isArray(c.volumeMounts)) return;
+      c.volumeMounts.forEach((m, j) => {
+        if (isObj(m)) drop(m, 'bindMountOptions', `${at}.volumeMounts[${j}].bindMountOptions`, 'VolumeBindMountOptions');
+      });
+    });
+  }
+  const probes = (each: (probe: Obj, at: string) => void): void =>
+    containers((c, at) => {
+      for (const kind of PROBES) if (isObj(c[kind])) each(c[kind], `${at}.${kind}`);
+    });
+  if (off('H2CContainerProbe')) probes((p, at) => isObj(p.httpGet) && drop(p.httpGet, 'protocol', `${at}.httpGet.protocol`, 'H2CContainerProbe'));
+  if (off('GRPCContainerProbeTLS')) probes((p, at) => isObj(p.grpc) && drop(p.grpc, 'mode', `${at}.grpc.mode`, 'GRPCContainerProbeTLS'));
+  if (off('AtomicWriteVolumeUserFields')) {
+    const gate = 'AtomicWriteVolumeUserFields';
+    const items = (src: Obj, at: string): void => {
+      if (!Array.isArray(src.items)) return;
+      src.items.forEach((item, k) => {
+        if (isObj(item)) drop(item, 'user', `${at}.items[${k}].user`, gate);
+      });
+    };
+    volumes.forEach((v, i) => {
+      if (!isObj(v)) return;
+      const at = `${specPath}.volumes[${i}]`;
+      for (const kind of ['configMap', 'secret', 'downwardAPI'] as const) {
+        if (!isObj(v[kind])) continue;
+        drop(v[kind], 'defaultUser', `${at}.${kind}.defaultUser`, gate);
+        items(v[kind], `${at}.${kind}`);
+      }
+      if (!isObj(v.projected)) return;
+      drop(v.projected, 'defaultUser', `${at}.projected.defaultUser`, gate);
+      if (!Array.isArray(v.projected.sources)) return;
+      v.projected.sources.forEach((source, k) => {
+        if (!isObj(source)) return;
+        const sat = `${at}.projected.sources[${k}]`;
+        for (const kind of ['configMap', 'secret', 'downwardAPI'] as const) if (isObj(source[kind])) items(source[kind], `${sat}.${kind}`);
+        for (const kind of ['serviceAccountToken', 'clusterTrustBundle', 'podCertificate'] as const) {
+          if (isObj(source[kind])) drop(source[kind], 'user', `${sat}.${kind}.user`, gate);
+        }
+      });
     });
   }
   return notes;

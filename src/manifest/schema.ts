@@ -55,11 +55,62 @@ export const FIELD_SINCE: Record<string, Record<string, number>> = {
 };
 
 /**
- * Fields a newer API server has beyond the data: definition -> field -> { since, node }. The 1.37
- * additions go here (scripts/trim-k8s-schema.mjs output for a 1.37 document would replace them).
- * Empty: no Pod, PodSpec, Container or workload field added in 1.37 was found (see README).
+ * Fields a newer API server has beyond the data: definition -> field -> { since, gate, node }. The
+ * 1.37 additions, read in k8s.io/api (kubernetes/api@10b39a39, master of 2026-07-24: after
+ * v0.37.0-beta.0 and the 1.37 code freeze of 2026-07-23, before the release-1.37 branch of
+ * 2026-08-05, so all of it ships in 1.37; none is in v0.36.0), with the gate each field's
+ * `+featureGate=` names (all alpha, off by default from 1.37: kubernetes/website feature-gates/*.md).
+ * The output of scripts/trim-k8s-schema.mjs for a 1.37 OpenAPI document would replace these.
  */
-export const FIELD_ADDED: Record<string, Record<string, { since: number; node: Node }>> = {};
+type Added = { since: number; gate: string; node: Node };
+const INT64: Node = { k: 'integer', f: 'int64' };
+const STRING: Node = { k: 'string' };
+const ownerUid = (gate = 'AtomicWriteVolumeUserFields'): Added => ({ since: 37, gate, node: INT64 });
+/** scheduling/v1alpha3 types a Job's spec.scheduling holds (empty structs as objects without fields: strict decoding refuses any key). */
+const workloadPodGroup = {
+  policy: { k: 'object', p: { basic: { k: 'object', p: {} }, gang: { k: 'object', p: { minCount: { k: 'integer', f: 'int32' } } } } },
+  constraints: { k: 'object', p: { topology: { k: 'array', i: { k: 'object', p: { key: STRING }, r: ['key'] } } } },
+  disruption: { k: 'object', p: { all: { k: 'object', p: {} }, single: { k: 'object', p: {} } } },
+  claim: { k: 'object', p: { name: STRING, resourceClaimName: STRING, resourceClaimTemplateName: STRING }, r: ['name'] },
+} satisfies Record<string, Node>;
+
+export const FIELD_ADDED: Record<string, Record<string, Added>> = {
+  'core.v1.PodSpec': {
+    evictionResponders: {
+      since: 37,
+      gate: 'EvictionRequestAPI',
+      node: { k: 'array', i: { k: 'object', p: { name: STRING, priority: { k: 'integer', f: 'int32' } }, r: ['name', 'priority'] } },
+    },
+  },
+  'core.v1.EmptyDirVolumeSource': { mode: { since: 37, gate: 'EmptyDirVolumeMode', node: { k: 'integer', f: 'int32' } } },
+  'core.v1.VolumeMount': { bindMountOptions: { since: 37, gate: 'VolumeBindMountOptions', node: { k: 'array', i: STRING } } },
+  'core.v1.HTTPGetAction': { protocol: { since: 37, gate: 'H2CContainerProbe', node: STRING } },
+  'core.v1.GRPCAction': { mode: { since: 37, gate: 'GRPCContainerProbeTLS', node: STRING } },
+  'core.v1.ConfigMapVolumeSource': { defaultUser: ownerUid() },
+  'core.v1.SecretVolumeSource': { defaultUser: ownerUid() },
+  'core.v1.DownwardAPIVolumeSource': { defaultUser: ownerUid() },
+  'core.v1.ProjectedVolumeSource': { defaultUser: ownerUid() },
+  'core.v1.KeyToPath': { user: ownerUid() },
+  'core.v1.DownwardAPIVolumeFile': { user: ownerUid() },
+  'core.v1.ServiceAccountTokenProjection': { user: ownerUid() },
+  'core.v1.ClusterTrustBundleProjection': { user: ownerUid() },
+  'core.v1.PodCertificateProjection': { user: ownerUid() },
+  'batch.v1.JobSpec': {
+    scheduling: {
+      since: 37,
+      gate: 'WorkloadWithJob',
+      node: {
+        k: 'object',
+        p: {
+          disruptionMode: workloadPodGroup.disruption,
+          resourceClaims: { k: 'array', i: workloadPodGroup.claim },
+          schedulingConstraints: workloadPodGroup.constraints,
+          schedulingPolicy: workloadPodGroup.policy,
+        },
+      },
+    },
+  },
+};
 
 function fieldSince(def: string, field: string): number {
   return FIELD_ADDED[def]?.[field]?.since ?? FIELD_SINCE[def]?.[field] ?? 0;
@@ -96,7 +147,7 @@ export function formatPath(path: FieldPath): string {
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
-const INT64 = [-(2n ** 63n), 2n ** 63n - 1n] as const;
+const INT64_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
 // RFC 3339 as Go's time.Time decodes it.
 const RFC3339 = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$/;
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -192,7 +243,7 @@ class Walker {
     if (typeof v !== 'number' && typeof v !== 'bigint') return this.wrongType(path, v, `an integer (${format})`);
     if (typeof v === 'number' && !Number.isInteger(v)) return this.add(path, `invalid value ${v}: must be an integer`);
     const big = BigInt(v);
-    const [min, max] = format === 'int32' ? [BigInt(INT32[0]), BigInt(INT32[1])] : INT64;
+    const [min, max] = format === 'int32' ? [BigInt(INT32[0]), BigInt(INT32[1])] : INT64_RANGE;
     if (big < min || big > max) this.add(path, `invalid value ${String(v)}: out of range for a ${format === 'int32' ? '32' : '64'}-bit integer`);
   }
 }

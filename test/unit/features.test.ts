@@ -33,15 +33,20 @@ test('versions: minor and patch kept, v prefix and vendor suffixes accepted', ()
 
 // Every gate's value at each kubelet minor 1.29–1.37 as the versioned specs of kube_features.go
 // give it (natasha41575/kubernetes@9298de89 for the 1.37 cycle, zongruxie4/kubernetes@964d79dd for
-// 1.36, the 1.33 tree for the gates 1.36 removed): '-' the minor has no such gate, 'off'/'on' its
+// 1.36, the 1.33 tree for the gates 1.36 removed; the gates of the 1.37 fields from the 1.37
+// feature-gate pages of kubernetes/website): '-' the minor has no such gate, 'off'/'on' its
 // default, 'ON' on and locked (kubelet refuses to start with it set to false).
 const MINORS = [29, 30, 31, 32, 33, 34, 35, 36, 37];
 const BY_MINOR: Array<[GateName, string]> = [
   //                                          29   30   31   32   33   34   35   36   37
+  ['AtomicWriteVolumeUserFields',           '-    -    -    -    -    -    -    -    off'],
   ['ChangeContainerStatusOnKubeletRestart', 'on   on   on   on   on   on   off  off  off'],
   ['ContainerRestartRules',                 '-    -    -    -    -    off  on   on   on'],
   ['ContainerStopSignals',                  '-    -    -    -    off  off  off  off  off'],
+  ['EmptyDirVolumeMode',                    '-    -    -    -    -    -    -    -    off'],
   ['EnvFiles',                              '-    -    -    -    -    off  on   on   on'],
+  ['GRPCContainerProbeTLS',                 '-    -    -    -    -    -    -    -    off'],
+  ['H2CContainerProbe',                     '-    -    -    -    -    -    -    -    off'],
   ['HostnameOverride',                      '-    -    -    -    -    off  on   on   on'],
   ['ImageVolume',                           '-    -    off  off  off  off  on   ON   ON'],
   ['InPlacePodLevelResourcesVerticalScaling', '-  -    -    -    -    -    off  on   on'],
@@ -58,6 +63,7 @@ const BY_MINOR: Array<[GateName, string]> = [
   ['SidecarContainers',                     'on   on   on   on   ON   ON   ON   -    -'],
   ['SupplementalGroupsPolicy',              '-    -    off  off  on   on   ON   ON   ON'],
   ['UserNamespacesSupport',                 'off  off  off  off  on   on   on   ON   ON'],
+  ['VolumeBindMountOptions',                '-    -    -    -    -    -    -    -    off'],
 ];
 
 test('gate defaults and locks per minor 1.29–1.37 follow the versioned specs of kube_features.go', () => {

@@ -211,3 +211,60 @@ test('the kubelet rules of a plan choose the API rules: version and --feature-ga
   assert.equal(newer.minor, 37, 'a newer kubelet is read with the newest mirrored API');
   assert.equal(apiRulesOfKubelet(resolveKubeletRules('1.36')).gates.SidecarContainers, true, 'a gate removed after GA stays on');
 });
+
+// The fields 1.37 added (k8s.io/api master after v0.37.0-beta.0, before the release-1.37 branch),
+// each with its alpha gate: unknown to the API server of 1.36, dropped by 1.37 while the gate is off
+// (its default), kept when on.
+test('1.37 fields: unknown in 1.36, dropped while their alpha gate is off in 1.37, kept with it on', () => {
+  const probeContainer = (probe: Obj): Obj => ({ name: 'app', image: 'nginx', livenessProbe: probe });
+  const rows: Array<[string, GateName, Obj, string, (spec: Obj) => unknown]> = [
+    ['emptyDir mode', 'EmptyDirVolumeMode',
+      pod({ volumes: [{ name: 'scratch', emptyDir: { mode: 0o1777 } }] }),
+      'spec.volumes[0].emptyDir.mode', (s) => s.volumes[0].emptyDir.mode],
+    ['bind mount options', 'VolumeBindMountOptions',
+      pod({ volumes: [{ name: 'scratch', emptyDir: {} }], containers: [{ name: 'app', image: 'nginx', volumeMounts: [{ name: 'scratch', mountPath: '/s', bindMountOptions: ['noexec', 'nosuid'] }] }] }),
+      'spec.containers[0].volumeMounts[0].bindMountOptions', (s) => s.containers[0].volumeMounts[0].bindMountOptions],
+    ['h2c HTTP probe', 'H2CContainerProbe',
+      pod({ containers: [probeContainer({ httpGet: { port: 8080, protocol: 'HTTP2' } })] }),
+      'spec.containers[0].livenessProbe.httpGet.protocol', (s) => s.containers[0].livenessProbe.httpGet.protocol],
+    ['gRPC probe over TLS', 'GRPCContainerProbeTLS',
+      pod({ containers: [probeContainer({ grpc: { port: 9090, mode: 'TLS' } })] }),
+      'spec.containers[0].livenessProbe.grpc.mode', (s) => s.containers[0].livenessProbe.grpc.mode],
+    ['owner of configMap files', 'AtomicWriteVolumeUserFields',
+      pod({ volumes: [{ name: 'cfg', configMap: { name: 'cfg', defaultUser: 1000 } }] }),
+      'spec.volumes[0].configMap.defaultUser', (s) => s.volumes[0].configMap.defaultUser],
+    ['owner of a projected token', 'AtomicWriteVolumeUserFields',
+      pod({ volumes: [{ name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token', user: 1000 } }] } }] }),
+      'spec.volumes[0].projected.sources[0].serviceAccountToken.user', (s) => s.volumes[0].projected.sources[0].serviceAccountToken.user],
+  ];
+  for (const [what, gate, doc, path, value] of rows) {
+    assert.equal(read(doc, 36), `${path}: unknown field in the API of 1.36 (added in 1.37)`, `${what}: 1.36`);
+    const off = admitted(structuredClone(doc), 37);
+    assert.equal(value(off.spec), undefined, `${what}: 1.37, ${gate} off`);
+    assert.deepEqual(off.notes, [`${path}: dropped: the API server of 1.37 with ${gate} off clears it`], what);
+    const on = admitted(structuredClone(doc), 37, { [gate]: true });
+    assert.notEqual(value(on.spec), undefined, `${what}: 1.37, ${gate} on`);
+    assert.deepEqual(on.notes, [], what);
+  }
+  // The new fields are typed as the API decodes them.
+  assert.equal(read(pod({ volumes: [{ name: 's', emptyDir: { mode: '0777' } }] }), 37, { EmptyDirVolumeMode: true }),
+    'spec.volumes[0].emptyDir.mode: must be an integer (int32), not the string "0777"');
+});
+
+test('1.37 fields kept as the schema has them: evictionResponders on the pod, scheduling on a Job', () => {
+  const responders = pod({ evictionResponders: [{ name: 'acme.io/drainer', priority: 10000 }] });
+  assert.equal(read(responders, 36), 'spec.evictionResponders: unknown field in the API of 1.36 (added in 1.37)');
+  assert.equal(read(responders, 37), 'admitted');
+  assert.equal(read(pod({ evictionResponders: [{ name: 'acme.io/drainer' }] }), 37), 'spec.evictionResponders[0].priority: required');
+  const job = (scheduling: Obj): Obj => ({
+    apiVersion: 'batch/v1',
+    kind: 'Job',
+    metadata: { name: 'train' },
+    spec: { scheduling, template: { spec: { restartPolicy: 'Never', containers: [{ name: 'app', image: 'busybox' }] } } },
+  });
+  const gang = job({ schedulingPolicy: { gang: { minCount: 4 } }, schedulingConstraints: { topology: [{ key: 'topology.kubernetes.io/zone' }] }, disruptionMode: { all: {} } });
+  assert.equal(read(gang, 36), 'spec.scheduling: unknown field in the API of 1.36 (added in 1.37)');
+  assert.equal(read(gang, 37), 'admitted');
+  assert.equal(read(job({ schedulingPolicy: { gang: { minCount: 4, size: 2 } } }), 37), 'spec.scheduling.schedulingPolicy.gang.size: unknown field');
+  assert.equal(read(job({ disruptionMode: { all: { now: true } } }), 37), 'spec.scheduling.disruptionMode.all.now: unknown field');
+});
