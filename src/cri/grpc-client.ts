@@ -135,14 +135,14 @@ export class GrpcClient {
    * Bookkeeping of one call: it ends once, by its own outcome, by `signal` (CANCELLED) or by
    * close() (UNAVAILABLE); ended early, the grpc-js call is cancelled and nothing more is delivered.
    */
-  private track<T>(signal: AbortSignal | undefined, cancel: () => void, settle: (err: GrpcStatusError | undefined, value?: T) => void) {
+  private track(signal: AbortSignal | undefined, cancel: () => void, settle: (err: GrpcStatusError | undefined) => void) {
     let done = false;
-    const end = (err: GrpcStatusError | undefined, value?: T) => {
+    const end = (err: GrpcStatusError | undefined) => {
       if (done) return;
       done = true;
       signal?.removeEventListener('abort', onAbort);
       this.running.delete(stop);
-      settle(err, value);
+      settle(err);
     };
     const stop = (err: GrpcStatusError) => {
       if (done) return;

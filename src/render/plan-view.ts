@@ -80,14 +80,19 @@ function verboseHint(notes: PlanAssumption[], view: PlanView): string[] {
   return [(view.colours ?? plainColours).dim('  (-v shows the detail behind each assumption; -o json has them in full)')];
 }
 
-/** One plan as text (no trailing newline): header, steps, notes, its assumptions, the summary line. */
-export function renderPlan(plan: Plan, view: PlanView = {}): string {
-  const c = view.colours ?? plainColours;
-  const lines: string[] = [
+/** A plan's header line, its steps and its notes: what every view of a pod with changes starts with. */
+function planLines(plan: Plan, view: PlanView): string[] {
+  return [
     `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : 'no uid: not on this node'}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
     ...stepLines(plan, view),
     ...noteLines(plan, view),
   ];
+}
+
+/** One plan as text (no trailing newline): header, steps, notes, its assumptions, the summary line. */
+export function renderPlan(plan: Plan, view: PlanView = {}): string {
+  const c = view.colours ?? plainColours;
+  const lines = planLines(plan, view);
   const notes = notesOf(plan);
   if (notes.length > 0) {
     lines.push(c.dim('Assumptions:'));
@@ -181,12 +186,7 @@ export function renderPlans(plans: Plan[], view: PlanView = {}): string {
   const entries: PodEntry[] = plans.map((p) => ({
     plan: p,
     attention: p.changes,
-    lines: [
-      `Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid: not on this node'}), kubelet ${p.kubeletVersion}, ${p.initPath} init path`,
-      ...stepLines(p, view),
-      ...noteLines(p, view),
-      p.summary.text,
-    ],
+    lines: [...planLines(p, view), p.summary.text],
   }));
   const sections = entries.filter((e) => e.attention).map((e) => e.lines.join('\n'));
   const quiet = unchangedLines(entries, view);

@@ -20,8 +20,6 @@ const PADDING = 3;
 /** A wrapped column keeps at least this many characters (or its longest word) before lines run past the width. */
 const MIN_WRAP_WIDTH = 16;
 
-const ANSI = /\u001b\[[0-9;]*m/g;
-
 /** The widest line of a cell (cells may hold newlines). */
 function cellWidth(text: string): number {
   let w = 0;
@@ -31,7 +29,8 @@ function cellWidth(text: string): number {
 
 function longestWord(text: string): number {
   let w = 0;
-  for (const word of text.replace(ANSI, '').split(/\s+/)) w = Math.max(w, displayWidth(word));
+  // (displayWidth does not count ANSI codes, and they hold no spaces.)
+  for (const word of text.split(/\s+/)) w = Math.max(w, displayWidth(word));
   return w;
 }
 

@@ -74,6 +74,19 @@ function frame(message: Buffer): Buffer {
   return Buffer.concat([head, message]);
 }
 
+/** A server on a new socket that accepts connections and never says a word. */
+async function silentServer(): Promise<string> {
+  const sock = socketPath();
+  const held: net.Socket[] = [];
+  const server = net.createServer((c) => held.push(c));
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => {
+    held.forEach((c) => c.destroy());
+    server.close();
+  });
+  return sock;
+}
+
 async function rejection(p: Promise<unknown>): Promise<GrpcStatusError> {
   try {
     await p;
@@ -136,14 +149,7 @@ test('the deadline is sent as grpc-timeout and enforced: a call nobody answers e
 });
 
 test('a server that accepts the connection and never speaks HTTP/2 is cut off at the deadline', async () => {
-  const sock = socketPath();
-  const held: net.Socket[] = [];
-  const server = net.createServer((c) => held.push(c));
-  await new Promise<void>((r) => server.listen(sock, r));
-  closers.push(() => {
-    held.forEach((c) => c.destroy());
-    server.close();
-  });
+  const sock = await silentServer();
   const ch = new GrpcClient(sock);
   const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 300 }));
   assert.equal(e.code, Status.DEADLINE_EXCEEDED);
@@ -385,14 +391,7 @@ test('a socket path written with a leading // reaches that socket, not one relat
 });
 
 test('a stream without a deadline still needs its connection within connectTimeoutMs (a silent socket ends it)', async () => {
-  const sock = socketPath();
-  const held: net.Socket[] = [];
-  const server = net.createServer((c) => held.push(c));
-  await new Promise<void>((r) => server.listen(sock, r));
-  closers.push(() => {
-    held.forEach((c) => c.destroy());
-    server.close();
-  });
+  const sock = await silentServer();
   const ch = new GrpcClient(sock);
   const started = Date.now();
   const e = await rejection(ch.serverStream('/t.T/Count', Buffer.alloc(0), () => {}, { connectTimeoutMs: 300 }));
