@@ -7,6 +7,7 @@
 // with a bounded number in flight.
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { CriCallError } from '../cri/grpc-runtime-service';
+import { allInOrder } from '../cri/together';
 import type * as T from '../cri/types';
 import type { MatchBy } from '../plan/plan';
 import {
@@ -187,7 +188,7 @@ export interface RuntimeLists {
 
 /** One ListPodSandbox and one ListContainers, no filter. */
 export async function listRuntime(runtime: Pick<RuntimeService, 'call'>): Promise<RuntimeLists> {
-  const [sandboxList, containerList] = await Promise.all([runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {})]);
+  const [sandboxList, containerList] = await allInOrder([runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {})]);
   return { sandboxes: sandboxList.items, containers: containerList.containers };
 }
 

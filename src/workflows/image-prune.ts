@@ -5,6 +5,7 @@ import type { ImageService, RuntimeService } from '../cri/grpc-runtime-service';
 import { errorLine } from '../errors';
 import { sandboxImageFromInfo, selectPrunableImages, type ImageVerdict } from '../kubelet/image-gc';
 import { loadNodeInputs, type NodeInputDeps, type NodeInputRequest } from './node-inputs';
+import { allInOrder } from '../cri/together';
 
 export interface PruneRequest {
   /** The node's desired pods (plan --node's inputs); undefined: no desired pods considered. */
@@ -30,7 +31,7 @@ export interface PruneResult {
 }
 
 export async function pruneImages(req: PruneRequest, deps: PruneDeps): Promise<PruneResult> {
-  const [images, containers, status] = await Promise.all([
+  const [images, containers, status] = await allInOrder([
     deps.image.call('ListImages', {}),
     deps.runtime.call('ListContainers', {}),
     deps.runtime.call('Status', { verbose: true }),

@@ -16,6 +16,7 @@ import { listRuntime, observePods, type ObservedPod, type RuntimeLists } from '.
 import type { PodIdentity } from '../state/pods-api';
 import type { SyncFs } from '../sync/types';
 import { loadNodeInputs, type DesiredPod, type NodeInputDeps } from './node-inputs';
+import { allInOrder } from '../cri/together';
 
 export interface NodePlanRequest {
   nodeName: string;
@@ -78,7 +79,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
   );
   problems.push(...inputs.problems);
 
-  const [lists, statusRes] = await Promise.all([listRuntime(deps.runtime as RuntimeService), deps.runtime.call('Status', { verbose: false })]);
+  const [lists, statusRes] = await allInOrder([listRuntime(deps.runtime as RuntimeService), deps.runtime.call('Status', { verbose: false })]);
   const observed = await observePods(
     deps.runtime as RuntimeService,
     inputs.desired.map((d) => ({ namespace: d.pod.metadata?.namespace ?? 'default', name: d.pod.metadata?.name ?? '', uid: d.pod.metadata?.uid ?? '' })),

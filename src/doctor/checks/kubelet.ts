@@ -5,6 +5,7 @@ import { NEWEST_MINOR, OLDEST_MINOR, SUPPORTED_RANGE } from '../../kubelet/featu
 import type { Sourced } from '../../node/types';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
 import { imageMatches, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../runtime-info';
+import { allInOrder } from '../../cri/together';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
 const where = (s: Sourced<unknown>): string => (s.from ? `${s.source} ${s.from}` : s.source);
@@ -118,7 +119,7 @@ export const kubeletChecks: DoctorCheck[] = [
     title: 'the sandbox (pause) image is on the node, and kubelet keeps it',
     async run(env) {
       const kubeletImage = env.profile.kubelet ? podInfraContainerImage(env.profile.kubelet.args) : undefined;
-      const [status, images] = await Promise.all([env.cri.status(), env.cri.images()]);
+      const [status, images] = await allInOrder([env.cri.status(), env.cri.images()]);
       const rt = runtimeSandboxImage(status);
       const evidence: Evidence[] = [];
       if (rt) evidence.push(ev('runtime sandbox image', rt.image, rt.from));
