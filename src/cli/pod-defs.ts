@@ -143,7 +143,8 @@ export const pullDef = (c: Cmd) =>
     .option('-u, --username <user>', 'registry user; the password is asked for (no echo), or read from the first line of stdin')
     .option('--pod-config <file>', 'PodSandboxConfig (or pod manifest) sent with the pull')
     .option('-a, --annotation <key=value>', 'annotation set on the pulled image (ImageSpec.annotations; repeatable, or comma-separated)', stringSlice, [] as string[])
-    .option('--dry-run', 'print the PullImage request as JSON, send nothing');
+    .option('--dry-run', 'print the PullImage request as JSON (registry credentials redacted), send nothing')
+    .option('--show-secrets', 'with --dry-run, print the registry credentials too');
 export type PullOptions = OptionsOf<typeof pullDef>;
 
 export const rmiDef = (c: Cmd) =>

@@ -5,6 +5,7 @@ import type { PullOptions } from './commands';
 import { profiledNode, stepDeps } from './deps';
 import { printRequest } from './output';
 import { registryAuth } from './registry-auth';
+import { redactPullRequest } from '../cri/redact-auth';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 import { parseLabelSelector } from '../state/filters';
@@ -26,7 +27,7 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
   const annotations = parseLabelSelector(opts.annotation);
   const request = { image: { image: imageName, annotations }, ...(auth ? { auth } : {}), ...(sandboxConfig ? { sandboxConfig } : {}) };
   if (opts.dryRun) {
-    printRequest(ctx, 'PullImageRequest', request);
+    printRequest(ctx, 'PullImageRequest', opts.showSecrets ? request : redactPullRequest(request).request);
     return 0;
   }
   const res = await ctx.image.call('PullImage', request, { timeoutMs: PULL_TIMEOUT_MS }).catch((err) => {

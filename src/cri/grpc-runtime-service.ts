@@ -1,6 +1,7 @@
 // The CRI client: gRPC calls over a unix socket (grpc-js, grpc-client.ts), the project's generated
 // codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
+import { redactPullRequest } from './redact-auth';
 import { SyncpodError } from '../errors';
 import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
@@ -127,7 +128,9 @@ export class CriService<M> {
   private debugMessage(pkg: ProtoPackage, typeName: string, message: unknown): void {
     const debug = this.options.debug;
     if (!debug) return;
-    debug(`${typeName}: ${JSON.stringify(toProtoJSON(pkg, typeName, message))}`);
+    // Registry credentials never reach the debug log (crictl prints them).
+    const shown = /(^|\.)PullImageRequest$/.test(typeName) ? redactPullRequest(message as { auth?: T.AuthConfig | null }).request : message;
+    debug(`${typeName}: ${JSON.stringify(toProtoJSON(pkg, typeName, shown))}`);
   }
 
   /**

@@ -401,13 +401,23 @@ describe('-v lists, --pinned, logs and pull flags', () => {
 
   test('pull credentials: --creds USER[:PASS], CRICTL_CREDS, CRICTL_AUTH, -u with the password from stdin', async () => {
     const authOf = async (args: string[], env: Record<string, string> = {}, input = '') =>
-      JSON.parse((await syncpod(['pull', '--dry-run', ...args, 'registry.example/app:1'], { env: { ...lab.env, ...env }, input })).stdout).auth;
+      JSON.parse((await syncpod(['pull', '--dry-run', '--show-secrets', ...args, 'registry.example/app:1'], { env: { ...lab.env, ...env }, input })).stdout).auth;
     assert.deepEqual(await authOf(['--creds', 'ann:s3cret']), { username: 'ann', password: 's3cret', auth: '', serverAddress: '', identityToken: '', registryToken: '' });
     assert.equal((await authOf(['--creds', 'ann'])).password, '');
     assert.equal((await authOf([], { CRICTL_CREDS: 'bob:pw' })).username, 'bob');
     assert.equal((await authOf([], { CRICTL_AUTH: 'Ym9iOnB3' })).auth, 'Ym9iOnB3');
     assert.deepEqual(await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [a.username, a.password]), ['carl', 'hunter2']);
     assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
+    // Without --show-secrets a dry run shows who would log in, never with what; --debug's request line neither.
+    const shown = await syncpod(['pull', '--dry-run', '--creds', 'ann:s3cret', 'registry.example/app:1'], { env: lab.env });
+    assert.equal(shown.code, 0, shown.stderr);
+    assert.equal(JSON.parse(shown.stdout).auth.username, 'ann');
+    assert.doesNotMatch(shown.stdout, /s3cret/);
+    assert.match(JSON.parse(shown.stdout).auth.password, /redacted/);
+    assert.doesNotMatch((await syncpod(['pull', '--dry-run', '--auth', 'YW5uOnMzY3JldA==', 'x'], { env: lab.env })).stdout, /YW5uOnMzY3JldA/);
+    const debugged = await syncpod(['--debug', 'pull', '--creds', 'ann:s3cret', 'registry.invalid/app:1'], { env: lab.env });
+    assert.match(debugged.stderr, /PullImageRequest: .*"username":"ann"/, debugged.stderr);
+    assert.doesNotMatch(debugged.stderr, /s3cret/);
     const annotated = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1', '--annotation', 'b=2', 'registry.example/app:1'])).stdout);
     assert.deepEqual(annotated.image.annotations, { a: '1', b: '2' }, "crictl's -a/--annotation");
     const commas = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1, b=2', 'registry.example/app:1'])).stdout);
