@@ -4,13 +4,13 @@ import * as path from 'node:path';
 import type { Context } from './context';
 import type { ConfigOptions } from './commands';
 import { CrictlConfigFile } from '../config/crictl-config-edit';
-import { DEFAULT_CONFIG_FILE } from '../config/settings';
+import { crictlConfigPath } from '../config/settings';
 import { crictlTable } from '../render/table';
 import { SyncpodError } from '../errors';
 import { readInputFileSync } from '../read-input';
 
 function configPath(ctx: Context): string {
-  return ctx.flags.config ?? (ctx.io.env.CRI_CONFIG_FILE || DEFAULT_CONFIG_FILE);
+  return crictlConfigPath(ctx.flags, ctx.io.env).path;
 }
 
 function readText(file: string): string | undefined {

@@ -161,12 +161,16 @@ export function parseApiVersion(text: string | undefined): ApiVersion | undefine
   throw new SyncpodError(`--api: must be v1 or v1alpha2, got "${text}"`);
 }
 
+/** crictl's client config file: -c, else CRI_CONFIG_FILE (syncpod's inputs), else the node's /etc/crictl.yaml (under --host-root). */
+export function crictlConfigPath(flags: { config?: string; hostRoot?: string }, env: Record<string, string | undefined>): { path: string; explicit: boolean } {
+  const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
+  return explicitConfig !== undefined ? { path: explicitConfig, explicit: true } : { path: onHost(hostRootOf(flags.hostRoot, env), DEFAULT_CONFIG_FILE), explicit: false };
+}
+
 export function resolveSettings(inputs: SettingsInputs): Settings {
   const { flags, env } = inputs;
   const hostRoot = hostRootOf(flags.hostRoot, env);
-  const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
-  // An explicit config file is syncpod's input; the default one is the node's.
-  const configPath = explicitConfig ?? onHost(hostRoot, DEFAULT_CONFIG_FILE);
+  const { path: configPath, explicit } = crictlConfigPath(flags, env);
   let configFile: ConfigFile | undefined;
   let text: string | undefined;
   try {
@@ -177,7 +181,7 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
     throw new SyncpodError(`config file ${configPath}: ${code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
   }
   if (text === undefined) {
-    if (explicitConfig !== undefined) throw new SyncpodError(`config file ${configPath}: no such file`);
+    if (explicit) throw new SyncpodError(`config file ${configPath}: no such file`);
   } else {
     configFile = parseConfigFile(configPath, text, inputs.parseYaml);
   }

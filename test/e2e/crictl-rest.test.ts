@@ -367,6 +367,18 @@ describe('update, checkpoint, runtime-config, events, config', () => {
     assertOneLineError(await cfg(['--set', 'timeout=soon']), /parse timeout value 'soon'/);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
+
+  test('config under --host-root reads and writes the node\'s /etc/crictl.yaml there, as every other command reads it', async () => {
+    const root = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-hostroot-config-'));
+    fs.mkdirSync(path.join(root, 'etc'));
+    fs.writeFileSync(path.join(root, 'etc/crictl.yaml'), 'timeout: 7\n');
+    const env = { ...lab.env, CRI_CONFIG_FILE: '' };
+    const got = await syncpod(['--host-root', root, 'config', '--get', 'timeout'], { env });
+    assert.equal(got.stdout, '7\n', got.stderr);
+    assert.equal((await syncpod(['--host-root', root, 'config', '--set', 'debug=true'], { env })).code, 0);
+    assert.equal(fs.readFileSync(path.join(root, 'etc/crictl.yaml'), 'utf8'), 'timeout: 7\ndebug: true\n');
+    fs.rmSync(root, { recursive: true, force: true });
+  });
 });
 
 describe('-v lists, --pinned, logs and pull flags', () => {
