@@ -2,9 +2,8 @@
 // plugin puts its config as JSON under "config": sandboxImage in 1.x, pinnedImages.sandbox in 2.x;
 // the runc runtime's options.SystemdCgroup). CRI-O answers RuntimeConfig instead. Pure.
 import type * as T from '../cri/types';
+import { isObj, type Obj } from '../json-object';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The parsed "config" of Status's info; undefined when absent or not JSON. */
 export function runtimeInfoConfig(status: T.StatusResponse): Obj | undefined {

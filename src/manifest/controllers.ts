@@ -11,9 +11,8 @@
 import type { Pod } from '../kubelet/api-types';
 import type { FieldPath } from './schema';
 import type { ControllerShape } from './types';
+import { isObj, type Obj } from '../json-object';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // Label keys (k8s.io/api apps/v1 and batch/v1).
 export const POD_TEMPLATE_HASH = 'pod-template-hash';

@@ -11,6 +11,7 @@
 import type { Container, EphemeralContainer, Pod, PodSpec, Probe, Volume } from '../kubelet/api-types';
 import { defaultImagePullPolicy } from '../kubelet/image-ref';
 import { canonicalQuantity, formatQuantity, parseQuantity } from '../kubelet/quantity';
+import { isObj, type Obj } from '../json-object';
 
 export const DEFAULT_NAMESPACE = 'default';
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
@@ -19,8 +20,6 @@ export const DEFAULT_TERMINATION_MESSAGE_PATH = '/dev/termination-log';
 /** 0644, the defaultMode of secret, configMap, downwardAPI and projected volumes. */
 export const DEFAULT_VOLUME_MODE = 420;
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** The object elements of a list; malformed parts are skipped here and reported by validation. */
 function objects<T>(list: T[] | undefined | null): T[] {
   return Array.isArray(list) ? list.filter(isObj) : [];

@@ -8,9 +8,8 @@
 import type { Pod } from '../kubelet/api-types';
 import { gateSpecAt, type GateName } from '../kubelet/features';
 import { gateOff, type ApiRules } from './api-rules';
+import { isObj, type Obj } from '../json-object';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const LISTS = ['initContainers', 'containers', 'ephemeralContainers'] as const;
 const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 

@@ -14,9 +14,8 @@ import { validatePod, type PodPaths } from './validate';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { dropDisabledFields } from './drop-disabled';
 import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
+import { isObj, type Obj } from '../json-object';
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** More aliases than this in one document is refused (the "billion laughs" expansion). */
 export const MAX_ALIAS_COUNT = 1000;

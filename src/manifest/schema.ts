@@ -8,6 +8,7 @@
 import schemaData from './k8s-schema.json';
 import { canonicalQuantity } from '../kubelet/quantity';
 import { NEWEST_MINOR } from '../kubelet/features';
+import { isObj } from '../json-object';
 
 /** A trimmed schema node: see scripts/trim-k8s-schema.mjs. */
 type Node =
@@ -144,8 +145,6 @@ export function formatPath(path: FieldPath): string {
   return out;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const INT32 = [-(2 ** 31), 2 ** 31 - 1] as const;
 const INT64_RANGE = [-(2n ** 63n), 2n ** 63n - 1n] as const;
 // RFC 3339 as Go's time.Time decodes it.

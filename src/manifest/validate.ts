@@ -6,6 +6,7 @@ import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
+import { isObj, type Obj } from '../json-object';
 
 export interface Problem {
   /** Field path inside the document, e.g. `spec.containers[1].image`. */
@@ -19,8 +20,6 @@ export interface PodPaths {
   spec: string;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;

@@ -16,6 +16,7 @@ import { SyncpodError } from '../errors';
 import type { DnsConfig, NetworkRequest, PortMapping } from '../cni/types';
 import type * as T from '../cri/types';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
+import { isObj, type Obj } from '../json-object';
 
 export type RuntimeFlavour = 'containerd' | 'cri-o' | 'unknown';
 
@@ -47,9 +48,7 @@ export interface SandboxNetwork {
   notes: string[];
 }
 
-type Obj = Record<string, unknown>;
 
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** The first present key among spellings (camelCase protobuf JSON, snake_case Go JSON, Go field names). */
 function pick(obj: Obj, ...keys: string[]): unknown {

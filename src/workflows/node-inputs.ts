@@ -19,6 +19,7 @@ import { validatePod, type PodPaths } from '../manifest/validate';
 import { firstControlCharacter, firstDuplicateKey, yamlProblem } from '../manifest/yaml-read';
 import type { DesiredPodSource } from '../plan/node-plan';
 import type { PodIdentity } from '../state/pods-api';
+import { isObj, type Obj } from '../json-object';
 
 export interface DesiredPod {
   pod: Pod;
@@ -54,8 +55,6 @@ export interface NodeInputRequest {
   podsApiSocket?: string;
 }
 
-type Obj = Record<string, unknown>;
-const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 const key = (ns: string | undefined, name: string | undefined): string => `${ns || 'default'}/${name ?? ''}`;
 
 /**
