@@ -133,7 +133,7 @@ const MANAGER_135_136: MirrorTree = {
   read: "computePodActions, getContainersToReset, SyncPod's reset branch",
   dated:
     "content: RestartAllContainers (PR 134345, 1.35) without PR 134660's OnPodSandboxReady step (1.36 cycle) or PR 138514 (1.37); " +
-    'from computePodActions its container loop (+118 lines) and the SyncPod comment (+264) sit where v1.36.2 has them (L1175, L1293, L1439, as a public walkthrough of v1.36.2 cites them); ' +
+    'from computePodActions the end of its sandbox branch (+89 lines), its container loop (+118) and the SyncPod comment (+264) sit where v1.36.2 has them (L1175, L1264, L1293, L1439, as a public walkthrough of v1.36.2 cites them); ' +
     "the same repository's kube_features.go (964d79dd) is of the 1.36 cycle",
 };
 
