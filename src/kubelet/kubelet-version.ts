@@ -98,11 +98,18 @@ export interface UnpinnedNote {
   detail: string;
 }
 
-/**
- * Where the kuberuntime mirror of each minor from 1.34 on was read (computePodActions,
- * computeInitContainerActions, getContainersToReset and SyncPod's restart-all branch,
- * computePodResizeAction, containerChanged): repo@commit, and how the minor was told.
- */
+/** One kubelet file read for the mirror: where it is stored, what was read in it, and how its minor was told. */
+export interface MirrorTree {
+  repo: string;
+  commit: string;
+  file: string;
+  /** The mirrored functions read in it. */
+  read: string;
+  /** How the tree's minor was told (content dating when no release marker is stored with it). */
+  dated: string;
+}
+
+/** The 1.37/1.38 master snapshot the 1.37 rules follow (kuberuntime_manager.go and kuberuntime_container.go). */
 export const MIRROR_SOURCE = {
   repo: 'natasha41575/kubernetes',
   commit: '1a51be50ec47ff0da0affc87af7e70303a635b7b',
@@ -111,22 +118,123 @@ export const MIRROR_SOURCE = {
   how: 'a master snapshot of the 1.37/1.38 cycle: it carries PR 138514 (merged 2026-04-22, after the 1.36 branch was cut); its kube_features.go, CHANGELOG and version files are not stored at that commit',
 } as const;
 
-/** The plan assumption that says what the mirror of `minor` (34+) was read from and what was not found. */
+const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
+const CONTAINER = 'pkg/kubelet/kuberuntime/kuberuntime_container.go';
+
+/**
+ * The manager tree of the 1.35/1.36 window: RestartAllContainers is in (PR 134345, 1.35), SyncPod has
+ * not yet PR 134660's OnPodSandboxReady step (merged in the 1.36 cycle), PodSandboxChanged has three
+ * results (its fourth came with PR 138514, 1.37).
+ */
+const MANAGER_135_136: MirrorTree = {
+  repo: 'zongruxie4/kubernetes',
+  commit: '0b0b77ae20f8dc2cd4cd1be538773ae99a672a43',
+  file: MANAGER,
+  read: "computePodActions, getContainersToReset, SyncPod's reset branch",
+  dated:
+    "content: RestartAllContainers (PR 134345, 1.35) without PR 134660's OnPodSandboxReady step (1.36 cycle) or PR 138514 (1.37); " +
+    'from computePodActions the end of its sandbox branch (+89 lines), its container loop (+118) and the SyncPod comment (+264) sit where v1.36.2 has them (L1175, L1264, L1293, L1439, as a public walkthrough of v1.36.2 cites them); ' +
+    "the same repository's kube_features.go (964d79dd) is of the 1.36 cycle",
+};
+
+/** The init-container tree of the 1.36 cycle (a developer branch: its own change is elsewhere in the file). */
+const CONTAINER_136: MirrorTree = {
+  repo: 'Karthik-K-N/kubernetes',
+  commit: '42f8035a118c8426c87ed52f80d9182b9dcfa271',
+  file: CONTAINER,
+  read: 'computeInitContainerActions, HasAnyRegularContainerCreated',
+  dated:
+    'content: the in-place resize of a running non-sidecar init container behind InPlacePodVerticalScalingInitContainers (a gate from 1.36) and the init check over every sandbox before PR 138514 (1.37)',
+};
+
+/**
+ * Where the kuberuntime mirror of each minor from 1.34 on was read (computePodActions,
+ * computeInitContainerActions, getContainersToReset and SyncPod's restart-all branch): the trees and
+ * how each was dated. No release tag of 1.34–1.37 is stored in the source index: the
+ * kubernetes/kubernetes versions of these files are stored only at commits that changed them and
+ * cannot be listed, so the trees are forks dated by what they contain.
+ */
+export const MIRROR_SOURCES: Record<34 | 35 | 36 | 37, { trees: MirrorTree[]; later: string }> = {
+  34: {
+    trees: [
+      {
+        repo: 'Priyankasaggu11929/kubernetes',
+        commit: '1ea811562a0b3de6153f728bc30e3ae064312551',
+        file: MANAGER,
+        read: 'computePodActions',
+        dated:
+          "content: the branch of PR 134660 (opened 2025-10-16) on the master of October 2025, the start of the 1.35 cycle: ContainerRestartRules (1.34) and no legacy init path (removed in 1.34), but neither the pod-level resize (1.35) nor RestartAllContainers (1.35); the nearest stored tree to 1.34, none is dated to the 1.34 release itself",
+      },
+      CONTAINER_136,
+    ],
+    later: 'the pod-level resize and RestartAllContainers (their gates do not exist in 1.34), the in-place resize of a running non-sidecar init container (1.36) and the active-sandbox init check (1.37)',
+  },
+  35: {
+    trees: [
+      MANAGER_135_136,
+      {
+        repo: 'KevinTMtz/kubernetes',
+        commit: '294f58570e4f86e2fa232b1c8ccc9d6bca4473f5',
+        file: MANAGER,
+        read: 'computePodActions',
+        dated: 'content: the 1.35 cycle before PR 134345: ContainerRestartRules and the pod-level resize (alpha in 1.35), no RestartAllContainers yet',
+      },
+      CONTAINER_136,
+    ],
+    later: 'the in-place resize of a running non-sidecar init container (1.36; its gate does not exist in 1.35) and the active-sandbox init check (1.37)',
+  },
+  36: {
+    trees: [MANAGER_135_136, CONTAINER_136],
+    later: "PR 138514's active-sandbox init check (1.37)",
+  },
+  37: {
+    trees: [
+      { repo: MIRROR_SOURCE.repo, commit: MIRROR_SOURCE.commit, file: MANAGER, read: 'computePodActions, getContainersToReset, computePodResizeAction, containerChanged', dated: MIRROR_SOURCE.how },
+      { repo: MIRROR_SOURCE.repo, commit: MIRROR_SOURCE.commit, file: CONTAINER, read: 'computeInitContainerActions', dated: MIRROR_SOURCE.how },
+    ],
+    later: '',
+  },
+};
+
+/** repo@short-commit of a tree. */
+export function treeRef(t: Pick<MirrorTree, 'repo' | 'commit'>): string {
+  return `${t.repo}@${t.commit.slice(0, 8)}`;
+}
+
+const HELPERS_NOTE =
+  'ShouldContainerBeRestarted and the restart-rule helpers (container/helpers.go, api/v1/pod/util.go) of 1.34+ are stored in no dated tree and follow their 1.34 form (ContainerShouldRestart, findMatchingContainerRestartRule) as their callers in these trees use them';
+
+/** The plan assumption that says what the mirror of `minor` (34+) was read in and how that tree's minor was told. */
 function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
-  const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
-  const helpers =
-    'ShouldContainerBeRestarted and the restart-rule helpers (container/helpers.go, api/v1/pod/util.go) are not stored at that commit and follow their 1.34 form (ContainerShouldRestart, findMatchingContainerRestartRule)';
-  if (minor >= MIRROR_SOURCE.minor) {
-    const short = `kubelet ${text}: the kuberuntime rules mirror a master snapshot of the 1.37/1.38 cycle, not a release tag.`;
-    return { id: 'mirror-source', short, detail: `computePodActions, computeInitContainerActions, getContainersToReset and computePodResizeAction follow ${at} (kuberuntime_manager.go, kuberuntime_container.go), a master snapshot of the 1.37/1.38 cycle, not a release-1.37 tag; ${helpers}.` };
+  const m = (minor >= 37 ? 37 : minor) as 34 | 35 | 36 | 37;
+  const src = MIRROR_SOURCES[m];
+  // Files of one tree are named together, with how that tree was dated once.
+  const groups: MirrorTree[][] = [];
+  for (const t of src.trees) {
+    const g = groups.find((x) => x[0].repo === t.repo && x[0].commit === t.commit);
+    if (g) g.push(t);
+    else groups.push([t]);
   }
-  const short = `kubelet ${text}: no 1.${minor} tree was read; the rules are 1.37/1.38 master's with later changes switched off by version.`;
+  const trees = groups
+    .map((g) => `${g.map((t) => `${t.read} in ${t.file.replace('pkg/kubelet/kuberuntime/', '')}`).join(', ')} of ${treeRef(g[0])} (${g[0].dated})`)
+    .join('; ');
+  if (m === 37) {
+    const short = `kubelet ${text}: the kuberuntime rules mirror a master snapshot of the 1.37/1.38 cycle, not a release tag.`;
+    return { id: 'mirror-source', short, detail: `Read in ${trees}; not a release-1.37 tag. ${HELPERS_NOTE}.` };
+  }
+  const tag =
+    m === 34
+      ? 'the nearest stored trees (none is dated to the 1.34 release)'
+      : m === 35
+        ? 'trees dated by their content to the 1.35 cycle and the 1.35/1.36 window'
+        : 'trees dated by their content to the 1.36 cycle';
+  const short = `kubelet ${text}: the kuberuntime rules were read in ${tag}, not in a release tag.`;
+  const later =
+    src.later +
+    (m === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '');
   const detail =
-    `No 1.${minor} tree of pkg/kubelet/kuberuntime/kuberuntime_manager.go is in the source index (kubernetes/kubernetes stores only an older copy, commit 000f2605, without restart rules; the fork read here holds a master snapshot; zongruxie4/kubernetes holds a 1.36-cycle kube_features.go (964d79dd) and CHANGELOG-1.36 at v1.36.0-rc.0, but its kuberuntime_manager.go (0b0b77ae) cannot be dated to a minor and its kuberuntime_container.go is not stored); ` +
-    `the rules are those read in ${at} (1.37/1.38 master) with the later changes switched off by version: the active-sandbox init check of PR 138514 (1.37)` +
-    (minor === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '') +
-    (minor < 36 ? ' and the in-place resize of a running non-sidecar init container (1.36+)' : '') +
-    `; ${helpers}.`;
+    `Read in ${trees}. ` +
+    `The same decisions hold in natasha41575/kubernetes@1a51be50 (1.37/1.38 master) but for changes switched off by version here: ${later}. ${HELPERS_NOTE}.`;
   return { id: 'mirror-source', short, detail };
 }
 

@@ -36,17 +36,35 @@ test('a 1.35 without a patch is planned as 1.35.4+ and says so', () => {
   assert.ok(!resolveKubeletRules('1.35.2').unpinned.some((u) => u.short.startsWith('No patch release')));
 });
 
-test('every minor from 1.34 names the source its rules were read from; none says "was not read"', () => {
-  const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
-  for (const v of ['1.34', '1.35.4', '1.36', '1.37']) {
-    const notes = resolveKubeletRules(v).unpinned.map((u) => `${u.short} ${u.detail}`);
-    assert.ok(!notes.some((u) => /was not read/.test(u)), v);
-    const source = notes.find((u) => u.includes(at));
-    assert.ok(source, `${v}: ${notes.join(' | ')}`);
-    if (v === '1.37') assert.match(source, /follow natasha41575\/kubernetes@1a51be50 .*not a release-1\.37 tag/);
-    else assert.match(source, /No 1\.3\d tree of pkg\/kubelet\/kuberuntime\/kuberuntime_manager\.go is in the source index/);
+// Where each minor's kuberuntime rules were read: the tree named in its plan assumption, by
+// repo@commit, with how its minor was told.
+const readIn: Array<{ version: string; trees: string[]; dated: RegExp }> = [
+  { version: '1.34', trees: ['Priyankasaggu11929/kubernetes@1ea81156', 'Karthik-K-N/kubernetes@42f8035a'], dated: /none is dated to the 1\.34 release/ },
+  { version: '1.35.4', trees: ['zongruxie4/kubernetes@0b0b77ae', 'KevinTMtz/kubernetes@294f5857', 'Karthik-K-N/kubernetes@42f8035a'], dated: /dated by their content to the 1\.35 cycle/ },
+  { version: '1.36', trees: ['zongruxie4/kubernetes@0b0b77ae', 'Karthik-K-N/kubernetes@42f8035a'], dated: /v1\.36\.2/ },
+  { version: '1.37', trees: ['natasha41575/kubernetes@1a51be50'], dated: /not a release-1\.37 tag/ },
+];
+
+test('every minor from 1.34 names the trees its rules were read in and how they were dated; none says "was not read"', () => {
+  for (const c of readIn) {
+    const notes = resolveKubeletRules(c.version).unpinned;
+    assert.ok(!notes.some((u) => /not read|no 1\.3\d tree/i.test(`${u.short} ${u.detail}`)), c.version);
+    const source = notes.find((u) => u.id === 'mirror-source');
+    assert.ok(source, c.version);
+    const text = `${source.short} ${source.detail}`;
+    for (const t of c.trees) assert.ok(text.includes(t), `${c.version}: ${t} in ${text}`);
+    assert.match(text, c.dated, c.version);
   }
+  const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
   assert.ok(!resolveKubeletRules('1.33').unpinned.some((u) => u.detail.includes(at)), 'the 1.33 mirror was read in a 1.33 tree');
+});
+
+test('the later changes each older minor switches off are named in its assumption', () => {
+  const detail = (v: string) => resolveKubeletRules(v).unpinned.find((u) => u.id === 'mirror-source')!.detail;
+  assert.match(detail('1.36'), /switched off by version here: PR 138514's active-sandbox init check \(1\.37\)/);
+  assert.match(detail('1.35.4'), /running non-sidecar init container \(1\.36/);
+  assert.match(detail('1.35'), /before 1\.35\.4, the sidecar startup seeding of PR 137885/);
+  assert.match(detail('1.34'), /RestartAllContainers \(their gates do not exist in 1\.34\)/);
 });
 
 test('plan assumption: a startup Success read from a pod status is said to be lost over a kubelet restart only for 1.35.0–1.35.3', async () => {

@@ -248,6 +248,35 @@ test('RestartAllContainers: every container is removed in kubelet order (regular
   assert.ok(!a.containersToReset.some((r) => r.name === 'debug'), 'ephemeral containers are not restarted');
 });
 
+// The order of containersToReset as each minor's computePodActions builds it: regular targets, init
+// targets, regular sources, init sources (1.35 with the gate and 1.36: zongruxie4/kubernetes@0b0b77ae;
+// 1.37: natasha41575/kubernetes@1a51be50, kuberuntime_manager.go).
+const resetOrderVersions: Array<{ version: string; featureGates?: Record<string, boolean> }> = [
+  { version: '1.35', featureGates: { RestartAllContainersOnContainerExits: true } },
+  { version: '1.36' },
+  { version: '1.37' },
+];
+for (const v of resetOrderVersions) {
+  test(`RestartAllContainers ${v.version}: an init container and a regular container both triggered it; each kind's triggers go after every target`, () => {
+    const pod = restartAllPod();
+    Object.assign(pod.spec!.initContainers![1], { restartPolicy: 'Never', restartPolicyRules: [rule('RestartAllContainers', 'In', [88])] });
+    const a = plan(pod, v.version, (st) => {
+      setStatus(st, 'app', exited(88));
+      setStatus(st, 'init2', exited(88));
+    }, v.featureGates ? { featureGates: v.featureGates } : {});
+    assert.deepEqual(
+      a.containersToReset.map((r) => [r.name, r.source]),
+      [
+        ['log', false],
+        ['proxy', false],
+        ['init1', false],
+        ['app', true],
+        ['init2', true],
+      ],
+    );
+  });
+}
+
 test('RestartAllContainers: off by default in 1.35, on with the gate; an unmatched exit code restarts nothing', () => {
   const mutate = (st: PodStatus) => setStatus(st, 'app', exited(88));
   const off = plan(restartAllPod(), '1.35', mutate);
