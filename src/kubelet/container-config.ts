@@ -24,7 +24,7 @@ import {
 } from './labels';
 import type { ConfigGates } from './config-gates';
 import { joinInVolume } from './env-file';
-import { makeMounts, resolveVolume, type FsEffect } from './mounts';
+import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect } from './mounts';
 import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
 import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
 import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
@@ -258,6 +258,8 @@ export function generateContainerConfig(
   config.envs = envs.map((e): KeyValue => ({ key: e.name, value: utf8.encode(e.value) }));
 
   const effects: FsEffect[] = [
+    // SyncPod's makePodDataDirs, for a start on a sync that did not create the sandbox.
+    ...makePodDataDirs(kubeletRoot, pod),
     ...mounted.effects.filter((e) => e.kind !== 'touch' || e.why !== 'termination-message file'),
     { kind: 'mkdir', path: buildContainerLogsDirectory(podLogsRoot, pod, c.name), mode: 0o755, why: 'container log directory' },
     ...mounted.effects.filter((e) => e.kind === 'touch' && e.why === 'termination-message file'),
