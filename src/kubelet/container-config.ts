@@ -24,7 +24,7 @@ import {
 } from './labels';
 import type { ConfigGates } from './config-gates';
 import { joinInVolume } from './env-file';
-import { makeMounts, resolveVolume, type FsEffect } from './mounts';
+import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect } from './mounts';
 import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
 import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
 import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
@@ -88,7 +88,7 @@ const STOP_SIGNALS: ReadonlySet<string> = new Set([
   'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ',
   'SIGRTMIN', ...Array.from({ length: 15 }, (_, i) => `SIGRTMINPLUS${i + 1}`),
   ...Array.from({ length: 14 }, (_, i) => `SIGRTMAXMINUS${14 - i}`), 'SIGRTMAX',
-].map((n) => `SIGNAL_${n}`));
+]);
 
 /** generateAPIPodStatus for a host-network pod: the first host IP, and the first of the other family. */
 function hostNetworkPodIPs(nodeIPs: string[]): string[] {
@@ -106,8 +106,8 @@ function findContainer(pod: Pod, name: string, kind: ContainerKind): Container |
 /** getContainerConfigStopSignal: lifecycle.stopSignal (SIGTERM, …) as the CRI Signal enum. */
 function containerStopSignal(c: Container): Signal {
   const name = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
-  if (name === undefined || name === '') return 'SIGNAL_RUNTIME_DEFAULT';
-  const wire = `SIGNAL_${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
+  if (name === undefined || name === '') return 'RUNTIME_DEFAULT';
+  const wire = `${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
   if (!STOP_SIGNALS.has(wire)) throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
   return wire as Signal;
 }
@@ -245,7 +245,7 @@ export function generateContainerConfig(
       }),
     },
     CDIDevices: [],
-    stopSignal: gates.ContainerStopSignals ? containerStopSignal(c) : 'SIGNAL_RUNTIME_DEFAULT',
+    stopSignal: gates.ContainerStopSignals ? containerStopSignal(c) : 'RUNTIME_DEFAULT',
   };
   // applyPlatformSpecificContainerConfig: in a pod user namespace every mount is id-mapped alike.
   const userns = config.linux?.securityContext?.namespaceOptions?.usernsOptions;
@@ -258,6 +258,8 @@ export function generateContainerConfig(
   config.envs = envs.map((e): KeyValue => ({ key: e.name, value: utf8.encode(e.value) }));
 
   const effects: FsEffect[] = [
+    // SyncPod's makePodDataDirs, for a start on a sync that did not create the sandbox.
+    ...makePodDataDirs(kubeletRoot, pod),
     ...mounted.effects.filter((e) => e.kind !== 'touch' || e.why !== 'termination-message file'),
     { kind: 'mkdir', path: buildContainerLogsDirectory(podLogsRoot, pod, c.name), mode: 0o755, why: 'container log directory' },
     ...mounted.effects.filter((e) => e.kind === 'touch' && e.why === 'termination-message file'),

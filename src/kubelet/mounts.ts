@@ -26,6 +26,20 @@ export type FsEffect =
 
 export const ETC_HOSTS_PATH = '/etc/hosts';
 
+/**
+ * kubelet's makePodDataDirs: the pod directory and its volumes and plugins directories (0750).
+ * kubelet runs it at the top of every SyncPod, not only when it creates the sandbox, so a container
+ * started by a later sync finds them (its etc-hosts and termination-log files live there).
+ */
+export function makePodDataDirs(kubeletRoot: string, pod: Pod): FsEffect[] {
+  const dir = podDir(kubeletRoot, pod);
+  return [
+    { kind: 'mkdir', path: dir, mode: 0o750, why: 'pod directory' },
+    { kind: 'mkdir', path: `${dir}/volumes`, mode: 0o750, why: 'pod volumes directory' },
+    { kind: 'mkdir', path: `${dir}/plugins`, mode: 0o750, why: 'pod plugins directory' },
+  ];
+}
+
 /** Where an emptyDir lives: `<podDir>/volumes/kubernetes.io~empty-dir/<name>`. */
 export function emptyDirPath(kubeletRoot: string, pod: Pod, volumeName: string): string {
   return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${volumeName}`;

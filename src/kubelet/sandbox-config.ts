@@ -17,7 +17,7 @@ import {
   podIdentity,
   type ConfigSource,
 } from './labels';
-import type { FsEffect } from './mounts';
+import { makePodDataDirs, type FsEffect } from './mounts';
 import {
   calculateSandboxResources,
   convertOverheadToLinuxResources,
@@ -196,12 +196,7 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
   };
 
   const dir = podDir(kubeletRoot, pod);
-  const effects: FsEffect[] = [
-    { kind: 'mkdir', path: dir, mode: 0o750, why: 'pod directory' },
-    { kind: 'mkdir', path: `${dir}/volumes`, mode: 0o750, why: 'pod volumes directory' },
-    { kind: 'mkdir', path: `${dir}/plugins`, mode: 0o750, why: 'pod plugins directory' },
-    { kind: 'mkdir', path: logDirectory, mode: 0o755, why: 'pod log directory' },
-  ];
+  const effects: FsEffect[] = [...makePodDataDirs(kubeletRoot, pod), { kind: 'mkdir', path: logDirectory, mode: 0o755, why: 'pod log directory' }];
   if (o.userNamespace && pod.spec?.hostUsers === false && o.gates.UserNamespacesSupport) {
     // kubelet's user-namespace manager records the pod's range in <pod dir>/userns.
     const m = [{ hostId: o.userNamespace.hostId, containerId: 0, length: o.userNamespace.length }];

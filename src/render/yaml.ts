@@ -3,7 +3,8 @@
 // indented under their key, no line folding. Any string that a YAML 1.1 reader (go-yaml, kubectl)
 // or a YAML 1.2 reader would take for something else ("", "true", "y", "1700000000000000000",
 // "0o17", timestamps, "1:20") is quoted, so parsing the text gives back exactly the JSON data.
-// The quoting style is the yaml package's, not go-yaml's.
+// Quoted as go-yaml quotes: double quotes for a string that would read as another type, single
+// quotes for one that only cannot be written plain.
 
 import type { JsonValue } from './json';
 
@@ -69,12 +70,25 @@ export interface YamlOptions {
 export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): string {
   // Loaded here so table, -q and JSON output never evaluate the yaml package.
   const yaml = require('yaml') as Yaml;
-  return yaml.stringify(value, {
+  const doc = new yaml.Document(value, {
     // Emitted as YAML 1.2, but also quote what YAML 1.1 readers resolve (yes/no/on/off/y/n,
     // sexagesimal numbers, timestamps).
     compat: 'yaml-1.1',
     sortMapEntries: opts.sortKeys === false ? false : (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
-    indentSeq: false,
-    lineWidth: 0,
   });
+  // go-yaml's quoting: a string that would read as another type is double-quoted; one that only
+  // cannot be written plain ("[]", "a: b", "*x", " lead") is single-quoted.
+  const { tags, compat } = doc.schema;
+  const typed = (t: { default?: unknown; tag: string; test?: RegExp }, s: string) => !!t.default && t.tag !== 'tag:yaml.org,2002:str' && !!t.test?.test(s);
+  const readsAsOtherType = (s: string) => s === '' || tags.some((t) => typed(t, s)) || (compat ?? []).some((t) => typed(t, s));
+  yaml.visit(doc, {
+    Scalar(_key, node) {
+      if (typeof node.value !== 'string') return;
+      const s = node.value;
+      if (readsAsOtherType(s)) node.type = 'QUOTE_DOUBLE';
+      // The yaml package double-quotes a string holding ' (and no "); go-yaml single-quotes it when it cannot be plain.
+      else if (s.includes("'") && !s.includes('"') && !/[\n\p{Cc}]/u.test(s) && yaml.stringify(s, { lineWidth: 0 }).startsWith('"')) node.type = 'QUOTE_SINGLE';
+    },
+  });
+  return doc.toString({ singleQuote: true, indentSeq: false, lineWidth: 0 });
 }

@@ -176,7 +176,7 @@ function containerStatusFromList(c: T.Container): T.ContainerStatus {
     mounts: [],
     logPath: '',
     imageId: c.imageId,
-    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+    stopSignal: 'RUNTIME_DEFAULT',
   };
 }
 

@@ -44,17 +44,33 @@ export function dryRunCri<M>(real: CriCaller<M>, service: RecordedRequest['servi
 export type DryRuntime = CriCaller<RuntimeMethods>;
 export type DryImage = CriCaller<ImageMethods>;
 
-/** Reads pass through; writes are described in `changes`. */
+/**
+ * Reads pass through; writes are described in `changes`, and what they would create reads as
+ * there afterwards (a directory made for the sandbox is not "made" again for each container).
+ */
 export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
+  const made = new Map<string, 'dir' | 'file'>();
+  const kind = (p: string) => made.get(p) ?? real.kind(p);
+  const exists = (p: string) => made.has(p) || real.exists(p);
   return {
-    exists: (p) => real.exists(p),
-    kind: (p) => real.kind(p),
+    exists,
+    kind,
     mode: (p) => (real.exists(p) ? real.mode(p) : 0o755),
     readdir: (p) => real.readdir(p),
     readText: (p) => real.readText(p),
-    mkdirAll: (p, mode) => void changes.push(`mkdir -p ${p} (${mode.toString(8)})`),
-    touch: (p, mode) => void changes.push(`touch ${p} (${mode.toString(8)})`),
-    writeFile: (p, _c, mode) => void changes.push(`write ${p} (${mode.toString(8)})`),
+    mkdirAll: (p, mode) => {
+      if (kind(p) === 'dir') return;
+      changes.push(`mkdir -p ${p} (${mode.toString(8)})`);
+      for (let d = p.replace(/\/+$/, ''); d !== '' && !made.has(d); d = d.slice(0, d.lastIndexOf('/'))) made.set(d, 'dir');
+    },
+    touch: (p, mode) => {
+      changes.push(`touch ${p} (${mode.toString(8)})`);
+      made.set(p, 'file');
+    },
+    writeFile: (p, _c, mode) => {
+      changes.push(`write ${p} (${mode.toString(8)})`);
+      made.set(p, 'file');
+    },
     chmod: () => undefined,
     remove: (p) => {
       if (real.exists(p)) changes.push(`rm ${p}`);

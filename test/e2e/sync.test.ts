@@ -367,6 +367,24 @@ describe('sync', () => {
     assert.equal(await planExit(noUid), 0, 'the uid-less manifest now finds the one pod, no duplicate');
   });
 
+  test('a container started by a later sync gets its pod directory back (kubelet makes the pod data dirs on every sync)', async () => {
+    const uid = '6a1e0d4c-0000-4000-8000-0000000000d1';
+    const podDir = path.join(lab.podDirRoot, 'pods', uid);
+    const first = writeManifest(dir, { name: 'dirs', uid, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    assert.equal((await run(['sync', ...flags(), first])).code, 0);
+    assert.ok(fs.existsSync(path.join(podDir, 'etc-hosts')));
+    // The pod directory is gone (another --pod-dir-root made the sandbox, or it was cleaned away).
+    fs.rmSync(podDir, { recursive: true, force: true });
+    const second = writeManifest(dir, { name: 'dirs', uid, containers: [{ name: 'app', image: BUSYBOX_IMAGE_2 }] });
+    const r = await run(['sync', '--yes', '-o', 'json', ...flags(), second]);
+    assert.equal(r.code, 0, r.stdout + r.stderr);
+    assert.deepEqual(JSON.parse(r.stdout).results.map((x: any) => `${x.action} ${x.target} ${x.ok}`), ['kill-container app true', 'start-container app true']);
+    assert.ok(fs.existsSync(path.join(podDir, 'etc-hosts')), 'etc-hosts written again');
+    for (const d of [podDir, path.join(podDir, 'volumes'), path.join(podDir, 'plugins')]) assert.equal(fs.statSync(d).mode & 0o777, 0o750, d);
+    assert.equal((await psJson('dirs')).filter((c) => c.state === 'CONTAINER_RUNNING').length, 1);
+    assert.equal(await planExit(second), 0);
+  });
+
   test('a write error on stdout is exit 1 with one line naming the cause', async () => {
     const out = fs.openSync('/dev/full', 'w');
     const child = spawn(process.execPath, [SYNCPOD, 'pods', '-o', 'json'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env }, stdio: ['ignore', out, 'pipe'] });

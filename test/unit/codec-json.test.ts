@@ -23,7 +23,7 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       json: {
         id: '', metadata: null, state: 'CONTAINER_CREATED', createdAt: '0', startedAt: '0', finishedAt: '0', exitCode: 0, image: null,
         imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [], logPath: '', resources: null, imageId: '',
-        user: null, stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+        user: null, stopSignal: 'RUNTIME_DEFAULT',
       },
     },
     {
@@ -33,7 +33,7 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       json: {
         id: 'c1', metadata: { name: 'app', attempt: 2 }, state: 'CONTAINER_EXITED', createdAt: '1700000000123456789', startedAt: '0',
         finishedAt: '0', exitCode: 137, image: null, imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [],
-        logPath: '', resources: null, imageId: '', user: null, stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
+        logPath: '', resources: null, imageId: '', user: null, stopSignal: 'RUNTIME_DEFAULT',
       },
     },
     {
@@ -110,6 +110,20 @@ test('the JSON of a decoded message reads back to the same message', () => {
   assert.deepEqual(fromProtoJSON(runtimeV1, 'ContainerStatus', json), decoded);
   const exec = decodeMessage(runtimeV1, 'ExecSyncResponse', encodeMessage(runtimeV1, 'ExecSyncResponse', { stdout: Buffer.from('out'), exitCode: 3 }));
   assert.deepEqual(fromProtoJSON(runtimeV1, 'ExecSyncResponse', toProtoJSON(runtimeV1, 'ExecSyncResponse', exec)), exec);
+});
+
+test('stop signals carry the CRI API value names: crictl prints "stopSignal": "SIGUSR1" and reads "stop_signal": "SIGTERM"', () => {
+  // ContainerStatus field 19 (stop_signal) = 29, SIGUSR1 in the CRI Signal enum, as containerd 2.x sends it.
+  const wire = Buffer.from([0x98, 0x01, 29]);
+  const status = decodeMessage(runtimeV1, 'ContainerStatus', wire);
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', status).stopSignal, 'SIGUSR1');
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', {}).stopSignal, 'RUNTIME_DEFAULT');
+  // A crictl container config naming its stop signal reads, and goes out as the same number.
+  const config = fromProtoJSON(runtimeV1, 'ContainerConfig', { metadata: { name: 'app' }, stop_signal: 'SIGTERM' });
+  assert.equal(config.stopSignal, 'SIGTERM');
+  const again = decodeMessage(runtimeV1, 'ContainerConfig', encodeMessage(runtimeV1, 'ContainerConfig', config));
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerConfig', again).stopSignal, 'SIGTERM');
+  assert.ok(encodeMessage(runtimeV1, 'ContainerConfig', { stopSignal: 'SIGTERM' }).includes(Buffer.from([0x90, 0x01, 23])), 'field 18 = 23');
 });
 
 test('fromProtoJSON reads proto names and JSON names alike, enum numbers, int64 numbers', () => {

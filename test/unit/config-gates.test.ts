@@ -66,7 +66,7 @@ const usernsPod = podWith({ volumeMounts: [{ name: 'v', mountPath: '/v' }] }, { 
 const RANGE = { hostId: 65536 * 3, length: 65536 };
 
 const CASES: GateCase[] = [
-  { gate: 'ContainerStopSignals', defaultOnFrom: null, effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGNAL_SIGUSR1' },
+  { gate: 'ContainerStopSignals', defaultOnFrom: null, effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGUSR1' },
   {
     gate: 'EnvFiles', defaultOnFrom: 35,
     effect: (g) => envOf(container(envFilePod, { gates: g, envFiles: { [`${EMPTYDIR}/cfg/app.env`]: "TOKEN='t0k'\n" } })).TOKEN === 't0k',
@@ -129,8 +129,8 @@ for (const c of CASES) {
 }
 
 test('explicit --feature-gates change the config the same way (ContainerStopSignals on at 1.34, PodLevelResources off at 1.36)', () => {
-  assert.equal(container(stopPod, { gates: gatesAt(34, { ContainerStopSignals: true }) }).stopSignal, 'SIGNAL_SIGUSR1');
-  assert.equal(container(stopPod, { gates: gatesAt(34) }).stopSignal, 'SIGNAL_RUNTIME_DEFAULT');
+  assert.equal(container(stopPod, { gates: gatesAt(34, { ContainerStopSignals: true }) }).stopSignal, 'SIGUSR1');
+  assert.equal(container(stopPod, { gates: gatesAt(34) }).stopSignal, 'RUNTIME_DEFAULT');
   assert.equal(container(podLevelPod, { gates: gatesAt(36, { PodLevelResources: false }) }).linux!.resources!.memoryLimitInBytes, '0');
   const bad = podWith({ lifecycle: { stopSignal: 'SIGNOPE' } as Container['lifecycle'] });
   assert.throws(() => container(bad, { gates: gatesAt(34, { ContainerStopSignals: true }) }), /lifecycle.stopSignal SIGNOPE is not a signal the CRI knows/);

@@ -1,6 +1,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { applyEffect } from '../../src/sync/fs-effects';
+import { nodeFs } from '../../src/sync/node-fs';
+import { dryRunFs } from '../../src/sync/dry-run';
 import type { Container, EphemeralContainer, Pod } from '../../src/kubelet/api-types';
 import { generateContainerConfig, type ContainerOptions } from '../../src/kubelet/container-config';
 import { encodeContainerPorts, encodeLifecycleHandler } from '../../src/kubelet/go-json';
@@ -161,6 +166,9 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   assert.deepEqual(
     effects.map((e) => `${e.kind} ${'path' in e ? e.path : `${e.root} + ${e.subPath}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`),
     [
+      `mkdir ${POD_DIR} 750`,
+      `mkdir ${POD_DIR}/volumes 750`,
+      `mkdir ${POD_DIR}/plugins 750`,
       'mkdir /mnt/data 755',
       'mkdirSubPath /mnt/data + web/store',
       `mkdir ${emptyDir} 777`,
@@ -173,6 +181,36 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   );
 });
 
+test('a container started by a later sync finds the pod directory, as kubelet makes it on every SyncPod (the sandbox was made with another --pod-dir-root, or the directory was removed)', () => {
+  const root = mkdtempSync(join(tmpdir(), 'syncpod-poddirs-'));
+  try {
+    const { effects } = gen({}, { kubeletRoot: root, podLogsRoot: `${root}/logs` });
+    for (const e of effects) applyEffect(nodeFs, e);
+    const dir = `${root}/pods/${UID}`;
+    assert.match(readFileSync(`${dir}/etc-hosts`, 'utf8'), /^# Kubernetes-managed hosts file\./);
+    for (const d of [dir, `${dir}/volumes`, `${dir}/plugins`]) assert.equal(statSync(d).mode & 0o777, 0o750, d);
+    assert.ok(statSync(`${dir}/containers/app/3f9a0c12`).isFile());
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+test('--dry-run lists the pod directory once for two containers, and makes nothing', () => {
+  const root = mkdtempSync(join(tmpdir(), 'syncpod-poddirs-'));
+  try {
+    const changes: string[] = [];
+    const fs = dryRunFs(nodeFs, changes);
+    for (const name of ['app', 'side']) {
+      for (const e of gen({ name }, { kubeletRoot: root, podLogsRoot: `${root}/logs` }).effects) applyEffect(fs, e);
+    }
+    assert.deepEqual(changes.filter((l) => l.startsWith(`mkdir -p ${root}/pods/${UID} `)), [`mkdir -p ${root}/pods/${UID} (750)`]);
+    assert.equal(changes.filter((l) => l.startsWith('write ')).length, 2, 'etc-hosts is written for each container, as kubelet does');
+    assert.deepEqual(readdirSync(root), []);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
 test('no /etc/hosts without pod IPs or when a volume mounts it; no termination log without a path', () => {
   const noIPs = gen({}, { podIPs: [] }).config.mounts.map((m) => m.containerPath);
   assert.deepEqual(noIPs, ['/dev/termination-log']);
@@ -182,7 +220,7 @@ test('no /etc/hosts without pod IPs or when a volume mounts it; no termination l
     { volumes: [{ name: 'hosts', hostPath: { path: '/etc/hosts', type: 'File' } }] },
   );
   assert.deepEqual(own.config.mounts.map((m) => [m.containerPath, m.hostPath]), [['/etc/hosts', '/etc/hosts']]);
-  assert.deepEqual(own.effects[0], { kind: 'checkHostPath', path: '/etc/hosts', type: 'File', why: 'hostPath volume hosts' });
+  assert.deepEqual(own.effects[3], { kind: 'checkHostPath', path: '/etc/hosts', type: 'File', why: 'hostPath volume hosts' });
   assert.equal(own.config.annotations['io.kubernetes.container.terminationMessagePath'], '');
 });
 
