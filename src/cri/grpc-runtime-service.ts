@@ -250,9 +250,12 @@ function describeUnavailable(details: string): string {
   if (/ECONNREFUSED|connection refused/i.test(details)) return 'connection refused (is the runtime running?)';
   if (/EACCES|permission denied/i.test(details)) return 'permission denied (run as root?)';
   if (/ENOENT|no such file/i.test(details)) return 'no such socket (is the runtime running?)';
+  // grpc-js says "Connection dropped" only for a connection that was up (the server's HTTP/2
+  // settings had arrived): the runtime went away during the call (killed, restarted).
+  if (/^Connection dropped$/i.test(details)) return 'the runtime closed the connection during the call (did it stop or restart?)';
   // grpc-js says "Failed to connect" or "read ECONNRESET" (which one depends on timing) when the
   // server accepts the connection and closes it before HTTP/2 is up: one wording for both.
-  if (/^Failed to connect$|ECONNRESET|socket closed|Connection dropped/i.test(details)) {
+  if (/^Failed to connect$|ECONNRESET|socket closed/i.test(details)) {
     return 'not a gRPC server, or it closed the connection (the connection was closed before HTTP/2 was set up)';
   }
   if (/Protocol error|Received HTTP|GOAWAY|http2/i.test(details)) {

@@ -13,6 +13,7 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import * as grpc from '@grpc/grpc-js';
 import { GrpcClient, GrpcStatusError, Status, connectionDetails, grpcTarget } from '../../src/cri/grpc-client';
+import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'grpc-client-'));
 const closers: Array<() => void> = [];
@@ -469,6 +470,29 @@ test('a runtime that drops the connection mid-call is UNAVAILABLE, whether or no
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 3000 }));
     assert.equal(e.code, Status.UNAVAILABLE, `${afterHeaders ? 'after' : 'before'} the headers: ${e.message}`);
     ch.close();
+  }
+});
+
+test('a runtime that stops during a call is said as such, not as a server that never spoke HTTP/2 (containerd killed under `events`)', async () => {
+  for (const afterHeaders of [false, true]) {
+    const sock = socketPath();
+    const server = http2.createServer();
+    const sockets: net.Socket[] = [];
+    server.on('connection', (c: net.Socket) => sockets.push(c));
+    server.on('stream', (stream) => {
+      stream.on('error', () => {});
+      if (afterHeaders) stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+      setTimeout(() => sockets.forEach((c) => c.destroy()), 20);
+    });
+    await new Promise<void>((r) => server.listen(sock, r));
+    closers.push(() => server.close());
+    const svc = new CriService<RuntimeMethods>(`unix://${sock}`, 'RuntimeService', { timeoutMs: 3000, api: 'v1' });
+    const stream = svc.stream('GetContainerEvents', {}, () => {});
+    await assert.rejects(stream, (e: Error) => {
+      assert.equal(e.message, `endpoint unix://${sock}: the runtime closed the connection during the call (did it stop or restart?)`, afterHeaders ? 'after headers' : 'before headers');
+      return true;
+    });
+    svc.close();
   }
 });
 
