@@ -48,8 +48,13 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
   // code V8 has not optimised yet, where every closure and intermediate array costs (200 rows cold:
   // 1.2 ms, against 2.8 ms with per-cell closures and arrays).
   let columns = 0;
-  for (const row of rows) if (row.length > columns) columns = row.length;
+  let multiline = false;
+  for (const row of rows) {
+    if (row.length > columns) columns = row.length;
+    for (let i = 0; i < row.length; i++) if (row[i]!.includes('\n')) multiline = true;
+  }
   const widths: number[] = new Array(columns).fill(minWidth > COLUMN_PADDING ? minWidth : 0);
+  if (!multiline) return singleLineRows(rows, columns, widths);
   // Cells by row, each as its lines (one line unless the cell holds a newline), and their widths.
   const cellLines: string[][][] = new Array(rows.length);
   const cellWidths: number[][][] = new Array(rows.length);
@@ -99,4 +104,34 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
 export function crictlTable(rows: ReadonlyArray<ReadonlyArray<string>>): string {
   const lines = tableLines(rows, CRICTL_MIN_COLUMN_WIDTH);
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
+}
+
+/**
+ * tableLines for rows whose cells are one line each (every list command's table): the widths in
+ * one flat array, each line written once. 1000 rows cold: about half the time of the general path.
+ */
+function singleLineRows(rows: ReadonlyArray<ReadonlyArray<string>>, columns: number, widths: number[]): string[] {
+  const measured = new Int32Array(rows.length * columns);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    for (let i = 0; i < columns; i++) {
+      const w = i < row.length ? displayWidth(row[i]!) : 0;
+      measured[r * columns + i] = w;
+      if (w + COLUMN_PADDING > widths[i]!) widths[i] = w + COLUMN_PADDING;
+    }
+  }
+  let spaces = ' ';
+  for (const w of widths) while (spaces.length < w) spaces += spaces;
+  const out: string[] = new Array(rows.length);
+  for (let r = 0; r < rows.length; r++) {
+    const row = rows[r]!;
+    let line = '';
+    for (let i = 0; i < columns; i++) {
+      if (i < row.length) line += row[i]!;
+      const pad = widths[i]! - measured[r * columns + i]!;
+      if (pad > 0) line += spaces.slice(0, pad);
+    }
+    out[r] = line.trimEnd();
+  }
+  return out;
 }

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Image, PodSandbox } from '../../src/cri/types';
 import {
+  compareInt64Strings,
   containerFilter,
   filterContainers,
   filterImages,
@@ -181,5 +182,22 @@ test('id prefixes resolve to one id or fail in one line', () => {
   ];
   for (const [prefix, kind, message] of errors) {
     assert.throws(() => resolveIdPrefix(prefix, ids, kind), { name: 'SyncpodError', message });
+  }
+});
+
+test('compareInt64Strings orders int64 strings as their numbers do (random values, negatives, zero as "")', () => {
+  const samples = ['', '0', '1', '9', '10', '-1', '-9', '-10', '1795748976034641470', '1795748976034641471', '999999999999999999', '-9223372036854775808', '9223372036854775807'];
+  for (let i = 0; i < 300; i++) {
+    const digits = 1 + Math.floor(Math.random() * 19);
+    let v = String(1 + Math.floor(Math.random() * 9));
+    for (let d = 1; d < digits; d++) v += String(Math.floor(Math.random() * 10));
+    samples.push(Math.random() < 0.2 ? `-${v}` : v);
+  }
+  const num = (s: string) => BigInt(s || '0');
+  for (const a of samples) {
+    for (const b of samples.slice(0, 60)) {
+      const want = num(a) < num(b) ? -1 : num(a) > num(b) ? 1 : 0;
+      assert.equal(Math.sign(compareInt64Strings(a, b)), want, `${a} vs ${b}`);
+    }
   }
 });

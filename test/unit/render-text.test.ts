@@ -221,3 +221,18 @@ test('colour only on a terminal without NO_COLOR or --no-color', () => {
     assert.equal(chooseColours({ isTTY, noColorEnv, noColorFlag }), want, JSON.stringify({ isTTY, noColorEnv, noColorFlag }));
   }
 });
+
+test('tableLines: rows of one-line cells come out as the general (multi-line) layout lays them out', () => {
+  const words = ['', 'a', 'web', 'Running', 'localhost/syncpod/busybox:1.36', 'trailing  ', '\u001b[1mbold\u001b[0m', '名前', 'x'.repeat(25)];
+  for (let round = 0; round < 50; round++) {
+    const rows: string[][] = [];
+    const n = 1 + Math.floor(Math.random() * 8);
+    for (let r = 0; r < n; r++) {
+      const width = 1 + Math.floor(Math.random() * 5);
+      rows.push(Array.from({ length: width }, () => words[Math.floor(Math.random() * words.length)]!));
+    }
+    // A last row holding an empty two-line cell takes the general path and widens no column.
+    const general = tableLines([...rows, ['\n']], 20).slice(0, -1);
+    assert.deepEqual(tableLines(rows, 20), general, JSON.stringify(rows));
+  }
+});
