@@ -191,7 +191,9 @@ describe('crictl-style configs, pull, rmi', () => {
     const req = JSON.parse(d.stdout);
     assert.equal(req.image.image, BUSYBOX_IMAGE);
     assert.equal(req.auth.username, 'me');
-    assert.equal(req.auth.password, 'secret');
+    assert.match(req.auth.password, /^<redacted/, 'the password is not printed without --show-secrets');
+    const shown = JSON.parse((await run(['pull', '--dry-run', '--show-secrets', '--creds', 'me:secret', BUSYBOX_IMAGE])).stdout);
+    assert.equal(shown.auth.password, 'secret');
     assertOneLineError(await run(['pull', '--creds', 'a:b', '--auth', 'eA==', BUSYBOX_IMAGE]), /both --creds and --auth/);
     assertOneLineError(await run(['pull', 'localhost/syncpod/absent:1']), /^syncpod: pulling image: /);
   });
