@@ -1,5 +1,5 @@
 // `syncpod __warm` (hidden): loads every command's code and runs the list commands end to end
-// without a runtime, so that the build can store their compiled code in V8's code cache
+// (and a pod's sync --dry-run and plan) without a runtime, so that the build can store their compiled code in V8's code cache
 // (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: the client
 // side (grpc-js, cri/grpc-client.ts, codecs) is compiled only when a call is made, so
 // a list command's cached code covers it only if the warm-up calls too. The calls go to a node:http2 server
@@ -41,7 +41,32 @@ const CONTAINERS = SANDBOXES.map((s, i) => ({
 const ANSWERS: Record<string, Buffer> = {
   '/runtime.v1.RuntimeService/ListPodSandbox': encodeMessage(runtimeV1, 'ListPodSandboxResponse', { items: SANDBOXES }),
   '/runtime.v1.RuntimeService/ListContainers': encodeMessage(runtimeV1, 'ListContainersResponse', { containers: CONTAINERS }),
+  // What `sync --dry-run` asks besides the lists (the mutating calls are only recorded).
+  '/runtime.v1.RuntimeService/Version': encodeMessage(runtimeV1, 'VersionResponse', { version: '0.1.0', runtimeName: 'warm', runtimeVersion: '1', runtimeApiVersion: 'v1' }),
+  '/runtime.v1.ImageService/ImageStatus': encodeMessage(runtimeV1, 'ImageStatusResponse', {
+    image: { id: `sha256:${'a'.repeat(64)}`, repoTags: ['docker.io/library/busybox:latest'], repoDigests: [], size: '1000' },
+  }),
 };
+
+/** A pod with an init container, two containers, probes, env, resources and a volume: the sync path's code. */
+const WARM_POD = `apiVersion: v1
+kind: Pod
+metadata: {name: warm, namespace: default, uid: 00000000-0000-4000-8000-000000000000, labels: {app: warm}}
+spec:
+  initContainers:
+  - {name: init, image: docker.io/library/busybox:latest, command: [sh, -c, "true"]}
+  containers:
+  - name: app
+    image: docker.io/library/busybox:latest
+    command: [sh, -c, "sleep 3600"]
+    env: [{name: A, value: "1"}]
+    ports: [{containerPort: 8080}]
+    resources: {requests: {cpu: 100m, memory: 64Mi}, limits: {memory: 128Mi}}
+    readinessProbe: {exec: {command: ["true"]}}
+    volumeMounts: [{name: scratch, mountPath: /scratch}]
+  - {name: sidecar, image: docker.io/library/busybox:latest, command: [sh, -c, "sleep 3600"]}
+  volumes: [{name: scratch, emptyDir: {}}]
+`;
 
 /** Answers the methods above as a CRI runtime would (one message, grpc-status 0), others Unimplemented. */
 function answeringServer(): http2.Http2Server {
@@ -70,8 +95,12 @@ export async function warm(ctx: Context): Promise<number> {
   const discard = new Writable({ write: (_chunk, _enc, done) => done() });
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
-    for (const args of [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json']]) {
-      const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, env: { NO_COLOR: '1' } });
+    const manifest = path.join(dir, 'pod.yaml');
+    fs.writeFileSync(manifest, WARM_POD);
+    const nodeDirs = ['--pod-logs-root', path.join(dir, 'logs'), '--pod-dir-root', path.join(dir, 'pods')];
+    const runs = [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json'], ['sync', '--dry-run', '--yes', '-o', 'json', ...nodeDirs, manifest], ['plan', ...nodeDirs, manifest]];
+    for (const args of runs) {
+      const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, stderr: discard, env: { NO_COLOR: '1' } });
       if (code !== 0) throw new Error(`warm-up run of ${args.join(' ')} failed`);
     }
   } finally {
