@@ -756,7 +756,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
 export const PROGRAM_DOC = {
   description: [
     "syncpod looks at, plans and executes the kubelet's SyncPod on a node, over any CRI runtime socket (containerd, CRI-O, cri-dockerd). The look commands (pods, ps, images, inspect, logs, stats, exec, ...) use crictl's names, flags and JSON shapes. plan computes what the kubelet would do for a pod, and why, changing nothing; sync does it, step by step in the kubelet's order; doctor checks the node against the kubelet's rules; node shows the settings read from the running kubelet.",
-    "Settings come, strongest first, from a flag, an environment variable, crictl's config file, the running kubelet (the node profile), then defaults. stdout carries data only; progress, warnings and errors go to stderr. An error is one line naming the file, field or endpoint and the cause, with exit status 1 (-D adds the stack trace).",
+    "Settings come, strongest first, from a flag, an environment variable, crictl's config file, the running kubelet (the node profile), then defaults. stdout carries data only; progress, warnings and errors go to stderr. An error is one line naming the file, field or endpoint and the cause, with exit status 1 (-D adds the stack trace). -D's request lines never carry registry credentials or environment values.",
     'Each command has its own page, syncpod-COMMAND(1), with examples; `syncpod help COMMAND` prints its flags.',
   ],
   exitStatus: [

@@ -1,7 +1,7 @@
 // The CRI client: gRPC calls over a unix socket (grpc-js, grpc-client.ts), the project's generated
 // codecs (no proto parsing or reflection at start), a per-call deadline, runtime.v1 -> v1alpha2
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
-import { redactPullRequest } from './redact-auth';
+import { hideEnvValuesInJSON, redactPullRequest } from './redact';
 import { SyncpodError } from '../errors';
 import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
@@ -128,9 +128,10 @@ export class CriService<M> {
   private debugMessage(pkg: ProtoPackage, typeName: string, message: unknown): void {
     const debug = this.options.debug;
     if (!debug) return;
-    // Registry credentials never reach the debug log (crictl prints them).
+    // Registry credentials and environment values (Secrets among them) never reach the debug log; crictl prints both.
     const shown = /(^|\.)PullImageRequest$/.test(typeName) ? redactPullRequest(message as { auth?: T.AuthConfig | null }).request : message;
-    debug(`${typeName}: ${JSON.stringify(toProtoJSON(pkg, typeName, shown))}`);
+    const json = toProtoJSON(pkg, typeName, shown);
+    debug(`${typeName}: ${JSON.stringify(/(^|\.)CreateContainerRequest$/.test(typeName) ? hideEnvValuesInJSON(json) : json)}`);
   }
 
   /**

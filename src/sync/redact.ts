@@ -27,12 +27,27 @@ export function redactCreateContainerRequest<R extends { config?: T.ContainerCon
   if (!container || !request.config) return { request, redacted: 0 };
   const secret = new Set(secretEnvNames(pod, container as Parameters<typeof secretEnvNames>[1], values));
   let redacted = 0;
+  const secretValues: string[] = [];
   const envs = (request.config.envs ?? []).map((kv) => {
     if (!secret.has(kv.key)) return kv;
     redacted++;
+    const text = Buffer.from(kv.value as Uint8Array).toString('utf8');
+    if (text !== '') secretValues.push(text);
     return { key: kv.key, value: REDACTED_BYTES };
   });
-  return redacted === 0 ? { request, redacted } : { request: { ...request, config: { ...request.config, envs } }, redacted };
+  if (redacted === 0) return { request, redacted };
+  // A secret expanded into the command, the arguments or a mount path ($(VAR), subPathExpr) is the
+  // same secret: every occurrence of a redacted value is replaced there too (longest first).
+  secretValues.sort((a, b) => b.length - a.length);
+  const hide = (text: string) => secretValues.reduce((t, v) => t.split(v).join(REDACTED_VALUE), text);
+  const config = {
+    ...request.config,
+    envs,
+    command: (request.config.command ?? []).map(hide),
+    args: (request.config.args ?? []).map(hide),
+    mounts: (request.config.mounts ?? []).map((m) => ({ ...m, containerPath: hide(m.containerPath), hostPath: hide(m.hostPath) })),
+  };
+  return { request: { ...request, config }, redacted };
 }
 
 /** Recorded dry-run requests with secret-sourced values replaced (CreateContainer only carries them). */

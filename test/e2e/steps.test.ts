@@ -104,6 +104,32 @@ describe('runp, create, start from a manifest', () => {
     const shown = await run([...args, '--show-secrets']);
     assert.equal(shown.code, 0, shown.stderr);
     assert.ok(shown.stdout.includes(b64), 'with --show-secrets the value is printed');
+
+    // Expanded into the arguments ($(PW)), the secret is hidden there too.
+    doc.spec.containers[0].args = ['--password=$(PW)', '--mode=$(MODE)'];
+    fs.writeFileSync(secretPod, JSON.stringify(doc));
+    const expanded = await run(args);
+    assert.equal(expanded.code, 0, expanded.stderr);
+    assert.doesNotMatch(expanded.stdout, /hunter2/);
+    assert.deepEqual(JSON.parse(expanded.stdout).config.args, ['--password=<redacted: from a Secret; --show-secrets shows it>', '--mode=steps']);
+  });
+
+  test('--debug logs the CreateContainer request without environment values (a Secret among them)', async () => {
+    const podFile = path.join(dir, 'debug-secret.json');
+    const doc = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+    doc.metadata = { name: 'debug-secret', namespace: 'e2e-debug', uid: 'debug-secret-uid' };
+    doc.spec.containers[0].env = [{ name: 'PW', valueFrom: { secretKeyRef: { name: 'db', key: 'password' } } }];
+    fs.writeFileSync(podFile, JSON.stringify(doc));
+    const envFile = path.join(dir, 'debug.env');
+    fs.writeFileSync(envFile, 'e2e-debug/db/password=hunter2-not-for-logs\n');
+    const r = await run(['--debug', 'sync', '--yes', ...nodeFlags(lab), '--env-file', envFile, podFile]);
+    try {
+      assert.equal(r.code, 0, r.stdout + r.stderr);
+      assert.match(r.stderr, /CreateContainerRequest: .*"key":"PW","value":"<not logged/);
+      assert.doesNotMatch(r.stderr, /hunter2|aHVudGVyMi1ub3QtZm9yLWxvZ3/);
+    } finally {
+      for (const id of (await run(['pods', '-q', '--namespace', 'e2e-debug'])).stdout.split('\n').filter(Boolean)) await run(['rmp', '-f', id]);
+    }
   });
 
   test('start prints the id; then plan reports no changes', async () => {

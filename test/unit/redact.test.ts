@@ -67,3 +67,16 @@ test('recorded CreateContainer requests lose their secret values; everything els
   assert.equal(redactionNote(4), '4 values from Secrets redacted; --show-secrets prints them');
   assert.equal(redactionNote(0), undefined);
 });
+
+test('a secret expanded into the command or the arguments ($(VAR)) is redacted there too', () => {
+  const container = { ...pod.spec!.containers[0]!, command: ['sh', '-c', 'echo $(PW) $(MODE)'], args: ['--password=$(PW)', '--db=$(DB_PASS)', '--mode=$(MODE)'] };
+  const withArgs: Pod = { ...pod, spec: { ...pod.spec!, containers: [container] } };
+  const { config } = generateContainerConfig(withArgs, container, 'regular', {
+    resolvConf: null, restartCount: 0, imageRef: 'sha256:1', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], values, gates: GATES_133,
+  });
+  assert.deepEqual(config.args, ['--password=s3cret', '--db=hunter2', '--mode=fast'], 'the request sent carries the values');
+  const recorded = [{ service: 'RuntimeService' as const, rpc: 'CreateContainer', request: { podSandboxId: 'x', config } }];
+  const shown = (redactRecorded(recorded, withArgs, values).recorded[0]!.request as { config: typeof config }).config;
+  assert.deepEqual(shown.command, ['sh', '-c', `echo ${REDACTED_VALUE} fast`]);
+  assert.deepEqual(shown.args, [`--password=${REDACTED_VALUE}`, `--db=${REDACTED_VALUE}`, '--mode=fast']);
+});

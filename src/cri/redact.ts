@@ -1,5 +1,7 @@
-// Registry credentials in a PullImage request shown to a user (`pull --dry-run`, `--debug`'s request
-// lines): the secret fields are replaced unless --show-secrets; the username and server stay.
+// What CRI requests shown to a user leave out. Registry credentials in a PullImage request
+// (`pull --dry-run` unless --show-secrets, `--debug`'s request lines always): the secret fields are
+// replaced, the username and server stay. Environment values of a CreateContainer request in
+// `--debug`'s lines: the CRI layer cannot tell which came from Secrets, so none is logged (the keys are).
 import type * as T from './types';
 
 /** The AuthConfig fields that are secrets (the username and server address are not). */
@@ -18,4 +20,13 @@ export function redactPullRequest<R extends { auth?: T.AuthConfig | null }>(requ
     }
   }
   return redacted === 0 ? { request, redacted } : { request: { ...request, auth: auth as unknown as T.AuthConfig }, redacted };
+}
+
+export const ENV_NOT_LOGGED = '<not logged: --debug never logs environment values; sync/create --dry-run shows them>';
+
+/** The protobuf JSON of a CreateContainerRequest with every environment value replaced (the keys stay). */
+export function hideEnvValuesInJSON(json: unknown): unknown {
+  const config = (json as { config?: { envs?: Array<{ key?: unknown; value?: unknown }> } | null } | null)?.config;
+  if (!config?.envs?.length) return json;
+  return { ...(json as object), config: { ...config, envs: config.envs.map((e) => ({ ...e, value: ENV_NOT_LOGGED })) } };
 }
