@@ -63,6 +63,27 @@ export interface YamlOptions {
 }
 
 /**
+ * go-yaml's own reading of a plain scalar as a number, beyond YAML 1.1's: every '_' dropped, then
+ * Go's ParseInt with base prefix (0x, 0o, 0b in either case) or its float syntax.
+ */
+function goYamlNumber(s: string): boolean {
+  if (!/^[-+.0-9]/.test(s)) return false;
+  const plain = s.replace(/_/g, '');
+  return /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)$/.test(plain);
+}
+
+/**
+ * What go-yaml writes double-quoted whatever else holds: a character outside its printable set
+ * (tab and other controls, surrogates, U+FEFF, U+FFFE/U+FFFF, anything beyond U+FFFF), a
+ * space right before a line break, and a multi-line string with a trailing space (no block style).
+ */
+function mustBeDoubleQuoted(s: string): boolean {
+  if (/[^\n\x20-\x7e\u0085\u00a0-\ud7ff\ue000-\ufefe\uff00-\ufffd]/u.test(s)) return true;
+  if (s.includes(' \n')) return true;
+  return s.includes('\n') && s.endsWith(' ');
+}
+
+/**
  * The one YAML writer: the YAML document for this JSON-shaped value (ends with a newline). Every
  * string a YAML 1.1 reader (kubectl's go-yaml, PyYAML) would resolve to a bool, number, null or
  * timestamp is quoted, so either reader gets the same data back.
@@ -80,15 +101,23 @@ export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): str
   // cannot be written plain ("[]", "a: b", "*x", " lead") is single-quoted.
   const { tags, compat } = doc.schema;
   const typed = (t: { default?: unknown; tag: string; test?: RegExp }, s: string) => !!t.default && t.tag !== 'tag:yaml.org,2002:str' && !!t.test?.test(s);
-  const readsAsOtherType = (s: string) => s === '' || tags.some((t) => typed(t, s)) || (compat ?? []).some((t) => typed(t, s));
+  const readsAsOtherType = (s: string) => s === '' || tags.some((t) => typed(t, s)) || (compat ?? []).some((t) => typed(t, s)) || goYamlNumber(s);
   yaml.visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'string') return;
       const s = node.value;
-      if (readsAsOtherType(s)) node.type = 'QUOTE_DOUBLE';
+      if (readsAsOtherType(s) || mustBeDoubleQuoted(s)) node.type = 'QUOTE_DOUBLE';
+      else if (s.startsWith('---') || s.startsWith('...')) node.type = 'QUOTE_SINGLE';
       // The yaml package double-quotes a string holding ' (and no "); go-yaml single-quotes it when it cannot be plain.
       else if (s.includes("'") && !s.includes('"') && !/[\n\p{Cc}]/u.test(s) && yaml.stringify(s, { lineWidth: 0 }).startsWith('"')) node.type = 'QUOTE_SINGLE';
     },
   });
-  return doc.toString({ singleQuote: true, indentSeq: false, lineWidth: 0 });
+  // Inside double quotes go-yaml escapes U+FEFF, U+FFFE/U+FFFF and every code point beyond U+FFFF
+  // (\uXXXX, \UXXXXXXXX); only double-quoted scalars can hold them (mustBeDoubleQuoted).
+  return doc
+    .toString({ singleQuote: true, indentSeq: false, lineWidth: 0 })
+    .replace(/[\ufeff\ufffe\uffff]|[\u{10000}-\u{10ffff}]/gu, (ch) => {
+      const cp = ch.codePointAt(0)!;
+      return cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}` : `\\u${cp.toString(16).toUpperCase()}`;
+    });
 }

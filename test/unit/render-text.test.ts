@@ -139,7 +139,7 @@ test("inspect JSON is Go's encoding/json: sorted keys, HTML characters escaped",
   );
 });
 
-test('YAML strings a YAML 1.1 or 1.2 reader would misread stay quoted; others stay plain', () => {
+test('YAML strings a YAML 1.1 or 1.2 reader or go-yaml would misread stay quoted, as go-yaml quotes them; others stay plain', () => {
   const cases: Array<[string, string]> = [
     ['plain', 'v: plain\n'],
     ['', 'v: ""\n'],
@@ -175,6 +175,23 @@ test('YAML strings a YAML 1.1 or 1.2 reader would misread stay quoted; others st
     ['sha256:abc', 'v: sha256:abc\n'],
     ['two\nlines', 'v: |-\n  two\n  lines\n'],
     ['ends\n', 'v: |\n  ends\n'],
+    // go-yaml's own number syntax (crictl reads these back as numbers): '_' dropped, base prefixes in either case.
+    ['0X1F', 'v: "0X1F"\n'],
+    ['0O17', 'v: "0O17"\n'],
+    ['0B1', 'v: "0B1"\n'],
+    ['1e3_0', 'v: "1e3_0"\n'],
+    ['0b102', 'v: 0b102\n'],
+    // What go-yaml double-quotes whatever else holds: a tab or a character beyond its printable set
+    // (escaped as it escapes them), a space before a line break, a multi-line string ending in a space.
+    ['a\tb', 'v: "a\\tb"\n'],
+    ['#!/bin/sh\n\techo hi\n', 'v: "#!/bin/sh\\n\\techo hi\\n"\n'],
+    ['emoji \u{1F600}', 'v: "emoji \\U0001F600"\n'],
+    ['a\ufeffb', 'v: "a\\uFEFFb"\n'],
+    ['a\nb ', 'v: "a\\nb "\n'],
+    // A string starting like a document marker is single-quoted.
+    ['---', "v: '---'\n"],
+    ['--- x', "v: '--- x'\n"],
+    ['...', "v: '...'\n"],
   ];
   for (const [value, want] of cases) {
     const text = yamlText({ v: value });
@@ -222,14 +239,26 @@ test('colour only on a terminal without NO_COLOR or --no-color', () => {
   }
 });
 
+/** A seeded generator (mulberry32), so that a failing case can be run again. */
+function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
 test('tableLines: rows of one-line cells come out as the general (multi-line) layout lays them out', () => {
+  const random = seeded(20261127);
   const words = ['', 'a', 'web', 'Running', 'localhost/syncpod/busybox:1.36', 'trailing  ', '\u001b[1mbold\u001b[0m', '名前', 'x'.repeat(25)];
   for (let round = 0; round < 50; round++) {
     const rows: string[][] = [];
-    const n = 1 + Math.floor(Math.random() * 8);
+    const n = 1 + Math.floor(random() * 8);
     for (let r = 0; r < n; r++) {
-      const width = 1 + Math.floor(Math.random() * 5);
-      rows.push(Array.from({ length: width }, () => words[Math.floor(Math.random() * words.length)]!));
+      const width = 1 + Math.floor(random() * 5);
+      rows.push(Array.from({ length: width }, () => words[Math.floor(random() * words.length)]!));
     }
     // A last row holding an empty two-line cell takes the general path and widens no column.
     const general = tableLines([...rows, ['\n']], 20).slice(0, -1);
