@@ -8,6 +8,7 @@ import { onHost } from '../config/host-root';
 import { parseSince } from '../logs/since';
 import { previousLogPath } from '../logs/previous';
 import type { LogsOptions } from './commands';
+import { compareInt64Strings } from '../cri/int64';
 
 export async function logs(ctx: Context, args: string[], opts: LogsOptions): Promise<number> {
   const { runtime } = ctx.cri();
@@ -20,8 +21,8 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
     // The previous instance: same pod, same container name, the newest one created before this.
     const current = containers.find((c) => c.id === id)!;
     const previous = containers
-      .filter((c) => c.podSandboxId === current.podSandboxId && c.metadata?.name === current.metadata?.name && BigInt(c.createdAt) < BigInt(current.createdAt))
-      .sort((a, b) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : -1))[0];
+      .filter((c) => c.podSandboxId === current.podSandboxId && c.metadata?.name === current.metadata?.name && compareInt64Strings(c.createdAt, current.createdAt) < 0)
+      .sort((a, b) => compareInt64Strings(b.createdAt, a.createdAt))[0];
     if (previous) target = previous.id;
     else if ((current.metadata?.attempt ?? 0) > 0) previousAttempt = current.metadata!.attempt - 1; // removed: crictl's <attempt-1> log file
     else throw new SyncpodError(`container ${id.slice(0, 13)} has no previous instance in its pod (previous terminated container ${current.metadata?.name ?? ''} not found)`);

@@ -21,6 +21,7 @@ import type {
   PodSandboxFilter,
   PodSandboxState,
 } from '../cri/types';
+import { compareInt64Strings } from '../cri/int64';
 
 /** The pod-namespace label kubelet puts on containers (crictl shows "unknown" without it). */
 export const POD_NAMESPACE_LABEL = 'io.kubernetes.pod.namespace';
@@ -66,22 +67,6 @@ export function truncateCount(total: number, latest: boolean | undefined, last: 
   if (latest) n = 1;
   if (last !== undefined && last > 0) n = last;
   return Math.min(n, total);
-}
-
-/**
- * Two int64 values as the decoder gives them (decimal strings without leading zeros, '' for 0)
- * compared without parsing: a longer non-negative number is larger, equal lengths compare by text.
- * Sorting 1000 containers made 20,000 BigInts before (several ms of a `ps -a`).
- */
-export function compareInt64Strings(a: string, b: string): number {
-  const x = a || '0';
-  const y = b || '0';
-  if (x === y) return 0;
-  const nx = x.charCodeAt(0) === 45; // '-'
-  const ny = y.charCodeAt(0) === 45;
-  if (nx !== ny) return nx ? -1 : 1;
-  const byMagnitude = x.length !== y.length ? x.length - y.length : x < y ? -1 : 1;
-  return nx ? -byMagnitude : byMagnitude;
 }
 
 function compareNewestFirst(a: { createdAt: string }, b: { createdAt: string }): number {

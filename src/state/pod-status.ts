@@ -8,6 +8,7 @@
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import { allInOrder } from '../cri/together';
+import { compareInt64Strings } from '../cri/int64';
 import type * as T from '../cri/types';
 import type { MatchBy } from '../plan/plan';
 import {
@@ -109,8 +110,8 @@ export function toSandboxStatus(s: T.PodSandboxStatus): SandboxStatus {
 }
 
 export function byNewest<X extends { createdAt: string; id: string }>(a: X, b: X): number {
-  const d = Number(BigInt(b.createdAt || '0') - BigInt(a.createdAt || '0'));
-  return d !== 0 ? Math.sign(d) : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  const d = compareInt64Strings(b.createdAt, a.createdAt);
+  return d !== 0 ? d : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
 /** Pod IPs as kubelet takes them: only from the newest sandbox, only when it is ready. */

@@ -4,6 +4,7 @@
 import { SyncpodError } from '../errors';
 import type { Container, PodSandbox } from '../cri/types';
 import { resolveIdPrefix } from './filters';
+import { compareInt64Strings } from '../cri/int64';
 
 export interface TargetFlags {
   /** Container or pod ID / unique prefix (positional). */
@@ -18,7 +19,7 @@ export interface TargetLister {
   listContainers(podSandboxId?: string): Promise<Container[]>;
 }
 
-const newestFirst = <T extends { createdAt: string }>(a: T, b: T) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : BigInt(b.createdAt) < BigInt(a.createdAt) ? -1 : 0);
+const newestFirst = <T extends { createdAt: string }>(a: T, b: T) => compareInt64Strings(b.createdAt, a.createdAt);
 
 /** The newest ready sandbox with this name and namespace (default "default"). */
 export async function resolvePodByName(lister: TargetLister, name: string, namespace = 'default'): Promise<PodSandbox> {

@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, Image, PodSandbox } from '../../src/cri/types';
+import { compareInt64Strings } from '../../src/cri/int64';
 import {
-  compareInt64Strings,
   containerFilter,
   filterContainers,
   filterImages,
