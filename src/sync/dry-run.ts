@@ -49,27 +49,29 @@ export type DryImage = CriCaller<ImageMethods>;
  * there afterwards (a directory made for the sandbox is not "made" again for each container).
  */
 export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
-  const made = new Map<string, 'dir' | 'file'>();
-  const kind = (p: string) => made.get(p) ?? real.kind(p);
+  const made = new Map<string, { kind: 'dir' | 'file'; mode: number }>();
+  const kind = (p: string) => made.get(p)?.kind ?? real.kind(p);
   const exists = (p: string) => made.has(p) || real.exists(p);
   return {
     exists,
     kind,
-    mode: (p) => (real.exists(p) ? real.mode(p) : 0o755),
+    // What the run would have made reads with the mode it would have been given.
+    mode: (p) => made.get(p)?.mode ?? (real.exists(p) ? real.mode(p) : 0o755),
     readdir: (p) => real.readdir(p),
     readText: (p) => real.readText(p),
     mkdirAll: (p, mode) => {
       if (kind(p) === 'dir') return;
       changes.push(`mkdir -p ${p} (${mode.toString(8)})`);
-      for (let d = p.replace(/\/+$/, ''); d !== '' && !made.has(d); d = d.slice(0, d.lastIndexOf('/'))) made.set(d, 'dir');
+      // The directory and its missing parents (one that exists stays what it is).
+      for (let d = p.replace(/\/+$/, ''); d !== '' && !made.has(d) && !real.exists(d); d = d.slice(0, d.lastIndexOf('/'))) made.set(d, { kind: 'dir', mode });
     },
     touch: (p, mode) => {
       changes.push(`touch ${p} (${mode.toString(8)})`);
-      made.set(p, 'file');
+      made.set(p, { kind: 'file', mode });
     },
     writeFile: (p, _c, mode) => {
       changes.push(`write ${p} (${mode.toString(8)})`);
-      made.set(p, 'file');
+      made.set(p, { kind: 'file', mode });
     },
     chmod: () => undefined,
     remove: (p) => {

@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { applyEffect } from '../../src/sync/fs-effects';
@@ -349,4 +349,24 @@ test('init and ephemeral containers', () => {
   shared.spec!.ephemeralContainers = [debug];
   const s = generateContainerConfig(shared, debug, 'ephemeral', { ...opts, targetContainerId: 'abc123' }).config;
   assert.equal(s.linux!.securityContext!.namespaceOptions!.pid, 'POD', 'only a CONTAINER PID mode becomes TARGET');
+});
+
+test('dry-run fs: what it would make reads back with its kind and mode; what exists stays what it is', () => {
+  const root = mkdtempSync(join(tmpdir(), 'syncpod-dryfs-'));
+  try {
+    writeFileSync(join(root, 'file'), 'x');
+    const changes: string[] = [];
+    const fs = dryRunFs(nodeFs, changes);
+    fs.mkdirAll(`${root}/a/b/scratch`, 0o777);
+    assert.equal(fs.kind(`${root}/a/b/scratch`), 'dir');
+    assert.equal(fs.mode(`${root}/a/b/scratch`) & 0o777, 0o777, 'an emptyDir made at 0777 reads as 0777, not 755');
+    assert.equal(fs.kind(`${root}/a`), 'dir');
+    fs.mkdirAll(`${root}/file/sub`, 0o755);
+    assert.equal(fs.kind(`${root}/file`), 'file', 'an existing file under a planned directory is not marked a directory');
+    fs.touch(`${root}/a/log`, 0o640);
+    assert.equal(fs.mode(`${root}/a/log`), 0o640);
+    assert.deepEqual(readdirSync(root), ['file'], 'nothing was made');
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
