@@ -54,8 +54,14 @@ function load(name) {
 }
 
 if (writeCache) {
+  // The build's warm-up (`__warm`) calls this after the list commands ran: the files loaded by then
+  // keep the code compiled so far, so that warming up other commands afterwards (sync, plan) adds
+  // nothing for a list command to read at start; files loaded later get everything compiled.
+  globalThis.__syncpodFreezeCodeCaches = () => {
+    for (const record of loaded.values()) record.frozen ??= record.script.createCachedData();
+  };
   process.on('exit', () => {
-    for (const record of loaded.values()) fs.writeFileSync(record.filename + '.cache', record.script.createCachedData());
+    for (const record of loaded.values()) fs.writeFileSync(record.filename + '.cache', record.frozen ?? record.script.createCachedData());
   });
 }
 if (process.env.SYNCPOD_TRACE_FILES === '1') {

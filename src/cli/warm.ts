@@ -88,21 +88,25 @@ function answeringServer(): http2.Http2Server {
 }
 
 export async function warm(ctx: Context): Promise<number> {
-  for (const command of COMMANDS) await command.load();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-warm-'));
   const socket = path.join(dir, 'cri.sock');
   const server = answeringServer();
   const discard = new Writable({ write: (_chunk, _enc, done) => done() });
+  const run = async (args: string[]) => {
+    const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, stderr: discard, env: { NO_COLOR: '1' } });
+    if (code !== 0) throw new Error(`warm-up run of ${args.join(' ')} failed`);
+  };
   try {
     await new Promise<void>((resolve, reject) => server.once('error', reject).listen(socket, resolve));
+    // The list commands first, alone: the files they load are cached as these runs leave them
+    // (boot.cjs freezes them), so the warm-up below adds nothing a list command would read.
+    for (const args of [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json']]) await run(args);
+    (globalThis as { __syncpodFreezeCodeCaches?: () => void }).__syncpodFreezeCodeCaches?.();
+    for (const command of COMMANDS) await command.load();
     const manifest = path.join(dir, 'pod.yaml');
     fs.writeFileSync(manifest, WARM_POD);
     const nodeDirs = ['--pod-logs-root', path.join(dir, 'logs'), '--pod-dir-root', path.join(dir, 'pods')];
-    const runs = [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json'], ['sync', '--dry-run', '--yes', '-o', 'json', ...nodeDirs, manifest], ['plan', ...nodeDirs, manifest]];
-    for (const args of runs) {
-      const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, stderr: discard, env: { NO_COLOR: '1' } });
-      if (code !== 0) throw new Error(`warm-up run of ${args.join(' ')} failed`);
-    }
+    for (const args of [['sync', '--dry-run', '--yes', '-o', 'json', ...nodeDirs, manifest], ['plan', ...nodeDirs, manifest]]) await run(args);
   } finally {
     server.close();
     fs.rmSync(dir, { recursive: true, force: true });
