@@ -282,7 +282,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
           c.notes.push(`sandbox ${sandboxId.slice(0, 13)} (attempt ${gen.config.metadata?.attempt})`);
           let st: T.PodSandboxStatusResponse;
           try {
-            st = await c.rt.call('PodSandboxStatus', { podSandboxId: sandboxId, verbose: false });
+            st = await c.rt.call('PodSandboxStatus', { podSandboxId: sandboxId, verbose: false }, { timeoutMs: deps.requestTimeoutMs });
           } catch (err) {
             throw new StepError('FailedPodSandBoxStatus', `Unable to get pod sandbox status: ${errorLine(err)}`);
           }
@@ -346,7 +346,7 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     const sandboxConfig = sandboxConfigFor().config;
     const { config, restartCount } = await prepareContainer(
       { pod, container: spec, kind, sandboxConfig, podIPs, statuses: status.containerStatuses, containerOptions: input.containerOptions },
-      { img: c.img, fs: deps.fs, randomHex: deps.randomHex, pullTimeoutMs: deps.pullTimeoutMs, pulledImageVolumes },
+      { img: c.img, fs: deps.fs, randomHex: deps.randomHex, pullTimeoutMs: deps.pullTimeoutMs, requestTimeoutMs: deps.requestTimeoutMs, pulledImageVolumes },
       c.notes,
     );
     let containerId: string;

@@ -37,6 +37,8 @@ export interface PrepareContainerDeps {
   /** 8 lowercase hex digits (the termination-log file name). */
   randomHex(): string;
   pullTimeoutMs: number;
+  /** The deadline of ImageStatus inside a sync step: kubelet's runtimeRequestTimeout (absent: the CRI deadline, --timeout). */
+  requestTimeoutMs?: number;
   /** Image volumes pulled so far in this run (ImageVolume: pulled once per run). */
   pulledImageVolumes?: Map<string, string>;
 }
@@ -50,8 +52,8 @@ export interface PreparedContainer {
 export async function prepareContainer(input: PrepareContainerInput, deps: PrepareContainerDeps, notes: string[]): Promise<PreparedContainer> {
   const { pod, container, kind } = input;
   const name = container.name;
-  const { imageRef, imageUser } = await ensureImageExists({ img: deps.img, notes }, container, input.sandboxConfig, deps.pullTimeoutMs, { noPull: input.noPull });
-  const fileInputs = await containerFileInputs({ img: deps.img, notes }, pod, container, input.containerOptions, deps.fs, input.sandboxConfig, deps.pullTimeoutMs, deps.pulledImageVolumes);
+  const { imageRef, imageUser } = await ensureImageExists({ img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs }, container, input.sandboxConfig, deps.pullTimeoutMs, { noPull: input.noPull });
+  const fileInputs = await containerFileInputs({ img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs }, pod, container, input.containerOptions, deps.fs, input.sandboxConfig, deps.pullTimeoutMs, deps.pulledImageVolumes);
   const podLogsRoot = input.containerOptions.podLogsRoot ?? '/var/log/pods';
   const rc = nextRestartCount(input.statuses, name, () => deps.fs.readdir(buildContainerLogsDirectory(podLogsRoot, pod, name)));
   let targetContainerId: string | undefined;
@@ -86,7 +88,7 @@ export async function prepareContainer(input: PrepareContainerInput, deps: Prepa
 
 /** EnsureImageExists: pull per imagePullPolicy; returns the image id and the image's user. */
 export async function ensureImageExists(
-  c: { img: ImageCaller; notes: string[] },
+  c: { img: ImageCaller; notes: string[]; requestTimeoutMs?: number },
   spec: AnyContainer,
   sandboxConfig: T.PodSandboxConfig,
   pullTimeoutMs: number,
@@ -98,7 +100,7 @@ export async function ensureImageExists(
   const policy = spec.imagePullPolicy ?? defaultImagePullPolicy(given);
   const status = async () => {
     try {
-      return (await c.img.call('ImageStatus', { image: { image }, verbose: false })).image;
+      return (await c.img.call('ImageStatus', { image: { image }, verbose: false }, c.requestTimeoutMs === undefined ? {} : { timeoutMs: c.requestTimeoutMs })).image;
     } catch (err) {
       throw new StepError('ImageInspectError', `Failed to inspect image "${image}": ${errorLine(err)}`);
     }
@@ -132,7 +134,7 @@ export async function ensureImageExists(
  * entries read (EnvFiles).
  */
 export async function containerFileInputs(
-  c: { img: ImageCaller; notes: string[] },
+  c: { img: ImageCaller; notes: string[]; requestTimeoutMs?: number },
   pod: Pod,
   spec: AnyContainer,
   options: ContainerNodeOptions,

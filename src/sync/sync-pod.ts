@@ -84,7 +84,7 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       try {
         for (;;) {
           const c0 = deps.clock.monotonic();
-          const st = await deps.runtime.call('ContainerStatus', { containerId: init.containerId, verbose: false });
+          const st = await deps.runtime.call('ContainerStatus', { containerId: init.containerId, verbose: false }, { timeoutMs: deps.requestTimeoutMs });
           rpcMs += deps.clock.monotonic() - c0;
           const s = st.status;
           if (s && s.state === 'CONTAINER_EXITED') {

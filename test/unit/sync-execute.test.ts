@@ -53,6 +53,9 @@ test('from nothing: sandbox, then each container pulled per policy, created and 
     'ImageStatus', 'CreateContainer', 'StartContainer',
     'ImageStatus', 'CreateContainer', 'StartContainer',
   ]);
+  // Every call of a step has kubelet's runtimeRequestTimeout (ImageStatus and PodSandboxStatus too),
+  // not the CRI deadline of --timeout: a runtime that pauses mid-sync is waited for, as kubelet waits.
+  assert.deepEqual(cri.calls.filter((c) => !(c.timeoutMs !== undefined && c.timeoutMs >= 120000)).map((c) => c.method), []);
   const create = cri.calls.find((c) => c.method === 'CreateContainer')!.req;
   assert.equal(create.podSandboxId, 'sb-new');
   assert.equal(create.config.image.image, 'sha256:nginx:1.25', 'the image id, not the name');
