@@ -2,7 +2,7 @@
 
 export type Obj = Record<string, unknown>;
 
-/** A plain object of parsed input: not null, not an array. */
-export function isObj(v: unknown): v is Obj {
+/** A plain object of parsed input: not null, not an array (`isObj<Json>` where values are JSON). */
+export function isObj<V = unknown>(v: unknown): v is Record<string, V> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }

@@ -7,6 +7,7 @@ import { mkdir, readdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { CniConfigError } from './errors';
 import type { Json, JsonObject } from './types';
+import { isObj } from '../json-object';
 
 export const DEFAULT_CNI_CACHE_DIR = '/var/lib/cni';
 export const CACHE_KIND = 'cniCacheV1';
@@ -44,9 +45,6 @@ export function encodeCacheEntry(entry: CacheEntry): string {
   return JSON.stringify(out);
 }
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 /** Parse a cache file's text. Throws CniConfigError naming the file when it is not a cniCacheV1 entry. */
 export function decodeCacheEntry(text: string, file: string): CacheEntry {
@@ -56,7 +54,7 @@ export function decodeCacheEntry(text: string, file: string): CacheEntry {
   } catch (err) {
     throw new CniConfigError(`CNI cache entry ${file} is not JSON: ${(err as Error).message}`);
   }
-  if (!isObject(v) || v.kind !== CACHE_KIND) {
+  if (!isObj<Json>(v) || v.kind !== CACHE_KIND) {
     throw new CniConfigError(`CNI cache entry ${file} is not of kind ${CACHE_KIND}`);
   }
   const text64 = typeof v.config === 'string' ? v.config : '';
@@ -72,9 +70,9 @@ export function decodeCacheEntry(text: string, file: string): CacheEntry {
     netns: typeof v.netns === 'string' ? v.netns : '',
     config: Buffer.from(text64, 'base64').toString('utf8'),
     cniArgs,
-    capabilityArgs: isObject(v.capabilityArgs) ? v.capabilityArgs : {},
+    capabilityArgs: isObj<Json>(v.capabilityArgs) ? v.capabilityArgs : {},
   };
-  if (isObject(v.result)) entry.result = v.result;
+  if (isObj<Json>(v.result)) entry.result = v.result;
   return entry;
 }
 

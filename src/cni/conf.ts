@@ -8,6 +8,7 @@ import { CniConfigError } from './errors';
 import type { Json, JsonObject, LoadedNetwork, NetworkConfigList, PluginConf } from './types';
 import { SUPPORTED_CNI_VERSIONS } from './types';
 import { compareVersions, isVersion } from './version';
+import { isObj } from '../json-object';
 
 export const DEFAULT_CNI_CONF_DIR = '/etc/cni/net.d';
 export const CONF_EXTENSIONS = ['.conf', '.conflist', '.json'] as const;
@@ -15,9 +16,6 @@ export const CONF_EXTENSIONS = ['.conf', '.conflist', '.json'] as const;
 /** Network names, container ids: an alphanumeric, then alphanumerics, '_', '.', '-' (libcni's rule). */
 export const CNI_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
-function isObject(v: unknown): v is JsonObject {
-  return typeof v === 'object' && v !== null && !Array.isArray(v);
-}
 
 function parseJsonObject(text: string, what: string): JsonObject {
   let value: unknown;
@@ -26,7 +24,7 @@ function parseJsonObject(text: string, what: string): JsonObject {
   } catch (err) {
     throw new CniConfigError(`${what}: invalid JSON: ${(err as Error).message}`);
   }
-  if (!isObject(value)) throw new CniConfigError(`${what}: not a JSON object`);
+  if (!isObj<Json>(value)) throw new CniConfigError(`${what}: not a JSON object`);
   return value;
 }
 
@@ -68,11 +66,11 @@ function readBool(obj: JsonObject, key: string, what: string): boolean {
 }
 
 function pluginFrom(raw: Json, what: string): PluginConf {
-  if (!isObject(raw)) throw new CniConfigError(`${what}: plugin entry is not a JSON object`);
+  if (!isObj<Json>(raw)) throw new CniConfigError(`${what}: plugin entry is not a JSON object`);
   const type = raw.type;
   if (typeof type !== 'string' || type === '') throw new CniConfigError(`${what}: plugin has no "type"`);
   const caps = raw.capabilities;
-  const capabilities = isObject(caps)
+  const capabilities = isObj<Json>(caps)
     ? Object.keys(caps)
         .filter((k) => caps[k] === true)
         .sort()

@@ -6,6 +6,7 @@
 // (default: the last address before the broadcast for IPv4, the last address for IPv6), never the
 // gateway (default: network + 1).
 import type { Json } from '../cni/types';
+import { isObj } from '../json-object';
 
 export interface LeaseRange {
   subnet: string;
@@ -43,7 +44,6 @@ function cidr(text: string): { network: bigint; last: bigint; v6: boolean } | un
   return { network, last: network + (1n << hostBits) - 1n, v6: ip.v6 };
 }
 
-const isObj = (v: Json | undefined): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 function rangeOf(r: { [k: string]: Json }): LeaseRange | undefined {
   if (typeof r.subnet !== 'string') return undefined;
@@ -62,7 +62,7 @@ export function parseHostLocalRanges(ipam: { [k: string]: Json }): LeaseRange[] 
   if (Array.isArray(ipam.ranges)) {
     for (const set of ipam.ranges) {
       if (!Array.isArray(set)) continue;
-      for (const r of set) if (isObj(r)) {
+      for (const r of set) if (isObj<Json>(r)) {
         const lr = rangeOf(r);
         if (lr) out.push(lr);
       }

@@ -10,6 +10,7 @@ import type { Json, NetworkConfigList } from '../../cni/types';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
 import { runtimeInfoConfig } from '../runtime-info';
 import { ipRangeSize, leaseInRange, parseHostLocalRanges, type LeaseRange } from '../ipam';
+import { isObj } from '../../json-object';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
 export const DEFAULT_CNI_BIN_DIR = '/opt/cni/bin';
@@ -92,7 +93,6 @@ async function choose(env: DoctorEnv): Promise<Chosen> {
   };
 }
 
-const isObj = (v: Json | undefined): v is { [k: string]: Json } => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every binary a network runs: each plugin's type and each plugin's ipam.type. */
 export function pluginBinaries(network: NetworkConfigList): string[] {
@@ -100,7 +100,7 @@ export function pluginBinaries(network: NetworkConfigList): string[] {
   for (const p of network.plugins) {
     out.push(p.type);
     const ipam = p.raw.ipam;
-    if (isObj(ipam) && typeof ipam.type === 'string' && ipam.type) out.push(ipam.type);
+    if (isObj<Json>(ipam) && typeof ipam.type === 'string' && ipam.type) out.push(ipam.type);
   }
   return [...new Set(out)];
 }
@@ -110,7 +110,7 @@ export function hostLocalSections(network: NetworkConfigList): Array<{ dataDir: 
   const out: Array<{ dataDir: string; ranges: LeaseRange[] }> = [];
   for (const p of network.plugins) {
     const ipam = p.raw.ipam;
-    if (!isObj(ipam) || ipam.type !== 'host-local') continue;
+    if (!isObj<Json>(ipam) || ipam.type !== 'host-local') continue;
     const dataDir = typeof ipam.dataDir === 'string' && ipam.dataDir ? ipam.dataDir : DEFAULT_HOST_LOCAL_DATA_DIR;
     out.push({ dataDir: join(dataDir, network.name), ranges: parseHostLocalRanges(ipam) });
   }
