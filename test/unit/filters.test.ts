@@ -16,6 +16,7 @@ import {
   type ContainerListFlags,
   type PodListFlags,
 } from '../../src/state/filters';
+import { seeded } from '../fixtures/seeded';
 
 const pod = (id: string, name: string, namespace: string, createdAt: number, extra: Partial<PodSandbox> = {}): PodSandbox => ({
   id,
@@ -184,17 +185,6 @@ test('id prefixes resolve to one id or fail in one line', () => {
     assert.throws(() => resolveIdPrefix(prefix, ids, kind), { name: 'SyncpodError', message });
   }
 });
-
-/** A seeded generator (mulberry32), so that a failing case can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('compareInt64Strings orders int64 strings as their numbers do (random values, negatives, zero as "")', () => {
   const random = seeded(20261127);

@@ -88,6 +88,22 @@ async function silentServer(): Promise<string> {
   return sock;
 }
 
+/** A server that drops the connection 20 ms into each call, after answering the headers or not. */
+async function droppingServer(afterHeaders: boolean): Promise<string> {
+  const sock = socketPath();
+  const server = http2.createServer();
+  const sockets: net.Socket[] = [];
+  server.on('connection', (c: net.Socket) => sockets.push(c));
+  server.on('stream', (stream) => {
+    stream.on('error', () => {});
+    if (afterHeaders) stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
+    setTimeout(() => sockets.forEach((c) => c.destroy()), 20);
+  });
+  await new Promise<void>((r) => server.listen(sock, r));
+  closers.push(() => server.close());
+  return sock;
+}
+
 async function rejection(p: Promise<unknown>): Promise<GrpcStatusError> {
   try {
     await p;
@@ -455,17 +471,7 @@ test('closing the channel ends the calls still running on it with UNAVAILABLE', 
 
 test('a runtime that drops the connection mid-call is UNAVAILABLE, whether or not it had answered the headers', async () => {
   for (const afterHeaders of [false, true]) {
-    const sock = socketPath();
-    const server = http2.createServer();
-    const sockets: net.Socket[] = [];
-    server.on('connection', (c: net.Socket) => sockets.push(c));
-    server.on('stream', (stream) => {
-      stream.on('error', () => {});
-      if (afterHeaders) stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
-      setTimeout(() => sockets.forEach((c) => c.destroy()), 20);
-    });
-    await new Promise<void>((r) => server.listen(sock, r));
-    closers.push(() => server.close());
+    const sock = await droppingServer(afterHeaders);
     const ch = new GrpcClient(sock);
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 3000 }));
     assert.equal(e.code, Status.UNAVAILABLE, `${afterHeaders ? 'after' : 'before'} the headers: ${e.message}`);
@@ -475,17 +481,7 @@ test('a runtime that drops the connection mid-call is UNAVAILABLE, whether or no
 
 test('a runtime that stops during a call is said as such, not as a server that never spoke HTTP/2 (containerd killed under `events`)', async () => {
   for (const afterHeaders of [false, true]) {
-    const sock = socketPath();
-    const server = http2.createServer();
-    const sockets: net.Socket[] = [];
-    server.on('connection', (c: net.Socket) => sockets.push(c));
-    server.on('stream', (stream) => {
-      stream.on('error', () => {});
-      if (afterHeaders) stream.respond({ ':status': 200, 'content-type': 'application/grpc' });
-      setTimeout(() => sockets.forEach((c) => c.destroy()), 20);
-    });
-    await new Promise<void>((r) => server.listen(sock, r));
-    closers.push(() => server.close());
+    const sock = await droppingServer(afterHeaders);
     const svc = new CriService<RuntimeMethods>(`unix://${sock}`, 'RuntimeService', { timeoutMs: 3000, api: 'v1' });
     const stream = svc.stream('GetContainerEvents', {}, () => {});
     await assert.rejects(stream, (e: Error) => {

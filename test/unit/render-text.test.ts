@@ -15,6 +15,7 @@ import { compareYamlKeys, yamlText } from '../../src/render/yaml';
 import { parse as parseYaml } from 'yaml';
 import { ansiColours, chooseColours, plainColours } from '../../src/render/colour';
 import { shortImage } from '../../src/render/containers-view';
+import { seeded } from '../fixtures/seeded';
 
 const S = 1_000_000_000n;
 
@@ -238,17 +239,6 @@ test('colour only on a terminal without NO_COLOR or --no-color', () => {
     assert.equal(chooseColours({ isTTY, noColorEnv, noColorFlag }), want, JSON.stringify({ isTTY, noColorEnv, noColorFlag }));
   }
 });
-
-/** A seeded generator (mulberry32), so that a failing case can be run again. */
-function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 test('tableLines: rows of one-line cells come out as the general (multi-line) layout lays them out', () => {
   const random = seeded(20261127);
