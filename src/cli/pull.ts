@@ -5,7 +5,7 @@ import type { PullOptions } from './commands';
 import { profiledNode, stepDeps } from './deps';
 import { printRequest } from './output';
 import { registryAuth } from './registry-auth';
-import { redactPullRequest } from '../cri/redact';
+import { credentialsNote, redactPullRequest } from '../cri/redact';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 import { parseLabelSelector } from '../state/filters';
@@ -29,7 +29,8 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
   if (opts.dryRun) {
     const shown = opts.showSecrets ? { request, redacted: 0 } : redactPullRequest(request);
     printRequest(ctx, 'PullImageRequest', shown.request);
-    if (shown.redacted) ctx.io.stderr.write(`${shown.redacted} registry credential${shown.redacted === 1 ? '' : 's'} redacted; --show-secrets prints ${shown.redacted === 1 ? 'it' : 'them'}\n`);
+    const note = credentialsNote(shown.redacted);
+    if (note) ctx.io.stderr.write(`${note}\n`);
     return 0;
   }
   const res = await ctx.image.call('PullImage', request, { timeoutMs: PULL_TIMEOUT_MS }).catch((err) => {

@@ -22,6 +22,12 @@ export function redactPullRequest<R extends { auth?: T.AuthConfig | null }>(requ
   return redacted === 0 ? { request, redacted } : { request: { ...request, auth: auth as unknown as T.AuthConfig }, redacted };
 }
 
+/** The stderr line after a dry run that hid credentials, or undefined when none were. */
+export function credentialsNote(redacted: number): string | undefined {
+  if (redacted === 0) return undefined;
+  return `${redacted} registry credential${redacted === 1 ? '' : 's'} redacted; --show-secrets prints ${redacted === 1 ? 'it' : 'them'}`;
+}
+
 export const ENV_NOT_LOGGED = '<not logged: --debug never logs environment values; sync/create --dry-run shows them>';
 
 /** The protobuf JSON of a CreateContainerRequest with every environment value replaced (the keys stay). */

@@ -426,6 +426,7 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assert.equal(JSON.parse(shown.stdout).auth.username, 'ann');
     assert.doesNotMatch(shown.stdout, /s3cret/);
     assert.match(JSON.parse(shown.stdout).auth.password, /redacted/);
+    assert.match(shown.stderr, /^1 registry credential redacted; --show-secrets prints it$/m);
     assert.doesNotMatch((await syncpod(['pull', '--dry-run', '--auth', 'YW5uOnMzY3JldA==', 'x'], { env: lab.env })).stdout, /YW5uOnMzY3JldA/);
     const debugged = await syncpod(['--debug', 'pull', '--creds', 'ann:s3cret', 'registry.invalid/app:1'], { env: lab.env });
     assert.match(debugged.stderr, /PullImageRequest: .*"username":"ann"/, debugged.stderr);
