@@ -23,7 +23,8 @@ const TARGET_MS = 500;
 const MAX_LIST_CALLS = 2;
 
 const t0 = performance.now();
-const say = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+const say = (line: string) =>
+  process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -38,34 +39,68 @@ const SLEEPER = "trap 'exit 0' TERM; while true; do sleep 3600 & wait; done";
 const pod = (i: number) => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: `pod-${String(i).padStart(3, '0')}`, namespace: 'bench', uid: `d0000000-0000-4000-8000-${String(i).padStart(12, '0')}` },
+  metadata: {
+    name: `pod-${String(i).padStart(3, '0')}`,
+    namespace: 'bench',
+    uid: `d0000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  },
   spec: {
     nodeName: 'bench-node',
     terminationGracePeriodSeconds: 1,
-    containers: ['app', 'side', 'log'].map((name) => ({ name, image: BUSYBOX_IMAGE, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', SLEEPER] })),
+    containers: ['app', 'side', 'log'].map((name) => ({
+      name,
+      image: BUSYBOX_IMAGE,
+      imagePullPolicy: 'IfNotPresent',
+      command: ['sh', '-c', SLEEPER],
+    })),
   },
 });
 
 function run(args: string[], check?: (stdout: string, stderr: string) => void): number {
   const fd = fs.openSync(OUT, 'w');
   const start = performance.now();
-  const r = spawnSync(args[0], args.slice(1), { env, encoding: 'utf8', stdio: ['ignore', fd, 'pipe'], maxBuffer: 256 << 20 });
+  const r = spawnSync(args[0], args.slice(1), {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', fd, 'pipe'],
+    maxBuffer: 256 << 20,
+  });
   const ms = performance.now() - start;
   fs.closeSync(fd);
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   check?.(fs.readFileSync(OUT, 'utf8'), r.stderr);
   return ms;
 }
 
 async function main(): Promise<void> {
-  say(`syncpod doctor bench — node ${process.version}; ${labToolVersions()}; ${os.cpus().length} cores; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `syncpod doctor bench — node ${process.version}; ${labToolVersions()}; ${os.cpus().length} cores; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   lab = await startLab();
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-bench-doctor-'));
   env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...lab.env };
-  const flags = ['--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot, '--node-name', 'bench-node', '--pods-api-socket', 'none'];
+  const flags = [
+    '--pod-logs-root',
+    lab.podLogsRoot,
+    '--pod-dir-root',
+    lab.podDirRoot,
+    '--node-name',
+    'bench-node',
+    '--pods-api-socket',
+    'none',
+  ];
   const list = path.join(work, 'pods.json');
-  fs.writeFileSync(list, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: PODS }, (_, i) => pod(i)) }));
+  fs.writeFileSync(
+    list,
+    JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: PODS }, (_, i) => pod(i)) }),
+  );
   say(`sync --node: ${PODS} pods × 3 containers`);
   const syncMs = run(['node', SYNCPOD, 'sync', '--node', '--yes', '--parallel', '8', ...flags, list]);
   say(`  synced in ${(syncMs / 1000).toFixed(1)} s`);
@@ -75,7 +110,8 @@ async function main(): Promise<void> {
     const v = JSON.parse(stdout);
     checks = v.checks.length;
     const orphans = v.checks.find((c: { id: string }) => c.id === 'pods.orphans');
-    if (!orphans || !orphans.summary.startsWith(`${PODS} orphan pods`)) throw new Error(`pods.orphans: ${orphans?.summary}`);
+    if (!orphans || !orphans.summary.startsWith(`${PODS} orphan pods`))
+      throw new Error(`pods.orphans: ${orphans?.summary}`);
     const stuck = v.checks.find((c: { id: string }) => c.id === 'pods.stuck');
     if (stuck?.status !== 'ok') throw new Error(`pods.stuck: ${stuck?.summary}`);
   };
@@ -83,10 +119,14 @@ async function main(): Promise<void> {
   let lists = { sandboxes: 0, containers: 0 };
   run(['node', SYNCPOD, '--debug', ...doctor.slice(2)], (stdout, stderr) => {
     check(stdout);
-    lists = { sandboxes: stderr.match(/^DEBUG: RuntimeService\/ListPodSandbox /gm)?.length ?? 0, containers: stderr.match(/^DEBUG: RuntimeService\/ListContainers /gm)?.length ?? 0 };
+    lists = {
+      sandboxes: stderr.match(/^DEBUG: RuntimeService\/ListPodSandbox /gm)?.length ?? 0,
+      containers: stderr.match(/^DEBUG: RuntimeService\/ListContainers /gm)?.length ?? 0,
+    };
   });
   const listCalls = lists.sandboxes + lists.containers;
-  if (listCalls > MAX_LIST_CALLS) throw new Error(`${lists.sandboxes} ListPodSandbox + ${lists.containers} ListContainers calls`);
+  if (listCalls > MAX_LIST_CALLS)
+    throw new Error(`${lists.sandboxes} ListPodSandbox + ${lists.containers} ListContainers calls`);
   const zero = ['node', '-e', '0'];
   run(doctor, check);
   run(zero);
@@ -102,7 +142,12 @@ async function main(): Promise<void> {
     [
       '| measurement | median | min–max | target | |',
       '|---|---|---|---|---|',
-      line(`syncpod doctor, ${checks} checks (${PODS} pods, ${PODS * 3} containers)`, ms.doctor, `<= ${TARGET_MS} ms`, m <= TARGET_MS ? 'PASS' : 'MISS'),
+      line(
+        `syncpod doctor, ${checks} checks (${PODS} pods, ${PODS * 3} containers)`,
+        ms.doctor,
+        `<= ${TARGET_MS} ms`,
+        m <= TARGET_MS ? 'PASS' : 'MISS',
+      ),
       `| list calls to the runtime in one run | ${listCalls} (${lists.sandboxes} ListPodSandbox, ${lists.containers} ListContainers) | | <= ${MAX_LIST_CALLS} | PASS |`,
       line('node -e 0 (interleaved)', ms.zero),
       '',

@@ -36,11 +36,16 @@ function stats(xs: number[]): { median: number; min: number; max: number } {
   const m = s.length >> 1;
   return { median: s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2, min: s[0]!, max: s[s.length - 1]! };
 }
-const ms = (x: { median: number; min: number; max: number }) => `${x.median.toFixed(1)} ms (${x.min.toFixed(1)}–${x.max.toFixed(1)})`;
+const ms = (x: { median: number; min: number; max: number }) =>
+  `${x.median.toFixed(1)} ms (${x.min.toFixed(1)}–${x.max.toFixed(1)})`;
 const mb = (n: number) => `${(n / 1e6).toFixed(1)} MB`;
 
 function syncpod(lab: Lab, args: string[], input?: string): string {
-  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'syncpod'), ...args], { env: { ...process.env, ...lab.env }, input, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(ROOT, 'bin', 'syncpod'), ...args], {
+    env: { ...process.env, ...lab.env },
+    input,
+    encoding: 'utf8',
+  });
   if (r.status !== 0) throw new Error(`syncpod ${args.join(' ')}: ${r.stderr}`);
   return r.stdout;
 }
@@ -49,10 +54,18 @@ async function main(): Promise<void> {
   execFileSync(process.execPath, [path.join(ROOT, 'scripts', 'image.mjs')], { stdio: ['ignore', 'ignore', 'inherit'] });
   const archive = fs.statSync(ARCHIVE).size;
   const index = JSON.parse(execFileSync('tar', ['-xOf', ARCHIVE, 'index.json'], { encoding: 'utf8' }));
-  const manifest = JSON.parse(execFileSync('tar', ['-xOf', ARCHIVE, `blobs/sha256/${index.manifests[0].digest.slice(7)}`], { encoding: 'utf8' }));
+  const manifest = JSON.parse(
+    execFileSync('tar', ['-xOf', ARCHIVE, `blobs/sha256/${index.manifests[0].digest.slice(7)}`], { encoding: 'utf8' }),
+  );
   const layers = (manifest.layers as Array<{ size: number; digest: string }>).map((l) => l.size);
   const unpackedBytes = (manifest.layers as Array<{ digest: string }>)
-    .map((l) => Number(execFileSync('sh', ['-c', `tar -xOf "${ARCHIVE}" blobs/sha256/${l.digest.slice(7)} | gunzip -c | wc -c`], { encoding: 'utf8' }).trim()))
+    .map((l) =>
+      Number(
+        execFileSync('sh', ['-c', `tar -xOf "${ARCHIVE}" blobs/sha256/${l.digest.slice(7)} | gunzip -c | wc -c`], {
+          encoding: 'utf8',
+        }).trim(),
+      ),
+    )
     .reduce((a, b) => a + b, 0);
   const lab = await startLab();
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-bench-image-'));
@@ -60,12 +73,23 @@ async function main(): Promise<void> {
     lab.ctr(['images', 'import', ARCHIVE]);
     for (let i = 0; i < PODS; i++) {
       const f = path.join(dir, `p${i}.json`);
-      fs.writeFileSync(f, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name: `bench-${i}`, namespace: 'bench-image' }, spec: { containers: [{ name: 'c', image: 'localhost/syncpod/busybox:1.36' }] } }));
+      fs.writeFileSync(
+        f,
+        JSON.stringify({
+          apiVersion: 'v1',
+          kind: 'Pod',
+          metadata: { name: `bench-${i}`, namespace: 'bench-image' },
+          spec: { containers: [{ name: 'c', image: 'localhost/syncpod/busybox:1.36' }] },
+        }),
+      );
       syncpod(lab, ['runp', '--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot, f]);
     }
     // Host: the same script, with bin/syncpod.
     const host = JSON.parse(
-      execFileSync(process.execPath, ['-e', TIMER, path.join(ROOT, 'bin', 'syncpod'), String(ROUNDS)], { env: { ...process.env, ...lab.env }, encoding: 'utf8' }),
+      execFileSync(process.execPath, ['-e', TIMER, path.join(ROOT, 'bin', 'syncpod'), String(ROUNDS)], {
+        env: { ...process.env, ...lab.env },
+        encoding: 'utf8',
+      }),
     );
     // Container: the script run by the image's node, the socket mounted where containerd's default is.
     const pod = path.join(dir, 'timer.json');
@@ -94,7 +118,8 @@ async function main(): Promise<void> {
     syncpod(lab, ['sync', '-y', '--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot, pod]);
     let inside: { node: number[]; pods: number[] } | undefined;
     for (const deadline = Date.now() + 300_000; !inside && Date.now() < deadline; ) {
-      const c = JSON.parse(syncpod(lab, ['ps', '-a', '-o', 'json', '--label', 'io.kubernetes.pod.name=timer'])).containers[0];
+      const c = JSON.parse(syncpod(lab, ['ps', '-a', '-o', 'json', '--label', 'io.kubernetes.pod.name=timer']))
+        .containers[0];
       if (c?.state === 'CONTAINER_EXITED') inside = JSON.parse(syncpod(lab, ['logs', c.id]).trim().split('\n').at(-1)!);
       else await new Promise((r) => setTimeout(r, 500));
     }
@@ -104,9 +129,15 @@ async function main(): Promise<void> {
       ['layers (gzip): runtime / app', layers.map(mb).join(' / ')],
       ['uncompressed layers', mb(unpackedBytes)],
       [`host: node -e 0`, ms(stats(host.node))],
-      [`host: syncpod pods (${PODS} sandboxes)`, `${ms(stats(host.pods))}, ${(stats(host.pods).median / stats(host.node).median).toFixed(2)} × node`],
+      [
+        `host: syncpod pods (${PODS} sandboxes)`,
+        `${ms(stats(host.pods))}, ${(stats(host.pods).median / stats(host.node).median).toFixed(2)} × node`,
+      ],
       [`container: node -e 0`, ms(stats(inside.node))],
-      [`container: syncpod pods (${PODS} sandboxes)`, `${ms(stats(inside.pods))}, ${(stats(inside.pods).median / stats(inside.node).median).toFixed(2)} × node`],
+      [
+        `container: syncpod pods (${PODS} sandboxes)`,
+        `${ms(stats(inside.pods))}, ${(stats(inside.pods).median / stats(inside.node).median).toFixed(2)} × node`,
+      ],
       ['container / host, pods', `${(stats(inside.pods).median / stats(host.pods).median).toFixed(2)} ×`],
     ];
     const w = Math.max(...rows.map((r) => r[0].length));

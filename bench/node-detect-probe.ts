@@ -27,8 +27,24 @@ let found = false;
 detectKubeletVersion(detectKubelet({ parseYaml, cacheDir }), { cacheDir }); // warm-up: modules, yaml, code caches
 for (let i = 0; i < Math.max(5, ROUNDS >> 3); i++) {
   fs.rmSync(path.join(cacheDir, 'kubelet-versions.json'), { force: true });
-  cold.push(time(() => (found = detectKubeletVersion(detectKubelet({ parseYaml, cacheDir }), { cacheDir }).kubelet?.version !== undefined)));
+  cold.push(
+    time(
+      () =>
+        (found =
+          detectKubeletVersion(detectKubelet({ parseYaml, cacheDir }), { cacheDir }).kubelet?.version !== undefined),
+    ),
+  );
 }
-for (let i = 0; i < ROUNDS; i++) warm.push(time(() => detectKubeletVersion(detectKubelet({ parseYaml, cacheDir }), { cacheDir })));
+for (let i = 0; i < ROUNDS; i++)
+  warm.push(time(() => detectKubeletVersion(detectKubelet({ parseYaml, cacheDir }), { cacheDir })));
 fs.rmSync(cacheDir, { recursive: true, force: true });
-process.stdout.write(JSON.stringify({ found, coldMs: median(cold), warmMs: median(warm), warmMin: Math.min(...warm), warmMax: Math.max(...warm), procEntries: fs.readdirSync('/proc').length }) + '\n');
+process.stdout.write(
+  JSON.stringify({
+    found,
+    coldMs: median(cold),
+    warmMs: median(warm),
+    warmMin: Math.min(...warm),
+    warmMax: Math.max(...warm),
+    procEntries: fs.readdirSync('/proc').length,
+  }) + '\n',
+);

@@ -32,21 +32,44 @@ async function main(): Promise<void> {
     `${head}cgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\npodLogsDir: /var/log/pods\ncontainerRuntimeEndpoint: unix://${dir}/none.sock\nfeatureGates:\n  ContainerRestartRules: true\n`,
   );
   fs.writeFileSync(path.join(dir, 'conf.d', '10-dns.conf'), `${head}clusterDNS: [10.96.0.11]\n`);
-  const kubelet = await startStandInKubelet({ dir, version: 'v1.36.2', args: ['--config=config.yaml', '--config-dir=conf.d', '--v=2'], cwd: dir });
+  const kubelet = await startStandInKubelet({
+    dir,
+    version: 'v1.36.2',
+    args: ['--config=config.yaml', '--config-dir=conf.d', '--v=2'],
+    cwd: dir,
+  });
   try {
-    const probe = spawnSync(kubelet.inside[0], [...kubelet.inside.slice(1, -1), `--wd=${ROOT}`, '--', process.execPath, '--import', 'tsx', 'bench/node-detect-probe.ts'], { encoding: 'utf8' });
+    const probe = spawnSync(
+      kubelet.inside[0],
+      [
+        ...kubelet.inside.slice(1, -1),
+        `--wd=${ROOT}`,
+        '--',
+        process.execPath,
+        '--import',
+        'tsx',
+        'bench/node-detect-probe.ts',
+      ],
+      { encoding: 'utf8' },
+    );
     if (probe.status !== 0) throw new Error(`probe failed: ${probe.stderr}`);
     const d = JSON.parse(probe.stdout);
     if (!d.found) throw new Error('the probe did not detect the stand-in kubelet');
     // The same probe in this machine's own PID namespace: no kubelet there, but the whole /proc of
     // a busy machine is scanned, which is what a real node's detection pays for.
-    const host = spawnSync(process.execPath, ['--import', 'tsx', 'bench/node-detect-probe.ts'], { encoding: 'utf8', cwd: ROOT });
+    const host = spawnSync(process.execPath, ['--import', 'tsx', 'bench/node-detect-probe.ts'], {
+      encoding: 'utf8',
+      cwd: ROOT,
+    });
     if (host.status !== 0) throw new Error(`host probe failed: ${host.stderr}`);
     const h = JSON.parse(host.stdout);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root' };
     const spawnMs = (args: string[]) => {
       const t = performance.now();
-      const r = spawnSync(kubelet.inside[0], [...kubelet.inside.slice(1), process.execPath, SYNCPOD, ...args], { env, encoding: 'utf8' });
+      const r = spawnSync(kubelet.inside[0], [...kubelet.inside.slice(1), process.execPath, SYNCPOD, ...args], {
+        env,
+        encoding: 'utf8',
+      });
       if (r.status !== 0) throw new Error(`syncpod ${args.join(' ')}: ${r.stderr}`);
       return performance.now() - t;
     };

@@ -23,7 +23,8 @@ const ORPHANS = 10;
 const TARGET_MS = 700;
 
 const t0 = performance.now();
-const say = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+const say = (line: string) =>
+  process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
 const median = (xs: number[]): number => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
@@ -38,36 +39,81 @@ const SLEEPER = "trap 'exit 0' TERM; while true; do sleep 3600 & wait; done";
 const pod = (i: number, ns: string, uidPrefix: string) => ({
   apiVersion: 'v1',
   kind: 'Pod',
-  metadata: { name: `pod-${String(i).padStart(3, '0')}`, namespace: ns, uid: `${uidPrefix}-0000-4000-8000-${String(i).padStart(12, '0')}` },
+  metadata: {
+    name: `pod-${String(i).padStart(3, '0')}`,
+    namespace: ns,
+    uid: `${uidPrefix}-0000-4000-8000-${String(i).padStart(12, '0')}`,
+  },
   spec: {
     nodeName: 'bench-node',
     terminationGracePeriodSeconds: 1,
-    containers: ['app', 'side', 'log'].map((name) => ({ name, image: BUSYBOX_IMAGE, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', SLEEPER] })),
+    containers: ['app', 'side', 'log'].map((name) => ({
+      name,
+      image: BUSYBOX_IMAGE,
+      imagePullPolicy: 'IfNotPresent',
+      command: ['sh', '-c', SLEEPER],
+    })),
   },
 });
 
 function run(args: string[], check?: (stdout: string) => void): number {
   const fd = fs.openSync(OUT, 'w');
   const start = performance.now();
-  const r = spawnSync(args[0], args.slice(1), { env, encoding: 'utf8', stdio: ['ignore', fd, 'pipe'], maxBuffer: 256 << 20 });
+  const r = spawnSync(args[0], args.slice(1), {
+    env,
+    encoding: 'utf8',
+    stdio: ['ignore', fd, 'pipe'],
+    maxBuffer: 256 << 20,
+  });
   const ms = performance.now() - start;
   fs.closeSync(fd);
   if (r.error) throw r.error;
-  if (r.status !== 0) throw new Error(`${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(
+      `${args.slice(1).join(' ')} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`,
+    );
   check?.(fs.readFileSync(OUT, 'utf8'));
   return ms;
 }
 
 async function main(): Promise<void> {
-  say(`syncpod node bench — node ${process.version}; ${labToolVersions()}; ${os.cpus().length} cores; load ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`);
+  say(
+    `syncpod node bench — node ${process.version}; ${labToolVersions()}; ${os.cpus().length} cores; load ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}`,
+  );
   lab = await startLab();
   work = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-bench-node-'));
   env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', ...lab.env };
-  const flags = ['--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot, '--node-name', 'bench-node', '--pods-api-socket', 'none'];
+  const flags = [
+    '--pod-logs-root',
+    lab.podLogsRoot,
+    '--pod-dir-root',
+    lab.podDirRoot,
+    '--node-name',
+    'bench-node',
+    '--pods-api-socket',
+    'none',
+  ];
   const list = path.join(work, 'pods.json');
-  fs.writeFileSync(list, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: PODS }, (_, i) => pod(i, 'bench', 'b0000000')) }));
+  fs.writeFileSync(
+    list,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: Array.from({ length: PODS }, (_, i) => pod(i, 'bench', 'b0000000')),
+    }),
+  );
   const orphans = path.join(work, 'orphans.json');
-  fs.writeFileSync(orphans, JSON.stringify({ apiVersion: 'v1', kind: 'List', items: Array.from({ length: ORPHANS }, (_, i) => pod(i, 'bench-orphan', 'c0000000')) }));
+  fs.writeFileSync(
+    orphans,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'List',
+      items: Array.from({ length: ORPHANS }, (_, i) => pod(i, 'bench-orphan', 'c0000000')),
+    }),
+  );
 
   say(`sync --node: ${PODS} pods × 3 containers, then ${ORPHANS} more that will be orphans`);
   const syncMs = run(['node', SYNCPOD, 'sync', '--node', '--yes', '--parallel', '8', ...flags, list]);
@@ -77,8 +123,13 @@ async function main(): Promise<void> {
   const check = (stdout: string): void => {
     const v = JSON.parse(stdout);
     if (v.plans.length !== PODS) throw new Error(`${v.plans.length} plans`);
-    const changed = v.plans.filter((p: { changes: boolean; preflight: { steps: unknown[] } }) => p.changes || p.preflight.steps.length);
-    if (changed.length) throw new Error(`${changed.length} pods with changes, e.g. ${JSON.stringify(changed[0].steps[0] ?? changed[0].preflight.steps[0])}`);
+    const changed = v.plans.filter(
+      (p: { changes: boolean; preflight: { steps: unknown[] } }) => p.changes || p.preflight.steps.length,
+    );
+    if (changed.length)
+      throw new Error(
+        `${changed.length} pods with changes, e.g. ${JSON.stringify(changed[0].steps[0] ?? changed[0].preflight.steps[0])}`,
+      );
     if (v.orphans.length !== ORPHANS) throw new Error(`${v.orphans.length} orphans`);
   };
   const plan = ['node', SYNCPOD, 'plan', '--node', '-o', 'json', ...flags, list];
@@ -97,7 +148,12 @@ async function main(): Promise<void> {
     [
       '| measurement | median | min–max | target | |',
       '|---|---|---|---|---|',
-      line(`syncpod plan --node (${PODS} pods, ${PODS * 3} containers, ${ORPHANS} orphans)`, ms.plan, `<= ${TARGET_MS} ms`, m <= TARGET_MS ? 'PASS' : 'MISS'),
+      line(
+        `syncpod plan --node (${PODS} pods, ${PODS * 3} containers, ${ORPHANS} orphans)`,
+        ms.plan,
+        `<= ${TARGET_MS} ms`,
+        m <= TARGET_MS ? 'PASS' : 'MISS',
+      ),
       line('node -e 0 (interleaved)', ms.zero),
       `| syncpod sync --node (${PODS} pods from nothing, --parallel 8) | ${(syncMs / 1000).toFixed(1)} s | one run | | |`,
       '',

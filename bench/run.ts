@@ -49,7 +49,8 @@ const MiB = 1024 * 1024;
 // small helpers
 
 const t0 = performance.now();
-const say = (line: string) => process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
+const say = (line: string) =>
+  process.stderr.write(`[${((performance.now() - t0) / 1000).toFixed(1).padStart(6)}s] ${line}\n`);
 
 function median(xs: number[]): number {
   const s = [...xs].sort((a, b) => a - b);
@@ -86,7 +87,12 @@ interface Cmd {
 }
 
 const nodeZero: Cmd = { label: 'node -e 0', file: 'node', args: ['-e', '0'] };
-const cli = (label: string, args: string[], check?: (stdout: string) => void): Cmd => ({ label, file: SYNCPOD, args, check });
+const cli = (label: string, args: string[], check?: (stdout: string) => void): Cmd => ({
+  label,
+  file: SYNCPOD,
+  args,
+  check,
+});
 
 const OUT_FILE = path.join(os.tmpdir(), `syncpod-bench-stdout-${process.pid}`);
 
@@ -96,11 +102,17 @@ const OUT_FILE = path.join(os.tmpdir(), `syncpod-bench-stdout-${process.pid}`);
 function runOnce(cmd: Cmd): { ms: number; stdout: string } {
   const fd = fs.openSync(OUT_FILE, 'w');
   const start = performance.now();
-  const r = spawnSync(cmd.file, cmd.args, { env: cliEnv, encoding: 'utf8', maxBuffer: 64 * MiB, stdio: ['ignore', fd, 'pipe'] });
+  const r = spawnSync(cmd.file, cmd.args, {
+    env: cliEnv,
+    encoding: 'utf8',
+    maxBuffer: 64 * MiB,
+    stdio: ['ignore', fd, 'pipe'],
+  });
   const ms = performance.now() - start;
   fs.closeSync(fd);
   if (r.error) throw new Error(`${cmd.label}: ${r.error.message}`);
-  if (r.status !== 0) throw new Error(`${cmd.label} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
+  if (r.status !== 0)
+    throw new Error(`${cmd.label} exited ${r.status}: ${r.stderr.trim().split('\n').slice(-3).join(' | ')}`);
   const stdout = fs.readFileSync(OUT_FILE, 'utf8');
   cmd.check?.(stdout);
   return { ms, stdout };
@@ -109,7 +121,12 @@ function runOnce(cmd: Cmd): { ms: number; stdout: string } {
 /** Whether the whole output arrives through a pipe (`syncpod … | jq`), compared with a file. */
 function pipeCheck(cmd: Cmd): string | undefined {
   const full = runOnce(cmd).stdout;
-  const r = spawnSync(cmd.file, cmd.args, { env: cliEnv, encoding: 'utf8', maxBuffer: 512 * MiB, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(cmd.file, cmd.args, {
+    env: cliEnv,
+    encoding: 'utf8',
+    maxBuffer: 512 * MiB,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (r.stdout.length === full.length) return undefined;
   return `\`${cmd.label}\` through a pipe delivered ${r.stdout.length} of ${full.length} bytes (exit ${r.status}): the CLI exits before stdout is flushed to a pipe; timed runs write stdout to a file instead`;
 }
@@ -119,7 +136,11 @@ function peakRss(cmd: Cmd): number | undefined {
   if (!TIME_BIN) return undefined;
   const out = path.join(os.tmpdir(), `syncpod-bench-rss-${process.pid}`);
   const fd = fs.openSync(OUT_FILE, 'w');
-  const r = spawnSync(TIME_BIN, ['-f', '%M', '-o', out, cmd.file, ...cmd.args], { env: cliEnv, encoding: 'utf8', stdio: ['ignore', fd, 'pipe'] });
+  const r = spawnSync(TIME_BIN, ['-f', '%M', '-o', out, cmd.file, ...cmd.args], {
+    env: cliEnv,
+    encoding: 'utf8',
+    stdio: ['ignore', fd, 'pipe'],
+  });
   fs.closeSync(fd);
   if (r.status !== 0) throw new Error(`${cmd.label} (under time) exited ${r.status}: ${r.stderr.trim()}`);
   const kib = Number(fs.readFileSync(out, 'utf8').trim().split('\n').pop());
@@ -157,7 +178,11 @@ let ctx: Context;
 let work: string;
 let deps: ExecuteDeps;
 
-function manifestOf(name: string, uid: string | undefined, spec: { inits?: Array<[string, string]>; containers: Array<[string, string]> }): string {
+function manifestOf(
+  name: string,
+  uid: string | undefined,
+  spec: { inits?: Array<[string, string]>; containers: Array<[string, string]> },
+): string {
   const c = ([n, script]: [string, string]) =>
     `  - name: ${n}\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", ${JSON.stringify(script)}]\n`;
   return (
@@ -172,7 +197,13 @@ function manifestOf(name: string, uid: string | undefined, spec: { inits?: Array
 const SLEEPER = "trap 'exit 0' TERM; while true; do sleep 3600 & wait; done";
 const podName = (i: number) => `pod-${String(i).padStart(3, '0')}`;
 const podUid = (i: number) => `b0000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
-const podManifest = (i: number) => manifestOf(podName(i), podUid(i), { containers: [['app', SLEEPER], ['sidecar', SLEEPER]] });
+const podManifest = (i: number) =>
+  manifestOf(podName(i), podUid(i), {
+    containers: [
+      ['app', SLEEPER],
+      ['sidecar', SLEEPER],
+    ],
+  });
 
 /** The node flags as commander hands them to the CLI (program.ts defaults), for the CLI's own wiring. */
 function nodeFlagValues(): Record<string, any> {
@@ -213,10 +244,18 @@ async function createPods(from: number, to: number): Promise<void> {
     const file = path.join(work, 'pods', `${podName(i)}.yaml`);
     fs.writeFileSync(file, podManifest(i));
     const r = await syncInProcess(file, false);
-    if (!r.ok) throw new Error(`creating ${podName(i)}: ${r.results.filter((x) => !x.ok).map((x) => `${x.action} ${x.target}: ${x.message}`).join('; ')}`);
+    if (!r.ok)
+      throw new Error(
+        `creating ${podName(i)}: ${r.results
+          .filter((x) => !x.ok)
+          .map((x) => `${x.action} ${x.target}: ${x.message}`)
+          .join('; ')}`,
+      );
     if (++done % 50 === 0) say(`  ${done}/${idx.length} pods`);
   });
-  say(`  created pods ${from}..${to - 1} in ${((performance.now() - start) / 1000).toFixed(1)} s (${CONCURRENCY} at a time)`);
+  say(
+    `  created pods ${from}..${to - 1} in ${((performance.now() - start) / 1000).toFixed(1)} s (${CONCURRENCY} at a time)`,
+  );
 }
 
 /** One multi-document manifest file with pods 0..n-1 (the exact manifests they were created from). */
@@ -233,7 +272,10 @@ function checkPlans(n: number) {
     const plans = n === 1 ? [v] : v.plans;
     if (plans.length !== n) throw new Error(`plan: ${plans.length} plans for ${n} pods`);
     const changed = plans.filter((p: any) => p.changes || p.match?.by !== 'uid-label');
-    if (changed.length) throw new Error(`plan: ${changed.length} of ${n} pods not matched or not converged, e.g. ${JSON.stringify(changed[0].steps?.[0] ?? changed[0].match)}`);
+    if (changed.length)
+      throw new Error(
+        `plan: ${changed.length} of ${n} pods not matched or not converged, e.g. ${JSON.stringify(changed[0].steps?.[0] ?? changed[0].match)}`,
+      );
   };
 }
 
@@ -273,7 +315,12 @@ async function createBulk(sandboxes: number, count: number): Promise<void> {
   const configs: unknown[] = [];
   for (let s = 0; s < sandboxes; s++) {
     const config = {
-      metadata: { name: `bulk-${s}`, namespace: 'bench-bulk', uid: `bulk-${s}-${randomBytes(4).toString('hex')}`, attempt: 0 },
+      metadata: {
+        name: `bulk-${s}`,
+        namespace: 'bench-bulk',
+        uid: `bulk-${s}-${randomBytes(4).toString('hex')}`,
+        attempt: 0,
+      },
       logDirectory: path.join(lab.podLogsRoot, `bench-bulk_bulk-${s}`),
       labels: { 'io.kubernetes.pod.name': `bulk-${s}`, 'io.kubernetes.pod.namespace': 'bench-bulk' },
       linux: {},
@@ -299,7 +346,9 @@ async function createBulk(sandboxes: number, count: number): Promise<void> {
       },
     });
   });
-  say(`  created ${count} containers (CREATED) in ${sandboxes} sandboxes in ${((performance.now() - start) / 1000).toFixed(1)} s`);
+  say(
+    `  created ${count} containers (CREATED) in ${sandboxes} sandboxes in ${((performance.now() - start) / 1000).toFixed(1)} s`,
+  );
 }
 
 /** The lab's CNI range is a /24 (254 addresses); 300+ pods need more. The lab has its own netns. */
@@ -350,7 +399,10 @@ async function main(): Promise<void> {
       `syncpod bench — ${new Date().toISOString()}`,
       `node ${nodeV} (${which}; bench itself runs on ${process.version})`,
       `${labToolVersions()}`,
-      `${cpus.length} cores (${cpus[0]?.model ?? '?'}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB, load average at start ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}`,
+      `${cpus.length} cores (${cpus[0]?.model ?? '?'}), ${(os.totalmem() / 1024 ** 3).toFixed(1)} GiB, load average at start ${os
+        .loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ')}`,
       `CLI spawned as ${path.relative(process.cwd(), SYNCPOD) || SYNCPOD} (executed directly, shebang #!/usr/bin/env node); peak RSS ${TIME_BIN ? `from ${TIME_BIN} -f %M` : 'not measured (no /usr/bin/time)'}`,
       `${ROUNDS} interleaved rounds per phase after one warm-up round; RSS = max of 3 separate runs`,
       '',
@@ -371,7 +423,7 @@ async function main(): Promise<void> {
   const nodeFlags = ['--pod-logs-root', lab.podLogsRoot, '--pod-dir-root', lab.podDirRoot];
 
   // ---- 1. foundation: 100 sandboxes, 200 containers --------------------------------------------
-  say('creating 100 pods (2 running containers each) with syncpod\'s executor');
+  say("creating 100 pods (2 running containers each) with syncpod's executor");
   await createPods(0, 100);
   const plan10 = planFile(10);
   const plan100 = planFile(100);
@@ -381,7 +433,12 @@ async function main(): Promise<void> {
   const psCmd = cli('syncpod ps -a -o json', ['ps', '-a', '-o', 'json'], checkCount('containers', 200));
   const psTableCmd = cli('syncpod ps -a', ['ps', '-a']);
   if (process.env.BENCH_HOLD) {
-    fs.writeFileSync(process.env.BENCH_HOLD, Object.entries(cliEnv).map(([k, v]) => `${k}=${v}\n`).join(''));
+    fs.writeFileSync(
+      process.env.BENCH_HOLD,
+      Object.entries(cliEnv)
+        .map(([k, v]) => `${k}=${v}\n`)
+        .join(''),
+    );
     say(`holding the lab (environment in ${process.env.BENCH_HOLD}); Ctrl-C stops it`);
     await new Promise(() => setInterval(() => undefined, 60_000));
   }
@@ -398,9 +455,21 @@ async function main(): Promise<void> {
   // in its own PID namespace): no node flags, the node profile reads them; and, as the baseline
   // through the same nsenter, --no-node-profile.
   kubelet = await standInKubelet();
-  const inNs = (label: string, args: string[]): Cmd => ({ label, file: kubelet!.inside[0], args: [...kubelet!.inside.slice(1), SYNCPOD, ...args], check: checkPlans(100) });
+  const inNs = (label: string, args: string[]): Cmd => ({
+    label,
+    file: kubelet!.inside[0],
+    args: [...kubelet!.inside.slice(1), SYNCPOD, ...args],
+    check: checkPlans(100),
+  });
   const p100k = inNs('syncpod plan (100 pods), kubelet detected', ['plan', '-o', 'json', plan100]);
-  const p100n = inNs('syncpod plan (100 pods), --no-node-profile, same nsenter', ['--no-node-profile', 'plan', '-o', 'json', ...nodeFlags, plan100]);
+  const p100n = inNs('syncpod plan (100 pods), --no-node-profile, same nsenter', [
+    '--no-node-profile',
+    'plan',
+    '-o',
+    'json',
+    ...nodeFlags,
+    plan100,
+  ]);
   const m1 = measure([nodeZero, versionCmd, podsCmd, psTableCmd, psCmd, p10, p100, p100k, p100n], ROUNDS);
   kubelet.stop();
   kubelet = undefined;
@@ -415,8 +484,16 @@ async function main(): Promise<void> {
   const crictlBin = findCrictl();
   const crictlCmds = crictlBin
     ? [
-        { label: 'crictl ps -a -o json (1000)', file: crictlBin, args: ['--config', crictlConfig(), '-r', lab.endpoint, 'ps', '-a', '-o', 'json'] },
-        { label: 'crictl ps -a (1000)', file: crictlBin, args: ['--config', crictlConfig(), '-r', lab.endpoint, 'ps', '-a'] },
+        {
+          label: 'crictl ps -a -o json (1000)',
+          file: crictlBin,
+          args: ['--config', crictlConfig(), '-r', lab.endpoint, 'ps', '-a', '-o', 'json'],
+        },
+        {
+          label: 'crictl ps -a (1000)',
+          file: crictlBin,
+          args: ['--config', crictlConfig(), '-r', lab.endpoint, 'ps', '-a'],
+        },
       ]
     : [];
   const m1b = measure([nodeZero, ps1000, ps1000Table, ...crictlCmds], ROUNDS);
@@ -432,7 +509,11 @@ async function main(): Promise<void> {
   await createPods(100, 300);
   const plan300 = planFile(300);
   const p300 = cli('syncpod plan (300 pods)', ['plan', '-o', 'json', ...nodeFlags, plan300], checkPlans(300));
-  const p100at300 = cli('syncpod plan (100 of 300 pods)', ['plan', '-o', 'json', ...nodeFlags, plan100], checkPlans(100));
+  const p100at300 = cli(
+    'syncpod plan (100 of 300 pods)',
+    ['plan', '-o', 'json', ...nodeFlags, plan100],
+    checkPlans(100),
+  );
   const planRounds = Math.max(3, Math.ceil(ROUNDS / 2));
   say(`phase 2: 300 sandboxes / 600 containers — ${planRounds} rounds`);
   const m2 = measure([nodeZero, p100at300, p300], planRounds, 1);
@@ -440,17 +521,44 @@ async function main(): Promise<void> {
 
   // ---- 3. sync from nothing -----------------------------------------------------------------------
   const syncFile = path.join(work, 'sync-pod.yaml');
-  fs.writeFileSync(syncFile, manifestOf('syncme', undefined, { inits: [['init', 'true']], containers: [['app', SLEEPER], ['sidecar', SLEEPER]] }));
+  fs.writeFileSync(
+    syncFile,
+    manifestOf('syncme', undefined, {
+      inits: [['init', 'true']],
+      containers: [
+        ['app', SLEEPER],
+        ['sidecar', SLEEPER],
+      ],
+    }),
+  );
   const removeSyncPod = () => removeSandboxes((s) => s.metadata?.name === 'syncme');
-  const syncArgs = (wait: boolean) => ['sync', '--yes', ...(wait ? ['--wait'] : []), '--timings', '-o', 'json', ...nodeFlags, syncFile];
+  const syncArgs = (wait: boolean) => [
+    'sync',
+    '--yes',
+    ...(wait ? ['--wait'] : []),
+    '--timings',
+    '-o',
+    'json',
+    ...nodeFlags,
+    syncFile,
+  ];
   const probe = spawnSync(SYNCPOD, syncArgs(true), { env: cliEnv, encoding: 'utf8' });
   await removeSyncPod();
   const syncAvailable = probe.status === 0 && /"timings"/.test(probe.stdout);
   const versionMs = median(m1.get(versionCmd.label)!.ms);
   let syncRows: () => void;
   if (syncAvailable) {
-    say(`phase 3 (300 pods on the node): syncpod sync of a pod with 1 init + 2 containers from nothing — ${SYNC_ROUNDS} rounds`);
-    interface SyncSeries { wall: number[]; start: number[]; rpc: number[]; waited: number[]; own: number[]; ownAll: number[]; }
+    say(
+      `phase 3 (300 pods on the node): syncpod sync of a pod with 1 init + 2 containers from nothing — ${SYNC_ROUNDS} rounds`,
+    );
+    interface SyncSeries {
+      wall: number[];
+      start: number[];
+      rpc: number[];
+      waited: number[];
+      own: number[];
+      ownAll: number[];
+    }
     const series = (): SyncSeries => ({ wall: [], start: [], rpc: [], waited: [], own: [], ownAll: [] });
     const byMode = { wait: series(), nowait: series() };
     const zero: number[] = [];
@@ -460,11 +568,14 @@ async function main(): Promise<void> {
       const v = JSON.parse(stdout);
       const results: StepResult[] = v.results;
       const started = results.filter((x) => x.ok && /^start-(init-)?container$/.test(x.action)).length;
-      if (!v.ok || started !== (wait ? 3 : 1)) throw new Error(`sync${wait ? ' --wait' : ''}: ok=${v.ok}, ${started} containers started: ${v.stopped}`);
+      if (!v.ok || started !== (wait ? 3 : 1))
+        throw new Error(`sync${wait ? ' --wait' : ''}: ok=${v.ok}, ${started} containers started: ${v.stopped}`);
       if (!keep) return;
       const t = v.timings as { totalMs: number; rpcMs: number; ownMs: number; planMs: number };
       // Sleeping between ContainerStatus polls while the init container runs is the container's time.
-      const waitSleep = results.filter((x) => x.action === 'wait-init-container').reduce((sum, x) => sum + x.durationMs - x.rpcMs, 0);
+      const waitSleep = results
+        .filter((x) => x.action === 'wait-init-container')
+        .reduce((sum, x) => sum + x.durationMs - x.rpcMs, 0);
       const m = wait ? byMode.wait : byMode.nowait;
       m.wall.push(ms);
       m.start.push(ms - t.totalMs);
@@ -480,14 +591,22 @@ async function main(): Promise<void> {
       await one(true, true);
     }
     syncRows = () => {
-      for (const [mode, m] of [['sync', byMode.nowait], ['sync --wait', byMode.wait]] as const) {
+      for (const [mode, m] of [
+        ['sync', byMode.nowait],
+        ['sync --wait', byMode.wait],
+      ] as const) {
         const what = mode === 'sync' ? 'sandbox + init started' : 'init run to completion, then 2 containers started';
         row(`${mode}: wall (${what})`, { ms: m.wall, rssKiB: [] });
         row(`${mode}: start-up (wall − CLI's timings.totalMs)`, { ms: m.start, rssKiB: [] });
         row(`${mode}: inside runtime RPCs (timings.rpcMs)`, { ms: m.rpc, rssKiB: [] });
         if (mode !== 'sync') row(`${mode}: sleeping between polls while init runs`, { ms: m.waited, rssKiB: [] });
         row(`${mode}: syncpod own time beyond start-up`, { ms: m.own, rssKiB: [] }, '<= 50 ms', median(m.own) <= 50);
-        row(`${mode}: syncpod own time incl. start-up (wall − RPC − sleep)`, { ms: m.ownAll, rssKiB: [] }, `(<= ${fmt(versionMs + 50)} ms = syncpod --version + 50)`, median(m.ownAll) <= versionMs + 50);
+        row(
+          `${mode}: syncpod own time incl. start-up (wall − RPC − sleep)`,
+          { ms: m.ownAll, rssKiB: [] },
+          `(<= ${fmt(versionMs + 50)} ms = syncpod --version + 50)`,
+          median(m.ownAll) <= versionMs + 50,
+        );
       }
       row('node -e 0 (interleaved with sync)', { ms: zero, rssKiB: [] });
     };
@@ -497,22 +616,43 @@ async function main(): Promise<void> {
   } else {
     const why = (probe.stderr || probe.stdout).trim().split('\n')[0];
     say(`syncpod sync is not usable yet (${why}); measuring the executor in-process instead`);
-    notes.push(`\`syncpod sync\` is not available in this build (${why}): the sync rows are syncpod's executor run in-process (planPods + syncPod with --wait semantics, same code the CLI will call), so they contain no process start-up; the target is checked against in-process own time.`);
+    notes.push(
+      `\`syncpod sync\` is not available in this build (${why}): the sync rows are syncpod's executor run in-process (planPods + syncPod with --wait semantics, same code the CLI will call), so they contain no process start-up; the target is checked against in-process own time.`,
+    );
     const total: number[] = [];
     const rpc: number[] = [];
     const waited: number[] = [];
     const own: number[] = [];
     for (let r = 0; r < SYNC_ROUNDS + 1; r++) {
       // A fresh uid per run, as sync would give a manifest without one.
-      fs.writeFileSync(syncFile, manifestOf('syncme', `5c000000-0000-4000-8000-${randomBytes(6).toString('hex')}`, { inits: [['init', 'true']], containers: [['app', SLEEPER], ['sidecar', SLEEPER]] }));
+      fs.writeFileSync(
+        syncFile,
+        manifestOf('syncme', `5c000000-0000-4000-8000-${randomBytes(6).toString('hex')}`, {
+          inits: [['init', 'true']],
+          containers: [
+            ['app', SLEEPER],
+            ['sidecar', SLEEPER],
+          ],
+        }),
+      );
       const out = await syncInProcess(syncFile, true);
       await removeSyncPod();
-      if (!out.ok) throw new Error(`in-process sync failed: ${out.results.filter((x) => !x.ok).map((x) => x.message).join('; ')}`);
-      const starts = out.results.filter((x) => x.action === 'start-container' || x.action === 'start-init-container').length;
+      if (!out.ok)
+        throw new Error(
+          `in-process sync failed: ${out.results
+            .filter((x) => !x.ok)
+            .map((x) => x.message)
+            .join('; ')}`,
+        );
+      const starts = out.results.filter(
+        (x) => x.action === 'start-container' || x.action === 'start-init-container',
+      ).length;
       if (starts !== 3) throw new Error(`in-process sync started ${starts} containers, expected 3`);
       if (r === 0) continue; // warm-up (first require of the modules, first CNI ADD)
       const rpcMs = out.results.reduce((s, x) => s + (x.action === 'wait-init-container' ? 0 : x.rpcMs), 0);
-      const waitMs = out.results.filter((x) => x.action === 'wait-init-container').reduce((s, x) => s + x.durationMs, 0);
+      const waitMs = out.results
+        .filter((x) => x.action === 'wait-init-container')
+        .reduce((s, x) => s + x.durationMs, 0);
       total.push(out.ms);
       rpc.push(rpcMs);
       waited.push(waitMs);
@@ -522,7 +662,12 @@ async function main(): Promise<void> {
       row('sync (in-process executor): total', { ms: total, rssKiB: [] });
       row('sync (in-process): inside runtime RPCs', { ms: rpc, rssKiB: [] });
       row('sync (in-process): waiting for the init container to exit', { ms: waited, rssKiB: [] });
-      row('sync (in-process): syncpod own time (total − RPC − wait)', { ms: own, rssKiB: [] }, '<= 50 ms (no start-up in-process)', median(own) <= 50);
+      row(
+        'sync (in-process): syncpod own time (total − RPC − wait)',
+        { ms: own, rssKiB: [] },
+        '<= 50 ms (no start-up in-process)',
+        median(own) <= 50,
+      );
     };
   }
 
@@ -537,13 +682,31 @@ async function main(): Promise<void> {
     const cj = median(m1b.get(crictlCmds[0]!.label)!.ms);
     const ct = median(m1b.get(crictlCmds[1]!.label)!.ms);
     row('syncpod ps -a (1000 containers, table)', m1b.get(ps1000Table.label), '<= 2 × crictl', ps1000TableMs <= 2 * ct);
-    row('crictl ps -a (1000 containers, table)', m1b.get(crictlCmds[1]!.label), `(syncpod ${(ps1000TableMs / ct).toFixed(2)} ×)`);
+    row(
+      'crictl ps -a (1000 containers, table)',
+      m1b.get(crictlCmds[1]!.label),
+      `(syncpod ${(ps1000TableMs / ct).toFixed(2)} ×)`,
+    );
     row('syncpod ps -a -o json (1000 containers)', m1b.get(ps1000.label), '<= 2.5 × crictl', ps1000Ms <= 2.5 * cj);
-    row('crictl ps -a -o json (1000 containers)', m1b.get(crictlCmds[0]!.label), `(syncpod ${(ps1000Ms / cj).toFixed(2)} ×)`);
+    row(
+      'crictl ps -a -o json (1000 containers)',
+      m1b.get(crictlCmds[0]!.label),
+      `(syncpod ${(ps1000Ms / cj).toFixed(2)} ×)`,
+    );
   } else {
     // Without crictl: the absolute bound of issue 20.
-    row('syncpod ps -a (1000 containers, table)', m1b.get(ps1000Table.label), '<= 110 ms (no crictl on PATH)', ps1000TableMs <= 110);
-    row('syncpod ps -a -o json (1000 containers)', m1b.get(ps1000.label), '<= 110 ms (no crictl on PATH)', ps1000Ms <= 110);
+    row(
+      'syncpod ps -a (1000 containers, table)',
+      m1b.get(ps1000Table.label),
+      '<= 110 ms (no crictl on PATH)',
+      ps1000TableMs <= 110,
+    );
+    row(
+      'syncpod ps -a -o json (1000 containers)',
+      m1b.get(ps1000.label),
+      '<= 110 ms (no crictl on PATH)',
+      ps1000Ms <= 110,
+    );
   }
   row('node -e 0 (interleaved with ps 1000)', m1b.get(nodeZero.label));
   for (const [label, s] of [
@@ -557,7 +720,13 @@ async function main(): Promise<void> {
   ] as Array<[string, Sample]>) {
     const kib = rssMax(s);
     const targeted = /pods \(100\)|ps -a/.test(label);
-    row(label, undefined, targeted ? '<= 120 MiB' : '', targeted && !Number.isNaN(kib) ? kib <= 120 * 1024 : undefined, Number.isNaN(kib) ? 'n/a' : `${fmtMiB(kib)} MiB`);
+    row(
+      label,
+      undefined,
+      targeted ? '<= 120 MiB' : '',
+      targeted && !Number.isNaN(kib) ? kib <= 120 * 1024 : undefined,
+      Number.isNaN(kib) ? 'n/a' : `${fmtMiB(kib)} MiB`,
+    );
   }
   const pl10 = median(s1(p10).ms);
   const pl100 = median(s1(p100).ms);
@@ -575,7 +744,12 @@ async function main(): Promise<void> {
   row('  plan ms per pod, 100 → 300', undefined, '', undefined, `${fmt((pl300 - pl100b) / 200)} ms/pod`);
   syncRows();
 
-  notes.push(`load average at the end: ${os.loadavg().map((l) => l.toFixed(2)).join(' ')} (other people's tests share these ${cpus.length} cores; compare min–max to judge noise).`);
+  notes.push(
+    `load average at the end: ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')} (other people's tests share these ${cpus.length} cores; compare min–max to judge noise).`,
+  );
   printTable();
 }
 
@@ -596,7 +770,14 @@ function crictlConfig(): string {
 }
 
 /** The start-up rows: --version, pods and ps -a against `node -e 0` (targets of issue 20). */
-function startupRows(m: Map<string, Sample>, nodeZero: Cmd, versionCmd: Cmd, podsCmd: Cmd, psTableCmd: Cmd, psCmd: Cmd): void {
+function startupRows(
+  m: Map<string, Sample>,
+  nodeZero: Cmd,
+  versionCmd: Cmd,
+  podsCmd: Cmd,
+  psTableCmd: Cmd,
+  psCmd: Cmd,
+): void {
   const s1 = (c: Cmd) => m.get(c.label)!;
   const nodeZeroMs = median(s1(nodeZero).ms);
   const versionMs = median(s1(versionCmd).ms);
@@ -608,12 +789,24 @@ function startupRows(m: Map<string, Sample>, nodeZero: Cmd, versionCmd: Cmd, pod
   // client), as the README recorded it.
   const versionRatio = versionMs / nodeZeroMs;
   row('syncpod --version (start-up, no runtime)', s1(versionCmd), '<= 1.3 × node -e 0', versionRatio <= 1.3);
-  row('  ratio --version / node -e 0', undefined, `<= 1.3 (was ${PREVIOUS.version} ×)`, versionRatio <= 1.3, `${versionRatio.toFixed(2)} ×`);
+  row(
+    '  ratio --version / node -e 0',
+    undefined,
+    `<= 1.3 (was ${PREVIOUS.version} ×)`,
+    versionRatio <= 1.3,
+    `${versionRatio.toFixed(2)} ×`,
+  );
   row('syncpod pods (100 sandboxes)', s1(podsCmd), '<= 2.8 × node -e 0', ratio <= 2.8);
   row('  ratio pods / node -e 0', undefined, `<= 2.8 (was ${PREVIOUS.pods} ×)`, ratio <= 2.8, `${ratio.toFixed(2)} ×`);
   const psTableRatio = median(s1(psTableCmd).ms) / nodeZeroMs;
   row('syncpod ps -a (200 containers, table)', s1(psTableCmd), '<= 3.0 × node -e 0', psTableRatio <= 3.0);
-  row('  ratio ps -a / node -e 0', undefined, `<= 3.0 (was ${PREVIOUS.psTable} ×)`, psTableRatio <= 3.0, `${psTableRatio.toFixed(2)} ×`);
+  row(
+    '  ratio ps -a / node -e 0',
+    undefined,
+    `<= 3.0 (was ${PREVIOUS.psTable} ×)`,
+    psTableRatio <= 3.0,
+    `${psTableRatio.toFixed(2)} ×`,
+  );
   row('syncpod ps -a -o json (200 containers)', s1(psCmd), '', undefined);
   rows[rows.length - 1].target = `(${(median(s1(psCmd).ms) / nodeZeroMs).toFixed(2)} × node -e 0)`;
 }
@@ -635,25 +828,30 @@ async function standInKubelet(): Promise<StandInKubelet> {
     'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\n' +
       `podLogsDir: ${lab.podLogsRoot}\ncontainerRuntimeEndpoint: ${lab.endpoint}\n`,
   );
-  return startStandInKubelet({ dir, version: 'v1.36.2', args: ['--config=config.yaml', `--root-dir=${lab.podDirRoot}`], cwd: dir });
+  return startStandInKubelet({
+    dir,
+    version: 'v1.36.2',
+    args: ['--config=config.yaml', `--root-dir=${lab.podDirRoot}`],
+    cwd: dir,
+  });
 }
 
 async function teardown(): Promise<void> {
   kubelet?.stop();
-    try {
-      if (ctx && lab) {
+  try {
+    if (ctx && lab) {
       say('removing all pods (8 at a time)');
       await removeSandboxes(() => true).catch(() => undefined);
     }
-      ctx?.close();
-    } catch {
-      /* the lab's own cleanup follows */
-    }
-    say('stopping the lab');
-    await lab?.stop();
-    if (work) fs.rmSync(work, { recursive: true, force: true });
-    fs.rmSync(OUT_FILE, { force: true });
-    say('done');
+    ctx?.close();
+  } catch {
+    /* the lab's own cleanup follows */
+  }
+  say('stopping the lab');
+  await lab?.stop();
+  if (work) fs.rmSync(work, { recursive: true, force: true });
+  fs.rmSync(OUT_FILE, { force: true });
+  say('done');
 }
 for (const sig of ['SIGINT', 'SIGTERM'] as const) {
   process.on(sig, () => {

@@ -43,11 +43,22 @@ interface Tool {
 
 let lab: Lab;
 const inNetns = (argv: string[]) => ['nsenter', `--net=/run/netns/${lab.netns}`, '--', ...argv];
-const env = () => ({ PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env, CONTAINER_RUNTIME_ENDPOINT: lab.endpoint, IMAGE_SERVICE_ENDPOINT: lab.endpoint, CRI_CONFIG_FILE: CONFIG });
+const env = () => ({
+  PATH: process.env.PATH ?? '/usr/bin:/bin',
+  HOME: '/root',
+  ...lab.env,
+  CONTAINER_RUNTIME_ENDPOINT: lab.endpoint,
+  IMAGE_SERVICE_ENDPOINT: lab.endpoint,
+  CRI_CONFIG_FILE: CONFIG,
+});
 
 function timed(argv: string[], check: () => void): number {
   const start = performance.now();
-  const r = spawnSync(argv[0]!, argv.slice(1), { env: env(), stdio: ['ignore', fs.openSync(OUT, 'w'), 'pipe'], encoding: 'utf8' });
+  const r = spawnSync(argv[0]!, argv.slice(1), {
+    env: env(),
+    stdio: ['ignore', fs.openSync(OUT, 'w'), 'pipe'],
+    encoding: 'utf8',
+  });
   const ms = performance.now() - start;
   if (r.status !== 0) throw new Error(`${argv.join(' ')} exited ${r.status}: ${r.stderr}`);
   check();
@@ -61,7 +72,10 @@ function checkSize() {
 
 async function startForwarder(tool: Tool, podId: string): Promise<{ child: ChildProcess; port: number }> {
   const args = tool.name === 'syncpod' ? ['port-forward', podId, ':8080'] : ['port-forward', podId, '0:8080'];
-  const child = spawn(inNetns([...tool.argv, ...args])[0]!, inNetns([...tool.argv, ...args]).slice(1), { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(inNetns([...tool.argv, ...args])[0]!, inNetns([...tool.argv, ...args]).slice(1), {
+    env: env(),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d) => (out += d));
   child.stderr!.on('data', (d) => (out += d));
@@ -93,7 +107,11 @@ async function main(): Promise<void> {
       config: {
         metadata: { name: 'httpd' },
         image: { image: BUSYBOX_IMAGE },
-        command: ['sh', '-c', `mkdir -p /www && head -c ${BYTES} /dev/zero > /www/big && touch /www/ready && exec httpd -f -p 8080 -h /www`],
+        command: [
+          'sh',
+          '-c',
+          `mkdir -p /www && head -c ${BYTES} /dev/zero > /www/big && touch /www/ready && exec httpd -f -p 8080 -h /www`,
+        ],
         logPath: 'httpd.log',
       },
       sandboxConfig: sb,

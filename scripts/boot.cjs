@@ -61,7 +61,8 @@ if (writeCache) {
     for (const record of loaded.values()) record.frozen ??= record.script.createCachedData();
   };
   process.on('exit', () => {
-    for (const record of loaded.values()) fs.writeFileSync(record.filename + '.cache', record.frozen ?? record.script.createCachedData());
+    for (const record of loaded.values())
+      fs.writeFileSync(record.filename + '.cache', record.frozen ?? record.script.createCachedData());
   });
 }
 if (process.env.SYNCPOD_TRACE_FILES === '1') {
@@ -69,7 +70,9 @@ if (process.env.SYNCPOD_TRACE_FILES === '1') {
   // missing or rejected, and which of Node's modules they required (tests check that a command
   // reads only its own files, from the cache, and loads node:http2 only when it calls a runtime).
   process.on('exit', () => {
-    process.stderr.write(`syncpod: files ${[...loaded].map(([name, r]) => (r.cached ? name : `${name}(compiled)`)).join(' ')}\n`);
+    process.stderr.write(
+      `syncpod: files ${[...loaded].map(([name, r]) => (r.cached ? name : `${name}(compiled)`)).join(' ')}\n`,
+    );
     process.stderr.write(`syncpod: builtins ${[...builtins].join(' ')}\n`);
   });
 }

@@ -14,7 +14,16 @@
 // 3 ms faster than its ESM loader and lets boot.cjs hand V8 each file's code cache.
 import { build, transform } from 'esbuild';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createRequire } from 'node:module';
@@ -64,17 +73,29 @@ const lazyBuiltins = (names) => ({
     b.onResolve({ filter: new RegExp(`^(node:)?(${names.join('|')})$`) }, (args) => {
       const name = args.path.replace(/^node:/, '');
       // The getter module's own require of the real module stays a require.
-      return args.namespace === 'lazy-builtin' ? { path: `node:${name}`, external: true } : { path: name, namespace: 'lazy-builtin' };
+      return args.namespace === 'lazy-builtin'
+        ? { path: `node:${name}`, external: true }
+        : { path: name, namespace: 'lazy-builtin' };
     });
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => {
       const load = `require(${JSON.stringify(`node:${args.path}`)})`;
-      const getters = Object.keys(nodeRequire(`node:${args.path}`)).map((key) => `get ${JSON.stringify(key)}() { return ${load}[${JSON.stringify(key)}]; }`);
+      const getters = Object.keys(nodeRequire(`node:${args.path}`)).map(
+        (key) => `get ${JSON.stringify(key)}() { return ${load}[${JSON.stringify(key)}]; }`,
+      );
       return { contents: `module.exports = { ${getters.join(', ')} };`, loader: 'js' };
     });
   },
 });
 
-const common = { bundle: true, platform: 'node', target: 'node20', minify: true, sourcemap: false, legalComments: 'none', logLevel: 'warning' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  target: 'node20',
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+};
 
 execFileSync(process.execPath, [join(root, 'scripts', 'gen-proto.mjs')], { stdio: 'inherit' });
 rmSync(dist, { recursive: true, force: true });
@@ -105,7 +126,8 @@ const project = await build({
   plugins: [vendorExternal, lazyBuiltins(['child_process'])],
   metafile: Boolean(process.env.SYNCPOD_BUILD_META),
 });
-if (process.env.SYNCPOD_BUILD_META) writeFileSync(process.env.SYNCPOD_BUILD_META, JSON.stringify(project.metafile, null, 1));
+if (process.env.SYNCPOD_BUILD_META)
+  writeFileSync(process.env.SYNCPOD_BUILD_META, JSON.stringify(project.metafile, null, 1));
 
 // 3. ESM -> CommonJS, file by file (imports between the files already name the .cjs files).
 for (const name of readdirSync(dist)) {

@@ -61,7 +61,13 @@ async function main(): Promise<void> {
     sh('which runtime, which CRI API', ['version']);
     sh('the images the lab imported', ['images']);
     sh('what kubelet would do for a pod that does not exist yet', ['plan', ...nodeOpts, podFile], [0, 2]);
-    sh('do it: sandbox, init container (waited for), then the containers', ['sync', '--yes', '--wait', ...nodeOpts, podFile]);
+    sh('do it: sandbox, init container (waited for), then the containers', [
+      'sync',
+      '--yes',
+      '--wait',
+      ...nodeOpts,
+      podFile,
+    ]);
     sh('converged: nothing left to do', ['plan', '--detailed-exitcode', ...nodeOpts, podFile]);
     sh('the pod and its containers, as crictl shows them', ['pods']);
     sh('', ['ps', '-a']);
@@ -69,7 +75,14 @@ async function main(): Promise<void> {
     fs.writeFileSync(podFile, manifest(BUSYBOX_IMAGE_2));
     sh('after changing the image of app: only app is replaced', ['plan', ...nodeOpts, podFile], [0, 2]);
     sh('apply it', ['sync', '--yes', ...nodeOpts, podFile]);
-    sh('and the plan is empty again (exit code 0 with --detailed-exitcode)', ['plan', '--detailed-exitcode', '-o', 'json', ...nodeOpts, podFile]);
+    sh('and the plan is empty again (exit code 0 with --detailed-exitcode)', [
+      'plan',
+      '--detailed-exitcode',
+      '-o',
+      'json',
+      ...nodeOpts,
+      podFile,
+    ]);
   } finally {
     if (keep) {
       process.stdout.write(`\ncontainerd keeps running: export CONTAINER_RUNTIME_ENDPOINT=${lab.endpoint}\n`);
@@ -81,7 +94,10 @@ async function main(): Promise<void> {
 }
 
 function firstId(env: NodeJS.ProcessEnv, name: string): string {
-  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'syncpod'), 'ps', '-a', '-q', '--name', `^${name}$`], { env, encoding: 'utf8' });
+  const r = spawnSync(process.execPath, [path.join(root, 'bin', 'syncpod'), 'ps', '-a', '-q', '--name', `^${name}$`], {
+    env,
+    encoding: 'utf8',
+  });
   return r.stdout.split('\n')[0] || name;
 }
 

@@ -40,10 +40,23 @@ export function jsonName(protoName) {
 
 /** descriptor.proto's field types -> the scalar names of the tables ('enum'/'message' resolve a type name). */
 const DESCRIPTOR_TYPES = {
-  TYPE_DOUBLE: 'double', TYPE_FLOAT: 'float', TYPE_INT64: 'int64', TYPE_UINT64: 'uint64', TYPE_INT32: 'int32',
-  TYPE_FIXED64: 'fixed64', TYPE_FIXED32: 'fixed32', TYPE_BOOL: 'bool', TYPE_STRING: 'string', TYPE_BYTES: 'bytes',
-  TYPE_UINT32: 'uint32', TYPE_SFIXED32: 'sfixed32', TYPE_SFIXED64: 'sfixed64', TYPE_SINT32: 'sint32', TYPE_SINT64: 'sint64',
-  TYPE_ENUM: 'enum', TYPE_MESSAGE: 'message',
+  TYPE_DOUBLE: 'double',
+  TYPE_FLOAT: 'float',
+  TYPE_INT64: 'int64',
+  TYPE_UINT64: 'uint64',
+  TYPE_INT32: 'int32',
+  TYPE_FIXED64: 'fixed64',
+  TYPE_FIXED32: 'fixed32',
+  TYPE_BOOL: 'bool',
+  TYPE_STRING: 'string',
+  TYPE_BYTES: 'bytes',
+  TYPE_UINT32: 'uint32',
+  TYPE_SFIXED32: 'sfixed32',
+  TYPE_SFIXED64: 'sfixed64',
+  TYPE_SINT32: 'sint32',
+  TYPE_SINT64: 'sint64',
+  TYPE_ENUM: 'enum',
+  TYPE_MESSAGE: 'message',
 };
 
 /**
@@ -220,7 +233,13 @@ export interface ProtoPackage {
 
 function descriptorModule(file, constName, model) {
   const { packageName, messages, enums, services } = model;
-  const out = [header([file]), `// Descriptor tables for package ${packageName}: plain data, nothing is built at import time.`, '', "import type { ProtoPackage } from './schema';", ''];
+  const out = [
+    header([file]),
+    `// Descriptor tables for package ${packageName}: plain data, nothing is built at import time.`,
+    '',
+    "import type { ProtoPackage } from './schema';",
+    '',
+  ];
   out.push(`export const ${constName}: ProtoPackage = {`);
   out.push(`  package: ${q(packageName)},`);
   out.push('  messages: {');
@@ -244,7 +263,9 @@ function descriptorModule(file, constName, model) {
   out.push('  },');
   out.push('  enums: {');
   for (const e of enums) {
-    const vals = Object.entries(e.values).map(([k, v]) => `${k}: ${v}`).join(', ');
+    const vals = Object.entries(e.values)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
     out.push(`    ${q(e.rel)}: { values: { ${vals} } },`);
   }
   out.push('  },');
@@ -312,7 +333,9 @@ function typesModule(file, model) {
   for (const m of messages) out.push(`  ${q(m.rel)}: ${tsName(m.rel)};`);
   out.push('}', '');
   for (const s of services) {
-    out.push(`/** ${packageName}.${s.name}: method -> [request, response] (streaming responses arrive one message at a time). */`);
+    out.push(
+      `/** ${packageName}.${s.name}: method -> [request, response] (streaming responses arrive one message at a time). */`,
+    );
     out.push(`export interface ${s.name}Methods {`);
     for (const m of s.methods) out.push(`  ${m.name}: [${tsName(m.request)}, ${tsName(m.response)}];`);
     out.push('}', '');

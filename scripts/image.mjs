@@ -30,7 +30,10 @@ for (const f of ['boot.cjs', 'syncpod.cjs', 'syncpod.cjs.cache']) {
   if (!fs.existsSync(join(root, 'dist', f))) fail(`dist/${f} is missing: run npm run build first`);
 }
 // The bundle's files (scripts/build.mjs): the boot loader, the core, chunks, vendor files, caches.
-const bundleFiles = fs.readdirSync(join(root, 'dist')).filter((f) => /\.cjs(\.cache)?$/.test(f)).sort();
+const bundleFiles = fs
+  .readdirSync(join(root, 'dist'))
+  .filter((f) => /\.cjs(\.cache)?$/.test(f))
+  .sort();
 
 function fail(msg) {
   process.stderr.write(`image: ${msg}\n`);
@@ -96,7 +99,10 @@ function layer(name, files, dirs = {}) {
       Object.assign(e.stat, { uid: 0, gid: 0, atime: mtime, ctime: mtime, mtime });
       e.myuid = -1;
     };
-    tar.create({ cwd: stage, file: tarFile, sync: true, mtime, noDirRecurse: true, noPax: true, onWriteEntry: normalise }, list);
+    tar.create(
+      { cwd: stage, file: tarFile, sync: true, mtime, noDirRecurse: true, noPax: true, onWriteEntry: normalise },
+      list,
+    );
     const bytes = fs.readFileSync(tarFile);
     fs.rmSync(tarFile);
     return bytes;
@@ -160,7 +166,11 @@ const manifest = {
   schemaVersion: 2,
   mediaType: 'application/vnd.oci.image.manifest.v1+json',
   config: { mediaType: 'application/vnd.oci.image.config.v1+json', digest: configBlob.digest, size: configBlob.size },
-  layers: layers.map((l) => ({ mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip', digest: l.gz.digest, size: l.gz.size })),
+  layers: layers.map((l) => ({
+    mediaType: 'application/vnd.oci.image.layer.v1.tar+gzip',
+    digest: l.gz.digest,
+    size: l.gz.size,
+  })),
 };
 const manifestBlob = blob(Buffer.from(JSON.stringify(manifest)));
 const index = {
@@ -177,7 +187,11 @@ const index = {
   ],
 };
 const dockerManifest = [
-  { Config: `blobs/sha256/${configBlob.hex}`, RepoTags: [`syncpod:${version}`], Layers: layers.map((l) => `blobs/sha256/${l.gz.hex}`) },
+  {
+    Config: `blobs/sha256/${configBlob.hex}`,
+    RepoTags: [`syncpod:${version}`],
+    Layers: layers.map((l) => `blobs/sha256/${l.gz.hex}`),
+  },
 ];
 
 const files = {

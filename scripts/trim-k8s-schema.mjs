@@ -52,7 +52,11 @@ function convert(s, where) {
   if (s['x-kubernetes-preserve-unknown-fields']) return { k: 'any' };
   switch (s.type) {
     case 'string':
-      return s.format === 'byte' ? { k: 'string', f: 'byte' } : s.format === 'date-time' ? { k: 'string', f: 'date-time' } : { k: 'string' };
+      return s.format === 'byte'
+        ? { k: 'string', f: 'byte' }
+        : s.format === 'date-time'
+          ? { k: 'string', f: 'date-time' }
+          : { k: 'string' };
     case 'boolean':
       return { k: 'boolean' };
     case 'integer':
@@ -70,7 +74,8 @@ function convert(s, where) {
         if (s.required?.length) o.r = [...s.required].sort();
         return o;
       }
-      if (s.additionalProperties && typeof s.additionalProperties === 'object') return { k: 'map', v: convert(s.additionalProperties, `${where}{}`) };
+      if (s.additionalProperties && typeof s.additionalProperties === 'object')
+        return { k: 'map', v: convert(s.additionalProperties, `${where}{}`) };
       if (s.type === 'object') return { k: 'any' };
       throw new Error(`${where}: cannot convert ${JSON.stringify(s).slice(0, 200)}`);
     }

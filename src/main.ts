@@ -31,10 +31,14 @@ export async function main(argv: string[], io: Io): Promise<number> {
       noColor: globals.color === false,
       noNodeProfile: globals.nodeProfile === false,
     });
-    const positional = args.slice(0, cmd.registeredArguments.length).flatMap((a) =>
-      a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)],
+    const positional = args
+      .slice(0, cmd.registeredArguments.length)
+      .flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)]));
+    const code = await (handler as (c: Context, a: string[], o: unknown) => Promise<number | void>)(
+      ctx,
+      positional,
+      cmd.opts(),
     );
-    const code = await (handler as (c: Context, a: string[], o: unknown) => Promise<number | void>)(ctx, positional, cmd.opts());
     if (typeof code === 'number') exitCode = code;
   };
   // Only the invoked command is defined when argv names it for sure (see buildProgram).

@@ -9,7 +9,9 @@ export const MAX_INPUT_BYTES = 128 * 1024 * 1024;
 const CHUNK = 1 << 20;
 
 function tooLarge(label: string): SyncpodError {
-  return new SyncpodError(`${label}: larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB: refused (not a manifest or config file?)`);
+  return new SyncpodError(
+    `${label}: larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB: refused (not a manifest or config file?)`,
+  );
 }
 
 /** The bytes of a file (or device, FIFO) at most MAX_INPUT_BYTES long. */

@@ -96,7 +96,11 @@ export async function allContainers(ctx: Context, state?: 'CONTAINER_RUNNING'): 
 export async function allSandboxes(ctx: Context): Promise<BulkTarget[]> {
   const { items } = await ctx.cri().runtime.call('ListPodSandbox', {});
   return items
-    .map((p) => ({ id: p.id, label: `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''} (${p.state === 'SANDBOX_READY' ? 'ready' : 'not ready'})`, podUid: podUidOf(p.labels) }))
+    .map((p) => ({
+      id: p.id,
+      label: `${p.metadata?.namespace ?? ''}/${p.metadata?.name ?? ''} (${p.state === 'SANDBOX_READY' ? 'ready' : 'not ready'})`,
+      podUid: podUidOf(p.labels),
+    }))
     .sort((a, b) => (a.id < b.id ? -1 : 1));
 }
 
@@ -105,18 +109,27 @@ export function checkDesiredPodFlags(opts: DesiredPodFlags, needs: '-a' | '--pru
   if (!opts.node && (opts.staticPodPath !== undefined || opts.pods.length > 0 || opts.nodeName !== undefined)) {
     throw new SyncpodError('--static-pod-path, --pods and --node-name need --node');
   }
-  if (opts.node && !given) throw new SyncpodError(`--node needs ${needs}: it keeps what the node's desired pods need out of ${needs === '-a' ? 'everything -a removes' : 'the prune'}`);
+  if (opts.node && !given)
+    throw new SyncpodError(
+      `--node needs ${needs}: it keeps what the node's desired pods need out of ${needs === '-a' ? 'everything -a removes' : 'the prune'}`,
+    );
 }
 
 /** The node inputs of --node: flags first, then the running kubelet's staticPodPath and node name. */
-export function desiredPodInputs(ctx: Context, opts: DesiredPodFlags): { nodeName: string; staticPodPath?: string; files: string[] } {
+export function desiredPodInputs(
+  ctx: Context,
+  opts: DesiredPodFlags,
+): { nodeName: string; staticPodPath?: string; files: string[] } {
   const profile = ctx.nodeProfile({ nodeName: opts.nodeName });
   const fromKubelet = profile.staticPodPath.value === '' ? undefined : profile.staticPodPath.value;
   return { nodeName: profile.nodeName.value, staticPodPath: opts.staticPodPath ?? fromKubelet, files: opts.pods };
 }
 
 /** The kubelet awareness of stop/rm/rmp -a: the desired pods' owners (--node), else a running kubelet's pid. */
-export function kubeletAwareness(ctx: Context, opts: DesiredPodFlags): (items: BulkTarget[]) => Promise<KubeletAwareness> {
+export function kubeletAwareness(
+  ctx: Context,
+  opts: DesiredPodFlags,
+): (items: BulkTarget[]) => Promise<KubeletAwareness> {
   return async () => {
     if (!opts.node) {
       try {
@@ -137,17 +150,29 @@ export function kubeletAwareness(ctx: Context, opts: DesiredPodFlags): (items: B
     } catch (err) {
       problems.push(errorLine(err));
     }
-    if (inputs.staticPodPath === undefined && inputs.files.length === 0 && podsApi === undefined && problems.length === 0) {
-      throw new SyncpodError("--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods, no kubelet Pods API), so nothing would be kept; nothing was done");
+    if (
+      inputs.staticPodPath === undefined &&
+      inputs.files.length === 0 &&
+      podsApi === undefined &&
+      problems.length === 0
+    ) {
+      throw new SyncpodError(
+        "--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods, no kubelet Pods API), so nothing would be kept; nothing was done",
+      );
     }
     const lists: RuntimeLists = await listRuntime(ctx.cri().runtime);
-    const r = await desiredOwners({ ...inputs, podsApi, podsApiSocket: podsApi ? socket : undefined }, deps.inputs, lists);
+    const r = await desiredOwners(
+      { ...inputs, podsApi, podsApiSocket: podsApi ? socket : undefined },
+      deps.inputs,
+      lists,
+    );
     r.problems.unshift(...problems);
     if (r.problems.length > 0) {
       for (const p of r.problems) ctx.io.stderr.write(`syncpod: ${p}\n`);
-      throw new SyncpodError(`--node: ${r.problems.length === 1 ? 'a desired pod input' : `${r.problems.length} desired pod inputs`} could not be read, so a pod the node should run could go; nothing was done`);
+      throw new SyncpodError(
+        `--node: ${r.problems.length === 1 ? 'a desired pod input' : `${r.problems.length} desired pod inputs`} could not be read, so a pod the node should run could go; nothing was done`,
+      );
     }
     return { owners: r.owners };
   };
 }
-

@@ -9,17 +9,19 @@
 /** Every environment variable syncpod reads (src/config, src/cli, src/main.ts), and what it does. */
 export const ENVIRONMENT = {
   CONTAINER_RUNTIME_ENDPOINT:
-    'The CRI runtime endpoint (unix:///path or a socket path) when -r/--runtime-endpoint is not given; it wins over runtime-endpoint in the config file and over the running kubelet\'s containerRuntimeEndpoint.',
+    "The CRI runtime endpoint (unix:///path or a socket path) when -r/--runtime-endpoint is not given; it wins over runtime-endpoint in the config file and over the running kubelet's containerRuntimeEndpoint.",
   IMAGE_SERVICE_ENDPOINT:
     'The CRI image endpoint when -i/--image-endpoint is not given; it wins over image-endpoint in the config file. Unset everywhere, images are asked of the runtime endpoint.',
   CRI_CONFIG_FILE:
-    'The client config file (crictl\'s format) when -c/--config is not given. A file named here or with -c must exist; the default, /etc/crictl.yaml under --host-root, is read only when it exists.',
+    "The client config file (crictl's format) when -c/--config is not given. A file named here or with -c must exist; the default, /etc/crictl.yaml under --host-root, is read only when it exists.",
   SYNCPOD_HOST_ROOT:
     "Where the node's root filesystem is mounted (as --host-root; the flag wins), e.g. /host in the DaemonSet. Node paths (sockets, /etc/crictl.yaml, the kubelet's files, /proc, /sys, CNI directories, log files, the lock directory) are read and written under it; what is sent to the runtime stays a node path. Must be absolute.",
-  NO_COLOR: 'Set to any non-empty value: no colour in the output, as --no-color. Colour is used only when the stream is a terminal.',
+  NO_COLOR:
+    'Set to any non-empty value: no colour in the output, as --no-color. Colour is used only when the stream is a terminal.',
   COLUMNS:
     "The width syncpod's own tables (plan, sync results, report, node, doctor) wrap their reason and message columns to when the output is not a terminal (a terminal's own width wins; default 100). crictl-compatible lists are never wrapped.",
-  SYNCPOD_DEBUG: 'Set to 1: an error prints its stack trace instead of the one-line message (as -D does, without -D\'s request and response lines).',
+  SYNCPOD_DEBUG:
+    "Set to 1: an error prints its stack trace instead of the one-line message (as -D does, without -D's request and response lines).",
   CRICTL_CREDS: 'Registry credentials USER[:PASSWORD] for pull when --creds is not given.',
   CRICTL_AUTH: "Base64 of 'USER[:PASSWORD]' for pull when --auth is not given.",
 } as const satisfies Record<string, string>;
@@ -41,7 +43,7 @@ export const FILES = {
   },
   sockets: {
     path: '/run/containerd/containerd.sock, /run/crio/crio.sock, /var/run/cri-dockerd.sock',
-    text: "The runtime sockets tried in this order when no flag, variable, config file or running kubelet names an endpoint.",
+    text: 'The runtime sockets tried in this order when no flag, variable, config file or running kubelet names an endpoint.',
     inSource: ['/run/containerd/containerd.sock', '/run/crio/crio.sock', '/var/run/cri-dockerd.sock'],
   },
   kubeletProc: {
@@ -61,7 +63,7 @@ export const FILES = {
   },
   lock: {
     path: '/run/syncpod/locks/<namespace>%2F<name>.lock',
-    text: 'The per-pod lock of sync, holding the owner\'s pid and start time: two syncs of one pod never run their steps at once. A lock held by a live process is waited for; a symlink or directory in its place is refused. The lock is per pid, so sync from a pod needs hostPID.',
+    text: "The per-pod lock of sync, holding the owner's pid and start time: two syncs of one pod never run their steps at once. A lock held by a live process is waited for; a symlink or directory in its place is refused. The lock is per pid, so sync from a pod needs hostPID.",
     inSource: ['/run/syncpod/locks', '.lock'],
   },
   staticPods: {
@@ -121,8 +123,14 @@ export const FILES = {
   },
   doctorHost: {
     path: '/proc/swaps, /proc/self/mounts, /sys/fs/cgroup/cgroup.controllers, /proc/sys/net/ipv4/ip_forward, /proc/sys/net/bridge/bridge-nf-call-iptables',
-    text: 'What the resources and network checks read of the node: swap, the cgroup controllers (v1 mounts, v2 list), IPv4 forwarding (the runtime\'s network namespace first) and the bridge netfilter setting.',
-    inSource: ['/proc/swaps', '/proc/self/mounts', '/sys/fs/cgroup/cgroup.controllers', '/proc/sys/net/ipv4/ip_forward', '/proc/sys/net/bridge/bridge-nf-call-iptables'],
+    text: "What the resources and network checks read of the node: swap, the cgroup controllers (v1 mounts, v2 list), IPv4 forwarding (the runtime's network namespace first) and the bridge netfilter setting.",
+    inSource: [
+      '/proc/swaps',
+      '/proc/self/mounts',
+      '/sys/fs/cgroup/cgroup.controllers',
+      '/proc/sys/net/ipv4/ip_forward',
+      '/proc/sys/net/bridge/bridge-nf-call-iptables',
+    ],
   },
 } as const satisfies Record<string, NodeFile>;
 export type FileKey = keyof typeof FILES;
@@ -151,7 +159,12 @@ export interface CommandDoc {
 
 /** Connecting to the runtime: every command that makes a CRI call. */
 const CRI_ENV: readonly EnvName[] = ['CONTAINER_RUNTIME_ENDPOINT', 'CRI_CONFIG_FILE', 'SYNCPOD_HOST_ROOT'];
-const IMAGE_ENV: readonly EnvName[] = ['CONTAINER_RUNTIME_ENDPOINT', 'IMAGE_SERVICE_ENDPOINT', 'CRI_CONFIG_FILE', 'SYNCPOD_HOST_ROOT'];
+const IMAGE_ENV: readonly EnvName[] = [
+  'CONTAINER_RUNTIME_ENDPOINT',
+  'IMAGE_SERVICE_ENDPOINT',
+  'CRI_CONFIG_FILE',
+  'SYNCPOD_HOST_ROOT',
+];
 /** The endpoint files: crictl.yaml, the default sockets, and the kubelet's endpoint when nothing else names one. */
 const CRI_FILES: readonly FileKey[] = ['crictl', 'sockets', 'kubeletProc', 'kubeletConfig'];
 /** What the node profile reads (plan, sync, runp, create, node, doctor, the --node removals). */
@@ -159,9 +172,12 @@ const PROFILE_FILES: readonly FileKey[] = ['crictl', 'sockets', 'kubeletProc', '
 
 const OK_OR_ERROR = [
   ['0', 'Success.'],
-  ['1', 'An error: one line on stderr naming the endpoint, ID, file or flag and the cause (a usage error, an unreachable runtime, an ID that matches nothing or more than one object, a CRI call the runtime refused).'],
+  [
+    '1',
+    'An error: one line on stderr naming the endpoint, ID, file or flag and the cause (a usage error, an unreachable runtime, an ID that matches nothing or more than one object, a CRI call the runtime refused).',
+  ],
 ] as const;
-const STREAM_ENDS = "Ctrl-C ends it (exit 0).";
+const STREAM_ENDS = 'Ctrl-C ends it (exit 0).';
 
 const LOOK_NEVER = 'It only reads: no CRI call that changes state, no file written.';
 
@@ -215,7 +231,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: CRI_ENV,
     files: CRI_FILES,
     examples: [
-      { what: 'Is containerd answering on its usual socket?', command: 'syncpod -r unix:///run/containerd/containerd.sock version' },
+      {
+        what: 'Is containerd answering on its usual socket?',
+        command: 'syncpod -r unix:///run/containerd/containerd.sock version',
+      },
       { what: 'The runtime version as JSON, for a script:', command: 'syncpod version -o json' },
     ],
     seeAlso: ['info', 'crictl(1)'],
@@ -230,7 +249,11 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: CRI_ENV,
     files: CRI_FILES,
     examples: [
-      { what: 'The two conditions only:', command: "syncpod info -q -o go-template --template '{{range .status.conditions}}{{.type}}={{.status}} {{.reason}}; {{end}}'" },
+      {
+        what: 'The two conditions only:',
+        command:
+          "syncpod info -q -o go-template --template '{{range .status.conditions}}{{.type}}={{.status}} {{.reason}}; {{end}}'",
+      },
       { what: 'Where containerd looks for CNI configs:', command: "syncpod info | jq '.config.cni'" },
     ],
     seeAlso: ['version', 'runtime-config', 'doctor', 'crictl(1)'],
@@ -240,17 +263,29 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     'ListPodSandbox',
     [
       { what: 'Every sandbox, newest first:', command: 'syncpod pods' },
-      { what: 'The ready sandboxes of the kube-system namespace:', command: 'syncpod pods --namespace kube-system -s ready' },
-      { what: 'The IDs of the sandboxes of one pod, for a script:', command: 'syncpod pods --name "^web$" --label io.kubernetes.pod.namespace=demo -q' },
+      {
+        what: 'The ready sandboxes of the kube-system namespace:',
+        command: 'syncpod pods --namespace kube-system -s ready',
+      },
+      {
+        what: 'The IDs of the sandboxes of one pod, for a script:',
+        command: 'syncpod pods --name "^web$" --label io.kubernetes.pod.namespace=demo -q',
+      },
     ],
-    ['--name and --namespace are regular expressions, --id a prefix, --label key=value repeatable; -l/--latest and -n/--last N keep the newest. -v prints crictl\'s verbose block per pod.'],
+    [
+      "--name and --namespace are regular expressions, --id a prefix, --label key=value repeatable; -l/--latest and -n/--last N keep the newest. -v prints crictl's verbose block per pod.",
+    ],
   ),
   inspectp: inspectDoc(
     'one or more pod sandboxes',
     'PodSandboxStatus',
     [
       { what: "A sandbox's status and the runtime's verbose info:", command: 'syncpod inspectp 4dff5610bdd4f' },
-      { what: 'The IP of every ready pod of a namespace:', command: "syncpod inspectp --namespace demo -s ready -o go-template --template '{{.status.metadata.name}} {{.status.network.ip}}'" },
+      {
+        what: 'The IP of every ready pod of a namespace:',
+        command:
+          "syncpod inspectp --namespace demo -s ready -o go-template --template '{{.status.metadata.name}} {{.status.network.ip}}'",
+      },
     ],
     'pods',
   ),
@@ -262,7 +297,9 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
       { what: 'Every container of one pod sandbox, in every state:', command: 'syncpod ps -a -p 4dff5610bdd4f' },
       { what: 'The exited containers, with full IDs:', command: 'syncpod ps -a -s exited --no-trunc' },
     ],
-    ['Without -a only running containers are listed. -p/--pod takes a sandbox ID prefix, --name and --namespace regular expressions; -r shows each image by its first tag (an ImageStatus call per image) instead of its ID.'],
+    [
+      'Without -a only running containers are listed. -p/--pod takes a sandbox ID prefix, --name and --namespace regular expressions; -r shows each image by its first tag (an ImageStatus call per image) instead of its ID.',
+    ],
     IMAGE_ENV,
   ),
   inspect: inspectDoc(
@@ -270,7 +307,11 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     'ContainerStatus',
     [
       { what: "A container's status, exit code and log path:", command: 'syncpod inspect 4f1c2d9a0b7e3' },
-      { what: 'Why the containers of a namespace last exited:', command: "syncpod inspect -a --namespace demo -s exited -o go-template --template '{{.status.metadata.name}} {{.status.exitCode}} {{.status.reason}}'" },
+      {
+        what: 'Why the containers of a namespace last exited:',
+        command:
+          "syncpod inspect -a --namespace demo -s exited -o go-template --template '{{.status.metadata.name}} {{.status.exitCode}} {{.status.reason}}'",
+      },
     ],
     'ps',
   ),
@@ -278,7 +319,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     description: [
       "Prints a container's log from its CRI log file: the path the runtime reports in ContainerStatus (under the kubelet's pod log directory), read directly and under --host-root, with the CRI log format (timestamp, stream, tag) taken apart. -f follows the file until the container exits; --tail, --since, --limit-bytes and --stream stdout|stderr select; -t keeps the timestamps.",
       "-p/--previous prints the previous instance of the container (same pod, same name; crictl's <attempt-1>.log when it was removed).",
-      "It changes nothing, except with -r/--reopen: then the runtime is first asked to reopen the log file (ReopenContainerLog), as the kubelet does after rotating it.",
+      'It changes nothing, except with -r/--reopen: then the runtime is first asked to reopen the log file (ReopenContainerLog), as the kubelet does after rotating it.',
     ],
     exitStatus: OK_OR_ERROR,
     environment: CRI_ENV,
@@ -286,7 +327,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     examples: [
       { what: 'The last 50 lines of a container, then follow it:', command: 'syncpod logs --tail 50 -f 4f1c2d9a0b7e3' },
       { what: 'Why did it crash last time? The previous instance:', command: 'syncpod logs -p 4f1c2d9a0b7e3' },
-      { what: 'Only stderr of the last ten minutes, with timestamps:', command: 'syncpod logs --since 10m --stream stderr -t 4f1c2d9a0b7e3' },
+      {
+        what: 'Only stderr of the last ten minutes, with timestamps:',
+        command: 'syncpod logs --since 10m --stream stderr -t 4f1c2d9a0b7e3',
+      },
     ],
     seeAlso: ['ps', 'inspect', 'crictl(1)'],
   },
@@ -296,9 +340,11 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     [
       { what: 'Every image, with digests:', command: 'syncpod images --digests' },
       { what: 'Images no tag names:', command: 'syncpod images -f dangling=true' },
-      { what: 'Which images are pinned (kept by the kubelet\'s image GC):', command: 'syncpod images --pinned' },
+      { what: "Which images are pinned (kept by the kubelet's image GC):", command: 'syncpod images --pinned' },
     ],
-    ['A REPOSITORY[:TAG] argument keeps the images of that reference; -f/--filter takes dangling=, reference=, before= and since=. -v prints crictl\'s verbose block per image.'],
+    [
+      "A REPOSITORY[:TAG] argument keeps the images of that reference; -f/--filter takes dangling=, reference=, before= and since=. -v prints crictl's verbose block per image.",
+    ],
     IMAGE_ENV,
   ),
   inspecti: inspectDoc(
@@ -306,7 +352,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     'ImageStatus on the image endpoint',
     [
       { what: "An image's size, tags and config:", command: 'syncpod inspecti docker.io/library/busybox:1.36' },
-      { what: 'The pinned flag of every image:', command: "syncpod inspecti -f reference=. -o go-template --template '{{.status.repoTags}} {{.status.pinned}}'" },
+      {
+        what: 'The pinned flag of every image:',
+        command: "syncpod inspecti -f reference=. -o go-template --template '{{.status.repoTags}} {{.status.pinned}}'",
+      },
     ],
     'images',
   ),
@@ -319,20 +368,28 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: CRI_ENV,
     files: CRI_FILES,
     examples: [
-      { what: 'Give a container half a CPU and 256 MiB:', command: 'syncpod update --cpu-period 100000 --cpu-quota 50000 --memory 268435456 4f1c2d9a0b7e3' },
+      {
+        what: 'Give a container half a CPU and 256 MiB:',
+        command: 'syncpod update --cpu-period 100000 --cpu-quota 50000 --memory 268435456 4f1c2d9a0b7e3',
+      },
       { what: 'Pin a container to CPUs 0 and 1:', command: 'syncpod update --cpuset-cpus 0-1 4f1c2d9a0b7e3' },
     ],
     seeAlso: ['stats', 'inspect', 'crictl(1)'],
   },
   checkpoint: {
     description: [
-      'Asks the runtime to checkpoint running containers (CheckpointContainer; the runtime uses CRIU) and, with -e, to export the checkpoint to an archive. The archive path is the runtime\'s: it is written on the node by the runtime, not by syncpod.',
+      "Asks the runtime to checkpoint running containers (CheckpointContainer; the runtime uses CRIU) and, with -e, to export the checkpoint to an archive. The archive path is the runtime's: it is written on the node by the runtime, not by syncpod.",
       'The container keeps running. A runtime that does not implement the call (containerd 1.6) is one line naming it.',
     ],
     exitStatus: OK_OR_ERROR,
     environment: CRI_ENV,
     files: CRI_FILES,
-    examples: [{ what: 'Checkpoint a container to an archive on the node:', command: 'syncpod checkpoint -e /var/lib/checkpoints/web.tar 4f1c2d9a0b7e3' }],
+    examples: [
+      {
+        what: 'Checkpoint a container to an archive on the node:',
+        command: 'syncpod checkpoint -e /var/lib/checkpoints/web.tar 4f1c2d9a0b7e3',
+      },
+    ],
     seeAlso: ['ps', 'crictl(1)'],
   },
   'runtime-config': {
@@ -357,7 +414,12 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     environment: CRI_ENV,
     files: CRI_FILES,
-    examples: [{ what: 'Watch containers start and stop while a pod is synced elsewhere:', command: "syncpod events | jq -c '{type: .containerEventType, id: .containerId}'" }],
+    examples: [
+      {
+        what: 'Watch containers start and stop while a pod is synced elsewhere:',
+        command: "syncpod events | jq -c '{type: .containerEventType, id: .containerId}'",
+      },
+    ],
     seeAlso: ['ps', 'crictl(1)'],
   },
   config: {
@@ -369,14 +431,17 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: ['CRI_CONFIG_FILE'],
     files: ['crictl'],
     examples: [
-      { what: 'Point syncpod and crictl at CRI-O:', command: 'syncpod config --set runtime-endpoint=unix:///run/crio/crio.sock' },
+      {
+        what: 'Point syncpod and crictl at CRI-O:',
+        command: 'syncpod config --set runtime-endpoint=unix:///run/crio/crio.sock',
+      },
       { what: 'Every option and its value:', command: 'syncpod config --list' },
     ],
     seeAlso: ['crictl(1)'],
   },
   stats: {
     description: [
-      'Lists container resource usage (ListContainerStats): CPU % over a sample of -s seconds (two samples), the memory working set, the writable layer\'s size and inodes. Without -a, containers using neither CPU nor memory are left out, as crictl does. -w redraws every 500 ms until Ctrl-C; -o json|yaml prints the response, sorted by ID.',
+      "Lists container resource usage (ListContainerStats): CPU % over a sample of -s seconds (two samples), the memory working set, the writable layer's size and inodes. Without -a, containers using neither CPU nor memory are left out, as crictl does. -w redraws every 500 ms until Ctrl-C; -o json|yaml prints the response, sorted by ID.",
       LOOK_NEVER,
     ],
     exitStatus: OK_OR_ERROR,
@@ -407,7 +472,13 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     exitStatus: OK_OR_ERROR,
     environment: IMAGE_ENV,
     files: CRI_FILES,
-    examples: [{ what: 'Bytes used by the image store:', command: "syncpod imagefsinfo -o go-template --template '{{.status.fsId.mountpoint}} {{.status.usedBytes.value}}'" }],
+    examples: [
+      {
+        what: 'Bytes used by the image store:',
+        command:
+          "syncpod imagefsinfo -o go-template --template '{{.status.fsId.mountpoint}} {{.status.usedBytes.value}}'",
+      },
+    ],
     seeAlso: ['images', 'doctor', 'crictl(1)'],
   },
   exec: {
@@ -419,16 +490,28 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     exitStatus: [
       ['0', 'The command succeeded, or the session ended because local stdin ended (-i without -t).'],
       ['N', "The command's own exit code, whatever it is: syncpod exits with it (crictl exits 1)."],
-      ['1', "Also an error of syncpod's, with one line on stderr: the container is not running, the streaming server refused, -t without a terminal, no command given."],
+      [
+        '1',
+        "Also an error of syncpod's, with one line on stderr: the container is not running, the streaming server refused, -t without a terminal, no command given.",
+      ],
       ['130', 'Interrupted with Ctrl-C.'],
     ],
     environment: CRI_ENV,
     files: CRI_FILES,
     examples: [
       { what: 'A shell in a container:', command: 'syncpod exec -it 4f1c2d9a0b7e3 sh' },
-      { what: 'By pod and container name instead of an ID:', command: 'syncpod exec --pod web -n demo --container app cat /etc/resolv.conf' },
-      { what: 'Copy a directory into a container:', command: 'tar c -C ./conf . | syncpod exec -i 4f1c2d9a0b7e3 tar x -C /etc/app' },
-      { what: 'A health check with a deadline, as a probe would run it:', command: 'syncpod exec -s --timeout 5s 4f1c2d9a0b7e3 /bin/check' },
+      {
+        what: 'By pod and container name instead of an ID:',
+        command: 'syncpod exec --pod web -n demo --container app cat /etc/resolv.conf',
+      },
+      {
+        what: 'Copy a directory into a container:',
+        command: 'tar c -C ./conf . | syncpod exec -i 4f1c2d9a0b7e3 tar x -C /etc/app',
+      },
+      {
+        what: 'A health check with a deadline, as a probe would run it:',
+        command: 'syncpod exec -s --timeout 5s 4f1c2d9a0b7e3 /bin/check',
+      },
     ],
     seeAlso: ['attach', 'port-forward', 'crictl(1)'],
   },
@@ -455,13 +538,22 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     exitStatus: [
       ['0', `Ended with Ctrl-C.`],
-      ['1', 'An error: a local port in use, no listener on the pod port (the forward ends), the streaming server refused.'],
+      [
+        '1',
+        'An error: a local port in use, no listener on the pod port (the forward ends), the streaming server refused.',
+      ],
     ],
     environment: CRI_ENV,
     files: CRI_FILES,
     examples: [
-      { what: "Reach a pod's port 8080 on local port 18080:", command: 'syncpod port-forward 4dff5610bdd4f 18080:8080' },
-      { what: 'By pod name, any free local port, on IPv4 and IPv6 loopback:', command: 'syncpod port-forward --pod web -n demo --address 127.0.0.1,::1 :8080' },
+      {
+        what: "Reach a pod's port 8080 on local port 18080:",
+        command: 'syncpod port-forward 4dff5610bdd4f 18080:8080',
+      },
+      {
+        what: 'By pod name, any free local port, on IPv4 and IPv6 loopback:',
+        command: 'syncpod port-forward --pod web -n demo --address 127.0.0.1,::1 :8080',
+      },
     ],
     seeAlso: ['exec', 'pods', 'crictl(1)'],
   },
@@ -474,18 +566,36 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     exitStatus: [
       ['0', 'The plan was made (with --detailed-exitcode: nothing would change).'],
-      ['1', 'An error: a manifest that does not parse or validate (one line naming the file, document and field), an unreachable runtime, a kubelet configuration that cannot be read; with --node also any input problem (listed on stderr; the rest is still planned).'],
+      [
+        '1',
+        'An error: a manifest that does not parse or validate (one line naming the file, document and field), an unreachable runtime, a kubelet configuration that cannot be read; with --node also any input problem (listed on stderr; the rest is still planned).',
+      ],
       ['2', 'With --detailed-exitcode: changes are pending (with --node, orphans count as changes).'],
-      ['0, 1, 2', "With --node -o npd (a node-problem-detector plugin): 0 OK, 1 NonOK (a pod would change or is blocked, or an orphan), 2 Unknown (an input or the runtime could not be read)."],
+      [
+        '0, 1, 2',
+        'With --node -o npd (a node-problem-detector plugin): 0 OK, 1 NonOK (a pod would change or is blocked, or an orphan), 2 Unknown (an input or the runtime could not be read).',
+      ],
     ],
     environment: [...IMAGE_ENV, 'NO_COLOR'],
     files: [...PROFILE_FILES, 'staticPods', 'podsApi', 'podDirs', 'podLogs', 'resolvConf', 'cgroups'],
     examples: [
       { what: 'What would the kubelet do for this manifest?', command: 'syncpod plan web.yaml' },
-      { what: 'In a script or CI: exit 2 when something would change:', command: 'syncpod plan --detailed-exitcode -o json deploy/*.yaml > plan.json' },
-      { what: "The pod as the API server holds it, with a liveness probe assumed failing:", command: 'kubectl get pod -n demo web -o yaml | syncpod plan --liveness-failed app -' },
-      { what: 'The whole node, with the pods the API server binds to it:', command: 'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml | syncpod plan --node -' },
-      { what: 'Which containers would a kubelet 1.37 restart after an in-place upgrade?', command: 'syncpod plan --node --upgrade-to 1.37' },
+      {
+        what: 'In a script or CI: exit 2 when something would change:',
+        command: 'syncpod plan --detailed-exitcode -o json deploy/*.yaml > plan.json',
+      },
+      {
+        what: 'The pod as the API server holds it, with a liveness probe assumed failing:',
+        command: 'kubectl get pod -n demo web -o yaml | syncpod plan --liveness-failed app -',
+      },
+      {
+        what: 'The whole node, with the pods the API server binds to it:',
+        command: 'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml | syncpod plan --node -',
+      },
+      {
+        what: 'Which containers would a kubelet 1.37 restart after an in-place upgrade?',
+        command: 'syncpod plan --node --upgrade-to 1.37',
+      },
       { what: 'As a node-problem-detector custom plugin:', command: 'syncpod plan --node -o npd' },
     ],
     seeAlso: ['sync', 'node', 'doctor', 'report'],
@@ -499,14 +609,34 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     exitStatus: [
       ['0', 'Every step succeeded (or, with --dry-run, every request could be made).'],
-      ['1', 'A step failed (the result table says which and what had been done), the kill was not confirmed, or an error before the first step (a bad manifest, an unreachable runtime, a lock held too long).'],
+      [
+        '1',
+        'A step failed (the result table says which and what had been done), the kill was not confirmed, or an error before the first step (a bad manifest, an unreachable runtime, a lock held too long).',
+      ],
     ],
     environment: [...IMAGE_ENV, 'NO_COLOR'],
-    files: [...PROFILE_FILES, 'lock', 'staticPods', 'podsApi', 'podDirs', 'podLogs', 'containerLogs', 'resolvConf', 'hosts', 'cgroups'],
+    files: [
+      ...PROFILE_FILES,
+      'lock',
+      'staticPods',
+      'podsApi',
+      'podDirs',
+      'podLogs',
+      'containerLogs',
+      'resolvConf',
+      'hosts',
+      'cgroups',
+    ],
     examples: [
-      { what: 'Run a pod, waiting for its init containers, without questions:', command: 'syncpod sync --yes --wait web.yaml' },
+      {
+        what: 'Run a pod, waiting for its init containers, without questions:',
+        command: 'syncpod sync --yes --wait web.yaml',
+      },
       { what: 'See the exact CRI requests first, send nothing:', command: 'syncpod sync --dry-run -o json web.yaml' },
-      { what: 'Converge every static pod and given pod of the node, removing orphans:', command: 'syncpod sync --node --remove-orphans --yes' },
+      {
+        what: 'Converge every static pod and given pod of the node, removing orphans:',
+        command: 'syncpod sync --node --remove-orphans --yes',
+      },
       { what: 'Where did the time go?', command: 'syncpod sync --yes --timings web.yaml' },
     ],
     seeAlso: ['plan', 'runp', 'create', 'start'],
@@ -520,23 +650,49 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
       ['0', 'The checks ran (with --detailed-exitcode: every check ok or skipped).'],
       ['1', 'syncpod could not run: a bad flag, an unknown check id.'],
       ['2', 'With --detailed-exitcode: a check warns or fails.'],
-      ['0, 1, 2', 'With -o npd: 0 OK, 1 NonOK (a check fails or warns; the line names the first), 2 Unknown (nothing could be checked, or syncpod could not run).'],
+      [
+        '0, 1, 2',
+        'With -o npd: 0 OK, 1 NonOK (a check fails or warns; the line names the first), 2 Unknown (nothing could be checked, or syncpod could not run).',
+      ],
     ],
     environment: [...IMAGE_ENV, 'NO_COLOR'],
-    files: [...PROFILE_FILES, 'staticPods', 'podsApi', 'podLogs', 'resolvConf', 'cniConf', 'cniBin', 'cniLeases', 'doctorHost'],
+    files: [
+      ...PROFILE_FILES,
+      'staticPods',
+      'podsApi',
+      'podLogs',
+      'resolvConf',
+      'cniConf',
+      'cniBin',
+      'cniLeases',
+      'doctorHost',
+    ],
     examples: [
       { what: 'What is wrong with this node?', command: 'syncpod doctor' },
-      { what: 'Only the runtime group and the crash-loop check:', command: 'syncpod doctor --check runtime,pods.crashloop' },
-      { what: 'The findings only, as JSON:', command: "syncpod doctor -o json | jq '.checks[] | select(.status != \"ok\")'" },
-      { what: 'For node-exporter\'s textfile collector:', command: 'syncpod doctor -o prometheus > /var/lib/node-exporter/syncpod.prom.tmp && mv /var/lib/node-exporter/syncpod.prom.tmp /var/lib/node-exporter/syncpod.prom' },
-      { what: 'In a script: exit 2 when something warns or fails:', command: 'syncpod doctor --detailed-exitcode > /dev/null' },
+      {
+        what: 'Only the runtime group and the crash-loop check:',
+        command: 'syncpod doctor --check runtime,pods.crashloop',
+      },
+      {
+        what: 'The findings only, as JSON:',
+        command: 'syncpod doctor -o json | jq \'.checks[] | select(.status != "ok")\'',
+      },
+      {
+        what: "For node-exporter's textfile collector:",
+        command:
+          'syncpod doctor -o prometheus > /var/lib/node-exporter/syncpod.prom.tmp && mv /var/lib/node-exporter/syncpod.prom.tmp /var/lib/node-exporter/syncpod.prom',
+      },
+      {
+        what: 'In a script: exit 2 when something warns or fails:',
+        command: 'syncpod doctor --detailed-exitcode > /dev/null',
+      },
     ],
     seeAlso: ['node', 'plan', 'report', 'info'],
   },
   report: {
     description: [
       "Merges the node plans (`plan --node -o json`) and doctor reports (`doctor -o json`) that the syncpod DaemonSet logs into one view, one row per node: pods planned, pods with pending changes, blocked pods, orphans, errors, the doctor's worst status and findings, runs seen and when. Its input is `kubectl logs --prefix` output (`[pod/NAME/CONTAINER]` prefixes, optional timestamps, several pods interleaved) or plain JSON; the newest plan and report of each node count.",
-      "It reads only the files given (or stdin): no runtime, no node files, no API server. It changes nothing.",
+      'It reads only the files given (or stdin): no runtime, no node files, no API server. It changes nothing.',
     ],
     exitStatus: [
       ['0', 'The view was printed (with --detailed-exitcode: no node has pending changes or doctor findings).'],
@@ -546,7 +702,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: ['NO_COLOR'],
     files: [],
     examples: [
-      { what: 'The fleet view of the DaemonSet in deploy/:', command: 'kubectl logs -n kube-system -l app=syncpod --all-containers --prefix --tail=-1 | syncpod report -' },
+      {
+        what: 'The fleet view of the DaemonSet in deploy/:',
+        command: 'kubectl logs -n kube-system -l app=syncpod --all-containers --prefix --tail=-1 | syncpod report -',
+      },
       { what: 'Saved logs, as JSON:', command: 'syncpod report -o json node-a.log node-b.log' },
     ],
     seeAlso: ['plan', 'doctor'],
@@ -575,9 +734,15 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     environment: IMAGE_ENV,
     files: [...PROFILE_FILES, 'podLogs', 'podDirs', 'resolvConf', 'hosts', 'cgroups'],
     examples: [
-      { what: "The app container of a manifest, as the kubelet would create it:", command: 'syncpod create 4dff5610bdd4f web.yaml --container app' },
+      {
+        what: 'The app container of a manifest, as the kubelet would create it:',
+        command: 'syncpod create 4dff5610bdd4f web.yaml --container app',
+      },
       { what: 'The crictl form:', command: 'syncpod create 4dff5610bdd4f container.json sandbox.json' },
-      { what: 'A run by hand: sandbox, container, start:', command: 'POD=$(syncpod runp web.yaml)\nsyncpod start $(syncpod create $POD web.yaml --container app)' },
+      {
+        what: 'A run by hand: sandbox, container, start:',
+        command: 'POD=$(syncpod runp web.yaml)\nsyncpod start $(syncpod create $POD web.yaml --container app)',
+      },
     ],
     seeAlso: ['runp', 'start', 'sync', 'crictl(1)'],
   },
@@ -601,7 +766,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     files: [...PROFILE_FILES, 'staticPods', 'podsApi'],
     examples: [
       { what: 'Stop a container with 10 seconds of grace:', command: 'syncpod stop -t 10 4f1c2d9a0b7e3' },
-      { what: 'Stop every container the kubelet would not start again:', command: 'syncpod stop -a --node --dry-run\nsyncpod stop -a --node' },
+      {
+        what: 'Stop every container the kubelet would not start again:',
+        command: 'syncpod stop -a --node --dry-run\nsyncpod stop -a --node',
+      },
     ],
     seeAlso: ['start', 'rm', 'stopp', 'crictl(1)'],
   },
@@ -615,18 +783,23 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     files: [...PROFILE_FILES, 'staticPods', 'podsApi'],
     examples: [
       { what: 'Remove a container, stopping it first:', command: 'syncpod rm -f 4f1c2d9a0b7e3' },
-      { what: 'Remove every exited container of a sandbox:', command: 'syncpod rm $(syncpod ps -a -s exited -p 4dff5610bdd4f -q)' },
+      {
+        what: 'Remove every exited container of a sandbox:',
+        command: 'syncpod rm $(syncpod ps -a -s exited -p 4dff5610bdd4f -q)',
+      },
     ],
     seeAlso: ['stop', 'rmp', 'crictl(1)'],
   },
   stopp: {
     description: [
-      "Stops pod sandboxes (StopPodSandbox): the runtime stops their containers and tears down their network (CNI DEL). The sandboxes stay, NotReady, until rmp. --dry-run prints the requests and sends nothing.",
+      'Stops pod sandboxes (StopPodSandbox): the runtime stops their containers and tears down their network (CNI DEL). The sandboxes stay, NotReady, until rmp. --dry-run prints the requests and sends nothing.',
     ],
     exitStatus: OK_OR_ERROR,
     environment: CRI_ENV,
     files: CRI_FILES,
-    examples: [{ what: 'Stop the sandboxes of a namespace:', command: 'syncpod stopp $(syncpod pods --namespace demo -q)' }],
+    examples: [
+      { what: 'Stop the sandboxes of a namespace:', command: 'syncpod stopp $(syncpod pods --namespace demo -q)' },
+    ],
     seeAlso: ['rmp', 'runp', 'crictl(1)'],
   },
   rmp: {
@@ -639,7 +812,11 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     files: [...PROFILE_FILES, 'staticPods', 'podsApi'],
     examples: [
       { what: 'Remove a sandbox, stopping it first:', command: 'syncpod rmp -f 4dff5610bdd4f' },
-      { what: 'Remove the pods no desired pod owns (orphans and pods made by hand):', command: 'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml > pods.yaml\nsyncpod rmp -a --node --pods pods.yaml' },
+      {
+        what: 'Remove the pods no desired pod owns (orphans and pods made by hand):',
+        command:
+          'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml > pods.yaml\nsyncpod rmp -a --node --pods pods.yaml',
+      },
     ],
     seeAlso: ['stopp', 'rm', 'sync', 'crictl(1)'],
   },
@@ -653,7 +830,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     files: CRI_FILES,
     examples: [
       { what: 'Pull a public image:', command: 'syncpod pull docker.io/library/busybox:1.36' },
-      { what: 'From a private registry, the password asked for:', command: 'syncpod pull -u robot registry.example.com/team/app:2.1' },
+      {
+        what: 'From a private registry, the password asked for:',
+        command: 'syncpod pull -u robot registry.example.com/team/app:2.1',
+      },
     ],
     seeAlso: ['images', 'rmi', 'crictl(1)'],
   },
@@ -664,14 +844,24 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     exitStatus: [
       ['0', 'Every image named (or every prunable one) was removed, or --dry-run.'],
-      ['1', 'An error: no such image, an ambiguous prefix, a removal the runtime refused; with --prune, a desired pod could not be read (nothing removed) or a removal failed (the others went).'],
+      [
+        '1',
+        'An error: no such image, an ambiguous prefix, a removal the runtime refused; with --prune, a desired pod could not be read (nothing removed) or a removal failed (the others went).',
+      ],
     ],
     environment: IMAGE_ENV,
     files: [...PROFILE_FILES, 'staticPods'],
     examples: [
       { what: 'Remove one image:', command: 'syncpod rmi docker.io/library/busybox:1.36' },
-      { what: 'What would a prune remove, and why does the rest stay?', command: 'syncpod rmi --prune --node --dry-run' },
-      { what: 'Prune, keeping the images the static pods and the bound pods name:', command: 'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml > pods.yaml\nsyncpod rmi --prune --node --pods pods.yaml' },
+      {
+        what: 'What would a prune remove, and why does the rest stay?',
+        command: 'syncpod rmi --prune --node --dry-run',
+      },
+      {
+        what: 'Prune, keeping the images the static pods and the bound pods name:',
+        command:
+          'kubectl get pods -A --field-selector spec.nodeName=$(hostname) -o yaml > pods.yaml\nsyncpod rmi --prune --node --pods pods.yaml',
+      },
     ],
     seeAlso: ['images', 'pull', 'doctor', 'crictl(1)'],
   },
@@ -682,61 +872,89 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     ],
     exitStatus: [
       ['0', 'Every plugin succeeded (or --dry-run).'],
-      ['1', "An error: a plugin's CNI error (code, msg, details, with the plugin named), a plugin killed at --timeout, a refused sandbox or interface, no usable network config."],
+      [
+        '1',
+        "An error: a plugin's CNI error (code, msg, details, with the plugin named), a plugin killed at --timeout, a refused sandbox or interface, no usable network config.",
+      ],
     ],
     environment: [...CRI_ENV, 'NO_COLOR'],
     files: [...CRI_FILES, 'cniConf', 'cniBin', 'cniCache'],
     examples: [
-      { what: 'Attach a second interface from another config directory:', command: 'syncpod net-setup 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d' },
-      { what: 'What each plugin would get, running nothing:', command: 'syncpod net-setup 4dff5610bdd4f --ifname eth1 --dry-run' },
+      {
+        what: 'Attach a second interface from another config directory:',
+        command: 'syncpod net-setup 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d',
+      },
+      {
+        what: 'What each plugin would get, running nothing:',
+        command: 'syncpod net-setup 4dff5610bdd4f --ifname eth1 --dry-run',
+      },
     ],
     seeAlso: ['net-check', 'net-teardown', 'inspectp'],
   },
   'net-teardown': {
     description: [
-      "Runs the CNI DEL of a pod sandbox, as the runtime does when it stops a sandbox: the plugins in reverse order, each given the cached result of the ADD as prevResult (cniVersion 0.4.0 and newer), then the cache entry is removed. Safe to repeat: a DEL of what is gone succeeds, and with neither a cache entry nor a network config there is nothing to tear down.",
+      'Runs the CNI DEL of a pod sandbox, as the runtime does when it stops a sandbox: the plugins in reverse order, each given the cached result of the ADD as prevResult (cniVersion 0.4.0 and newer), then the cache entry is removed. Safe to repeat: a DEL of what is gone succeeds, and with neither a cache entry nor a network config there is nothing to tear down.',
       'It changes the network (the interface, host-side state and IPAM leases the plugins release) and the result cache; not the sandbox itself. --dry-run prints what each plugin would get and runs nothing.',
     ],
     exitStatus: [
       ['0', 'Every plugin succeeded (or --dry-run).'],
-      ['1', "An error: a plugin's CNI error (with the plugin named), a plugin killed at --timeout, a missing plugin binary."],
+      [
+        '1',
+        "An error: a plugin's CNI error (with the plugin named), a plugin killed at --timeout, a missing plugin binary.",
+      ],
     ],
     environment: [...CRI_ENV, 'NO_COLOR'],
     files: [...CRI_FILES, 'cniConf', 'cniBin', 'cniCache'],
-    examples: [{ what: 'Remove the interface net-setup added:', command: 'syncpod net-teardown 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d' }],
+    examples: [
+      {
+        what: 'Remove the interface net-setup added:',
+        command: 'syncpod net-teardown 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d',
+      },
+    ],
     seeAlso: ['net-setup', 'net-check'],
   },
   'net-check': {
     description: [
-      "Runs the CNI CHECK of a pod sandbox against the cached ADD result (network configs with cniVersion 0.4.0 or newer): each plugin says whether what it set up is still there. It changes nothing; --dry-run prints what each plugin would get and runs nothing.",
+      'Runs the CNI CHECK of a pod sandbox against the cached ADD result (network configs with cniVersion 0.4.0 or newer): each plugin says whether what it set up is still there. It changes nothing; --dry-run prints what each plugin would get and runs nothing.',
     ],
     exitStatus: [
       ['0', 'Every plugin found its setup intact (or --dry-run).'],
-      ['1', "A plugin's CNI error (what is missing), no cached result, a cniVersion below 0.4.0, a plugin killed at --timeout."],
+      [
+        '1',
+        "A plugin's CNI error (what is missing), no cached result, a cniVersion below 0.4.0, a plugin killed at --timeout.",
+      ],
     ],
     environment: [...CRI_ENV, 'NO_COLOR'],
     files: [...CRI_FILES, 'cniConf', 'cniBin', 'cniCache'],
-    examples: [{ what: 'Is the second interface still as it was set up?', command: 'syncpod net-check 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d' }],
+    examples: [
+      {
+        what: 'Is the second interface still as it was set up?',
+        command: 'syncpod net-check 4dff5610bdd4f --ifname eth1 --cni-conf-dir /etc/cni/extra.d',
+      },
+    ],
     seeAlso: ['net-setup', 'net-teardown'],
   },
   node: {
     description: [
       "Shows the node settings plan, sync, runp, create and doctor use, and where each came from: a syncpod flag, the runtime (RuntimeConfig, for the cgroup driver), the running kubelet's flags, its config file and --config-dir drop-ins (merged as the kubelet merges them), its binary's --version, the CRI endpoint settings, or the defaults. The settings: kubelet version and feature gates, cgroup driver, cgroupRoot and cgroupsPerQOS, cluster DNS and domain, resolv.conf, pod logs and root directories, staticPodPath, node name, the runtime and image endpoints.",
-      'It reads /proc, the kubelet\'s files and the runtime\'s RuntimeConfig answer, and changes nothing but syncpod\'s own cache in /run/syncpod. A kubelet configuration that is broken is one line naming the file.',
+      "It reads /proc, the kubelet's files and the runtime's RuntimeConfig answer, and changes nothing but syncpod's own cache in /run/syncpod. A kubelet configuration that is broken is one line naming the file.",
     ],
     exitStatus: OK_OR_ERROR,
     environment: [...CRI_ENV, 'IMAGE_SERVICE_ENDPOINT', 'NO_COLOR'],
     files: PROFILE_FILES,
     examples: [
       { what: 'What syncpod takes from this node, and from where:', command: 'syncpod node' },
-      { what: 'The detected kubelet version, for a script:', command: "syncpod node -o json | jq -r '.kubeletVersion.value'" },
+      {
+        what: 'The detected kubelet version, for a script:',
+        command: "syncpod node -o json | jq -r '.kubeletVersion.value'",
+      },
       { what: 'What a plan would use with another cgroup driver:', command: 'syncpod node --cgroup-driver systemd' },
     ],
     seeAlso: ['plan', 'doctor', 'runtime-config'],
   },
   completion: {
     description: [
-      'Prints a completion script for bash (the default, as crictl), zsh or fish: the command names and aliases, and each command\'s flags. It reads and changes nothing.',
+      "Prints a completion script for bash (the default, as crictl), zsh or fish: the command names and aliases, and each command's flags. It reads and changes nothing.",
     ],
     exitStatus: [
       ['0', 'The script was printed.'],

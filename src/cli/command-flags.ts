@@ -29,7 +29,8 @@ export function int(name: string) {
   return (value: string): number => {
     if (!/^-?\d+$/.test(value)) throw new InvalidArgumentError(`${name} must be a whole number`);
     // Beyond 2^53 the number is no longer the one given (and no int64 field takes 1e20).
-    if (!Number.isSafeInteger(Number(value))) throw new InvalidArgumentError(`${name} must be a whole number of at most ${Number.MAX_SAFE_INTEGER} in size`);
+    if (!Number.isSafeInteger(Number(value)))
+      throw new InvalidArgumentError(`${name} must be a whole number of at most ${Number.MAX_SAFE_INTEGER} in size`);
     return Number(value);
   };
 }
@@ -42,20 +43,58 @@ export function int(name: string) {
 export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
   return cmd
     .option('--pod-logs-root <dir>', "kubelet's podLogsDir (default: the kubelet's, else /var/log/pods)")
-    .option('--pod-dir-root <dir>', "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)")
-    .option('--cluster-dns <ips>', "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)")
+    .option(
+      '--pod-dir-root <dir>',
+      "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)",
+    )
+    .option(
+      '--cluster-dns <ips>',
+      "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)",
+    )
     .option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)")
-    .option('--resolv-conf <file>', "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)")
-    .option('--cgroup-driver <driver>', "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)")
-    .option('--cgroup-root <path>', "kubelet's cgroupRoot, cgroupfs form: pod cgroups go under <root>/kubepods (default: the kubelet's, else /)")
-    .option('--cgroups-per-qos [bool]', "kubelet's cgroupsPerQOS; false: no pod cgroup and an empty cgroup parent, the runtime places the pod (default: the kubelet's, else true)")
+    .option(
+      '--resolv-conf <file>',
+      "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)",
+    )
+    .option(
+      '--cgroup-driver <driver>',
+      "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)",
+    )
+    .option(
+      '--cgroup-root <path>',
+      "kubelet's cgroupRoot, cgroupfs form: pod cgroups go under <root>/kubepods (default: the kubelet's, else /)",
+    )
+    .option(
+      '--cgroups-per-qos [bool]',
+      "kubelet's cgroupsPerQOS; false: no pod cgroup and an empty cgroup parent, the runtime places the pod (default: the kubelet's, else true)",
+    )
     .option('--cgroup-parent <path>', "use this cgroup parent instead of kubelet's QoS rule")
-    .option('--runtime-handler <handler>', 'runtime handler for the sandbox (default: from runtimeClassName via --runtime-class)')
-    .option('--runtime-class <name=handler>', 'RuntimeClass name to handler mapping (repeatable)', collect, [] as string[])
-    .option('--node-name <name>', "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)")
-    .option('--env-file <file>', 'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE')
-    .option('--kubelet-version <version>', "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest")
-    .option('--ordinal <n>', 'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)');
+    .option(
+      '--runtime-handler <handler>',
+      'runtime handler for the sandbox (default: from runtimeClassName via --runtime-class)',
+    )
+    .option(
+      '--runtime-class <name=handler>',
+      'RuntimeClass name to handler mapping (repeatable)',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--node-name <name>',
+      "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)",
+    )
+    .option(
+      '--env-file <file>',
+      'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE',
+    )
+    .option(
+      '--kubelet-version <version>',
+      "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
+    )
+    .option(
+      '--ordinal <n>',
+      'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)',
+    );
 }
 
 /**
@@ -66,8 +105,16 @@ export function desiredPodOptions<A extends unknown[], O extends {}>(cmd: Comman
   return cmd
     .option('--node', node)
     .option('--static-pod-path <dir>', "with --node: kubelet's staticPodPath (default: the running kubelet's)")
-    .option('--pods <file>', "with --node: more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin)", collect, [] as string[])
-    .option('--node-name <name>', "with --node: the node's name (default: the kubelet's --hostname-override, else this host's name)");
+    .option(
+      '--pods <file>',
+      "with --node: more desired pods, e.g. kubectl get pods -o yaml (repeatable; '-' for stdin)",
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--node-name <name>',
+      "with --node: the node's name (default: the kubelet's --hostname-override, else this host's name)",
+    );
 }
 
 const nodeOnlyDef = (c: Cmd) => nodeOptions(c);
@@ -87,10 +134,12 @@ export function netOptions(cmd: Cmd) {
     .option('-o, --output <format>', 'output format: table or json', 'table');
 }
 
-
 /** Refuses flags that only mean something with --node when --node is not given (they were ignored). */
 export function requireNodeFor(opts: { node?: boolean }, given: Record<string, unknown>): void {
   if (opts.node) return;
   const flag = Object.entries(given).find(([, v]) => v !== undefined && v !== false)?.[0];
-  if (flag) throw new SyncpodError(`${flag} applies with --node (it plans or syncs the whole node); add --node or leave it out`);
+  if (flag)
+    throw new SyncpodError(
+      `${flag} applies with --node (it plans or syncs the whole node); add --node or leave it out`,
+    );
 }

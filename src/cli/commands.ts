@@ -52,7 +52,13 @@ function entry<O>(
   load: () => Promise<Handler<O>>,
   extra: { hidden?: boolean; aliases?: string[] } = {},
 ): CommandEntry {
-  return { name, aliases: extra.aliases ?? [], hidden: extra.hidden ?? false, define, load: load as () => Promise<Handler<never>> };
+  return {
+    name,
+    aliases: extra.aliases ?? [],
+    hidden: extra.hidden ?? false,
+    define,
+    load: load as () => Promise<Handler<never>>,
+  };
 }
 
 // ---------------------------------------------------------------------------------------------

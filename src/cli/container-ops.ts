@@ -18,9 +18,12 @@ export async function update(ctx: Context, args: string[], opts: UpdateOptions):
   };
   const t = stepTimeoutMs(ctx);
   for (const containerId of ids) {
-    await ctx.cri().runtime.call('UpdateContainerResources', { containerId, linux }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`updating container resources for "${containerId}": ${errorLine(err)}`);
-    });
+    await ctx
+      .cri()
+      .runtime.call('UpdateContainerResources', { containerId, linux }, { timeoutMs: t })
+      .catch((err) => {
+        throw new SyncpodError(`updating container resources for "${containerId}": ${errorLine(err)}`);
+      });
     ctx.out(containerId);
   }
   return 0;
@@ -30,9 +33,12 @@ export async function checkpoint(ctx: Context, args: string[], opts: CheckpointO
   const ids = await resolveContainerIds(ctx, args);
   const t = stepTimeoutMs(ctx);
   for (const containerId of ids) {
-    await ctx.cri().runtime.call('CheckpointContainer', { containerId, location: opts.export ?? '' }, { timeoutMs: t }).catch((err) => {
-      throw new SyncpodError(`checkpointing the container "${containerId}" failed: ${errorLine(err)}`);
-    });
+    await ctx
+      .cri()
+      .runtime.call('CheckpointContainer', { containerId, location: opts.export ?? '' }, { timeoutMs: t })
+      .catch((err) => {
+        throw new SyncpodError(`checkpointing the container "${containerId}" failed: ${errorLine(err)}`);
+      });
     ctx.out(containerId);
   }
   return 0;

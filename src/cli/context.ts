@@ -69,7 +69,10 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
   // The kubelet is found in the node's /proc (under --host-root).
   // (Not through settings(): they take the kubelet's runtime endpoint from this profile.)
   const facts = hostNodeFacts(
-    () => ({ proc: onHost(hostRootOf(flags.hostRoot, io.env), '/proc'), parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text, { version: '1.1' }) }),
+    () => ({
+      proc: onHost(hostRootOf(flags.hostRoot, io.env), '/proc'),
+      parseYaml: (text) => (require('yaml') as typeof import('yaml')).parse(text, { version: '1.1' }),
+    }),
     hostname,
   );
   const warned = new Set<string>();
@@ -80,7 +83,11 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
     colours: chooseColours({ isTTY: !!io.stdout.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
     // Decided on first use: looking at stderr creates Node's stream for it.
     get coloursErr() {
-      coloursErr ??= chooseColours({ isTTY: !!io.stderr.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor });
+      coloursErr ??= chooseColours({
+        isTTY: !!io.stderr.isTTY,
+        noColorEnv: io.env.NO_COLOR,
+        noColorFlag: !!flags.noColor,
+      });
       return coloursErr;
     },
     settings() {
@@ -93,7 +100,9 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
           if (flags.noNodeProfile) return undefined;
           try {
             const k = facts.detect(false).kubelet?.settings;
-            return k ? { runtime: k.containerRuntimeEndpoint.value, image: k.imageServiceEndpoint.value || undefined } : undefined;
+            return k
+              ? { runtime: k.containerRuntimeEndpoint.value, image: k.imageServiceEndpoint.value || undefined }
+              : undefined;
           } catch {
             return undefined; // a broken kubelet config is reported where node settings are used
           }
@@ -103,9 +112,19 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
     },
     nodeProfile(nodeFlags, runtimeCgroupDriver) {
       const s = ctx.settings();
-      const crictl = (value: string | undefined, source: Settings['runtimeEndpointSource'], env: string, key: string): Sourced<string> | undefined => {
+      const crictl = (
+        value: string | undefined,
+        source: Settings['runtimeEndpointSource'],
+        env: string,
+        key: string,
+      ): Sourced<string> | undefined => {
         if (value === undefined || source === 'default' || source === 'kubelet') return undefined;
-        if (source === 'flag') return { value, source: 'flag', from: key === 'runtime-endpoint' ? '--runtime-endpoint' : '--image-endpoint' };
+        if (source === 'flag')
+          return {
+            value,
+            source: 'flag',
+            from: key === 'runtime-endpoint' ? '--runtime-endpoint' : '--image-endpoint',
+          };
         if (source === 'env') return { value, source: 'env', from: env };
         return { value, source: 'crictl-config', from: `${s.configFile?.path ?? ''} ${key}`.trim() };
       };
@@ -113,7 +132,12 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
         flags: syncpodNodeFlags(nodeFlags),
         noNodeProfile: flags.noNodeProfile === true,
         endpoints: {
-          runtime: crictl(s.runtimeEndpoints[0], s.runtimeEndpointSource, 'CONTAINER_RUNTIME_ENDPOINT', 'runtime-endpoint'),
+          runtime: crictl(
+            s.runtimeEndpoints[0],
+            s.runtimeEndpointSource,
+            'CONTAINER_RUNTIME_ENDPOINT',
+            'runtime-endpoint',
+          ),
           image: crictl(s.imageEndpoint, s.imageEndpointSource, 'IMAGE_SERVICE_ENDPOINT', 'image-endpoint'),
           defaults: DEFAULT_RUNTIME_ENDPOINTS,
         },

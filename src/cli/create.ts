@@ -18,17 +18,37 @@ export async function create(ctx: Context, args: string[], opts: CreateOptions):
   const deps = stepDeps(ctx);
   let request: ContainerRequest;
   if (opts.container !== undefined) {
-    if (sandboxFile !== undefined) throw new SyncpodError('with --container the pod manifest gives the sandbox config; drop the third argument');
+    if (sandboxFile !== undefined)
+      throw new SyncpodError('with --container the pod manifest gives the sandbox config; drop the third argument');
     const doc = await readConfigDocument(configFile, 'pod manifest', deps);
     const { opts: node, detected } = await profiledNode(ctx, opts);
     const kubelet = resolveRules(node.kubeletVersion, undefined, detected);
-    request = await containerRequest(podSandboxId, doc, { container: opts.container, ordinal: opts.ordinal, noPull: opts.pull === false, dryRun: !!opts.dryRun, showSecrets: !!opts.showSecrets, node, kubelet }, deps);
+    request = await containerRequest(
+      podSandboxId,
+      doc,
+      {
+        container: opts.container,
+        ordinal: opts.ordinal,
+        noPull: opts.pull === false,
+        dryRun: !!opts.dryRun,
+        showSecrets: !!opts.showSecrets,
+        node,
+        kubelet,
+      },
+      deps,
+    );
   } else {
-    if (sandboxFile === undefined) throw new SyncpodError('create needs CONTAINER.json SANDBOX.json, or a pod manifest with --container NAME');
+    if (sandboxFile === undefined)
+      throw new SyncpodError('create needs CONTAINER.json SANDBOX.json, or a pod manifest with --container NAME');
     const cDoc = await readConfigDocument(configFile, 'container config', deps);
-    if (cDoc.isManifest) throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
+    if (cDoc.isManifest)
+      throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
     const sDoc = await readConfigDocument(sandboxFile, 'pod config', deps);
-    request = { podSandboxId, config: criMessage<T.ContainerConfig>('ContainerConfig', cDoc), sandboxConfig: criMessage<T.PodSandboxConfig>('PodSandboxConfig', sDoc) };
+    request = {
+      podSandboxId,
+      config: criMessage<T.ContainerConfig>('ContainerConfig', cDoc),
+      sandboxConfig: criMessage<T.PodSandboxConfig>('PodSandboxConfig', sDoc),
+    };
     if (!opts.dryRun && request.sandboxConfig.logDirectory && request.config.logPath) {
       const path = `${request.sandboxConfig.logDirectory}/${request.config.logPath}`;
       fs.mkdirSync(path.slice(0, path.lastIndexOf('/')), { recursive: true, mode: 0o755 });

@@ -50,7 +50,10 @@ export async function profiledNode<T extends NodeFlagValues>(
   ctx: Context,
   opts: T,
 ): Promise<{ opts: T & ReturnType<typeof withProfile>; detected: DetectedKubelet; profile: NodeProfile }> {
-  const profile = await profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
+  const profile = await profileWithRuntime(
+    (rt) => ctx.nodeProfile(opts, rt),
+    () => ctx.cri().runtime,
+  );
   return { opts: withProfile(opts, profile), detected: detectedForRules(profile), profile };
 }
 
@@ -68,7 +71,8 @@ export function nodeDeps(ctx: Context): NodePlanDeps {
       readNodeFile: (p) => readInputFile(onHost(root, p)),
       readStdin: () => ctx.readStdin(),
     },
-    podsApi: (socket) => listPodsApi(onHost(root, socket), { timeoutMs: ctx.settings().timeoutMs, exists: (p) => existsSync(p) }),
+    podsApi: (socket) =>
+      listPodsApi(onHost(root, socket), { timeoutMs: ctx.settings().timeoutMs, exists: (p) => existsSync(p) }),
     now: () => ctx.now(),
   };
 }

@@ -14,11 +14,25 @@ import { DOCTOR_CHECKS } from '../doctor/registry';
 import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN, type DoctorReport } from '../doctor/report';
 import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
 import type { DoctorCheck } from '../doctor/types';
-import { buildDoctorEnv, DEFAULT_CHECK_DEADLINE_MS, NPD_CHECK_DEADLINE_MS, runChecks, selectChecks } from '../workflows/doctor';
+import {
+  buildDoctorEnv,
+  DEFAULT_CHECK_DEADLINE_MS,
+  NPD_CHECK_DEADLINE_MS,
+  runChecks,
+  selectChecks,
+} from '../workflows/doctor';
 import { planNode } from '../workflows/node-plan';
 import { syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
 import { runtimeCgroupDriver } from '../node/runtime-config';
-import { DOCTOR_OUTPUTS, type DoctorOutput, renderDoctorJson, renderDoctorNpd, renderDoctorPrometheus, renderDoctorTable, renderDoctorYaml } from '../render/doctor-view';
+import {
+  DOCTOR_OUTPUTS,
+  type DoctorOutput,
+  renderDoctorJson,
+  renderDoctorNpd,
+  renderDoctorPrometheus,
+  renderDoctorTable,
+  renderDoctorYaml,
+} from '../render/doctor-view';
 import { nodeDeps } from './deps';
 import { nodeRequest } from './node';
 import { outputWidth, parseOutput } from './output';
@@ -27,7 +41,12 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
   // Everything the flags say is checked before anything is read or called.
   const output = parseOutput(opts.output, DOCTOR_OUTPUTS);
   const checks = selectChecks(DOCTOR_CHECKS, opts.check, opts.skip);
-  const deadlineMs = opts.checkTimeout !== undefined ? parseTimeout(opts.checkTimeout, '--check-timeout') : output === 'npd' ? NPD_CHECK_DEADLINE_MS : DEFAULT_CHECK_DEADLINE_MS;
+  const deadlineMs =
+    opts.checkTimeout !== undefined
+      ? parseTimeout(opts.checkTimeout, '--check-timeout')
+      : output === 'npd'
+        ? NPD_CHECK_DEADLINE_MS
+        : DEFAULT_CHECK_DEADLINE_MS;
   const stuckAfterMs = parseTimeout(opts.stuckAfter, '--stuck-after');
   syncpodNodeFlags(opts);
   if (opts.list) {
@@ -49,7 +68,11 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
  * silent runtime is runtime.reachable's finding). A kubelet configuration that cannot be read is a
  * finding (kubelet.config), not the end of the run: the profile then holds syncpod's defaults.
  */
-async function doctorProfile(ctx: Context, opts: DoctorOptions, deadlineMs: number): Promise<{ profile: NodeProfile; profileError?: string }> {
+async function doctorProfile(
+  ctx: Context,
+  opts: DoctorOptions,
+  deadlineMs: number,
+): Promise<{ profile: NodeProfile; profileError?: string }> {
   let profileError: string | undefined;
   try {
     ctx.nodeProfile(opts);
@@ -63,13 +86,24 @@ async function doctorProfile(ctx: Context, opts: DoctorOptions, deadlineMs: numb
   const silent = new Promise<RuntimeCgroupDriver>((resolve) => {
     timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${waitMs / 1000}s` }), waitMs);
   });
-  const rt = await Promise.race([runtimeCgroupDriver(ctx.cri().runtime).catch((err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) })), silent]);
+  const rt = await Promise.race([
+    runtimeCgroupDriver(ctx.cri().runtime).catch(
+      (err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) }),
+    ),
+    silent,
+  ]);
   clearTimeout(timer);
   return { profile: ctx.nodeProfile(opts, rt), profileError };
 }
 
 /** One doctor run: the env built afresh (its memoised reads are this run's), every check, the report. */
-async function doctorReport(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], deadlineMs: number, stuckAfterMs: number): Promise<DoctorReport> {
+async function doctorReport(
+  ctx: Context,
+  opts: DoctorOptions,
+  selected: DoctorCheck[],
+  deadlineMs: number,
+  stuckAfterMs: number,
+): Promise<DoctorReport> {
   const { profile, profileError } = await doctorProfile(ctx, opts, deadlineMs);
   const hostRoot = ctx.settings().hostRoot;
   const nodeOpts = withNodeProfile(opts, profile);
@@ -93,7 +127,14 @@ async function doctorReport(ctx: Context, opts: DoctorOptions, selected: DoctorC
   return buildDoctorReport(profile.nodeName.value, results);
 }
 
-async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: DoctorOutput, deadlineMs: number, stuckAfterMs: number): Promise<number> {
+async function runDoctor(
+  ctx: Context,
+  opts: DoctorOptions,
+  selected: DoctorCheck[],
+  output: DoctorOutput,
+  deadlineMs: number,
+  stuckAfterMs: number,
+): Promise<number> {
   const report = await doctorReport(ctx, opts, selected, deadlineMs, stuckAfterMs);
   switch (output) {
     case 'json':
@@ -117,12 +158,22 @@ async function runDoctor(ctx: Context, opts: DoctorOptions, selected: DoctorChec
 }
 
 /** `doctor --every DURATION` (the DaemonSet's doctor container): one report per interval until SIGTERM/SIGINT; JSON one line per run. */
-async function doctorEvery(ctx: Context, opts: DoctorOptions, selected: DoctorCheck[], output: DoctorOutput, deadlineMs: number, stuckAfterMs: number): Promise<number> {
+async function doctorEvery(
+  ctx: Context,
+  opts: DoctorOptions,
+  selected: DoctorCheck[],
+  output: DoctorOutput,
+  deadlineMs: number,
+  stuckAfterMs: number,
+): Promise<number> {
   const ns = parseGoDuration(String(opts.every));
   if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
-    throw new SyncpodError(`--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`);
+    throw new SyncpodError(
+      `--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`,
+    );
   }
-  if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
+  if (output === 'npd')
+    throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
   const abort = new AbortController();
   const stop = (): void => abort.abort();
   process.once('SIGTERM', stop);

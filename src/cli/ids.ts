@@ -17,7 +17,9 @@ export function containerListFlags(opts: PsOptions | InspectOptions): ContainerL
  * keep nothing it is an error too (crictl logs it and exits 0 with help).
  */
 export async function filteredIds(flags: object, list: () => Promise<string[]>): Promise<string[]> {
-  const given = Object.values(flags).some((v) => (Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false && v !== 0));
+  const given = Object.values(flags).some((v) =>
+    Array.isArray(v) ? v.length > 0 : v !== undefined && v !== false && v !== 0,
+  );
   if (!given) throw new SyncpodError('ID cannot be empty (or select with the filter flags, see --help)');
   const ids = await list();
   if (ids.length === 0) throw new SyncpodError('No IDs provided or nothing found per filter');

@@ -37,7 +37,9 @@ export async function inspecti(ctx: Context, args: string[], opts: InspectiOptio
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { image } = ctx.cri();
   const flags = { name: opts.name, filter: opts.filter };
-  const refs = args.length ? args : await filteredIds(flags, async () => (await listImages(image, opts.name, opts.filter ?? [])).map((i) => i.id));
+  const refs = args.length
+    ? args
+    : await filteredIds(flags, async () => (await listImages(image, opts.name, opts.filter ?? [])).map((i) => i.id));
   const responses = [];
   let known: string[] | undefined;
   for (const ref of refs) {
@@ -52,6 +54,9 @@ export async function inspecti(ctx: Context, args: string[], opts: InspectiOptio
     responses.push(res);
   }
   if (output === 'table') ctx.io.stdout.write(formatImageStatusTable(responses, refs, { verbose: !opts.quiet }));
-  else ctx.io.stdout.write(formatInspectImages(responses, refs, { output, template: opts.template, toJSON: protoJSON(ctx) }));
+  else
+    ctx.io.stdout.write(
+      formatInspectImages(responses, refs, { output, template: opts.template, toJSON: protoJSON(ctx) }),
+    );
   return 0;
 }

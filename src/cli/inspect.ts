@@ -11,12 +11,26 @@ import type { InspectOptions, InspectpOptions } from './commands';
 export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { runtime } = ctx.cri();
-  const flags = { name: opts.name, namespace: opts.namespace, state: opts.state, labels: opts.label, latest: opts.latest, last: opts.last };
-  const ids = args.length ? await resolveSandboxIds(ctx, args) : await filteredIds(flags, async () => (await listPods(runtime, flags)).map((p) => p.id));
+  const flags = {
+    name: opts.name,
+    namespace: opts.namespace,
+    state: opts.state,
+    labels: opts.label,
+    latest: opts.latest,
+    last: opts.last,
+  };
+  const ids = args.length
+    ? await resolveSandboxIds(ctx, args)
+    : await filteredIds(flags, async () => (await listPods(runtime, flags)).map((p) => p.id));
   const responses = [];
-  for (const id of ids) responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
-  if (output === 'table') ctx.io.stdout.write(formatPodStatusTable(responses, { zone: systemZone, verbose: !opts.quiet }));
-  else ctx.io.stdout.write(formatInspectPods(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }));
+  for (const id of ids)
+    responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
+  if (output === 'table')
+    ctx.io.stdout.write(formatPodStatusTable(responses, { zone: systemZone, verbose: !opts.quiet }));
+  else
+    ctx.io.stdout.write(
+      formatInspectPods(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }),
+    );
   return 0;
 }
 
@@ -24,10 +38,17 @@ export async function inspect(ctx: Context, args: string[], opts: InspectOptions
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);
   const { runtime, image } = ctx.cri();
   const flags = containerListFlags(opts);
-  const ids = args.length ? await resolveContainerIds(ctx, args) : await filteredIds(flags, async () => (await listContainers(runtime, image, flags)).map((c) => c.id));
+  const ids = args.length
+    ? await resolveContainerIds(ctx, args)
+    : await filteredIds(flags, async () => (await listContainers(runtime, image, flags)).map((c) => c.id));
   const responses = [];
-  for (const id of ids) responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));
-  if (output === 'table') ctx.io.stdout.write(formatContainerStatusTable(responses, { nowNs: nowNs(ctx), verbose: !opts.quiet }));
-  else ctx.io.stdout.write(formatInspectContainers(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }));
+  for (const id of ids)
+    responses.push(await runtime.call('ContainerStatus', { containerId: id, verbose: !opts.quiet }));
+  if (output === 'table')
+    ctx.io.stdout.write(formatContainerStatusTable(responses, { nowNs: nowNs(ctx), verbose: !opts.quiet }));
+  else
+    ctx.io.stdout.write(
+      formatInspectContainers(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }),
+    );
   return 0;
 }

@@ -14,20 +14,34 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
   const { runtime } = ctx.cri();
   // One list serves both the id prefix and, with --previous, the search for the earlier instance.
   const { containers } = await runtime.call('ListContainers', {});
-  const id = resolveIdPrefix(args[0], containers.map((c) => c.id), 'container');
+  const id = resolveIdPrefix(
+    args[0],
+    containers.map((c) => c.id),
+    'container',
+  );
   let target = id;
   let previousAttempt: number | undefined;
   if (opts.previous) {
     // The previous instance: same pod, same container name, the newest one created before this.
     const current = containers.find((c) => c.id === id)!;
     const previous = containers
-      .filter((c) => c.podSandboxId === current.podSandboxId && c.metadata?.name === current.metadata?.name && compareInt64Strings(c.createdAt, current.createdAt) < 0)
+      .filter(
+        (c) =>
+          c.podSandboxId === current.podSandboxId &&
+          c.metadata?.name === current.metadata?.name &&
+          compareInt64Strings(c.createdAt, current.createdAt) < 0,
+      )
       .sort((a, b) => compareInt64Strings(b.createdAt, a.createdAt))[0];
     if (previous) target = previous.id;
-    else if ((current.metadata?.attempt ?? 0) > 0) previousAttempt = current.metadata!.attempt - 1; // removed: crictl's <attempt-1> log file
-    else throw new SyncpodError(`container ${id.slice(0, 13)} has no previous instance in its pod (previous terminated container ${current.metadata?.name ?? ''} not found)`);
+    else if ((current.metadata?.attempt ?? 0) > 0)
+      previousAttempt = current.metadata!.attempt - 1; // removed: crictl's <attempt-1> log file
+    else
+      throw new SyncpodError(
+        `container ${id.slice(0, 13)} has no previous instance in its pod (previous terminated container ${current.metadata?.name ?? ''} not found)`,
+      );
   }
-  if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr') throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
+  if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr')
+    throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
   if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId: target });
   const st = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
   const logPath = st.status?.logPath ?? '';

@@ -48,7 +48,12 @@ export const inspectpDef = (c: Cmd) =>
     .option('--name <regex>', 'without IDs: filter by pod name regular expression')
     .option('--namespace <regex>', 'without IDs: filter by pod namespace regular expression')
     .option('-s, --state <state>', 'without IDs: filter by pod state: ready or notready')
-    .option('--label <key=value>', 'without IDs: filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
+    .option(
+      '--label <key=value>',
+      'without IDs: filter by label (repeatable, or comma-separated)',
+      stringSlice,
+      [] as string[],
+    )
     .option('-l, --latest', 'without IDs: the most recently created pod')
     .option('-n, --last <n>', 'without IDs: the last n recently created pods (0 for unlimited)', int('--last'), 0);
 export type InspectpOptions = OptionsOf<typeof inspectpDef>;
@@ -68,7 +73,12 @@ export const psDef = (c: Cmd) =>
     .option('-q, --quiet', 'only display container IDs')
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
     .option('-l, --latest', 'show the most recently created container (includes all states)')
-    .option('-n, --last <n>', 'show the last n recently created containers, all states (0 for unlimited)', int('--last'), 0)
+    .option(
+      '-n, --last <n>',
+      'show the last n recently created containers, all states (0 for unlimited)',
+      int('--last'),
+      0,
+    )
     .option('--no-trunc', 'show output without truncating the ID')
     .option('-r, --resolve-image-path', "show the image's first repo tag instead of its ID");
 export type PsOptions = OptionsOf<typeof psDef>;
@@ -86,9 +96,19 @@ export const inspectDef = (c: Cmd) =>
     .option('-p, --pod <pod-id>', 'without IDs: filter by pod id (prefix)')
     .option('--image <image>', 'without IDs: filter by container image')
     .option('-s, --state <state>', 'without IDs: filter by container state: created, running, exited or unknown')
-    .option('--label <key=value>', 'without IDs: filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
+    .option(
+      '--label <key=value>',
+      'without IDs: filter by label (repeatable, or comma-separated)',
+      stringSlice,
+      [] as string[],
+    )
     .option('-l, --latest', 'without IDs: the most recently created container (all states)')
-    .option('-n, --last <n>', 'without IDs: the last n recently created containers, all states (0 for unlimited)', int('--last'), 0);
+    .option(
+      '-n, --last <n>',
+      'without IDs: the last n recently created containers, all states (0 for unlimited)',
+      int('--last'),
+      0,
+    );
 export type InspectOptions = OptionsOf<typeof inspectDef>;
 
 export const logsDef = (c: Cmd) =>
@@ -100,7 +120,12 @@ export const logsDef = (c: Cmd) =>
     .option('--since <time>', 'show logs since a timestamp (RFC3339) or a relative time like 42m')
     .option('-t, --timestamps', 'show timestamps')
     .option('-p, --previous', "print the logs of the container's previous instance (same pod, same name)")
-    .option('--limit-bytes <n>', 'stop after this many bytes of log output (0 or negative: no limit, as crictl\'s -1)', int('--limit-bytes'), -1)
+    .option(
+      '--limit-bytes <n>',
+      "stop after this many bytes of log output (0 or negative: no limit, as crictl's -1)",
+      int('--limit-bytes'),
+      -1,
+    )
     .option('--stream <stream>', 'only this stream: stdout or stderr (not with --tail)')
     .option('-r, --reopen', 'ask the runtime to reopen the log file first (ReopenContainerLog, after a rotation)');
 export type LogsOptions = OptionsOf<typeof logsDef>;
@@ -114,7 +139,12 @@ export const imagesDef = (c: Cmd) =>
     .option('--digests', 'show digests')
     .option('--pinned', 'show whether the image is pinned (PINNED column)')
     .option('--no-trunc', 'show output without truncating the ID')
-    .option('-f, --filter <condition>', 'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)', stringSlice, [] as string[])
+    .option(
+      '-f, --filter <condition>',
+      'dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)',
+      stringSlice,
+      [] as string[],
+    )
     .option('-o, --output <format>', OUTPUT_LIST, 'table');
 export type ImagesOptions = OptionsOf<typeof imagesDef>;
 
@@ -126,5 +156,10 @@ export const inspectiDef = (c: Cmd) =>
     .option('--template <template>', TEMPLATE)
     .option('-q, --quiet', 'do not show verbose information')
     .option('--name <repository[:tag]>', 'without arguments: only images matching this reference')
-    .option('-f, --filter <condition>', 'without arguments: dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)', stringSlice, [] as string[]);
+    .option(
+      '-f, --filter <condition>',
+      'without arguments: dangling=true|false, reference=REGEX, before=IMAGE, since=IMAGE (repeatable, or comma-separated)',
+      stringSlice,
+      [] as string[],
+    );
 export type InspectiOptions = OptionsOf<typeof inspectiDef>;

@@ -6,7 +6,16 @@
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 import { VERSION } from '../version';
-import { COMMAND_DOCS, ENVIRONMENT, FILES, PROGRAM_DOC, type CommandDoc, type EnvName, type Example, type FileKey } from './command-docs';
+import {
+  COMMAND_DOCS,
+  ENVIRONMENT,
+  FILES,
+  PROGRAM_DOC,
+  type CommandDoc,
+  type EnvName,
+  type Example,
+  type FileKey,
+} from './command-docs';
 import { programForDocs } from './docs';
 
 /** Plain text as roff: backslashes, a leading . or ', hyphens; `code` in bold. */
@@ -20,7 +29,10 @@ function roff(text: string): string {
 
 /** Text shown as typed (examples): escaped, no markup. */
 function literal(text: string): string {
-  return text.replace(/\\/g, '\\e').replace(/^([.'])/gm, '\\&$1').replace(/-/g, '\\-');
+  return text
+    .replace(/\\/g, '\\e')
+    .replace(/^([.'])/gm, '\\&$1')
+    .replace(/-/g, '\\-');
 }
 
 function optionLine(o: Option): string {
@@ -30,12 +42,17 @@ function optionLine(o: Option): string {
 }
 
 function usageOf(cmd: Command): string {
-  const args = cmd.registeredArguments.map((a) => (a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`));
-  return ['syncpod', '[global options]', cmd.name(), cmd.options.length ? '[options]' : '', ...args].filter(Boolean).join(' ');
+  const args = cmd.registeredArguments.map((a) =>
+    a.required ? `<${a.name()}${a.variadic ? '...' : ''}>` : `[${a.name()}${a.variadic ? '...' : ''}]`,
+  );
+  return ['syncpod', '[global options]', cmd.name(), cmd.options.length ? '[options]' : '', ...args]
+    .filter(Boolean)
+    .join(' ');
 }
 
 const paragraphs = (ps: readonly string[]) => ps.map((p) => `.PP\n${roff(p)}\n`).join('');
-const tagged = (rows: ReadonlyArray<readonly [string, string]>) => rows.map(([tag, text]) => `.TP\n\\fB${roff(tag)}\\fR\n${roff(text)}\n`).join('');
+const tagged = (rows: ReadonlyArray<readonly [string, string]>) =>
+  rows.map(([tag, text]) => `.TP\n\\fB${roff(tag)}\\fR\n${roff(text)}\n`).join('');
 
 function exitStatus(rows: CommandDoc['exitStatus']): string {
   return `.SH EXIT STATUS\n${tagged(rows)}`;
@@ -72,13 +89,17 @@ function seeAlso(refs: readonly string[]): string {
 const isHidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
 
 /** Every man page: syncpod.1 plus one page per command. A command without docs is an error. */
-export function renderManPages(program: Command = programForDocs(), docs: Readonly<Record<string, CommandDoc>> = COMMAND_DOCS): Map<string, string> {
+export function renderManPages(
+  program: Command = programForDocs(),
+  docs: Readonly<Record<string, CommandDoc>> = COMMAND_DOCS,
+): Map<string, string> {
   const pages = new Map<string, string>();
   // .nh: no hyphenation, so command names, flags and paths are never split at a line end.
   const header = (name: string) => `.TH ${name.toUpperCase()} 1 "2026" "syncpod ${VERSION}" "syncpod manual"\n.nh\n`;
   const commands = program.commands.filter((c) => !isHidden(c));
   const missing = commands.filter((c) => docs[c.name()] === undefined).map((c) => c.name());
-  if (missing.length) throw new SyncpodError(`no man page text for ${missing.join(', ')}: add an entry to src/cli/command-docs.ts`);
+  if (missing.length)
+    throw new SyncpodError(`no man page text for ${missing.join(', ')}: add an entry to src/cli/command-docs.ts`);
 
   pages.set(
     'syncpod.1',
@@ -96,7 +117,9 @@ export function renderManPages(program: Command = programForDocs(), docs: Readon
   );
   for (const c of commands) {
     const doc = docs[c.name()]!;
-    const args = c.registeredArguments.map((a) => `.TP\n\\fI${roff(a.name())}\\fR\n${roff(a.description || '')}\n`).join('');
+    const args = c.registeredArguments
+      .map((a) => `.TP\n\\fI${roff(a.name())}\\fR\n${roff(a.description || '')}\n`)
+      .join('');
     pages.set(
       `syncpod-${c.name()}.1`,
       header(`syncpod-${c.name()}`) +

@@ -15,7 +15,6 @@ import { parseTimeout } from '../config/settings';
 import type { NetOptions } from './commands';
 import { parseOutput } from './output';
 
-
 function cniOptions(opts: NetOptions, hostRoot: string): CniOptions {
   const at = (p: string): string => onHost(hostRoot, p);
   const nonEmpty = (flag: string, v: unknown): string => {
@@ -33,7 +32,6 @@ function cniOptions(opts: NetOptions, hostRoot: string): CniOptions {
     timeoutMs: parseTimeout(String(opts.timeout), '--timeout'),
   };
 }
-
 
 const VERB: Record<CniCommand, NetVerb> = { ADD: 'set up', DEL: 'tear down', CHECK: 'check' };
 
@@ -61,7 +59,9 @@ async function run(ctx: Context, command: CniCommand, args: string[], opts: NetO
     const inside = await state.interfacesInNetns(netns as string);
     const listed = Array.isArray(inside) ? inside : undefined;
     if (!Array.isArray(inside)) {
-      ctx.warn(`could not list the interfaces in ${netns} (${inside.error}); judging ${ifname} by what the runtime reports`);
+      ctx.warn(
+        `could not list the interfaces in ${netns} (${inside.error}); judging ${ifname} by what the runtime reports`,
+      );
     }
     const reason = state.existingInterface(sb, ifname, listed);
     if (reason !== undefined) {

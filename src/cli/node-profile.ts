@@ -9,7 +9,10 @@ import { profileWithRuntime } from '../workflows/node-profile';
 
 export async function node(ctx: Context, _args: string[], opts: NodeCommandOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  const profile = await profileWithRuntime((rt) => ctx.nodeProfile(opts, rt), () => ctx.cri().runtime);
+  const profile = await profileWithRuntime(
+    (rt) => ctx.nodeProfile(opts, rt),
+    () => ctx.cri().runtime,
+  );
   if (output === 'table') ctx.out(renderNodeProfile(profile, outputWidth(ctx)));
   else if (output === 'json') ctx.out(JSON.stringify(profile, null, 2));
   else ctx.out(yamlText(JSON.parse(JSON.stringify(profile))));

@@ -34,12 +34,17 @@ import { resolveRules } from '../workflows/plan-pods';
  * Flags (already filled from the node profile by the caller, cgroupRoot and cgroupsPerQOS included)
  * to the node plan request; the kubelet's own feature gates come from the profile (flags win over them).
  */
-export function nodeRequest(ctx: Context, args: string[], opts: (PlanOptions | SyncOptions) & ResolvedNodeFlags): NodePlanRequest {
+export function nodeRequest(
+  ctx: Context,
+  args: string[],
+  opts: (PlanOptions | SyncOptions) & ResolvedNodeFlags,
+): NodePlanRequest {
   const profile = ctx.nodeProfile(opts);
   const hostRoot = ctx.settings().hostRoot;
   const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
   const driver = opts.cgroupDriver ?? 'cgroupfs';
-  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  if (driver !== 'cgroupfs' && driver !== 'systemd')
+    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
   const socketFlag = opts.podsApiSocket as string | undefined;
   return {
     nodeName: opts.nodeName ?? os.hostname(),
@@ -54,9 +59,16 @@ export function nodeRequest(ctx: Context, args: string[], opts: (PlanOptions | S
       cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
     },
     options: (() => {
-      const featureGates = { ...detectedForRules(profile).featureGates, ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}) };
+      const featureGates = {
+        ...detectedForRules(profile).featureGates,
+        ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}),
+      };
       // Resolved once here and passed down to every pod's plan.
-      return { kubeletVersion: opts.kubeletVersion, featureGates, rules: resolveKubeletRules(opts.kubeletVersion, featureGates) };
+      return {
+        kubeletVersion: opts.kubeletVersion,
+        featureGates,
+        rules: resolveKubeletRules(opts.kubeletVersion, featureGates),
+      };
     })(),
   };
 }
@@ -67,7 +79,12 @@ function reportLines(ctx: Context, notes: string[], problems: string[]): void {
 }
 
 /** `plan --node [FILE...]`. */
-export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, view: PlanView = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose }): Promise<number> {
+export async function planNodeCommand(
+  ctx: Context,
+  args: string[],
+  opts: PlanOptions & ResolvedNodeFlags,
+  view: PlanView = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose },
+): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json', 'yaml', 'npd']);
   if (output === 'npd') {
     // node-problem-detector reads the exit code (0 OK, 1 NonOK, 2 Unknown) and one line of stdout.
@@ -96,13 +113,22 @@ export async function planNodeCommand(ctx: Context, args: string[], opts: PlanOp
 }
 
 /** `plan --node --every DURATION`: one plan per interval until SIGTERM/SIGINT; JSON one line per run. */
-async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & ResolvedNodeFlags, output: string, view: PlanView): Promise<number> {
+async function planNodeEvery(
+  ctx: Context,
+  args: string[],
+  opts: PlanOptions & ResolvedNodeFlags,
+  output: string,
+  view: PlanView,
+): Promise<number> {
   const ns = parseGoDuration(String(opts.every));
   // At most the longest timer node keeps (a longer one fires at once: plans in a tight loop).
   if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
-    throw new SyncpodError(`--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`);
+    throw new SyncpodError(
+      `--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`,
+    );
   }
-  if (output === 'npd') throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
+  if (output === 'npd')
+    throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
   const request = nodeRequest(ctx, args, opts);
   const abort = new AbortController();
   const stop = (): void => abort.abort();
@@ -133,7 +159,12 @@ async function planNodeEvery(ctx: Context, args: string[], opts: PlanOptions & R
 }
 
 /** `sync --node [--remove-orphans] [FILE...]`. */
-export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOptions & ResolvedNodeFlags, ask: (ctx: Context, question: string) => Promise<boolean>): Promise<number> {
+export async function syncNodeCommand(
+  ctx: Context,
+  args: string[],
+  opts: SyncOptions & ResolvedNodeFlags,
+  ask: (ctx: Context, question: string) => Promise<boolean>,
+): Promise<number> {
   const output = parseOutput(opts.output, ['table', 'json']);
   if (opts.dryRun) throw new SyncpodError('--dry-run with --node: run `syncpod plan --node` to see what would be done');
   // Init containers are always waited for with --node (converging a pod); --wait-timeout bounds each.
@@ -143,21 +174,38 @@ export async function syncNodeCommand(ctx: Context, args: string[], opts: SyncOp
   const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
   const { report, plan } = await syncNode(
-    { ...nodeRequest(ctx, args, opts), removeOrphans: !!opts.removeOrphans, concurrency: parallel, waitTimeoutMs, podLogsRoot },
+    {
+      ...nodeRequest(ctx, args, opts),
+      removeOrphans: !!opts.removeOrphans,
+      concurrency: parallel,
+      waitTimeoutMs,
+      podLogsRoot,
+    },
     {
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
       settingsFor: (pod, sandboxes) => {
         const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot));
-        return { sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) }, containerOptions: s.container, legacyLogDir: s.legacyLogDir };
+        return {
+          sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) },
+          containerOptions: s.container,
+          legacyLogDir: s.legacyLogDir,
+        };
       },
       lock: async (ns, name) => {
-        const l = await acquirePodLock(ns, name, { dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR), timeoutMs: 60_000, onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`) });
+        const l = await acquirePodLock(ns, name, {
+          dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR),
+          timeoutMs: 60_000,
+          onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`),
+        });
         return () => l.release();
       },
       confirm: async (what) => {
         if (opts.yes) return;
-        if (!ctx.io.stdin.isTTY) throw new SyncpodError(`the node sync kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`);
+        if (!ctx.io.stdin.isTTY)
+          throw new SyncpodError(
+            `the node sync kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`,
+          );
         if (!(await ask(ctx, `Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was done');
       },
       newUid: () => randomUUID(),

@@ -18,7 +18,8 @@ export function protoJSON(ctx: Context): ProtoJSON {
 /** The one `-o` parser: the value, case-insensitive, must be one of `allowed`. */
 export function parseOutput<const F extends string>(value: string, allowed: readonly F[]): F {
   const v = value.toLowerCase();
-  if (!(allowed as readonly string[]).includes(v)) throw new SyncpodError(`--output: must be one of ${allowed.join(', ')}, got "${value}"`);
+  if (!(allowed as readonly string[]).includes(v))
+    throw new SyncpodError(`--output: must be one of ${allowed.join(', ')}, got "${value}"`);
   return v as F;
 }
 
@@ -36,10 +37,15 @@ export type StatusFormat = 'json' | 'yaml' | 'go-template' | 'table';
 export const STATUS_OUTPUTS = ['json', 'yaml', 'go-template', 'table'] as const satisfies readonly StatusFormat[];
 
 /** -o of the inspect commands: go-template needs --template, --template needs go-template. */
-export function statusOutput<const F extends StatusFormat>(value: string, template: string | undefined, allowed: readonly F[]): F {
+export function statusOutput<const F extends StatusFormat>(
+  value: string,
+  template: string | undefined,
+  allowed: readonly F[],
+): F {
   const v = parseOutput(value, allowed);
   if (v === 'go-template' && !template) throw new SyncpodError('-o go-template needs --template');
-  if (v !== 'go-template' && template !== undefined) throw new SyncpodError('--template is used only with -o go-template');
+  if (v !== 'go-template' && template !== undefined)
+    throw new SyncpodError('--template is used only with -o go-template');
   return v;
 }
 

@@ -12,19 +12,40 @@ import { nodeDeps } from './deps';
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
-  requireNodeFor(opts, { '--every': opts.every, '--static-pod-path': opts.staticPodPath, '--pods-api-socket': opts.podsApiSocket });
+  requireNodeFor(opts, {
+    '--every': opts.every,
+    '--static-pod-path': opts.staticPodPath,
+    '--pods-api-socket': opts.podsApiSocket,
+  });
   const profile = ctx.nodeProfile(opts);
   const view = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose };
-  if (opts.node && opts.upgradeTo === undefined) return planNodeCommand(ctx, args, withNodeProfile(opts, profile), view);
+  if (opts.node && opts.upgradeTo === undefined)
+    return planNodeCommand(ctx, args, withNodeProfile(opts, profile), view);
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const kubelet = resolveRules(opts.kubeletVersion, opts.featureGates, detectedForRules(profile));
   if (opts.node && opts.upgradeTo !== undefined) {
-    const upgrade = await planNodeUpgrade({ node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: opts.upgradeTo }, { ...nodeDeps(ctx), note: (l) => ctx.warn(l) });
+    const upgrade = await planNodeUpgrade(
+      { node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: opts.upgradeTo },
+      { ...nodeDeps(ctx), note: (l) => ctx.warn(l) },
+    );
     ctx.out(formatUpgradePlan(upgrade, output, view));
     return opts.detailedExitcode && upgrade.changes ? 2 : 0;
   }
-  const req = { files: args, kubelet, selector: opts.selector, ordinal: opts.ordinal, livenessFailed: opts.livenessFailed, startupFailed: opts.startupFailed, startupSucceeded: opts.startupSucceeded };
-  const deps = { runtime: ctx.runtime, readStdin: () => ctx.readStdinBytes(), now: () => ctx.now(), note: (l: string) => void ctx.io.stderr.write(`${l}\n`) };
+  const req = {
+    files: args,
+    kubelet,
+    selector: opts.selector,
+    ordinal: opts.ordinal,
+    livenessFailed: opts.livenessFailed,
+    startupFailed: opts.startupFailed,
+    startupSucceeded: opts.startupSucceeded,
+  };
+  const deps = {
+    runtime: ctx.runtime,
+    readStdin: () => ctx.readStdinBytes(),
+    now: () => ctx.now(),
+    note: (l: string) => void ctx.io.stderr.write(`${l}\n`),
+  };
   if (opts.upgradeTo !== undefined) {
     const upgrade = await planUpgrade({ ...req, targetVersion: opts.upgradeTo }, deps);
     ctx.out(formatUpgradePlan(upgrade, output, view));

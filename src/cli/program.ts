@@ -12,17 +12,35 @@ function rootDef() {
     )
     .version(VERSION, '--version', "print syncpod's own version")
     .enablePositionalOptions()
-    .option('-r, --runtime-endpoint <endpoint>', 'CRI runtime endpoint (unix:///path or a socket path); env CONTAINER_RUNTIME_ENDPOINT')
-    .option('-i, --image-endpoint <endpoint>', 'CRI image endpoint (default: the runtime endpoint); env IMAGE_SERVICE_ENDPOINT')
-    .option('-t, --timeout <duration>', 'deadline of each CRI call, e.g. 2s, 500ms (default: 2s, or timeout in the config file)')
+    .option(
+      '-r, --runtime-endpoint <endpoint>',
+      'CRI runtime endpoint (unix:///path or a socket path); env CONTAINER_RUNTIME_ENDPOINT',
+    )
+    .option(
+      '-i, --image-endpoint <endpoint>',
+      'CRI image endpoint (default: the runtime endpoint); env IMAGE_SERVICE_ENDPOINT',
+    )
+    .option(
+      '-t, --timeout <duration>',
+      'deadline of each CRI call, e.g. 2s, 500ms (default: 2s, or timeout in the config file)',
+    )
     .option('-c, --config <file>', 'client config file (default /etc/crictl.yaml); env CRI_CONFIG_FILE')
     .option('-D, --debug', 'print debug lines and stack traces to stderr')
     .option('--api <version>', 'force the CRI API version: v1 or v1alpha2 (default: negotiate)')
-    .option('--host-root <dir>', "where the node's root filesystem is mounted (a DaemonSet's /host): sockets, kubelet, CNI, log and /proc paths are read under it; env SYNCPOD_HOST_ROOT")
+    .option(
+      '--host-root <dir>',
+      "where the node's root filesystem is mounted (a DaemonSet's /host): sockets, kubelet, CNI, log and /proc paths are read under it; env SYNCPOD_HOST_ROOT",
+    )
     .option('--no-color', 'never colour the output (also NO_COLOR)')
-    .option('--no-node-profile', "do not read the running kubelet's command line, config and version for node settings (see `syncpod node`)")
+    .option(
+      '--no-node-profile',
+      "do not read the running kubelet's command line, config and version for node settings (see `syncpod node`)",
+    )
     .showHelpAfterError(false)
-    .addHelpText('after', '\nEach command has a man page with examples, exit status, environment and files: man syncpod-COMMAND,\nthis overview is man syncpod (in the source tree: man ./man/syncpod-COMMAND.1).');
+    .addHelpText(
+      'after',
+      '\nEach command has a man page with examples, exit status, environment and files: man syncpod-COMMAND,\nthis overview is man syncpod (in the source tree: man ./man/syncpod-COMMAND.1).',
+    );
 }
 
 /** Where help points for what it leaves out (the pages are man/, written by `npm run man`). */
@@ -86,13 +104,22 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, argv?
       writeOut: output.writeOut,
       writeErr: output.writeErr,
       // One line: commander's "(Did you mean --x?)" goes on the same line.
-      outputError: (s, write) => write(`syncpod: ${s.replace(/^error: /, '').trim().replace(/\s*\n\s*/g, ' ')}\n`),
+      outputError: (s, write) =>
+        write(
+          `syncpod: ${s
+            .replace(/^error: /, '')
+            .trim()
+            .replace(/\s*\n\s*/g, ' ')}\n`,
+        ),
     });
   }
   let entries: readonly CommandEntry[] = COMMANDS;
   if (argv) {
     const root = readRootArgv(program, argv);
-    const named = root.command === undefined ? undefined : COMMANDS.find((e) => e.name === root.command || e.aliases.includes(root.command!));
+    const named =
+      root.command === undefined
+        ? undefined
+        : COMMANDS.find((e) => e.name === root.command || e.aliases.includes(root.command!));
     if (root.certain && root.version) entries = [];
     else if (root.certain && named) entries = [named];
   }

@@ -16,7 +16,8 @@ const KEEP_TEXT: Record<string, string> = {
 };
 
 export async function pruneCommand(ctx: Context, args: string[], opts: RmiOptions): Promise<number> {
-  if (args.length > 0) throw new SyncpodError(`--prune removes every unused image; do not name images (got ${args.join(', ')})`);
+  if (args.length > 0)
+    throw new SyncpodError(`--prune removes every unused image; do not name images (got ${args.join(', ')})`);
   checkDesiredPodFlags(opts, '--prune', true);
   const r = await pruneImages(
     {
@@ -28,11 +29,19 @@ export async function pruneCommand(ctx: Context, args: string[], opts: RmiOption
   );
   for (const p of r.problems) ctx.io.stderr.write(`syncpod: ${p}\n`);
   if (r.problems.length) {
-    ctx.io.stderr.write('syncpod: not pruning: the desired pods could not all be read, so an image they need could go\n');
+    ctx.io.stderr.write(
+      'syncpod: not pruning: the desired pods could not all be read, so an image they need could go\n',
+    );
     return 1;
   }
   if (opts.dryRun) {
-    const rows = r.verdicts.map((v) => [v.id.replace(/^sha256:/, '').slice(0, 13), v.repoTags.join(',') || '<none>', v.keep ? `${KEEP_TEXT[v.keep]}${v.keep === 'in-use' || v.keep === 'desired' ? ` ${v.by!.join(', ')}` : ''}` : 'remove']);
+    const rows = r.verdicts.map((v) => [
+      v.id.replace(/^sha256:/, '').slice(0, 13),
+      v.repoTags.join(',') || '<none>',
+      v.keep
+        ? `${KEEP_TEXT[v.keep]}${v.keep === 'in-use' || v.keep === 'desired' ? ` ${v.by!.join(', ')}` : ''}`
+        : 'remove',
+    ]);
     ctx.out(tableLines([['IMAGE ID', 'TAGS', 'PRUNE'], ...rows]).join('\n'));
     const n = r.verdicts.filter((v) => !v.keep).length;
     ctx.io.stderr.write(`${n} image${n === 1 ? '' : 's'} would be removed; none was (--dry-run)\n`);

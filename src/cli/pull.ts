@@ -22,10 +22,18 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
     const deps = stepDeps(ctx);
     const doc = await readConfigDocument(opts.podConfig, 'pod config', deps);
     const node = doc.isManifest ? await profiledNode(ctx, {}) : undefined;
-    sandboxConfig = await pullSandboxConfig(doc, { node: node?.opts ?? {}, kubelet: resolveRules(undefined, undefined, node?.detected) }, deps);
+    sandboxConfig = await pullSandboxConfig(
+      doc,
+      { node: node?.opts ?? {}, kubelet: resolveRules(undefined, undefined, node?.detected) },
+      deps,
+    );
   }
   const annotations = parseLabelSelector(opts.annotation);
-  const request = { image: { image: imageName, annotations }, ...(auth ? { auth } : {}), ...(sandboxConfig ? { sandboxConfig } : {}) };
+  const request = {
+    image: { image: imageName, annotations },
+    ...(auth ? { auth } : {}),
+    ...(sandboxConfig ? { sandboxConfig } : {}),
+  };
   if (opts.dryRun) {
     const shown = opts.showSecrets ? { request, redacted: 0 } : redactPullRequest(request);
     printRequest(ctx, 'PullImageRequest', shown.request);

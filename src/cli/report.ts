@@ -16,7 +16,12 @@ async function readInput(ctx: Context, file: string): Promise<FleetInput> {
   } catch (err) {
     if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : (err as Error).message;
+    const why =
+      code === 'ENOENT'
+        ? 'no such file or directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : (err as Error).message;
     throw new SyncpodError(`${file}: cannot read: ${why}`, { cause: err });
   }
 }

@@ -14,10 +14,22 @@ export async function rmi(ctx: Context, args: string[], opts: RmiOptions): Promi
   checkDesiredPodFlags(opts, '--prune', false);
   const { image } = ctx.cri();
   if (opts.all) {
-    const ids = await allOrGiven(ctx, args, true, async () => (await image.call('ListImages', {})).images.map((i) => ({ id: i.id, label: i.repoTags.join(', ') || '<none>' })).sort((a, b) => (a.id < b.id ? -1 : 1)), async (g) => g, 'image', !!opts.dryRun);
+    const ids = await allOrGiven(
+      ctx,
+      args,
+      true,
+      async () =>
+        (await image.call('ListImages', {})).images
+          .map((i) => ({ id: i.id, label: i.repoTags.join(', ') || '<none>' }))
+          .sort((a, b) => (a.id < b.id ? -1 : 1)),
+      async (g) => g,
+      'image',
+      !!opts.dryRun,
+    );
     args = ids;
   }
-  if (args.length === 0) throw new SyncpodError('no image given (name images, -a for all, or --prune to remove every unused one)');
+  if (args.length === 0)
+    throw new SyncpodError('no image given (name images, -a for all, or --prune to remove every unused one)');
   const resolved: Array<{ given: string; img: T.Image }> = [];
   let list: T.Image[] | undefined;
   for (const given of args) {
@@ -40,7 +52,9 @@ export async function rmi(ctx: Context, args: string[], opts: RmiOptions): Promi
   }
   for (const r of resolved) {
     if (r.img.repoTags.length > 1 && !r.given.startsWith('sha256:') && /[:/]/.test(r.given)) {
-      ctx.warn(`Image "${r.given}" has multiple tags. Removing this image will delete all of the following tags: ${r.img.repoTags.join(', ')}`);
+      ctx.warn(
+        `Image "${r.given}" has multiple tags. Removing this image will delete all of the following tags: ${r.img.repoTags.join(', ')}`,
+      );
     }
     await image.call('RemoveImage', { image: { image: r.img.id } }, { timeoutMs: t }).catch((err) => {
       throw new SyncpodError(`error of removing image "${r.given}": ${errorLine(err)}`);

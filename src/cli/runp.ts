@@ -14,7 +14,17 @@ export async function runp(ctx: Context, args: string[], given: RunpOptions): Pr
   const deps = stepDeps(ctx);
   const doc = await readConfigDocument(args[0], 'pod config', deps);
   const kubelet = resolveRules(opts.kubeletVersion, undefined, detected);
-  const { request, effects } = await sandboxRequest(doc, { attempt: opts.attempt, ordinal: opts.ordinal, runtimeHandler: opts.runtime ?? opts.runtimeHandler, node: opts, kubelet }, deps);
+  const { request, effects } = await sandboxRequest(
+    doc,
+    {
+      attempt: opts.attempt,
+      ordinal: opts.ordinal,
+      runtimeHandler: opts.runtime ?? opts.runtimeHandler,
+      node: opts,
+      kubelet,
+    },
+    deps,
+  );
   if (opts.dryRun) {
     printRequest(ctx, 'RunPodSandboxRequest', request);
     return 0;

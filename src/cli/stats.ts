@@ -10,27 +10,50 @@ import { MAX_TIMEOUT_MS } from '../config/settings';
 import { sleep, withInterrupt } from './signals';
 
 function deps(ctx: Context): StatsDeps {
-  return { runtime: ctx.cri().runtime, write: (t) => void ctx.io.stdout.write(t), sleep, toJSON: protoJSON(ctx), redraw: !!ctx.io.stdout.isTTY };
+  return {
+    runtime: ctx.cri().runtime,
+    write: (t) => void ctx.io.stdout.write(t),
+    sleep,
+    toJSON: protoJSON(ctx),
+    redraw: !!ctx.io.stdout.isTTY,
+  };
 }
 
 function sampleMs(seconds: number): number {
   if (seconds < 0) throw new SyncpodError('--seconds must not be negative');
-  if (seconds * 1000 > MAX_TIMEOUT_MS) throw new SyncpodError(`--seconds must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}`);
+  if (seconds * 1000 > MAX_TIMEOUT_MS)
+    throw new SyncpodError(`--seconds must be at most ${Math.floor(MAX_TIMEOUT_MS / 1000)}`);
   return seconds * 1000;
 }
 
 export async function stats(ctx: Context, args: string[], opts: StatsOptions): Promise<number> {
-  if (args[0] !== undefined && opts.id !== undefined) throw new SyncpodError('give the container ID as an argument or as --id, not both');
-  const filter = { id: opts.id ?? args[0] ?? '', podSandboxId: opts.pod ?? '', labelSelector: parseLabelSelector(opts.label) };
+  if (args[0] !== undefined && opts.id !== undefined)
+    throw new SyncpodError('give the container ID as an argument or as --id, not both');
+  const filter = {
+    id: opts.id ?? args[0] ?? '',
+    podSandboxId: opts.pod ?? '',
+    labelSelector: parseLabelSelector(opts.label),
+  };
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  return withInterrupt((signal) => containerStats(deps(ctx), filter, { output, sampleMs: sampleMs(opts.seconds), watch: !!opts.watch, all: !!opts.all, signal }));
+  return withInterrupt((signal) =>
+    containerStats(deps(ctx), filter, {
+      output,
+      sampleMs: sampleMs(opts.seconds),
+      watch: !!opts.watch,
+      all: !!opts.all,
+      signal,
+    }),
+  );
 }
 
 export async function statsp(ctx: Context, args: string[], opts: StatspOptions): Promise<number> {
-  if (args[0] !== undefined && opts.id !== undefined) throw new SyncpodError('give the pod ID as an argument or as --id, not both');
+  if (args[0] !== undefined && opts.id !== undefined)
+    throw new SyncpodError('give the pod ID as an argument or as --id, not both');
   const filter = { id: opts.id ?? args[0] ?? '', labelSelector: parseLabelSelector(opts.label) };
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  return withInterrupt((signal) => podStats(deps(ctx), filter, { output, sampleMs: sampleMs(opts.seconds), watch: !!opts.watch, signal }));
+  return withInterrupt((signal) =>
+    podStats(deps(ctx), filter, { output, sampleMs: sampleMs(opts.seconds), watch: !!opts.watch, signal }),
+  );
 }
 
 export async function imagefsinfo(ctx: Context, _args: string[], opts: ImagefsinfoOptions): Promise<number> {

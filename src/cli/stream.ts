@@ -23,8 +23,12 @@ function deps(ctx: Context, signal?: AbortSignal): StreamDeps {
   };
 }
 
-function target(args: string[], opts: { pod?: string; namespace?: string; container?: string }): { target: TargetFlags; rest: string[] } {
-  if (opts.pod !== undefined) return { target: { pod: opts.pod, namespace: opts.namespace, container: opts.container }, rest: args };
+function target(
+  args: string[],
+  opts: { pod?: string; namespace?: string; container?: string },
+): { target: TargetFlags; rest: string[] } {
+  if (opts.pod !== undefined)
+    return { target: { pod: opts.pod, namespace: opts.namespace, container: opts.container }, rest: args };
   if (opts.namespace !== undefined) throw new SyncpodError('--namespace needs --pod');
   return { target: { id: args[0], container: opts.container }, rest: args.slice(1) };
 }
@@ -33,9 +37,11 @@ function target(args: string[], opts: { pod?: string; namespace?: string; contai
 function execTimeoutSeconds(value: string | undefined): number {
   if (value === undefined) return 0;
   const ns = /^\d+$/.test(value) ? Number(value) * 1e9 : parseGoDuration(value);
-  if (ns === undefined || ns < 0) throw new SyncpodError(`--timeout: expected seconds or a duration like 30s, got ${JSON.stringify(value)}`);
+  if (ns === undefined || ns < 0)
+    throw new SyncpodError(`--timeout: expected seconds or a duration like 30s, got ${JSON.stringify(value)}`);
   // ExecSync's timeout is int64 seconds, and syncpod waits for it: at most what a timer holds.
-  if (ns / 1e6 > MAX_TIMEOUT_MS) throw new SyncpodError(`--timeout: at most ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got ${JSON.stringify(value)}`);
+  if (ns / 1e6 > MAX_TIMEOUT_MS)
+    throw new SyncpodError(`--timeout: at most ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got ${JSON.stringify(value)}`);
   return Math.ceil(ns / 1e9);
 }
 
@@ -45,14 +51,29 @@ export async function exec(ctx: Context, args: string[], opts: ExecOptions): Pro
   const timeoutSeconds = execTimeoutSeconds(opts.timeout);
   if (opts.timeout !== undefined && !opts.sync) throw new SyncpodError('--timeout applies to exec -s (ExecSync) only');
   return withInterrupt((signal) =>
-    execInContainer(deps(ctx, signal), { target: t, cmd: rest, stdin: !!opts.interactive, tty: !!opts.tty, sync: !!opts.sync, timeoutSeconds, eofLingerMs: EOF_LINGER_MS }),
+    execInContainer(deps(ctx, signal), {
+      target: t,
+      cmd: rest,
+      stdin: !!opts.interactive,
+      tty: !!opts.tty,
+      sync: !!opts.sync,
+      timeoutSeconds,
+      eofLingerMs: EOF_LINGER_MS,
+    }),
   );
 }
 
 export async function attach(ctx: Context, args: string[], opts: AttachOptions): Promise<number> {
   const { target: t, rest } = target(args, opts);
   if (rest.length) throw new SyncpodError(`attach takes one container, got extra arguments: ${rest.join(' ')}`);
-  return withInterrupt((signal) => attachToContainer(deps(ctx, signal), { target: t, stdin: !!(opts.interactive || opts.stdin), tty: !!opts.tty, eofLingerMs: EOF_LINGER_MS }));
+  return withInterrupt((signal) =>
+    attachToContainer(deps(ctx, signal), {
+      target: t,
+      stdin: !!(opts.interactive || opts.stdin),
+      tty: !!opts.tty,
+      eofLingerMs: EOF_LINGER_MS,
+    }),
+  );
 }
 
 export async function portForward(ctx: Context, args: string[], opts: PortForwardOptions): Promise<number> {
@@ -64,5 +85,7 @@ export async function portForward(ctx: Context, args: string[], opts: PortForwar
     .map((a) => a.trim())
     .filter(Boolean)
     .map((a) => (a === 'localhost' ? '127.0.0.1' : a));
-  return withInterrupt((signal) => forward(deps(ctx, signal), { target: t, ports, addresses, eofLingerMs: EOF_LINGER_MS }));
+  return withInterrupt((signal) =>
+    forward(deps(ctx, signal), { target: t, ports, addresses, eofLingerMs: EOF_LINGER_MS }),
+  );
 }

@@ -41,18 +41,41 @@ function progress(ctx: Context, output: 'table' | 'json'): SyncHooks {
 
 export async function sync(ctx: Context, args: string[], given: SyncOptions): Promise<number> {
   const t0 = performance.now();
-  requireNodeFor(given, { '--static-pod-path': given.staticPodPath, '--pods-api-socket': given.podsApiSocket, '--remove-orphans': given.removeOrphans });
+  requireNodeFor(given, {
+    '--static-pod-path': given.staticPodPath,
+    '--pods-api-socket': given.podsApiSocket,
+    '--remove-orphans': given.removeOrphans,
+  });
   const { opts, detected, profile } = await profiledNode(ctx, given);
   if (opts.node) return syncNodeCommand(ctx, args, withNodeProfile(opts, profile), ask);
-  if (args.length !== 1) throw new SyncpodError(args.length === 0 ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)' : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`);
+  if (args.length !== 1)
+    throw new SyncpodError(
+      args.length === 0
+        ? 'no manifest given (name one pod manifest, or - for stdin; --node syncs the whole node)'
+        : `sync takes one manifest, got ${args.length} (--node syncs the whole node)`,
+    );
   const output = parseOutput(opts.output, ['table', 'json']);
   const waitTimeoutMs = parseTimeout(opts.waitTimeout, '--wait-timeout');
-  const req: SyncRequest = { file: args[0], selector: opts.selector, ordinal: opts.ordinal, kubelet: resolveRules(opts.kubeletVersion, opts.featureGates, detected), node: opts, yes: !!opts.yes, wait: !!opts.wait, waitTimeoutMs };
+  const req: SyncRequest = {
+    file: args[0],
+    selector: opts.selector,
+    ordinal: opts.ordinal,
+    kubelet: resolveRules(opts.kubeletVersion, opts.featureGates, detected),
+    node: opts,
+    yes: !!opts.yes,
+    wait: !!opts.wait,
+    waitTimeoutMs,
+  };
   const deps: SyncFlowDeps = {
     execute: executeDeps(ctx),
     host: hostUnder(ctx.settings().hostRoot),
     readStdin: () => ctx.readStdinBytes(),
-    lockPod: (namespace, name, onWait) => acquirePodLock(namespace, name, { dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR), timeoutMs: Math.max(waitTimeoutMs, 60_000), onWait }),
+    lockPod: (namespace, name, onWait) =>
+      acquirePodLock(namespace, name, {
+        dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR),
+        timeoutMs: Math.max(waitTimeoutMs, 60_000),
+        onWait,
+      }),
     ask: ctx.io.stdin.isTTY ? (q) => ask(ctx, q) : undefined,
     newUid: () => randomUUID(),
     note: (line) => void ctx.io.stderr.write(`${line}\n`),
@@ -73,8 +96,14 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     rounds: outcome.rounds,
     results: outcome.results,
     duplicates: done.duplicates,
-    ...(opts.timings ? { timings: { totalMs, planMs: times.planMs, rpcMs: times.rpcMs, ownMs: totalMs - times.rpcMs } } : {}),
+    ...(opts.timings
+      ? { timings: { totalMs, planMs: times.planMs, rpcMs: times.rpcMs, ownMs: totalMs - times.rpcMs } }
+      : {}),
   };
-  ctx.io.stdout.write(output === 'json' ? view.syncReportJSON(report) : view.renderSyncReport(report, { timings: !!opts.timings, width: outputWidth(ctx) }));
+  ctx.io.stdout.write(
+    output === 'json'
+      ? view.syncReportJSON(report)
+      : view.renderSyncReport(report, { timings: !!opts.timings, width: outputWidth(ctx) }),
+  );
   return ok ? 0 : 1;
 }

@@ -17,7 +17,9 @@ function targetOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>
 export const execDef = (c: Cmd) =>
   targetOptions(
     c
-      .description("Run a command in a running container (streaming; -s runs it with ExecSync). The exit code is the command's")
+      .description(
+        "Run a command in a running container (streaming; -s runs it with ExecSync). The exit code is the command's",
+      )
       .argument('[container-id]', 'container ID or unique prefix (leave out with --pod)')
       .argument('[command...]', 'the command and its arguments')
       .option('-i, --interactive', 'keep stdin open and send it to the command')

@@ -40,11 +40,23 @@ const CONTAINERS = SANDBOXES.map((s, i) => ({
 
 const ANSWERS: Record<string, Buffer> = {
   '/runtime.v1.RuntimeService/ListPodSandbox': encodeMessage(runtimeV1, 'ListPodSandboxResponse', { items: SANDBOXES }),
-  '/runtime.v1.RuntimeService/ListContainers': encodeMessage(runtimeV1, 'ListContainersResponse', { containers: CONTAINERS }),
+  '/runtime.v1.RuntimeService/ListContainers': encodeMessage(runtimeV1, 'ListContainersResponse', {
+    containers: CONTAINERS,
+  }),
   // What `sync --dry-run` asks besides the lists (the mutating calls are only recorded).
-  '/runtime.v1.RuntimeService/Version': encodeMessage(runtimeV1, 'VersionResponse', { version: '0.1.0', runtimeName: 'warm', runtimeVersion: '1', runtimeApiVersion: 'v1' }),
+  '/runtime.v1.RuntimeService/Version': encodeMessage(runtimeV1, 'VersionResponse', {
+    version: '0.1.0',
+    runtimeName: 'warm',
+    runtimeVersion: '1',
+    runtimeApiVersion: 'v1',
+  }),
   '/runtime.v1.ImageService/ImageStatus': encodeMessage(runtimeV1, 'ImageStatusResponse', {
-    image: { id: `sha256:${'a'.repeat(64)}`, repoTags: ['docker.io/library/busybox:latest'], repoDigests: [], size: '1000' },
+    image: {
+      id: `sha256:${'a'.repeat(64)}`,
+      repoTags: ['docker.io/library/busybox:latest'],
+      repoDigests: [],
+      size: '1000',
+    },
   }),
 };
 
@@ -93,7 +105,12 @@ export async function warm(ctx: Context): Promise<number> {
   const server = answeringServer();
   const discard = new Writable({ write: (_chunk, _enc, done) => done() });
   const run = async (args: string[]) => {
-    const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], { ...ctx.io, stdout: discard, stderr: discard, env: { NO_COLOR: '1' } });
+    const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], {
+      ...ctx.io,
+      stdout: discard,
+      stderr: discard,
+      env: { NO_COLOR: '1' },
+    });
     if (code !== 0) throw new Error(`warm-up run of ${args.join(' ')} failed`);
   };
   try {
@@ -106,7 +123,11 @@ export async function warm(ctx: Context): Promise<number> {
     const manifest = path.join(dir, 'pod.yaml');
     fs.writeFileSync(manifest, WARM_POD);
     const nodeDirs = ['--pod-logs-root', path.join(dir, 'logs'), '--pod-dir-root', path.join(dir, 'pods')];
-    for (const args of [['sync', '--dry-run', '--yes', '-o', 'json', ...nodeDirs, manifest], ['plan', ...nodeDirs, manifest]]) await run(args);
+    for (const args of [
+      ['sync', '--dry-run', '--yes', '-o', 'json', ...nodeDirs, manifest],
+      ['plan', ...nodeDirs, manifest],
+    ])
+      await run(args);
   } finally {
     server.close();
     fs.rmSync(dir, { recursive: true, force: true });

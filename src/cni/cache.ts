@@ -45,7 +45,6 @@ export function encodeCacheEntry(entry: CacheEntry): string {
   return JSON.stringify(out);
 }
 
-
 /** Parse a cache file's text. Throws CniConfigError naming the file when it is not a cniCacheV1 entry. */
 export function decodeCacheEntry(text: string, file: string): CacheEntry {
   let v: unknown;
@@ -128,6 +127,11 @@ export async function findCacheEntries(cacheDir: string, containerId: string, if
   return out;
 }
 
-export async function removeCacheEntry(cacheDir: string, network: string, containerId: string, ifname: string): Promise<void> {
+export async function removeCacheEntry(
+  cacheDir: string,
+  network: string,
+  containerId: string,
+  ifname: string,
+): Promise<void> {
   await rm(cacheFilePath(cacheDir, network, containerId, ifname), { force: true });
 }

@@ -16,7 +16,6 @@ export const CONF_EXTENSIONS = ['.conf', '.conflist', '.json'] as const;
 /** Network names, container ids: an alphanumeric, then alphanumerics, '_', '.', '-' (libcni's rule). */
 export const CNI_NAME_PATTERN = /^[a-zA-Z0-9][a-zA-Z0-9_.-]*$/;
 
-
 function parseJsonObject(text: string, what: string): JsonObject {
   let value: unknown;
   try {

@@ -47,9 +47,7 @@ export class CniPluginNotFoundError extends SyncpodError {
     readonly dirs: string[],
     network: string,
   ) {
-    super(
-      `CNI plugin "${pluginType}" of network "${network}" not found in ${dirs.join(':')} (set --cni-bin-dir)`,
-    );
+    super(`CNI plugin "${pluginType}" of network "${network}" not found in ${dirs.join(':')} (set --cni-bin-dir)`);
     this.name = 'CniPluginNotFoundError';
   }
 }

@@ -55,7 +55,10 @@ export interface CniDeps {
  * absolute against the working directory (plugins get CNI_PATH and run elsewhere).
  */
 export function parseBinDirs(value: string): string[] {
-  return value.split(':').filter((d) => d !== '').map((d) => resolve(d));
+  return value
+    .split(':')
+    .filter((d) => d !== '')
+    .map((d) => resolve(d));
 }
 
 const MAX_IFNAME = 15;
@@ -80,7 +83,11 @@ export function validateRequest(request: NetworkRequest, command: CniCommand): v
 }
 
 /** Refuse plugin types that are paths (before anything runs); resolve the others, or null if missing. */
-async function resolvePlugins(network: NetworkConfigList, binDirs: string[], exec: CniExec): Promise<(string | null)[]> {
+async function resolvePlugins(
+  network: NetworkConfigList,
+  binDirs: string[],
+  exec: CniExec,
+): Promise<(string | null)[]> {
   for (const plugin of network.plugins) {
     if (plugin.type.includes('/') || plugin.type === '.' || plugin.type === '..') {
       throw new CniConfigError(
@@ -243,7 +250,16 @@ export async function setupNetwork(request: NetworkRequest, options: CniOptions,
     });
   } catch (err) {
     const cacheError = new SyncpodError(`could not write CNI cache entry ${cacheFile}: ${(err as Error).message}`);
-    const cleanup = await runDel(network, paths, runtime, delPrevResult(network, finalResult), options, deps, records, false);
+    const cleanup = await runDel(
+      network,
+      paths,
+      runtime,
+      delPrevResult(network, finalResult),
+      options,
+      deps,
+      records,
+      false,
+    );
     throw new CniSetupError(cacheError, cleanup, records);
   }
   return {
@@ -354,7 +370,9 @@ export async function teardownNetwork(
   const notes: string[] = [];
   const prev = delPrevResult(att.network, att.cached?.result);
   if (att.cached === undefined) {
-    notes.push(`no cached result for sandbox ${request.containerId} on ${request.ifname}: DEL ran with ${att.file} and no prevResult`);
+    notes.push(
+      `no cached result for sandbox ${request.containerId} on ${request.ifname}: DEL ran with ${att.file} and no prevResult`,
+    );
   } else if (att.cached.result !== undefined && prev === undefined) {
     notes.push(`cniVersion ${att.network.cniVersion} predates 0.4.0: DEL ran without prevResult`);
   }
@@ -400,7 +418,12 @@ export async function checkNetwork(request: NetworkRequest, options: CniOptions,
     warnings: att.warnings,
   };
   if (network.disableCheck) {
-    return { ...base, skipped: true, invocations: [], notes: [`network "${network.name}" sets disableCheck: CHECK skipped`] };
+    return {
+      ...base,
+      skipped: true,
+      invocations: [],
+      notes: [`network "${network.name}" sets disableCheck: CHECK skipped`],
+    };
   }
   const paths = await requirePlugins(network, options.binDirs, deps.exec);
   const records: InvocationRecord[] = [];
@@ -468,14 +491,20 @@ export async function describeInvocations(
     warnings = att.warnings;
     prev = command === 'DEL' ? delPrevResult(network, att.cached?.result) : att.cached?.result;
     if (command === 'CHECK' && !versionAtLeast(network.cniVersion, '0.4.0')) {
-      throw new CniConfigError(`CHECK needs cniVersion 0.4.0 or later; network "${network.name}" uses ${network.cniVersion}`);
+      throw new CniConfigError(
+        `CHECK needs cniVersion 0.4.0 or later; network "${network.name}" uses ${network.cniVersion}`,
+      );
     }
-    if (command === 'CHECK' && network.disableCheck) notes.push(`network "${network.name}" sets disableCheck: nothing would run`);
+    if (command === 'CHECK' && network.disableCheck)
+      notes.push(`network "${network.name}" sets disableCheck: nothing would run`);
   }
   const paths = await resolvePlugins(network, options.binDirs, deps.exec);
   paths.forEach((p, i) => {
     if (p === null) {
-      warnings = [...warnings, new CniPluginNotFoundError(network.plugins[i].type, options.binDirs, network.name).message];
+      warnings = [
+        ...warnings,
+        new CniPluginNotFoundError(network.plugins[i].type, options.binDirs, network.name).message,
+      ];
     }
   });
   const order = network.plugins.map((_, i) => i);
@@ -485,7 +514,11 @@ export async function describeInvocations(
       ? []
       : order.map((i, n) => {
           const prevResult =
-            command === 'ADD' ? (n === 0 ? undefined : `<result of plugin ${order[n - 1]} (${network.plugins[order[n - 1]].type})>`) : prev;
+            command === 'ADD'
+              ? n === 0
+                ? undefined
+                : `<result of plugin ${order[n - 1]} (${network.plugins[order[n - 1]].type})>`
+              : prev;
           return buildInvocation(command, network, i, paths[i], runtime, options.binDirs, prevResult);
         });
   return { command, network: network.name, configSource: source, invocations, notes, warnings };

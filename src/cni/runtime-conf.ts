@@ -3,15 +3,7 @@
 // sandbox_run.go, CNI SPEC.md 1.1.0 "Deriving request configuration", CONVENTIONS.md).
 
 import { CniConfigError } from './errors';
-import type {
-  CniCommand,
-  Invocation,
-  JsonObject,
-  NetworkConfigList,
-  NetworkRequest,
-  PluginConf,
-  Json,
-} from './types';
+import type { CniCommand, Invocation, JsonObject, NetworkConfigList, NetworkRequest, PluginConf, Json } from './types';
 
 export const INGRESS_BANDWIDTH_ANNOTATION = 'kubernetes.io/ingress-bandwidth';
 export const EGRESS_BANDWIDTH_ANNOTATION = 'kubernetes.io/egress-bandwidth';
@@ -96,7 +88,11 @@ export function capabilityArgsFor(request: NetworkRequest): JsonObject {
   }
   if (request.cgroupParent !== undefined && request.cgroupParent !== '') caps.cgroupPath = request.cgroupParent;
   if (request.dns !== undefined) {
-    caps.dns = { servers: [...request.dns.servers], searches: [...request.dns.searches], options: [...request.dns.options] };
+    caps.dns = {
+      servers: [...request.dns.servers],
+      searches: [...request.dns.searches],
+      options: [...request.dns.options],
+    };
   }
   const sortedAnnotations: JsonObject = {};
   for (const key of Object.keys(annotations).sort()) sortedAnnotations[key] = annotations[key];
@@ -117,11 +113,7 @@ export function capabilityArgsFor(request: NetworkRequest): JsonObject {
 }
 
 /** Environment of one invocation (CNI_* only; the exec adds its own process environment). */
-export function invocationEnv(
-  command: CniCommand,
-  runtime: RuntimeConf,
-  binDirs: string[],
-): Record<string, string> {
+export function invocationEnv(command: CniCommand, runtime: RuntimeConf, binDirs: string[]): Record<string, string> {
   return {
     CNI_COMMAND: command,
     CNI_CONTAINERID: runtime.containerId,

@@ -6,7 +6,14 @@ import { SyncpodError } from '../errors';
 import { yamlErrorLine } from './settings';
 
 /** crictl's options, in its --list order, with how a value is checked and printed. */
-export const CONFIG_KEYS = ['runtime-endpoint', 'image-endpoint', 'timeout', 'debug', 'pull-image-on-create', 'disable-pull-on-run'] as const;
+export const CONFIG_KEYS = [
+  'runtime-endpoint',
+  'image-endpoint',
+  'timeout',
+  'debug',
+  'pull-image-on-create',
+  'disable-pull-on-run',
+] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
 const DEFAULTS: Record<ConfigKey, string | number | boolean> = {
@@ -31,7 +38,8 @@ function parseGoBool(key: string, value: string): boolean {
 
 function typedValue(key: ConfigKey, value: string): string | number | boolean {
   if (key === 'timeout') {
-    if (!/^[-+]?\d+$/.test(value)) throw new SyncpodError(`parse timeout value '${value}': not a whole number of seconds`);
+    if (!/^[-+]?\d+$/.test(value))
+      throw new SyncpodError(`parse timeout value '${value}': not a whole number of seconds`);
     return Number(value);
   }
   if (key === 'runtime-endpoint' || key === 'image-endpoint') return value;
@@ -46,7 +54,10 @@ export class CrictlConfigFile {
     const { parseDocument } = require('yaml') as typeof import('yaml');
     const doc = parseDocument(text ?? '');
     if (doc.errors.length) throw new SyncpodError(`config file ${path}: ${yamlErrorLine(doc.errors[0])}`);
-    if (doc.contents !== null && !(doc.contents && typeof doc.contents === 'object' && 'items' in doc.contents && !Array.isArray(doc.toJS()))) {
+    if (
+      doc.contents !== null &&
+      !(doc.contents && typeof doc.contents === 'object' && 'items' in doc.contents && !Array.isArray(doc.toJS()))
+    ) {
       throw new SyncpodError(`config file ${path}: expected a mapping of options`);
     }
     return new CrictlConfigFile(doc);

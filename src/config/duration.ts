@@ -1,6 +1,6 @@
 // Go's time.ParseDuration, shared by --timeout, --wait-timeout and logs --since.
 
-const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, 'µs': 1e3, 'μs': 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 3.6e12 };
+const UNIT_NS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, μs: 1e3, ms: 1e6, s: 1e9, m: 6e10, h: 3.6e12 };
 
 /** Go's time.ParseDuration in nanoseconds, or undefined. */
 export function parseGoDuration(text: string): number | undefined {

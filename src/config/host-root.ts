@@ -17,7 +17,9 @@ export function parseHostRoot(text: string | undefined, where = '--host-root'): 
 
 /** --host-root over SYNCPOD_HOST_ROOT over '/' (the one precedence; settings and the node profile use it). */
 export function hostRootOf(flag: string | undefined, env: Record<string, string | undefined>): string {
-  return flag !== undefined ? parseHostRoot(flag) : parseHostRoot(env.SYNCPOD_HOST_ROOT || undefined, 'SYNCPOD_HOST_ROOT');
+  return flag !== undefined
+    ? parseHostRoot(flag)
+    : parseHostRoot(env.SYNCPOD_HOST_ROOT || undefined, 'SYNCPOD_HOST_ROOT');
 }
 
 /** The node path `p` as seen from here: `root` + `p` for an absolute `p`, else `p` unchanged. */

@@ -121,7 +121,9 @@ export function parseConfigFile(path: string, text: string, parseYaml: (t: strin
   const cfg: ConfigFile = { path };
   if (doc === null || doc === undefined) return cfg;
   if (typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new SyncpodError(`${path}: expected a mapping of options such as "runtime-endpoint: unix:///run/containerd/containerd.sock"`);
+    throw new SyncpodError(
+      `${path}: expected a mapping of options such as "runtime-endpoint: unix:///run/containerd/containerd.sock"`,
+    );
   }
   for (const [key, value] of Object.entries(doc as Record<string, unknown>)) {
     switch (key) {
@@ -133,7 +135,8 @@ export function parseConfigFile(path: string, text: string, parseYaml: (t: strin
         break;
       case 'timeout': {
         const n = typeof value === 'number' ? value : Number(String(value));
-        if (!Number.isInteger(n)) throw new SyncpodError(`${path}: timeout: not a whole number of seconds: "${String(value)}"`);
+        if (!Number.isInteger(n))
+          throw new SyncpodError(`${path}: timeout: not a whole number of seconds: "${String(value)}"`);
         cfg.timeoutSeconds = n;
         break;
       }
@@ -162,9 +165,14 @@ export function parseApiVersion(text: string | undefined): ApiVersion | undefine
 }
 
 /** crictl's client config file: -c, else CRI_CONFIG_FILE (syncpod's inputs), else the node's /etc/crictl.yaml (under --host-root). */
-export function crictlConfigPath(flags: { config?: string; hostRoot?: string }, env: Record<string, string | undefined>): { path: string; explicit: boolean } {
+export function crictlConfigPath(
+  flags: { config?: string; hostRoot?: string },
+  env: Record<string, string | undefined>,
+): { path: string; explicit: boolean } {
   const explicitConfig = flags.config ?? (env.CRI_CONFIG_FILE || undefined);
-  return explicitConfig !== undefined ? { path: explicitConfig, explicit: true } : { path: onHost(hostRootOf(flags.hostRoot, env), DEFAULT_CONFIG_FILE), explicit: false };
+  return explicitConfig !== undefined
+    ? { path: explicitConfig, explicit: true }
+    : { path: onHost(hostRootOf(flags.hostRoot, env), DEFAULT_CONFIG_FILE), explicit: false };
 }
 
 export function resolveSettings(inputs: SettingsInputs): Settings {
@@ -178,7 +186,9 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
   } catch (err) {
     if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new SyncpodError(`config file ${configPath}: ${code === 'EACCES' ? 'permission denied' : (err as Error).message}`);
+    throw new SyncpodError(
+      `config file ${configPath}: ${code === 'EACCES' ? 'permission denied' : (err as Error).message}`,
+    );
   }
   if (text === undefined) {
     if (explicit) throw new SyncpodError(`config file ${configPath}: no such file`);
@@ -225,7 +235,8 @@ export function resolveSettings(inputs: SettingsInputs): Settings {
 
   let timeoutMs = DEFAULT_TIMEOUT_MS;
   if (flags.timeout !== undefined) timeoutMs = parseTimeout(flags.timeout);
-  else if (configFile?.timeoutSeconds !== undefined && configFile.timeoutSeconds > 0) timeoutMs = configFile.timeoutSeconds * 1000;
+  else if (configFile?.timeoutSeconds !== undefined && configFile.timeoutSeconds > 0)
+    timeoutMs = configFile.timeoutSeconds * 1000;
 
   return {
     runtimeEndpoints: runtimeEndpoints.map((e) => endpointOnHost(hostRoot, e)),

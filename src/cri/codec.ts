@@ -17,15 +17,43 @@ export type Decoded<K extends string> = K extends keyof MessageTypes ? MessageTy
 // ---- compiled descriptors -------------------------------------------------------------------
 
 const enum Kind {
-  Double, Float, Int64, Uint64, Int32, Fixed64, Fixed32, Bool, String, Bytes, Uint32, Sfixed32,
-  Sfixed64, Sint32, Sint64, Enum, Message,
+  Double,
+  Float,
+  Int64,
+  Uint64,
+  Int32,
+  Fixed64,
+  Fixed32,
+  Bool,
+  String,
+  Bytes,
+  Uint32,
+  Sfixed32,
+  Sfixed64,
+  Sint32,
+  Sint64,
+  Enum,
+  Message,
 }
 
 const KIND_OF: Record<ScalarType | 'enum' | 'message', Kind> = {
-  double: Kind.Double, float: Kind.Float, int64: Kind.Int64, uint64: Kind.Uint64, int32: Kind.Int32,
-  fixed64: Kind.Fixed64, fixed32: Kind.Fixed32, bool: Kind.Bool, string: Kind.String, bytes: Kind.Bytes,
-  uint32: Kind.Uint32, sfixed32: Kind.Sfixed32, sfixed64: Kind.Sfixed64, sint32: Kind.Sint32,
-  sint64: Kind.Sint64, enum: Kind.Enum, message: Kind.Message,
+  double: Kind.Double,
+  float: Kind.Float,
+  int64: Kind.Int64,
+  uint64: Kind.Uint64,
+  int32: Kind.Int32,
+  fixed64: Kind.Fixed64,
+  fixed32: Kind.Fixed32,
+  bool: Kind.Bool,
+  string: Kind.String,
+  bytes: Kind.Bytes,
+  uint32: Kind.Uint32,
+  sfixed32: Kind.Sfixed32,
+  sfixed64: Kind.Sfixed64,
+  sint32: Kind.Sint32,
+  sint64: Kind.Sint64,
+  enum: Kind.Enum,
+  message: Kind.Message,
 };
 
 /** Wire type of each kind (0 varint, 1 fixed64, 2 length-delimited, 5 fixed32). */
@@ -128,7 +156,11 @@ function scalarDefault(kind: Kind, e: CEnum | undefined): unknown {
       return '';
     case Kind.Bool:
       return false;
-    case Kind.Int64: case Kind.Uint64: case Kind.Fixed64: case Kind.Sfixed64: case Kind.Sint64:
+    case Kind.Int64:
+    case Kind.Uint64:
+    case Kind.Fixed64:
+    case Kind.Sfixed64:
+    case Kind.Sint64:
       return '0';
     case Kind.Bytes:
       return Buffer.alloc(0);
@@ -160,7 +192,8 @@ export function newMessage<K extends string>(pkg: ProtoPackage, typeName: K): De
 
 /** Sets a map entry on a plain object, also for the key '__proto__'. */
 export function setMapEntry(o: Record<string, unknown>, k: string, v: unknown): void {
-  if (k === '__proto__') Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+  if (k === '__proto__')
+    Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
   else o[k] = v;
 }
 
@@ -173,7 +206,10 @@ type Utf8Sliceable = Buffer & { utf8Slice(start: number, end: number): string };
 
 class Reader {
   pos = 0;
-  constructor(readonly buf: Buffer, readonly typeName: string) {}
+  constructor(
+    readonly buf: Buffer,
+    readonly typeName: string,
+  ) {}
 
   fail(what: string): never {
     throw new SyncpodError(`cannot decode ${this.typeName}: ${what}`);
@@ -625,8 +661,10 @@ function split64(n: number | bigint): [number, number] {
 
 function int32Value(v: unknown, signed: boolean): number {
   if (typeof v === 'string' && DECIMAL.test(v)) v = Number(v);
-  if (typeof v !== 'number' || !Number.isInteger(v)) throw new EncodeError(`expected an integer, got ${typeOfValue(v)}`);
-  if (signed ? v < -2147483648 || v > 2147483647 : v < 0 || v > 4294967295) throw new EncodeError(`${v} is out of range`);
+  if (typeof v !== 'number' || !Number.isInteger(v))
+    throw new EncodeError(`expected an integer, got ${typeOfValue(v)}`);
+  if (signed ? v < -2147483648 || v > 2147483647 : v < 0 || v > 4294967295)
+    throw new EncodeError(`${v} is out of range`);
   return v;
 }
 
@@ -656,7 +694,8 @@ function isDefault(kind: Kind, v: unknown): boolean {
       return v === false;
     case Kind.Bytes:
       return v instanceof Uint8Array && v.length === 0;
-    case Kind.Double: case Kind.Float:
+    case Kind.Double:
+    case Kind.Float:
       return v === 0 && !Object.is(v, -0);
     default:
       return v === 0 || v === '0' || v === 0n;
@@ -674,7 +713,8 @@ function writeScalar(w: Writer, kind: Kind, e: CEnum | undefined, v: unknown): v
       if (typeof v !== 'boolean') throw new EncodeError(`expected a boolean, got ${typeOfValue(v)}`);
       w.varint32(v ? 1 : 0);
       return;
-    case Kind.Int32: case Kind.Enum: {
+    case Kind.Int32:
+    case Kind.Enum: {
       const n = kind === Kind.Enum ? enumValue(v, e!) : int32Value(v, true);
       if (n >= 0) w.varint32(n);
       else w.varint64(n >>> 0, 0xffffffff);
@@ -688,24 +728,32 @@ function writeScalar(w: Writer, kind: Kind, e: CEnum | undefined, v: unknown): v
       w.varint32(((n << 1) ^ (n >> 31)) >>> 0);
       return;
     }
-    case Kind.Int64: case Kind.Uint64: {
+    case Kind.Int64:
+    case Kind.Uint64: {
       const [lo, hi] = split64(int64Value(v, kind === Kind.Int64));
       w.varint64(lo, hi);
       return;
     }
     case Kind.Sint64: {
       const n = int64Value(v, true);
-      const z = typeof n === 'number' && Math.abs(n) < 2 ** 51 ? (n >= 0 ? 2 * n : -2 * n - 1) : BigInt.asUintN(64, (BigInt(n) << 1n) ^ (BigInt(n) >> 63n));
+      const z =
+        typeof n === 'number' && Math.abs(n) < 2 ** 51
+          ? n >= 0
+            ? 2 * n
+            : -2 * n - 1
+          : BigInt.asUintN(64, (BigInt(n) << 1n) ^ (BigInt(n) >> 63n));
       const [lo, hi] = split64(z);
       w.varint64(lo, hi);
       return;
     }
-    case Kind.Fixed64: case Kind.Sfixed64: {
+    case Kind.Fixed64:
+    case Kind.Sfixed64: {
       const [lo, hi] = split64(int64Value(v, kind === Kind.Sfixed64));
       w.fixed64(lo, hi);
       return;
     }
-    case Kind.Fixed32: case Kind.Sfixed32: {
+    case Kind.Fixed32:
+    case Kind.Sfixed32: {
       const n = int32Value(v, kind === Kind.Sfixed32);
       w.ensure(4);
       w.buf.writeUInt32LE(n >>> 0, w.pos);
@@ -742,7 +790,8 @@ function mapKeyValue(kind: Kind, k: string): unknown {
 }
 
 function encodeFields(w: Writer, m: CMessage, o: Record<string, unknown>): void {
-  if (typeof o !== 'object' || o === null || Array.isArray(o)) throw new EncodeError(`expected an object, got ${typeOfValue(o)}`);
+  if (typeof o !== 'object' || o === null || Array.isArray(o))
+    throw new EncodeError(`expected an object, got ${typeOfValue(o)}`);
   const fs = m.fields;
   for (let i = 0; i < fs.length; i++) {
     const f = fs[i]!;
@@ -762,7 +811,8 @@ function encodeFields(w: Writer, m: CMessage, o: Record<string, unknown>): void 
 
 function encodeField(w: Writer, m: CMessage, f: CField, v: unknown): void {
   if (f.keyKind >= 0) {
-    if (typeof v !== 'object' || Array.isArray(v)) throw new EncodeError(`expected a map (object), got ${typeOfValue(v)}`);
+    if (typeof v !== 'object' || Array.isArray(v))
+      throw new EncodeError(`expected a map (object), got ${typeOfValue(v)}`);
     const tag = (f.number << 3) | 2;
     for (const k of Object.keys(v as object)) {
       const val = (v as Record<string, unknown>)[k];
@@ -816,8 +866,15 @@ function encodeField(w: Writer, m: CMessage, f: CField, v: unknown): void {
   }
   if (isDefault(f.kind, v)) return;
   if (f.kind === Kind.Enum && enumValue(v, f.enumT!) === 0) return;
-  if ((f.kind === Kind.Int64 || f.kind === Kind.Uint64 || f.kind === Kind.Sint64 || f.kind === Kind.Fixed64 || f.kind === Kind.Sfixed64) &&
-    isZero64(int64Value(v, f.kind !== Kind.Uint64 && f.kind !== Kind.Fixed64))) return;
+  if (
+    (f.kind === Kind.Int64 ||
+      f.kind === Kind.Uint64 ||
+      f.kind === Kind.Sint64 ||
+      f.kind === Kind.Fixed64 ||
+      f.kind === Kind.Sfixed64) &&
+    isZero64(int64Value(v, f.kind !== Kind.Uint64 && f.kind !== Kind.Fixed64))
+  )
+    return;
   w.varint32((f.number << 3) | f.wire);
   writeScalar(w, f.kind, f.enumT, v);
 }

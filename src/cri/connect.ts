@@ -2,7 +2,13 @@
 import { SyncpodError } from '../errors';
 import type { Settings } from '../config/settings';
 import { parseEndpoint, socketProblem } from './endpoint';
-import { CriService, type ImageMethods, type RuntimeMethods, type ImageService, type RuntimeService } from './grpc-runtime-service';
+import {
+  CriService,
+  type ImageMethods,
+  type RuntimeMethods,
+  type ImageService,
+  type RuntimeService,
+} from './grpc-runtime-service';
 
 export interface CriServices {
   runtime: RuntimeService;

@@ -106,7 +106,11 @@ export class GrpcClient {
   private get(): Grpc.Client {
     if (!this.client) {
       const g = grpc();
-      this.client = new g.Client(grpcTarget(this.socketPath), g.credentials.createInsecure(), channelOptions(this.userAgent));
+      this.client = new g.Client(
+        grpcTarget(this.socketPath),
+        g.credentials.createInsecure(),
+        channelOptions(this.userAgent),
+      );
     }
     return this.client;
   }
@@ -122,12 +126,20 @@ export class GrpcClient {
       path,
       request,
       (m) => {
-        if (message) throw new GrpcStatusError(Status.INTERNAL, 'cardinality violation: received a second response message for a unary call');
+        if (message)
+          throw new GrpcStatusError(
+            Status.INTERNAL,
+            'cardinality violation: received a second response message for a unary call',
+          );
         message = m;
       },
       opts,
     );
-    if (!message) throw new GrpcStatusError(Status.INTERNAL, 'cardinality violation: received no response message for a unary call');
+    if (!message)
+      throw new GrpcStatusError(
+        Status.INTERNAL,
+        'cardinality violation: received no response message for a unary call',
+      );
     return message;
   }
 
@@ -135,7 +147,11 @@ export class GrpcClient {
    * Bookkeeping of one call: it ends once, by its own outcome, by `signal` (CANCELLED) or by
    * close() (UNAVAILABLE); ended early, the grpc-js call is cancelled and nothing more is delivered.
    */
-  private track(signal: AbortSignal | undefined, cancel: () => void, settle: (err: GrpcStatusError | undefined) => void) {
+  private track(
+    signal: AbortSignal | undefined,
+    cancel: () => void,
+    settle: (err: GrpcStatusError | undefined) => void,
+  ) {
     let done = false;
     const end = (err: GrpcStatusError | undefined) => {
       if (done) return;
@@ -152,16 +168,38 @@ export class GrpcClient {
     const onAbort = () => stop(new GrpcStatusError(Status.CANCELLED, 'cancelled on client'));
     signal?.addEventListener('abort', onAbort, { once: true });
     this.running.add(stop);
-    return Object.assign(end, { stop, get done() { return done; } });
+    return Object.assign(end, {
+      stop,
+      get done() {
+        return done;
+      },
+    });
   }
 
   /** A server-streaming call: each message to `onMessage` as it arrives; resolves when the server ends the stream with OK. */
-  serverStream(path: string, request: Buffer, onMessage: (message: Buffer) => void, opts: CallOptions = {}): Promise<void> {
+  serverStream(
+    path: string,
+    request: Buffer,
+    onMessage: (message: Buffer) => void,
+    opts: CallOptions = {},
+  ): Promise<void> {
     return new Promise<void>((resolve, reject) => {
-      if (opts.signal?.aborted) return reject(new GrpcStatusError(Status.CANCELLED, 'cancelled before the call started'));
-      const end = this.track(opts.signal, () => call.cancel(), (err) => (err ? reject(err) : resolve()));
+      if (opts.signal?.aborted)
+        return reject(new GrpcStatusError(Status.CANCELLED, 'cancelled before the call started'));
+      const end = this.track(
+        opts.signal,
+        () => call.cancel(),
+        (err) => (err ? reject(err) : resolve()),
+      );
       const client = this.get();
-      const call = client.makeServerStreamRequest(path, asBytes, asBytes, request, new (grpc().Metadata)(), callOptions(opts));
+      const call = client.makeServerStreamRequest(
+        path,
+        asBytes,
+        asBytes,
+        request,
+        new (grpc().Metadata)(),
+        callOptions(opts),
+      );
       // grpc-js does not look at the response's content-type; a server that answers with another
       // (an HTTP/2 web server on the socket) is refused here, as grpc-go does, instead of its body
       // being read as gRPC frames.
@@ -178,7 +216,11 @@ export class GrpcClient {
           onMessage(message);
         } catch (err) {
           // The consumer could not take the message: the call ends here, with that error.
-          end.stop(err instanceof GrpcStatusError ? err : new GrpcStatusError(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`));
+          end.stop(
+            err instanceof GrpcStatusError
+              ? err
+              : new GrpcStatusError(Status.INTERNAL, `failed to read a response message: ${(err as Error).message}`),
+          );
         }
       });
       call.on('error', (err: Grpc.ServiceError) => end(statusError(err)));
@@ -189,7 +231,11 @@ export class GrpcClient {
   }
 
   /** Ends the call with DEADLINE_EXCEEDED unless the channel is READY within `ms`. */
-  private requireConnection(client: Grpc.Client, ms: number, end: { done: boolean; stop: (err: GrpcStatusError) => void }): void {
+  private requireConnection(
+    client: Grpc.Client,
+    ms: number,
+    end: { done: boolean; stop: (err: GrpcStatusError) => void },
+  ): void {
     const g = grpc();
     const channel = client.getChannel();
     const deadline = Date.now() + ms;
@@ -206,7 +252,8 @@ export class GrpcClient {
 
   /** Closes the connection; calls still running end with UNAVAILABLE (or CANCELLED). */
   close(): void {
-    for (const stop of [...this.running]) stop(new GrpcStatusError(Status.UNAVAILABLE, 'the client closed the connection'));
+    for (const stop of [...this.running])
+      stop(new GrpcStatusError(Status.UNAVAILABLE, 'the client closed the connection'));
     this.client?.close();
     this.client = undefined;
   }
@@ -218,7 +265,9 @@ export class GrpcClient {
  * "//" (unix:////tmp/x.sock) would reach another socket.
  */
 export function grpcTarget(socketPath: string): string {
-  return path.isAbsolute(socketPath) ? `unix://${path.posix.normalize(socketPath).replace(/^\/+/, '/')}` : `unix:${socketPath}`;
+  return path.isAbsolute(socketPath)
+    ? `unix://${path.posix.normalize(socketPath).replace(/^\/+/, '/')}`
+    : `unix:${socketPath}`;
 }
 
 function callOptions(opts: CallOptions): Grpc.CallOptions {
@@ -229,7 +278,8 @@ function callOptions(opts: CallOptions): Grpc.CallOptions {
 export function statusError(err: Partial<Grpc.ServiceError>): GrpcStatusError {
   // grpc-js ends a call whose response it could not decode (a compressed message when none was
   // negotiated) without a code or details.
-  if (typeof err.code !== 'number') return new GrpcStatusError(Status.INTERNAL, 'the response message could not be read (compressed or malformed)');
+  if (typeof err.code !== 'number')
+    return new GrpcStatusError(Status.INTERNAL, 'the response message could not be read (compressed or malformed)');
   const code = err.code;
   const details = String(err.details ?? err.message ?? '');
   if (code === Status.UNAVAILABLE) return new GrpcStatusError(code, connectionDetails(details));

@@ -45,7 +45,10 @@ export type RuntimeMethods = Pick<
   | 'UpdateRuntimeConfig'
   | 'RuntimeConfig'
 >;
-export type ImageMethods = Pick<T.ImageServiceMethods, 'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo'>;
+export type ImageMethods = Pick<
+  T.ImageServiceMethods,
+  'ListImages' | 'ImageStatus' | 'PullImage' | 'RemoveImage' | 'ImageFsInfo'
+>;
 
 export type Request<M, K extends keyof M> = M[K] extends [infer Q, unknown] ? T.DeepPartial<Q> : never;
 export type Response<M, K extends keyof M> = M[K] extends [unknown, infer R] ? R : never;
@@ -129,16 +132,24 @@ export class CriService<M> {
     const debug = this.options.debug;
     if (!debug) return;
     // Registry credentials and environment values (Secrets among them) never reach the debug log; crictl prints both.
-    const shown = /(^|\.)PullImageRequest$/.test(typeName) ? redactPullRequest(message as { auth?: T.AuthConfig | null }).request : message;
+    const shown = /(^|\.)PullImageRequest$/.test(typeName)
+      ? redactPullRequest(message as { auth?: T.AuthConfig | null }).request
+      : message;
     const json = toProtoJSON(pkg, typeName, shown);
-    debug(`${typeName}: ${JSON.stringify(/(^|\.)CreateContainerRequest$/.test(typeName) ? hideEnvValuesInJSON(json) : json)}`);
+    debug(
+      `${typeName}: ${JSON.stringify(/(^|\.)CreateContainerRequest$/.test(typeName) ? hideEnvValuesInJSON(json) : json)}`,
+    );
   }
 
   /**
    * Calls `method`. The first call negotiates the API version: runtime.v1 unless forced, then
    * runtime.v1alpha2 when the runtime answers Unimplemented for the v1 service.
    */
-  async call<K extends keyof M & string>(method: K, request: Request<M, K>, opts: { timeoutMs?: number } = {}): Promise<Response<M, K>> {
+  async call<K extends keyof M & string>(
+    method: K,
+    request: Request<M, K>,
+    opts: { timeoutMs?: number } = {},
+  ): Promise<Response<M, K>> {
     const timeoutMs = opts.timeoutMs ?? this.options.timeoutMs;
     const started = Date.now();
     const api = this.negotiated ?? 'v1';
@@ -152,14 +163,18 @@ export class CriService<M> {
       // the method is missing, not the service; v1alpha2 cannot have it either.
       const inV1alpha2 = !!protoPackage('v1alpha2').services[this.service]?.methods[method];
       if (this.negotiated === undefined && isUnknownService(err) && inV1alpha2) {
-        this.options.debug?.(`${this.service}: runtime.v1 is not implemented on ${this.endpoint.text}; trying runtime.v1alpha2`);
+        this.options.debug?.(
+          `${this.service}: runtime.v1 is not implemented on ${this.endpoint.text}; trying runtime.v1alpha2`,
+        );
         try {
           const res = await this.unary('v1alpha2', method, request, timeoutMs);
           this.negotiated = 'v1alpha2';
           return res as Response<M, K>;
         } catch (err2) {
           if (isUnknownService(err2)) {
-            throw new SyncpodError(`endpoint ${this.endpoint.text}: neither runtime.v1 nor runtime.v1alpha2 ${this.service} is implemented (is this a CRI runtime?)`);
+            throw new SyncpodError(
+              `endpoint ${this.endpoint.text}: neither runtime.v1 nor runtime.v1alpha2 ${this.service} is implemented (is this a CRI runtime?)`,
+            );
           }
           throw this.mapError(err2, method, timeoutMs);
         }
@@ -173,7 +188,12 @@ export class CriService<M> {
    * ends the stream or `signal` fires (then it resolves). Uses the API version negotiated so far
    * (runtime.v1 unless an earlier call fell back).
    */
-  async stream<K extends keyof M & string>(method: K, request: Request<M, K>, onMessage: (message: StreamMessage<M, K>) => void, signal?: AbortSignal): Promise<void> {
+  async stream<K extends keyof M & string>(
+    method: K,
+    request: Request<M, K>,
+    onMessage: (message: StreamMessage<M, K>) => void,
+    signal?: AbortSignal,
+  ): Promise<void> {
     const api = this.negotiated ?? 'v1';
     const pkg = protoPackage(api);
     const desc = pkg.services[this.service]?.methods[method];
@@ -207,16 +227,27 @@ export class CriService<M> {
     const details = err.details.trim();
     switch (err.code) {
       case Code.DEADLINE_EXCEEDED:
-        return new SyncpodError(`endpoint ${ep}: no answer to ${method} within ${formatMs(timeoutMs)} (runtime hung or not a CRI server; raise --timeout?)`, { cause: err });
+        return new SyncpodError(
+          `endpoint ${ep}: no answer to ${method} within ${formatMs(timeoutMs)} (runtime hung or not a CRI server; raise --timeout?)`,
+          { cause: err },
+        );
       case Code.UNAVAILABLE: {
         const cause = describeUnavailable(details);
         return new SyncpodError(`endpoint ${ep}: ${cause}`, { cause: err });
       }
       case Code.UNIMPLEMENTED:
-        return new CriCallError(`${method}: not implemented by runtime.${this.negotiated ?? 'v1'} on ${ep}${details ? `: ${details}` : ''}`, err.code, details);
+        return new CriCallError(
+          `${method}: not implemented by runtime.${this.negotiated ?? 'v1'} on ${ep}${details ? `: ${details}` : ''}`,
+          err.code,
+          details,
+        );
       case Code.PERMISSION_DENIED:
       case Code.UNAUTHENTICATED:
-        return new CriCallError(`endpoint ${ep}: ${method}: permission denied${details ? `: ${details}` : ''}`, err.code, details);
+        return new CriCallError(
+          `endpoint ${ep}: ${method}: permission denied${details ? `: ${details}` : ''}`,
+          err.code,
+          details,
+        );
       case Code.INTERNAL:
         if (/protocol error|received http|http\/1|malformed|parse/i.test(details)) {
           return new SyncpodError(`endpoint ${ep}: not a gRPC server (${details})`, { cause: err });
@@ -253,7 +284,8 @@ function describeUnavailable(details: string): string {
   if (/ENOENT|no such file/i.test(details)) return 'no such socket (is the runtime running?)';
   // grpc-js says "Connection dropped" only for a connection that was up (the server's HTTP/2
   // settings had arrived): the runtime went away during the call (killed, restarted).
-  if (/^Connection dropped$/i.test(details)) return 'the runtime closed the connection during the call (did it stop or restart?)';
+  if (/^Connection dropped$/i.test(details))
+    return 'the runtime closed the connection during the call (did it stop or restart?)';
   // grpc-js says "Failed to connect" or "read ECONNRESET" (which one depends on timing) when the
   // server accepts the connection and closes it before HTTP/2 is up: one wording for both.
   if (/^Failed to connect$|ECONNRESET|socket closed/i.test(details)) {

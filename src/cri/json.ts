@@ -86,7 +86,8 @@ function messageToJSON(pkg: ProtoPackage, typeName: string, obj: Record<string, 
   const out: Record<string, unknown> = {};
   for (const f of messageDesc(pkg, typeName).fields) {
     const v = obj[f.name];
-    const conv = (x: unknown) => (f.type === 'message' ? messageToJSON(pkg, f.ref!, (x ?? {}) as Record<string, unknown>) : scalarToJSON(pkg, f, x));
+    const conv = (x: unknown) =>
+      f.type === 'message' ? messageToJSON(pkg, f.ref!, (x ?? {}) as Record<string, unknown>) : scalarToJSON(pkg, f, x);
     if (f.map) {
       const m: Record<string, unknown> = {};
       const src = (v ?? {}) as Record<string, unknown>;
@@ -176,7 +177,8 @@ function parseScalar(pkg: ProtoPackage, f: FieldDescriptor, v: unknown, path: st
         }
         return v;
       }
-      if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647) return enumNameOf(pkg, f.ref!, v);
+      if (typeof v === 'number' && Number.isInteger(v) && v >= -2147483648 && v <= 2147483647)
+        return enumNameOf(pkg, f.ref!, v);
       return fail(path, `expected an enum name or number, got ${describe(v)}`);
     }
     case 'bytes': {

@@ -9,7 +9,9 @@ const AUTH_SECRETS = ['password', 'auth', 'identityToken', 'registryToken'] as c
 export const REDACTED_CREDENTIAL = '<redacted: a registry credential; --show-secrets shows it>';
 
 /** A copy of a PullImage request whose registry credentials are replaced (empty ones stay empty); `redacted` counts them. */
-export function redactPullRequest<R extends { auth?: T.AuthConfig | null }>(request: R): { request: R; redacted: number } {
+export function redactPullRequest<R extends { auth?: T.AuthConfig | null }>(
+  request: R,
+): { request: R; redacted: number } {
   if (!request.auth) return { request, redacted: 0 };
   const auth: Record<string, unknown> = { ...request.auth };
   let redacted = 0;
@@ -19,7 +21,9 @@ export function redactPullRequest<R extends { auth?: T.AuthConfig | null }>(requ
       redacted++;
     }
   }
-  return redacted === 0 ? { request, redacted } : { request: { ...request, auth: auth as unknown as T.AuthConfig }, redacted };
+  return redacted === 0
+    ? { request, redacted }
+    : { request: { ...request, auth: auth as unknown as T.AuthConfig }, redacted };
 }
 
 /** The stderr line after a dry run that hid credentials, or undefined when none were. */
@@ -34,5 +38,8 @@ export const ENV_NOT_LOGGED = '<not logged: --debug never logs environment value
 export function hideEnvValuesInJSON(json: unknown): unknown {
   const config = (json as { config?: { envs?: Array<{ key?: unknown; value?: unknown }> } | null } | null)?.config;
   if (!config?.envs?.length) return json;
-  return { ...(json as object), config: { ...config, envs: config.envs.map((e) => ({ ...e, value: ENV_NOT_LOGGED })) } };
+  return {
+    ...(json as object),
+    config: { ...config, envs: config.envs.map((e) => ({ ...e, value: ENV_NOT_LOGGED })) },
+  };
 }

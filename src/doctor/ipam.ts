@@ -44,7 +44,6 @@ function cidr(text: string): { network: bigint; last: bigint; v6: boolean } | un
   return { network, last: network + (1n << hostBits) - 1n, v6: ip.v6 };
 }
 
-
 function rangeOf(r: { [k: string]: Json }): LeaseRange | undefined {
   if (typeof r.subnet !== 'string') return undefined;
   const c = cidr(r.subnet);
@@ -62,10 +61,11 @@ export function parseHostLocalRanges(ipam: { [k: string]: Json }): LeaseRange[] 
   if (Array.isArray(ipam.ranges)) {
     for (const set of ipam.ranges) {
       if (!Array.isArray(set)) continue;
-      for (const r of set) if (isObj<Json>(r)) {
-        const lr = rangeOf(r);
-        if (lr) out.push(lr);
-      }
+      for (const r of set)
+        if (isObj<Json>(r)) {
+          const lr = rangeOf(r);
+          if (lr) out.push(lr);
+        }
     }
   } else {
     const lr = rangeOf(ipam);

@@ -86,7 +86,10 @@ export function npdStatus(report: DoctorReport): { exitCode: 0 | 1 | 2; line: st
     return { exitCode: NPD_NON_OK, line: clipForNpd(`NonOK: ${counts}: ${first.id}: ${first.summary}`) };
   }
   if (s.total > 0 && s.skip === s.total) {
-    return { exitCode: NPD_UNKNOWN, line: clipForNpd(`Unknown: every check skipped: ${report.checks[0].id}: ${report.checks[0].summary}`) };
+    return {
+      exitCode: NPD_UNKNOWN,
+      line: clipForNpd(`Unknown: every check skipped: ${report.checks[0].id}: ${report.checks[0].summary}`),
+    };
   }
   return { exitCode: NPD_OK, line: clipForNpd(`OK: ${s.ok} checks ok${s.skip ? `, ${s.skip} skipped` : ''}`) };
 }

@@ -4,7 +4,6 @@
 import type * as T from '../cri/types';
 import { isObj, type Obj } from '../json-object';
 
-
 /** The parsed "config" of Status's info; undefined when absent or not JSON. */
 export function runtimeInfoConfig(status: T.StatusResponse): Obj | undefined {
   const text = status.info?.config;
@@ -22,13 +21,17 @@ export function runtimeSandboxImage(status: T.StatusResponse): { image: string; 
   const c = runtimeInfoConfig(status);
   if (!c) return undefined;
   const pinned = isObj(c.pinnedImages) ? c.pinnedImages.sandbox : undefined;
-  if (typeof pinned === 'string' && pinned) return { image: pinned, from: 'CRI Status info.config.pinnedImages.sandbox' };
-  if (typeof c.sandboxImage === 'string' && c.sandboxImage) return { image: c.sandboxImage, from: 'CRI Status info.config.sandboxImage' };
+  if (typeof pinned === 'string' && pinned)
+    return { image: pinned, from: 'CRI Status info.config.pinnedImages.sandbox' };
+  if (typeof c.sandboxImage === 'string' && c.sandboxImage)
+    return { image: c.sandboxImage, from: 'CRI Status info.config.sandboxImage' };
   return undefined;
 }
 
 /** The cgroup driver of the runtime's default runc runtime (options.SystemdCgroup), where its info says. */
-export function runtimeInfoCgroupDriver(status: T.StatusResponse): { driver: 'systemd' | 'cgroupfs'; from: string } | undefined {
+export function runtimeInfoCgroupDriver(
+  status: T.StatusResponse,
+): { driver: 'systemd' | 'cgroupfs'; from: string } | undefined {
   const c = runtimeInfoConfig(status);
   const ctd = c && isObj(c.containerd) ? c.containerd : undefined;
   if (!ctd || !isObj(ctd.runtimes)) return undefined;
@@ -37,7 +40,10 @@ export function runtimeInfoCgroupDriver(status: T.StatusResponse): { driver: 'sy
   if (!isObj(rt)) return undefined;
   const options = isObj(rt.options) ? rt.options : {};
   const systemd = options.SystemdCgroup === true || rt.systemdCgroup === true;
-  return { driver: systemd ? 'systemd' : 'cgroupfs', from: `CRI Status info.config.containerd.runtimes.${name}.options.SystemdCgroup` };
+  return {
+    driver: systemd ? 'systemd' : 'cgroupfs',
+    from: `CRI Status info.config.containerd.runtimes.${name}.options.SystemdCgroup`,
+  };
 }
 
 /** Whether `image` names the same image as one of `names` (a repo tag or digest), docker.io/library spelled out. */
@@ -46,7 +52,8 @@ export function imageMatches(image: string, names: readonly string[]): boolean {
     let r = ref;
     const slash = r.indexOf('/');
     const host = slash > 0 ? r.slice(0, slash) : '';
-    if (slash < 0 || (!host.includes('.') && !host.includes(':') && host !== 'localhost')) r = `docker.io/${slash < 0 ? 'library/' : ''}${r}`;
+    if (slash < 0 || (!host.includes('.') && !host.includes(':') && host !== 'localhost'))
+      r = `docker.io/${slash < 0 ? 'library/' : ''}${r}`;
     if (!r.includes('@') && !/:[^/]+$/.test(r)) r += ':latest';
     return r;
   };

@@ -56,11 +56,14 @@ export interface EvictionSettings {
 export function evictionSettings(config: Record<string, unknown> | undefined, from: string): EvictionSettings {
   const strMap = (v: unknown): Record<string, string> | undefined =>
     v && typeof v === 'object' && !Array.isArray(v)
-      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string') as [string, string][])
+      ? Object.fromEntries(
+          Object.entries(v as Record<string, unknown>).filter(([, x]) => typeof x === 'string') as [string, string][],
+        )
       : undefined;
   const setHard = strMap(config?.evictionHard);
   const merge = config?.mergeDefaultEvictionSettings === true;
-  const hard = setHard === undefined ? { ...DEFAULT_EVICTION_HARD } : merge ? { ...DEFAULT_EVICTION_HARD, ...setHard } : setHard;
+  const hard =
+    setHard === undefined ? { ...DEFAULT_EVICTION_HARD } : merge ? { ...DEFAULT_EVICTION_HARD, ...setHard } : setHard;
   const gc = config?.imageGCHighThresholdPercent;
   return {
     hard,
@@ -123,11 +126,14 @@ export function judgeFilesystem(kind: 'nodefs' | 'imagefs', u: FsUsage, s: Evict
       const t = text === undefined ? undefined : parseThreshold(text);
       if (!t) continue;
       const min = thresholdAmount(t, capacity);
-      if (free < min) out.push(`${signal} ${fmt(free)} is below the ${word} eviction threshold ${t.text} (${fmt(min)})`);
+      if (free < min)
+        out.push(`${signal} ${fmt(free)} is below the ${word} eviction threshold ${t.text} (${fmt(min)})`);
     }
   }
   if (kind === 'imagefs' && s.imageGCHighThresholdPercent < 100 && usedPercent >= s.imageGCHighThresholdPercent) {
-    warns.push(`usage ${pct(usedPercent)} is at or above imageGCHighThresholdPercent ${s.imageGCHighThresholdPercent}% (kubelet deletes unused images)`);
+    warns.push(
+      `usage ${pct(usedPercent)} is at or above imageGCHighThresholdPercent ${s.imageGCHighThresholdPercent}% (kubelet deletes unused images)`,
+    );
   }
   return {
     status: fails.length ? 'fail' : warns.length ? 'warn' : 'ok',

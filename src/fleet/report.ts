@@ -16,10 +16,22 @@ export const FLEET_REPORT_SCHEMA_VERSION = 1;
 /** The fields of a node plan the report reads (src/plan/node-plan.ts NodePlan). */
 interface NodePlanDoc {
   node: string;
-  plans: Array<{ pod: { namespace: string; name: string }; changes: boolean; preflight?: { steps?: unknown[]; blocked?: unknown } }>;
+  plans: Array<{
+    pod: { namespace: string; name: string };
+    changes: boolean;
+    preflight?: { steps?: unknown[]; blocked?: unknown };
+  }>;
   orphans: Array<{ namespace: string; name: string; uid: string; kubelet?: string }>;
   problems: string[];
-  summary: { pods: number; podsWithChanges: number; podsBlocked?: number; orphans: number; problems: number; changes: boolean; text: string };
+  summary: {
+    pods: number;
+    podsWithChanges: number;
+    podsBlocked?: number;
+    orphans: number;
+    problems: number;
+    changes: boolean;
+    text: string;
+  };
 }
 
 /** The fields of a doctor report the fleet report reads (src/doctor/report.ts DoctorReport). */
@@ -124,14 +136,27 @@ function scan(s: Source, text: string): boolean {
 function isNodePlan(v: unknown): v is NodePlanDoc {
   const o = v as Partial<NodePlanDoc> | null;
   return (
-    typeof o === 'object' && o !== null && typeof o.node === 'string' && Array.isArray(o.plans) &&
-    Array.isArray(o.orphans) && Array.isArray(o.problems) && typeof o.summary === 'object' && o.summary !== null
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.node === 'string' &&
+    Array.isArray(o.plans) &&
+    Array.isArray(o.orphans) &&
+    Array.isArray(o.problems) &&
+    typeof o.summary === 'object' &&
+    o.summary !== null
   );
 }
 
 function isDoctorReport(v: unknown): v is DoctorDoc {
   const o = v as Partial<DoctorDoc> | null;
-  return typeof o === 'object' && o !== null && typeof o.node === 'string' && Array.isArray(o.checks) && typeof o.summary === 'object' && o.summary !== null;
+  return (
+    typeof o === 'object' &&
+    o !== null &&
+    typeof o.node === 'string' &&
+    Array.isArray(o.checks) &&
+    typeof o.summary === 'object' &&
+    o.summary !== null
+  );
 }
 
 function closeDocument(s: Source): void {
@@ -149,7 +174,8 @@ function closeDocument(s: Source): void {
   }
   if (isNodePlan(v)) s.plans.push({ doc: v, at: s.bufferAt });
   else if (isDoctorReport(v)) s.doctors.push({ doc: v, at: s.bufferAt });
-  else s.errors.push(`JSON from ${s.name} is not a node plan (plan --node -o json) or a doctor report (doctor -o json)`);
+  else
+    s.errors.push(`JSON from ${s.name} is not a node plan (plan --node -o json) or a doctor report (doctor -o json)`);
 }
 
 /** Splits every input into per-source streams and reads the node plans and the error lines. */
@@ -169,7 +195,18 @@ function readSources(inputs: FleetInput[]): Source[] {
       }
       let s = sources.get(name);
       if (!s) {
-        s = { name, buffer: '', bufferAt: null, depth: 0, inString: false, escaped: false, plans: [], doctors: [], errors: [], warnings: [] };
+        s = {
+          name,
+          buffer: '',
+          bufferAt: null,
+          depth: 0,
+          inString: false,
+          escaped: false,
+          plans: [],
+          doctors: [],
+          errors: [],
+          warnings: [],
+        };
         sources.set(name, s);
       }
       if (s.buffer !== '') {
@@ -185,13 +222,16 @@ function readSources(inputs: FleetInput[]): Source[] {
         if (scan(s, rest)) closeDocument(s);
       } else if (trimmed.startsWith('syncpod: ')) s.errors.push(trimmed.slice('syncpod: '.length));
       else if (trimmed.startsWith('WARN: ')) s.warnings.push(trimmed.slice('WARN: '.length));
-      else if (!trimmed.startsWith('DEBUG: ') && !trimmed.startsWith('note: ')) s.errors.push(`unrecognised line: ${trimmed.slice(0, 200)}`);
+      else if (!trimmed.startsWith('DEBUG: ') && !trimmed.startsWith('note: '))
+        s.errors.push(`unrecognised line: ${trimmed.slice(0, 200)}`);
     }
   }
   for (const s of sources.values()) {
     if (s.buffer !== '') s.errors.push(`a plan from ${s.name} is cut off (the log ended inside it)`);
   }
-  return [...sources.values()].filter((s) => s.plans.length > 0 || s.doctors.length > 0 || s.errors.length > 0 || s.warnings.length > 0);
+  return [...sources.values()].filter(
+    (s) => s.plans.length > 0 || s.doctors.length > 0 || s.errors.length > 0 || s.warnings.length > 0,
+  );
 }
 
 const podRef = (p: { namespace: string; name: string }): string => `${p.namespace}/${p.name}`;
@@ -200,8 +240,21 @@ function nodeFrom(s: Source): FleetNode {
   const newest = s.plans.at(-1);
   if (!newest) {
     return {
-      node: s.name, source: s.name, at: null, runs: 0, pods: 0, podsWithChanges: 0, podsBlocked: 0, pendingPods: [],
-      orphans: 0, orphanPods: [], problems: [], errors: s.errors, warnings: s.warnings, changes: false, doctor: null,
+      node: s.name,
+      source: s.name,
+      at: null,
+      runs: 0,
+      pods: 0,
+      podsWithChanges: 0,
+      podsBlocked: 0,
+      pendingPods: [],
+      orphans: 0,
+      orphanPods: [],
+      problems: [],
+      errors: s.errors,
+      warnings: s.warnings,
+      changes: false,
+      doctor: null,
     };
   }
   const d = newest.doc;
@@ -293,10 +346,21 @@ export function buildFleetReport(inputs: FleetInput[]): FleetReport {
       : `Fleet: ${plural(nodes.length, 'node', 'nodes')}, ${withChanges} with pending changes` +
         `, ${plural(podsWithChanges, 'pod', 'pods')} of ${pods} would change, ${plural(orphans, 'orphan', 'orphans')}` +
         `, ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors` +
-        (doctored ? `, ${withFindings} of ${doctored} doctored ${doctored === 1 ? 'node' : 'nodes'} with findings.` : '.');
+        (doctored
+          ? `, ${withFindings} of ${doctored} doctored ${doctored === 1 ? 'node' : 'nodes'} with findings.`
+          : '.');
   return {
     schemaVersion: FLEET_REPORT_SCHEMA_VERSION,
     nodes,
-    summary: { nodes: nodes.length, nodesWithChanges: withChanges, nodesWithErrors: withErrors, pods, podsWithChanges, orphans, nodesWithDoctorFindings: withFindings, text },
+    summary: {
+      nodes: nodes.length,
+      nodesWithChanges: withChanges,
+      nodesWithErrors: withErrors,
+      pods,
+      podsWithChanges,
+      orphans,
+      nodesWithDoctorFindings: withFindings,
+      text,
+    },
   };
 }

@@ -23,7 +23,8 @@ const SYSTEMD_SUFFIX = '.slice';
 /** NewCgroupName: `base` plus components; a component may hold neither "/" nor "_" (the systemd mapping must stay reversible). */
 export function newCgroupName(base: CgroupName, ...components: string[]): CgroupName {
   for (const c of components) {
-    if (c.includes('/') || c.includes('_')) throw new SyncpodError(`invalid character in component "${c}" of a cgroup name`);
+    if (c.includes('/') || c.includes('_'))
+      throw new SyncpodError(`invalid character in component "${c}" of a cgroup name`);
   }
   return [...base, ...components];
 }
@@ -102,7 +103,11 @@ export interface QOSContainersInfo {
 
 /** The QoS cgroups under the container manager's root (qosContainerManagerImpl.Start). */
 export function qosContainersInfo(root: CgroupName): QOSContainersInfo {
-  return { Guaranteed: root, Burstable: newCgroupName(root, 'burstable'), BestEffort: newCgroupName(root, 'besteffort') };
+  return {
+    Guaranteed: root,
+    Burstable: newCgroupName(root, 'burstable'),
+    BestEffort: newCgroupName(root, 'besteffort'),
+  };
 }
 
 /** The cgroup name of a driver, as kubelet's cgroup manager spells it (Name). */
@@ -114,7 +119,12 @@ export function cgroupManagerName(driver: CgroupLayout['cgroupDriver'], name: Cg
  * GetPodContainerName of the pod container manager: "pod<uid>" under the cgroup of the pod's QoS
  * class, and that name as the driver spells it (the CRI's cgroup_parent).
  */
-export function getPodContainerName(uid: string, qos: QOSClass, info: QOSContainersInfo, driver: CgroupLayout['cgroupDriver']): { name: CgroupName; literal: string } {
+export function getPodContainerName(
+  uid: string,
+  qos: QOSClass,
+  info: QOSContainersInfo,
+  driver: CgroupLayout['cgroupDriver'],
+): { name: CgroupName; literal: string } {
   const parent = qos === 'Guaranteed' ? info.Guaranteed : qos === 'Burstable' ? info.Burstable : info.BestEffort;
   const name = newCgroupName(parent, `pod${uid}`);
   return { name, literal: cgroupManagerName(driver, name) };

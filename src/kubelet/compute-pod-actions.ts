@@ -18,8 +18,23 @@ import {
   isInitContainerFailed,
   type PlannerContext,
 } from './init-container-actions';
-import { effectiveGates, resolveKubeletRules, usesSidecarInitPath, type FeatureGates, type KubeletRules } from './kubelet-version';
-import type { Changes, ContainerToKill, ContainerToReset, KillReason, KillWhy, PodActions, ProbeResults, StartReason } from './pod-actions';
+import {
+  effectiveGates,
+  resolveKubeletRules,
+  usesSidecarInitPath,
+  type FeatureGates,
+  type KubeletRules,
+} from './kubelet-version';
+import type {
+  Changes,
+  ContainerToKill,
+  ContainerToReset,
+  KillReason,
+  KillWhy,
+  PodActions,
+  ProbeResults,
+  StartReason,
+} from './pod-actions';
 import { podSandboxChanged } from './pod-sandbox-changed';
 import { computePodResizeAction, resizeContextOf } from './pod-resize';
 import { isRestartableInitContainer, matchesRestartAllContainers } from './pod-util';
@@ -83,7 +98,8 @@ function getContainersToReset(
       if (s.name !== c.name) continue;
       const base = { containerId: s.id, name: c.name, kind };
       if (s.state === 'exited') {
-        if (matchesRestartAllContainers(c, s.exitCode)) sources.push({ ...base, kill: false, source: true, exitCode: s.exitCode });
+        if (matchesRestartAllContainers(c, s.exitCode))
+          sources.push({ ...base, kill: false, source: true, exitCode: s.exitCode });
         else targets.push({ ...base, kill: false, source: false, exitCode: s.exitCode });
       } else {
         targets.push({ ...base, kill: true, source: false });
@@ -109,9 +125,17 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
   const rules = rulesOf(options);
   const spec = pod.spec;
   if (!spec || !Array.isArray(spec.containers) || spec.containers.length === 0) {
-    throw new SyncpodError(`pod ${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? '?'} has no spec.containers`);
+    throw new SyncpodError(
+      `pod ${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? '?'} has no spec.containers`,
+    );
   }
-  const ctx: PlannerContext = { pod, status: podStatus, rules, probes: options.probeResults ?? {}, restartPolicy: spec.restartPolicy ?? 'Always' };
+  const ctx: PlannerContext = {
+    pod,
+    status: podStatus,
+    rules,
+    probes: options.probeResults ?? {},
+    restartPolicy: spec.restartPolicy ?? 'Always',
+  };
   const sidecarPath = usesSidecarInitPath(rules, (spec.initContainers ?? []).some(isRestartableInitContainer));
   const sandbox = podSandboxChanged(pod, podStatus);
   const restartAllContainers = shouldAllContainersRestart(pod, podStatus, options.apiStatus ?? pod.status, rules);
@@ -145,7 +169,10 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       changes.createSandbox = false;
       return finish();
     }
-    const sandboxReason: StartReason = { code: 'sandbox-recreated', ...(sandbox.change ? { sandboxChange: sandbox.change } : {}) };
+    const sandboxReason: StartReason = {
+      code: 'sandbox-recreated',
+      ...(sandbox.change ? { sandboxChange: sandbox.change } : {}),
+    };
     const containersToStart: Changes['containersToStart'] = [];
     containers.forEach((c, idx) => {
       // A container that runs once (OnFailure, the pod's or with ContainerRestartRules its own) and succeeded stays done.
@@ -155,7 +182,9 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       containersToStart.push({ index: idx, name: c.name, reason: sandboxReason });
     });
     if (containersToStart.length === 0) {
-      const hasInitialized = sidecarPath ? hasAnyRegularContainerCreated(pod, podStatus) : findNextInitContainerToRun(pod, podStatus).done;
+      const hasInitialized = sidecarPath
+        ? hasAnyRegularContainerCreated(pod, podStatus)
+        : findNextInitContainerToRun(pod, podStatus).done;
       if (hasInitialized) {
         changes.createSandbox = false;
         return finish();
@@ -217,7 +246,11 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
     if (!s || s.state !== 'running') {
       const d = shouldContainerBeRestarted(c, pod, podStatus, rules);
       if (d.restart) {
-        changes.containersToStart.push({ index: idx, name: c.name, reason: notRunningReason(s, ctx.restartPolicy, d.decidedBy) });
+        changes.containersToStart.push({
+          index: idx,
+          name: c.name,
+          reason: notRunningReason(s, ctx.restartPolicy, d.decidedBy),
+        });
         if (s && s.state === 'unknown') {
           addKill(changes, {
             containerId: s.id,
@@ -251,7 +284,11 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       message = `Container ${c.name} failed startup probe`;
       reason = 'StartupProbe';
       why = 'startup-probe-failed';
-    } else if (rules.gates.InPlacePodVerticalScaling && rules.rulesMinor >= 33 && !computePodResizeAction(c, idx, 'regular', s, changes, resizeContextOf(ctx))) {
+    } else if (
+      rules.gates.InPlacePodVerticalScaling &&
+      rules.rulesMinor >= 33 &&
+      !computePodResizeAction(c, idx, 'regular', s, changes, resizeContextOf(ctx))
+    ) {
       // The resize policy restarts it: computePodResizeAction put it in containersToKill and containersToStart.
       return;
     } else {
@@ -263,7 +300,15 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
       message = `${message}, will be restarted`;
       changes.containersToStart.push({ index: idx, name: c.name, reason: { code: why, ...(hash ? { hash } : {}) } });
     }
-    addKill(changes, { containerId: s.id, name: s.name, kind: 'regular', message, reason, why, ...(hash ? { hash } : {}) });
+    addKill(changes, {
+      containerId: s.id,
+      name: s.name,
+      kind: 'regular',
+      message,
+      reason,
+      why,
+      ...(hash ? { hash } : {}),
+    });
   });
 
   if (keepCount === 0 && changes.containersToStart.length === 0) {
@@ -283,7 +328,13 @@ function notRunningReason(
   if (!s) return { code: 'never-started' };
   if (s.state === 'created') return { code: 'created-not-started' };
   if (s.state === 'unknown') return { code: 'unknown-state' };
-  return { code: 'exited', exitCode: s.exitCode, exitReason: s.reason, restartPolicy, ...(decidedBy ? { decidedBy } : {}) };
+  return {
+    code: 'exited',
+    exitCode: s.exitCode,
+    exitReason: s.reason,
+    restartPolicy,
+    ...(decidedBy ? { decidedBy } : {}),
+  };
 }
 
 function addKill(changes: Changes, k: ContainerToKill): void {

@@ -25,7 +25,10 @@ export function containerChanged(
   const other: HashScheme = scheme === 'name+image' ? 'whole-spec' : 'name+image';
   let otherHash: number | null = null;
   try {
-    otherHash = other === 'name+image' ? hashContainer({ name: container.name, image: container.image }) : hashContainerLegacy(container);
+    otherHash =
+      other === 'name+image'
+        ? hashContainer({ name: container.name, image: container.image })
+        : hashContainerLegacy(container);
   } catch {
     otherHash = null;
   }

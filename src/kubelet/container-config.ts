@@ -83,11 +83,44 @@ export interface ContainerConfigResult {
 const utf8 = new TextEncoder();
 
 const STOP_SIGNALS: ReadonlySet<string> = new Set([
-  'SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO', 'SIGIOT',
-  'SIGKILL', 'SIGPIPE', 'SIGPOLL', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP', 'SIGSYS', 'SIGTERM',
-  'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ',
-  'SIGRTMIN', ...Array.from({ length: 15 }, (_, i) => `SIGRTMINPLUS${i + 1}`),
-  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAXMINUS${14 - i}`), 'SIGRTMAX',
+  'SIGABRT',
+  'SIGALRM',
+  'SIGBUS',
+  'SIGCHLD',
+  'SIGCLD',
+  'SIGCONT',
+  'SIGFPE',
+  'SIGHUP',
+  'SIGILL',
+  'SIGINT',
+  'SIGIO',
+  'SIGIOT',
+  'SIGKILL',
+  'SIGPIPE',
+  'SIGPOLL',
+  'SIGPROF',
+  'SIGPWR',
+  'SIGQUIT',
+  'SIGSEGV',
+  'SIGSTKFLT',
+  'SIGSTOP',
+  'SIGSYS',
+  'SIGTERM',
+  'SIGTRAP',
+  'SIGTSTP',
+  'SIGTTIN',
+  'SIGTTOU',
+  'SIGURG',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGVTALRM',
+  'SIGWINCH',
+  'SIGXCPU',
+  'SIGXFSZ',
+  'SIGRTMIN',
+  ...Array.from({ length: 15 }, (_, i) => `SIGRTMINPLUS${i + 1}`),
+  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAXMINUS${14 - i}`),
+  'SIGRTMAX',
 ]);
 
 /** generateAPIPodStatus for a host-network pod: the first host IP, and the first of the other family. */
@@ -99,7 +132,12 @@ function hostNetworkPodIPs(nodeIPs: string[]): string[] {
 }
 
 function findContainer(pod: Pod, name: string, kind: ContainerKind): Container | EphemeralContainer | undefined {
-  const list = kind === 'init' ? pod.spec?.initContainers : kind === 'ephemeral' ? pod.spec?.ephemeralContainers : pod.spec?.containers;
+  const list =
+    kind === 'init'
+      ? pod.spec?.initContainers
+      : kind === 'ephemeral'
+        ? pod.spec?.ephemeralContainers
+        : pod.spec?.containers;
   return (list ?? []).find((c) => c.name === name);
 }
 
@@ -108,7 +146,8 @@ function containerStopSignal(c: Container): Signal {
   const name = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
   if (name === undefined || name === '') return 'RUNTIME_DEFAULT';
   const wire = `${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
-  if (!STOP_SIGNALS.has(wire)) throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
+  if (!STOP_SIGNALS.has(wire))
+    throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
   return wire as Signal;
 }
 
@@ -124,7 +163,11 @@ function volumeHostPath(pod: Pod, name: string, kubeletRoot: string): string | u
 }
 
 /** The env files a container's fileKeyRef entries read (EnvFiles on): host paths for the executor to read. */
-export function envFileHostPaths(pod: Pod, container: Container, o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> }): string[] {
+export function envFileHostPaths(
+  pod: Pod,
+  container: Container,
+  o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> },
+): string[] {
   if (!o.gates.EnvFiles) return [];
   const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
   const out: string[] = [];
@@ -149,7 +192,9 @@ export function generateContainerConfig(
     throw new SyncpodError(`pod has no ${kind === 'regular' ? '' : kind + ' '}container named ${container.name}`);
   }
   if (!Number.isInteger(o.restartCount) || o.restartCount < 0) {
-    throw new SyncpodError(`container ${container.name}: restart count ${o.restartCount} is not a non-negative integer`);
+    throw new SyncpodError(
+      `container ${container.name}: restart count ${o.restartCount} is not a non-negative integer`,
+    );
   }
   const c = container as Container;
   const where = `container ${c.name}`;
@@ -169,10 +214,14 @@ export function generateContainerConfig(
   const gates = o.gates;
   const { hostname, domain } = generatePodHostNameAndDomain(pod, o.clusterDomain ?? '', gates.HostnameOverride);
   // kubelet's SyncPod: a host-network pod's status carries the host IPs, and those are its pod IPs.
-  const podIPs = o.podIPs.length === 0 && pod.spec?.hostNetwork === true ? hostNetworkPodIPs(o.nodeIPs ?? []) : o.podIPs;
+  const podIPs =
+    o.podIPs.length === 0 && pod.spec?.hostNetwork === true ? hostNetworkPodIPs(o.nodeIPs ?? []) : o.podIPs;
   // The pod as the API server stores it: enableServiceLinks defaulted (manifest loading does the
   // same), since makeEnvironmentVariables refuses a pod object without it as kubelet does.
-  const apiPod: Pod = pod.spec && pod.spec.enableServiceLinks === undefined ? { ...pod, spec: { ...pod.spec, enableServiceLinks: true } } : pod;
+  const apiPod: Pod =
+    pod.spec && pod.spec.enableServiceLinks === undefined
+      ? { ...pod, spec: { ...pod.spec, enableServiceLinks: true } }
+      : pod;
   const envs = makeEnvironmentVariables(apiPod, c, {
     podIPs,
     nodeIPs: o.nodeIPs ?? [],
@@ -261,7 +310,12 @@ export function generateContainerConfig(
     // SyncPod's makePodDataDirs, for a start on a sync that did not create the sandbox.
     ...makePodDataDirs(kubeletRoot, pod),
     ...mounted.effects.filter((e) => e.kind !== 'touch' || e.why !== 'termination-message file'),
-    { kind: 'mkdir', path: buildContainerLogsDirectory(podLogsRoot, pod, c.name), mode: 0o755, why: 'container log directory' },
+    {
+      kind: 'mkdir',
+      path: buildContainerLogsDirectory(podLogsRoot, pod, c.name),
+      mode: 0o755,
+      why: 'container log directory',
+    },
     ...mounted.effects.filter((e) => e.kind === 'touch' && e.why === 'termination-message file'),
   ];
   return { config, effects };

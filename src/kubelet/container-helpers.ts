@@ -43,10 +43,18 @@ export function shouldContainerBeRestarted(
  * code whose matching rule has action RestartAllContainers: its newest runtime instance, or its
  * terminated state in the API status.
  */
-export function shouldAllContainersRestart(pod: Pod, podStatus: PodStatus, apiStatus: ApiPodStatus | undefined, rules: KubeletRules): boolean {
+export function shouldAllContainersRestart(
+  pod: Pod,
+  podStatus: PodStatus,
+  apiStatus: ApiPodStatus | undefined,
+  rules: KubeletRules,
+): boolean {
   if (!rules.gates.RestartAllContainersOnContainerExits || !rules.gates.ContainerRestartRules) return false;
-  if ((apiStatus?.conditions ?? []).some((c) => c.type === 'AllContainersRestarting' && c.status === 'True')) return true;
-  const reported = new Map([...(apiStatus?.initContainerStatuses ?? []), ...(apiStatus?.containerStatuses ?? [])].map((s) => [s.name, s]));
+  if ((apiStatus?.conditions ?? []).some((c) => c.type === 'AllContainersRestarting' && c.status === 'True'))
+    return true;
+  const reported = new Map(
+    [...(apiStatus?.initContainerStatuses ?? []), ...(apiStatus?.containerStatuses ?? [])].map((s) => [s.name, s]),
+  );
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
     const s = findContainerStatusByName(podStatus, c.name);
     if (s && s.state === 'exited' && matchesRestartAllContainers(c, s.exitCode)) return true;
@@ -58,5 +66,7 @@ export function shouldAllContainersRestart(pod: Pod, podStatus: PodStatus, apiSt
 
 /** AllContainersRestartCleanedUp: no init or regular container of the pod has an instance left. */
 export function allContainersRestartCleanedUp(pod: Pod, podStatus: PodStatus): boolean {
-  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].every((c) => !findContainerStatusByName(podStatus, c.name));
+  return [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])].every(
+    (c) => !findContainerStatusByName(podStatus, c.name),
+  );
 }

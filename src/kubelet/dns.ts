@@ -61,7 +61,11 @@ export function parseResolvConf(text: string): ResolvConf {
       if (fields.length >= 2) servers.push(fields[1]!);
       else emptyNameserverLines.push(i + 1);
     }
-    if (fields[0] === 'search') searches = fields.slice(1).filter((s) => s !== '.').map((s) => s.replace(/\.$/, ''));
+    if (fields[0] === 'search')
+      searches = fields
+        .slice(1)
+        .filter((s) => s !== '.')
+        .map((s) => s.replace(/\.$/, ''));
     if (fields[0] === 'options') options = mergeOptions(options, fields.slice(1));
   }
   if (emptyNameserverLines.length > 0) {
@@ -121,7 +125,11 @@ export function getPodDNS(pod: Pod, s: DnsSettings): { dnsConfig: DNSConfig; eve
     const ns = pod.metadata?.namespace ?? '';
     const clusterSearch =
       s.clusterDomain === '' ? [] : [`${ns}.svc.${s.clusterDomain}`, `svc.${s.clusterDomain}`, s.clusterDomain];
-    cfg = { servers: [...s.clusterDNS], searches: omitDuplicates([...clusterSearch, ...base.searches]), options: ['ndots:5'] };
+    cfg = {
+      servers: [...s.clusterDNS],
+      searches: omitDuplicates([...clusterSearch, ...base.searches]),
+      options: ['ndots:5'],
+    };
   } else {
     if (type === 'cluster') {
       events.push({
@@ -144,7 +152,9 @@ export function getPodDNS(pod: Pod, s: DnsSettings): { dnsConfig: DNSConfig; eve
     cfg.searches = omitDuplicates([...cfg.searches, ...(podDNS.searches ?? [])]);
     cfg.options = mergeOptions(
       cfg.options,
-      (podDNS.options ?? []).map((o) => (o.value === undefined || o.value === null ? o.name ?? '' : `${o.name ?? ''}:${o.value}`)),
+      (podDNS.options ?? []).map((o) =>
+        o.value === undefined || o.value === null ? (o.name ?? '') : `${o.name ?? ''}:${o.value}`,
+      ),
     );
   }
   if (cfg.servers.length > MAX_DNS_NAMESERVERS) {
@@ -220,7 +230,11 @@ function truncateHostname(podName: string, hostname: string): string {
  * (a DNS subdomain, cut to 63) and no domain; else the short hostname (spec.hostname or the pod
  * name, cut to 63) and the subdomain's domain.
  */
-export function generatePodHostNameAndDomain(pod: Pod, clusterDomain: string, hostnameOverride = false): { hostname: string; domain: string } {
+export function generatePodHostNameAndDomain(
+  pod: Pod,
+  clusterDomain: string,
+  hostnameOverride = false,
+): { hostname: string; domain: string } {
   const podName = pod.metadata?.name ?? '';
   const override = pod.spec?.hostnameOverride;
   if (hostnameOverride && override !== undefined && override !== null) {

@@ -19,8 +19,12 @@ export function parseEnvFileValue(text: string, key: string): string | undefined
     if (eq < 0) throw new SyncpodError(`invalid environment variable format at line ${lineNum}: missing '='`);
     const namePart = line.slice(0, eq);
     const name = namePart.replace(/[ \t]+$/, '');
-    if (name === '') throw new SyncpodError(`invalid environment variable format at line ${lineNum}: empty variable name`);
-    if (name !== namePart) throw new SyncpodError(`invalid environment variable format at line ${lineNum}: whitespace before '=' is not allowed`);
+    if (name === '')
+      throw new SyncpodError(`invalid environment variable format at line ${lineNum}: empty variable name`);
+    if (name !== namePart)
+      throw new SyncpodError(
+        `invalid environment variable format at line ${lineNum}: whitespace before '=' is not allowed`,
+      );
     const valuePart = line.slice(eq + 1);
     const trimmed = valuePart.replace(/^[ \t]+/, '');
     if (trimmed !== valuePart) {
@@ -28,7 +32,10 @@ export function parseEnvFileValue(text: string, key: string): string | undefined
       if (name === key) return undefined;
       continue;
     }
-    if (!trimmed.startsWith("'")) throw new SyncpodError(`invalid environment variable format at line ${lineNum}: value must be enclosed in single quotes`);
+    if (!trimmed.startsWith("'"))
+      throw new SyncpodError(
+        `invalid environment variable format at line ${lineNum}: value must be enclosed in single quotes`,
+      );
     let value = '';
     let rest = trimmed.slice(1);
     const start = lineNum;
@@ -38,14 +45,17 @@ export function parseEnvFileValue(text: string, key: string): string | undefined
         value += rest.slice(0, close);
         const after = rest.slice(close + 1).replace(/^[ \t]+/, '');
         if (after !== '' && !after.startsWith('#')) {
-          throw new SyncpodError(`invalid environment variable format at line ${i + 1}: unexpected content after closing quote`);
+          throw new SyncpodError(
+            `invalid environment variable format at line ${i + 1}: unexpected content after closing quote`,
+          );
         }
         if (name === key) return value === '' ? undefined : value;
         break;
       }
       value += rest + '\n';
       i++;
-      if (i >= lines.length) throw new SyncpodError(`invalid environment variable format starting at line ${start}: unclosed single quote`);
+      if (i >= lines.length)
+        throw new SyncpodError(`invalid environment variable format starting at line ${start}: unclosed single quote`);
       rest = lines[i]!;
     }
   }

@@ -76,7 +76,10 @@ function envMap(envs: EnvVar[]): Map<string, string> {
 }
 
 /** ExpandContainerCommandAndArgs against the final environment; empty lists stay empty. */
-export function expandContainerCommandAndArgs(container: Container, envs: EnvVar[]): { command: string[]; args: string[] } {
+export function expandContainerCommandAndArgs(
+  container: Container,
+  envs: EnvVar[],
+): { command: string[]; args: string[] } {
   const mapping = mappingFuncFor(envMap(envs));
   return {
     command: (container.command ?? []).map((c) => expand(c, mapping)),
@@ -144,7 +147,11 @@ export function serviceEnvVars(svc: ServiceInfo): EnvVar[] {
  * getServiceEnvVarMap: `kubernetes` of `default` always, services of the pod's namespace when
  * enableServiceLinks; services sorted by name for a stable order.
  */
-export function serviceEnvironment(services: ServiceInfo[], namespace: string, enableServiceLinks: boolean): Map<string, string> {
+export function serviceEnvironment(
+  services: ServiceInfo[],
+  namespace: string,
+  enableServiceLinks: boolean,
+): Map<string, string> {
   const chosen = new Map<string, ServiceInfo>();
   for (const s of services) {
     if (s.clusterIP === '' || s.clusterIP === 'None') continue;
@@ -155,7 +162,8 @@ export function serviceEnvironment(services: ServiceInfo[], namespace: string, e
     }
   }
   const out = new Map<string, string>();
-  for (const name of [...chosen.keys()].sort()) for (const e of serviceEnvVars(chosen.get(name)!)) out.set(e.name, e.value);
+  for (const name of [...chosen.keys()].sort())
+    for (const e of serviceEnvVars(chosen.get(name)!)) out.set(e.name, e.value);
   return out;
 }
 
@@ -241,7 +249,8 @@ function fieldRefValue(pod: Pod, path: string, inputs: EnvironmentInputs, where:
   }
   const podIPs = sortPodIPs(inputs.podIPs, inputs.nodeIPs);
   const needNode = (): string[] => {
-    if (inputs.nodeIPs.length === 0) throw new SyncpodError(`${where}: fieldRef ${path} needs the node's IP (not given)`);
+    if (inputs.nodeIPs.length === 0)
+      throw new SyncpodError(`${where}: fieldRef ${path} needs the node's IP (not given)`);
     return inputs.nodeIPs;
   };
   switch (path) {
@@ -283,7 +292,8 @@ function resourceFieldValue(
   if (ref.containerName) {
     const all = [...(pod.spec?.containers ?? []), ...(pod.spec?.initContainers ?? [])];
     const found = all.find((c) => c.name === ref.containerName);
-    if (!found) throw new SyncpodError(`${where}: resourceFieldRef: container ${ref.containerName} not found in the pod`);
+    if (!found)
+      throw new SyncpodError(`${where}: resourceFieldRef: container ${ref.containerName} not found in the pod`);
     target = found;
   }
   const m = /^(requests|limits)\.(.+)$/.exec(ref.resource);
@@ -309,7 +319,8 @@ function resourceFieldValue(
     }
   };
   const q = parse(raw, ref.resource);
-  const divisorText = ref.divisor === undefined || ref.divisor === '' || ref.divisor === 0 || ref.divisor === '0' ? '1' : ref.divisor;
+  const divisorText =
+    ref.divisor === undefined || ref.divisor === '' || ref.divisor === 0 || ref.divisor === '0' ? '1' : ref.divisor;
   const d = parse(divisorText, 'divisor');
   if (name === 'cpu') return String(Math.ceil(toMilliCPU(q) / toMilliCPU(d)));
   return String(Math.ceil(toBytes(q) / toBytes(d)));
@@ -358,7 +369,9 @@ function collectEnvironment(pod: Pod, container: Container, inputs: EnvironmentI
   if (evaluate && typeof pod.spec?.enableServiceLinks !== 'boolean') {
     throw new SyncpodError(`${where}: nil pod.spec.enableServiceLinks encountered, cannot construct envvars`);
   }
-  const serviceEnv = evaluate ? serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks === true) : new Map<string, string>();
+  const serviceEnv = evaluate
+    ? serviceEnvironment(inputs.services ?? [], namespace, pod.spec?.enableServiceLinks === true)
+    : new Map<string, string>();
   const env = new Map<string, Held>();
 
   for (const [i, src] of (container.envFrom ?? []).entries()) {
@@ -393,7 +406,9 @@ function collectEnvironment(pod: Pod, container: Container, inputs: EnvironmentI
     plain.set(e.name, held.value);
   }
 
-  const out: EnvVar[] = [...env].map(([name, h]) => (h.secret ? { name, value: h.value, secret: true } : { name, value: h.value }));
+  const out: EnvVar[] = [...env].map(([name, h]) =>
+    h.secret ? { name, value: h.value, secret: true } : { name, value: h.value },
+  );
   for (const [name, value] of serviceEnv) if (!env.has(name)) out.push({ name, value });
   return out;
 }
@@ -411,13 +426,19 @@ function envValue(
   if (e.value !== undefined && e.value !== '') return { value: expand(e.value, mapping), secret: false };
   const from = e.valueFrom;
   if (!from) return { value: '', secret: false };
-  if (from.fieldRef) return { value: evaluate ? fieldRefValue(pod, from.fieldRef.fieldPath, inputs, where) : '', secret: false };
-  if (from.resourceFieldRef) return { value: evaluate ? resourceFieldValue(pod, container, from.resourceFieldRef, inputs, where) : '', secret: false };
+  if (from.fieldRef)
+    return { value: evaluate ? fieldRefValue(pod, from.fieldRef.fieldPath, inputs, where) : '', secret: false };
+  if (from.resourceFieldRef)
+    return {
+      value: evaluate ? resourceFieldValue(pod, container, from.resourceFieldRef, inputs, where) : '',
+      secret: false,
+    };
   const keyRef = from.secretKeyRef ?? from.configMapKeyRef;
   const fileRef = (from as ApiEnvVarSource).fileKeyRef;
   if (!keyRef && fileRef && inputs.envFiles?.enabled) {
     const root = inputs.envFiles.volumePath(fileRef.volumeName);
-    if (root === undefined) throw new SyncpodError(`${where}: cannot find the volume "${fileRef.volumeName}" referenced by FileKeyRef`);
+    if (root === undefined)
+      throw new SyncpodError(`${where}: cannot find the volume "${fileRef.volumeName}" referenced by FileKeyRef`);
     if (!evaluate) return { value: '', secret: false };
     const path = joinInVolume(root, fileRef.path);
     const text = inputs.envFiles.files[path];
@@ -426,7 +447,9 @@ function envValue(
     try {
       v = parseEnvFileValue(text, fileRef.key);
     } catch (err) {
-      throw new SyncpodError(`${where}: couldn't parse env file ${path}: ${err instanceof Error ? err.message : String(err)}`);
+      throw new SyncpodError(
+        `${where}: couldn't parse env file ${path}: ${err instanceof Error ? err.message : String(err)}`,
+      );
     }
     if (v !== undefined) return { value: v, secret: false };
     if (fileRef.optional === true) return undefined;

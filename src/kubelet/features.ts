@@ -22,7 +22,14 @@ export interface GateRow {
   /** First minor whose kubelet no longer knows the gate (setting it makes kubelet refuse to start). */
   removedIn?: number;
   /** Which part of syncpod reads it. */
-  consultedBy: 'planner' | 'config' | 'validation' | 'planner+config' | 'planner+validation' | 'config+validation' | 'planner+config+validation';
+  consultedBy:
+    | 'planner'
+    | 'config'
+    | 'validation'
+    | 'planner+config'
+    | 'planner+validation'
+    | 'config+validation'
+    | 'planner+config+validation';
   /** ('validation': the API-server rules syncpod's manifest validation applies for the planned minor.) */
   /** What the gate changes in syncpod's output. */
   effect: string;
@@ -58,7 +65,8 @@ export const FEATURE_GATES = {
   AtomicWriteVolumeUserFields: {
     specs: [{ since: 37, default: false, stage: 'alpha' }],
     consultedBy: 'validation',
-    effect: 'user and defaultUser (owner UID of the files) of configMap, secret, downwardAPI and projected volumes; off: the API server drops them',
+    effect:
+      'user and defaultUser (owner UID of the files) of configMap, secret, downwardAPI and projected volumes; off: the API server drops them',
     source: READ_137_DOCS('AtomicWriteVolumeUserFields', 'keps/sig-storage/5936-atomic-write-volume-user-fields'),
   },
   ChangeContainerStatusOnKubeletRestart: {
@@ -76,7 +84,8 @@ export const FEATURE_GATES = {
       { since: 35, default: true, stage: 'beta' },
     ],
     consultedBy: 'planner+validation',
-    effect: 'container-level restartPolicy and restartPolicyRules (exit codes In/NotIn) decide restarts; off: the API server drops them',
+    effect:
+      'container-level restartPolicy and restartPolicyRules (exit codes In/NotIn) decide restarts; off: the API server drops them',
     source: READ_137,
   },
   ContainerStopSignals: {
@@ -97,7 +106,8 @@ export const FEATURE_GATES = {
       { since: 35, default: true, stage: 'beta' },
     ],
     consultedBy: 'config+validation',
-    effect: 'env valueFrom.fileKeyRef reads a variable from a file in an emptyDir; off: the API server drops fileKeyRef',
+    effect:
+      'env valueFrom.fileKeyRef reads a variable from a file in an emptyDir; off: the API server drops fileKeyRef',
     source: READ_137,
   },
   GRPCContainerProbeTLS: {
@@ -129,7 +139,8 @@ export const FEATURE_GATES = {
       { since: 36, default: true, stage: 'ga', locked: true },
     ],
     consultedBy: 'config+validation',
-    effect: 'image volumes are pulled and mounted through CRI Mount.image; off: the API server drops image volumes and their mounts',
+    effect:
+      'image volumes are pulled and mounted through CRI Mount.image; off: the API server drops image volumes and their mounts',
     source: READ_137,
   },
   InPlacePodLevelResourcesVerticalScaling: {
@@ -148,13 +159,15 @@ export const FEATURE_GATES = {
       { since: 35, default: true, stage: 'ga', locked: true },
     ],
     consultedBy: 'planner+config+validation',
-    effect: 'containersToUpdate; restart per resizePolicy; container hash without resources; off: the API server drops resizePolicy',
+    effect:
+      'containersToUpdate; restart per resizePolicy; container hash without resources; off: the API server drops resizePolicy',
     source: READ_137,
   },
   InPlacePodVerticalScalingInitContainers: {
     specs: [{ since: 36, default: true, stage: 'beta' }],
     consultedBy: 'planner',
-    effect: 'on (1.36+, with InPlacePodVerticalScaling): a running non-sidecar init container is resized in place instead of waited for',
+    effect:
+      'on (1.36+, with InPlacePodVerticalScaling): a running non-sidecar init container is resized in place instead of waited for',
     source: `${GATE_SOURCES.v137}; ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} (beta, on, from 1.36; kubeadm's 1.37 locked-gate list names it GA, not yet in the 1.37-cycle tree read)`,
   },
   KubeletCrashLoopBackOffMax: {
@@ -171,7 +184,8 @@ export const FEATURE_GATES = {
     removedIn: 34,
     consultedBy: 'planner',
     effect: 'on: pods without a restartable init container take the legacy init path',
-    source: 'kube_features.go of the 1.33 tree (kuberuntime_manager.go reads it); absent from the 1.35-final tree and the 1.37 tree read for the other rows',
+    source:
+      'kube_features.go of the 1.33 tree (kuberuntime_manager.go reads it); absent from the 1.35-final tree and the 1.37 tree read for the other rows',
   },
   NodeSwap: {
     specs: [
@@ -181,7 +195,8 @@ export const FEATURE_GATES = {
       { since: 34, default: true, stage: 'ga', locked: true },
     ],
     consultedBy: 'config',
-    effect: 'memorySwap.swapBehavior LimitedSwap gives Burstable containers swap in proportion to their memory request (cgroup v2)',
+    effect:
+      'memorySwap.swapBehavior LimitedSwap gives Burstable containers swap in proportion to their memory request (cgroup v2)',
     source: `${READ_137} (marked "remove in 1.37" but still present there)`,
   },
   PodLevelResources: {
@@ -221,7 +236,8 @@ export const FEATURE_GATES = {
       { since: 34, default: true, stage: 'ga', locked: true },
     ],
     consultedBy: 'config+validation',
-    effect: 'env names and envFrom prefixes may be any printable ASCII but "=" (off: C-identifier-like names only); envFrom keys that are not C identifiers are kept',
+    effect:
+      'env names and envFrom prefixes may be any printable ASCII but "=" (off: C-identifier-like names only); envFrom keys that are not C identifiers are kept',
     source: READ_137,
   },
   RestartAllContainersOnContainerExits: {
@@ -230,7 +246,8 @@ export const FEATURE_GATES = {
       { since: 36, default: true, stage: 'beta' },
     ],
     consultedBy: 'planner+validation',
-    effect: 'rule action RestartAllContainers (and rules on sidecars): all containers removed, sandbox kept, init from the first',
+    effect:
+      'rule action RestartAllContainers (and rules on sidecars): all containers removed, sandbox kept, init from the first',
     source: READ_137,
   },
   SidecarContainers: {
@@ -241,7 +258,8 @@ export const FEATURE_GATES = {
     ],
     removedIn: 36,
     consultedBy: 'planner+validation',
-    effect: 'restartable init containers (restartPolicy Always) and the sidecar-aware init path; off: the API server drops an init container\'s restartPolicy',
+    effect:
+      "restartable init containers (restartPolicy Always) and the sidecar-aware init path; off: the API server drops an init container's restartPolicy",
     source: `${GATE_SOURCES.v133} for the specs ("GA in 1.33, remove in 1.36"); absent from ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} and natasha41575/kubernetes@9298de89 (removed in 1.36)`,
   },
   SupplementalGroupsPolicy: {
@@ -331,7 +349,10 @@ export function gateSpecAt(name: GateName, minor: number): GateSpec | undefined 
 export function parseFeatureGates(text: string | undefined, what = '--feature-gates'): FeatureGates {
   const gates: FeatureGates = {};
   if (!text) return gates;
-  for (const part of text.split(',').map((p) => p.trim()).filter(Boolean)) {
+  for (const part of text
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)) {
     const m = /^([A-Za-z0-9]+)\s*=\s*(true|false)$/i.exec(part);
     if (!m) throw new SyncpodError(`${what}: "${part}" is not NAME=true|false`);
     const name = m[1];
@@ -373,7 +394,8 @@ export function resolveFeatureGates(
   for (const name of GATE_NAMES) {
     const spec = gateSpecAt(name, minor);
     if (!spec) continue;
-    const origin: GateOrigin = flags[name] !== undefined ? 'flag' : detected[name] !== undefined ? 'detected' : 'default';
+    const origin: GateOrigin =
+      flags[name] !== undefined ? 'flag' : detected[name] !== undefined ? 'detected' : 'default';
     const enabled = flags[name] ?? detected[name] ?? spec.default;
     out[name] = { enabled, origin, stage: spec.stage, locked: spec.locked === true };
   }

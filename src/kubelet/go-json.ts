@@ -32,18 +32,38 @@ export function goJsonString(s: string, goBefore122 = false): string {
       continue;
     }
     switch (c) {
-      case 0x22: out += '\\"'; break;
-      case 0x5c: out += '\\\\'; break;
-      case 0x0a: out += '\\n'; break;
-      case 0x0d: out += '\\r'; break;
-      case 0x09: out += '\\t'; break;
-      case 0x08: out += goBefore122 ? '\\u0008' : '\\b'; break;
-      case 0x0c: out += goBefore122 ? '\\u000c' : '\\f'; break;
-      case 0x3c: case 0x3e: case 0x26:
+      case 0x22:
+        out += '\\"';
+        break;
+      case 0x5c:
+        out += '\\\\';
+        break;
+      case 0x0a:
+        out += '\\n';
+        break;
+      case 0x0d:
+        out += '\\r';
+        break;
+      case 0x09:
+        out += '\\t';
+        break;
+      case 0x08:
+        out += goBefore122 ? '\\u0008' : '\\b';
+        break;
+      case 0x0c:
+        out += goBefore122 ? '\\u000c' : '\\f';
+        break;
+      case 0x3c:
+      case 0x3e:
+      case 0x26:
         out += `\\u00${HEX[c >> 4]}${HEX[c & 15]}`;
         break;
-      case 0x2028: out += '\\u2028'; break;
-      case 0x2029: out += '\\u2029'; break;
+      case 0x2028:
+        out += '\\u2028';
+        break;
+      case 0x2029:
+        out += '\\u2029';
+        break;
       default:
         out += c < 0x20 ? `\\u00${HEX[c >> 4]}${HEX[c & 15]}` : s[i]!;
     }

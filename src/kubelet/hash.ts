@@ -89,7 +89,12 @@ export function formatHash(h: number): string {
 /** The Go encoding/json text that the whole-spec scheme hashes (exported for diagnostics and tests). */
 export function containerGoJson(c: Container, apiMinor: WholeSpecApiMinor = NEWEST_WHOLE_SPEC): string {
   const enc: Encoding = { goBefore122: apiMinor < 30 };
-  return encodeStruct(c as unknown as Record<string, unknown>, containerFields(apiMinor), `container "${c.name ?? ''}"`, enc);
+  return encodeStruct(
+    c as unknown as Record<string, unknown>,
+    containerFields(apiMinor),
+    `container "${c.name ?? ''}"`,
+    enc,
+  );
 }
 
 /** FNV-1a 32 over the spew rendering of the UTF-8 bytes of `json`. */
@@ -337,7 +342,6 @@ const containerTable = (minor: WholeSpecApiMinor): Field[] => [
   ['stdinOnce', 'bool', 'omit'],
   ['tty', 'bool', 'omit'],
 ];
-
 
 const CONTAINER_BY_MINOR: Record<WholeSpecApiMinor, Field[]> = {
   28: containerTable(28),

@@ -72,14 +72,17 @@ export function selectPrunableImages(input: PruneInput): ImageVerdict[] {
     } else by.set(img.id, { keep, by: [who] });
   };
   for (const i of input.images) if (i.pinned) mark(i, 'pinned', 'runtime');
-  for (const c of input.containers) mark(matchImage(input.images, c.imageRef ?? '') ?? matchImage(input.images, c.image), 'in-use', c.id);
+  for (const c of input.containers)
+    mark(matchImage(input.images, c.imageRef ?? '') ?? matchImage(input.images, c.image), 'in-use', c.id);
   for (const d of input.desired) mark(matchImage(input.images, d.image), 'desired', d.pod);
   if (input.sandboxImage) mark(matchImage(input.images, input.sandboxImage), 'sandbox-image', input.sandboxImage);
   // By id: runtimes list images in no particular order (containerd from a map).
   const ordered = [...input.images].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
   return ordered.map((i) => {
     const v = by.get(i.id);
-    return v ? { id: i.id, repoTags: i.repoTags, keep: v.keep, by: [...v.by].sort() } : { id: i.id, repoTags: i.repoTags };
+    return v
+      ? { id: i.id, repoTags: i.repoTags, keep: v.keep, by: [...v.by].sort() }
+      : { id: i.id, repoTags: i.repoTags };
   });
 }
 

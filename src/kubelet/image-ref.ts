@@ -44,7 +44,8 @@ function splitDockerDomain(name: string): [domain: string, remainder: string] {
   let domain = DEFAULT_DOMAIN;
   let remainder = name;
   if (first === LEGACY_DEFAULT_DOMAIN) remainder = rest;
-  else if (first === 'localhost' || /[.:]/.test(first) || first.toLowerCase() !== first) [domain, remainder] = [first, rest];
+  else if (first === 'localhost' || /[.:]/.test(first) || first.toLowerCase() !== first)
+    [domain, remainder] = [first, rest];
   if (domain === DEFAULT_DOMAIN && !remainder.includes('/')) remainder = OFFICIAL_PREFIX + remainder;
   return [domain, remainder];
 }

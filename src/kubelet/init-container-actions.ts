@@ -10,7 +10,14 @@ import type { Container, Pod } from './api-types';
 import { containerChanged } from './container-changed';
 import { findContainerStatusByName, shouldContainerBeRestarted } from './container-helpers';
 import type { KubeletRules } from './kubelet-version';
-import type { Changes, ContainerToKill, ProbeResults, RestartDecisionSource, StartDecision, StartReason } from './pod-actions';
+import type {
+  Changes,
+  ContainerToKill,
+  ProbeResults,
+  RestartDecisionSource,
+  StartDecision,
+  StartReason,
+} from './pod-actions';
 import { isRestartableInitContainer } from './pod-util';
 import { computePodResizeAction, resizeContextOf } from './pod-resize';
 import type { ContainerStatus, PodStatus } from './types';
@@ -73,7 +80,11 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): Next
   for (let i = inits.length - 1; i >= 0; i--) {
     const s = findContainerStatusByName(podStatus, inits[i].name);
     if (s && isInitContainerFailed(s)) {
-      return { lastStatus: s, next: { index: i, name: inits[i].name, reason: failedInitReason(s, pod.spec?.restartPolicy ?? 'Always') }, done: false };
+      return {
+        lastStatus: s,
+        next: { index: i, name: inits[i].name, reason: failedInitReason(s, pod.spec?.restartPolicy ?? 'Always') },
+        done: false,
+      };
     }
   }
   for (let i = inits.length - 1; i >= 0; i--) {
@@ -84,12 +95,20 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): Next
       if (i === inits.length - 1) return { lastStatus: null, next: null, done: true };
       return {
         lastStatus: null,
-        next: { index: i + 1, name: inits[i + 1].name, reason: { code: 'previous-init-completed', previous: inits[i].name } },
+        next: {
+          index: i + 1,
+          name: inits[i + 1].name,
+          reason: { code: 'previous-init-completed', previous: inits[i].name },
+        },
         done: false,
       };
     }
   }
-  return { lastStatus: null, next: { index: 0, name: inits[0].name, reason: { code: 'first-init-container' } }, done: false };
+  return {
+    lastStatus: null,
+    next: { index: 0, name: inits[0].name, reason: { code: 'first-init-container' } },
+    done: false,
+  };
 }
 
 /**
@@ -98,7 +117,10 @@ export function findNextInitContainerToRun(pod: Pod, podStatus: PodStatus): Next
  * an OOMKilled exit 0 in an OnFailure pod is not retried; never once the pod is being deleted).
  * Otherwise the pod's restartPolicy is not Never.
  */
-function initContainerRetried(ctx: PlannerContext, c: Container): { retry: boolean; decidedBy?: RestartDecisionSource } {
+function initContainerRetried(
+  ctx: PlannerContext,
+  c: Container,
+): { retry: boolean; decidedBy?: RestartDecisionSource } {
   if (ctx.rules.gates.ContainerRestartRules) {
     const d = shouldContainerBeRestarted(c, ctx.pod, ctx.status, ctx.rules);
     return { retry: d.restart, decidedBy: d.decidedBy };

@@ -113,7 +113,11 @@ export interface MirrorTree {
 export const MIRROR_SOURCE = {
   repo: 'natasha41575/kubernetes',
   commit: '1a51be50ec47ff0da0affc87af7e70303a635b7b',
-  files: ['pkg/kubelet/kuberuntime/kuberuntime_manager.go', 'pkg/kubelet/kuberuntime/kuberuntime_container.go', 'pkg/kubelet/kuberuntime/kuberuntime_manager_test.go'],
+  files: [
+    'pkg/kubelet/kuberuntime/kuberuntime_manager.go',
+    'pkg/kubelet/kuberuntime/kuberuntime_container.go',
+    'pkg/kubelet/kuberuntime/kuberuntime_manager_test.go',
+  ],
   minor: 37,
   how: 'a master snapshot of the 1.37/1.38 cycle: it carries PR 138514 (merged 2026-04-22, after the 1.36 branch was cut); its kube_features.go, CHANGELOG and version files are not stored at that commit',
 } as const;
@@ -163,11 +167,12 @@ export const MIRROR_SOURCES: Record<34 | 35 | 36 | 37, { trees: MirrorTree[]; la
         file: MANAGER,
         read: 'computePodActions',
         dated:
-          "content: the branch of PR 134660 (opened 2025-10-16) on the master of October 2025, the start of the 1.35 cycle: ContainerRestartRules (1.34) and no legacy init path (removed in 1.34), but neither the pod-level resize (1.35) nor RestartAllContainers (1.35); the nearest stored tree to 1.34, none is dated to the 1.34 release itself",
+          'content: the branch of PR 134660 (opened 2025-10-16) on the master of October 2025, the start of the 1.35 cycle: ContainerRestartRules (1.34) and no legacy init path (removed in 1.34), but neither the pod-level resize (1.35) nor RestartAllContainers (1.35); the nearest stored tree to 1.34, none is dated to the 1.34 release itself',
       },
       CONTAINER_136,
     ],
-    later: 'the pod-level resize and RestartAllContainers (their gates do not exist in 1.34), the in-place resize of a running non-sidecar init container (1.36) and the active-sandbox init check (1.37)',
+    later:
+      'the pod-level resize and RestartAllContainers (their gates do not exist in 1.34), the in-place resize of a running non-sidecar init container (1.36) and the active-sandbox init check (1.37)',
   },
   35: {
     trees: [
@@ -177,11 +182,13 @@ export const MIRROR_SOURCES: Record<34 | 35 | 36 | 37, { trees: MirrorTree[]; la
         commit: '294f58570e4f86e2fa232b1c8ccc9d6bca4473f5',
         file: MANAGER,
         read: 'computePodActions',
-        dated: 'content: the 1.35 cycle before PR 134345: ContainerRestartRules and the pod-level resize (alpha in 1.35), no RestartAllContainers yet',
+        dated:
+          'content: the 1.35 cycle before PR 134345: ContainerRestartRules and the pod-level resize (alpha in 1.35), no RestartAllContainers yet',
       },
       CONTAINER_136,
     ],
-    later: 'the in-place resize of a running non-sidecar init container (1.36; its gate does not exist in 1.35) and the active-sandbox init check (1.37)',
+    later:
+      'the in-place resize of a running non-sidecar init container (1.36; its gate does not exist in 1.35) and the active-sandbox init check (1.37)',
   },
   36: {
     trees: [MANAGER_135_136, CONTAINER_136],
@@ -189,8 +196,20 @@ export const MIRROR_SOURCES: Record<34 | 35 | 36 | 37, { trees: MirrorTree[]; la
   },
   37: {
     trees: [
-      { repo: MIRROR_SOURCE.repo, commit: MIRROR_SOURCE.commit, file: MANAGER, read: 'computePodActions, getContainersToReset, computePodResizeAction, containerChanged', dated: MIRROR_SOURCE.how },
-      { repo: MIRROR_SOURCE.repo, commit: MIRROR_SOURCE.commit, file: CONTAINER, read: 'computeInitContainerActions', dated: MIRROR_SOURCE.how },
+      {
+        repo: MIRROR_SOURCE.repo,
+        commit: MIRROR_SOURCE.commit,
+        file: MANAGER,
+        read: 'computePodActions, getContainersToReset, computePodResizeAction, containerChanged',
+        dated: MIRROR_SOURCE.how,
+      },
+      {
+        repo: MIRROR_SOURCE.repo,
+        commit: MIRROR_SOURCE.commit,
+        file: CONTAINER,
+        read: 'computeInitContainerActions',
+        dated: MIRROR_SOURCE.how,
+      },
     ],
     later: '',
   },
@@ -216,7 +235,10 @@ function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
     else groups.push([t]);
   }
   const trees = groups
-    .map((g) => `${g.map((t) => `${t.read} in ${t.file.replace('pkg/kubelet/kuberuntime/', '')}`).join(', ')} of ${treeRef(g[0])} (${g[0].dated})`)
+    .map(
+      (g) =>
+        `${g.map((t) => `${t.read} in ${t.file.replace('pkg/kubelet/kuberuntime/', '')}`).join(', ')} of ${treeRef(g[0])} (${g[0].dated})`,
+    )
     .join('; ');
   if (m === 37) {
     const short = `kubelet ${text}: the kuberuntime rules mirror a master snapshot of the 1.37/1.38 cycle, not a release tag.`;
@@ -229,9 +251,7 @@ function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
         ? 'trees dated by their content to the 1.35 cycle and the 1.35/1.36 window'
         : 'trees dated by their content to the 1.36 cycle';
   const short = `kubelet ${text}: the kuberuntime rules were read in ${tag}, not in a release tag.`;
-  const later =
-    src.later +
-    (m === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '');
+  const later = src.later + (m === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '');
   const detail =
     `Read in ${trees}. ` +
     `The same decisions hold in natasha41575/kubernetes@1a51be50 (1.37/1.38 master) but for changes switched off by version here: ${later}. ${HELPERS_NOTE}.`;
@@ -250,8 +270,13 @@ const INIT_FIX_PATCH: Record<number, number> = { 29: 9, 30: 5, 31: 1 };
  * the newest mirrored is planned with the newest rules and a warning. Throws a one-line
  * SyncpodError for a malformed version, an unknown gate, or a locked gate set against its default.
  */
-export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, detected: DetectedKubelet = {}): KubeletRules {
-  const versionOrigin: VersionOrigin = version !== undefined ? 'flag' : detected.version !== undefined ? 'detected' : 'default';
+export function resolveKubeletRules(
+  version?: string,
+  flags: FeatureGates = {},
+  detected: DetectedKubelet = {},
+): KubeletRules {
+  const versionOrigin: VersionOrigin =
+    version !== undefined ? 'flag' : detected.version !== undefined ? 'detected' : 'default';
   const v = parseKubeletVersion(version ?? detected.version ?? DEFAULT_KUBELET_VERSION);
   if (v.minor < OLDEST_MINOR) {
     throw new SyncpodError(`kubelet ${v.text} is not supported: syncpod mirrors kubelet ${SUPPORTED_RANGE}`);
@@ -263,7 +288,11 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     warnings.push(
       `kubelet ${v.text} is newer than the newest mirrored kubelet 1.${NEWEST_MINOR}: it is planned with 1.${NEWEST_MINOR}'s rules and gate defaults, which may be wrong for it`,
     );
-    unpinned.push({ id: 'newer-than-mirrored', short: `kubelet ${v.text} is planned with the rules and gate defaults of kubelet 1.${NEWEST_MINOR} (the newest mirrored).`, detail: '' });
+    unpinned.push({
+      id: 'newer-than-mirrored',
+      short: `kubelet ${v.text} is planned with the rules and gate defaults of kubelet 1.${NEWEST_MINOR} (the newest mirrored).`,
+      detail: '',
+    });
   }
   const rulesText = v.minor > NEWEST_MINOR ? `1.${NEWEST_MINOR}` : v.text;
   const gateOrigins = resolveFeatureGates(rulesMinor, rulesText, flags, detected.featureGates ?? {});
@@ -279,7 +308,8 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
       unpinned.push({
         id: 'patch-init-fixes',
         short: `No patch release was given for kubelet ${v.text}: planned as 1.${rulesMinor}.${fixPatch} or later.`,
-        detail: 'Earlier patches send every pod down the sidecar-aware init path and leave an init container stuck in Created alone.',
+        detail:
+          'Earlier patches send every pod down the sidecar-aware init path and leave an init container stuck in Created alone.',
       });
     } else {
       initFixed = v.patch >= fixPatch;
@@ -311,7 +341,8 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
       unpinned.push({
         id: 'patch-startup-seed',
         short: `No patch release was given for kubelet ${v.text}: planned as 1.35.4 or later.`,
-        detail: "1.35.4 carries a sidecar's startup result over a kubelet restart (1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off do not).",
+        detail:
+          "1.35.4 carries a sidecar's startup result over a kubelet restart (1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off do not).",
       });
     } else {
       startupResultLostOnKubeletRestart = v.patch < STARTUP_SEED_FIX_PATCH_135;
@@ -332,13 +363,13 @@ export function resolveKubeletRules(version?: string, flags: FeatureGates = {}, 
     exitedCountsAsInitialized: !initFixed,
     succeededRequiresExited: initFixed,
     initStatusFromActiveSandbox: rulesMinor >= 37,
-    resizeRunningInitContainers: rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
+    resizeRunningInitContainers:
+      rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
     unpinned,
     warnings,
   };
 }
-
 
 /** Whether computePodActions takes the sidecar-aware init path (computeInitContainerActions) for this pod. */
 export function usesSidecarInitPath(rules: KubeletRules, hasRestartableInitContainer: boolean): boolean {

@@ -55,7 +55,12 @@ export function formatPod(pod: Pod): string {
 /** Sandbox labels: every pod label, then the three identity labels. */
 export function newPodLabels(pod: Pod): Record<string, string> {
   const { name, namespace, uid } = podIdentity(pod);
-  return { ...(pod.metadata?.labels ?? {}), [LABEL_POD_NAME]: name, [LABEL_POD_NAMESPACE]: namespace, [LABEL_POD_UID]: uid };
+  return {
+    ...(pod.metadata?.labels ?? {}),
+    [LABEL_POD_NAME]: name,
+    [LABEL_POD_NAMESPACE]: namespace,
+    [LABEL_POD_UID]: uid,
+  };
 }
 
 /**
@@ -90,7 +95,11 @@ export interface ContainerAnnotationOptions {
 }
 
 /** Container annotations in the order kubelet fills its map (newContainerAnnotations). */
-export function newContainerAnnotations(pod: Pod, container: Container, o: ContainerAnnotationOptions): Record<string, string> {
+export function newContainerAnnotations(
+  pod: Pod,
+  container: Container,
+  o: ContainerAnnotationOptions,
+): Record<string, string> {
   const hash = o.hashScheme === 'name+image' ? hashContainer(container) : hashContainerLegacy(container);
   const out: Record<string, string> = { [ANNOTATION_CONTAINER_HASH]: formatHash(hash) };
   if (o.hashWithoutResources) {
@@ -107,7 +116,8 @@ export function newContainerAnnotations(pod: Pod, container: Container, o: Conta
     out[ANNOTATION_POD_TERMINATION_GRACE_PERIOD] = String(Math.trunc(pod.spec.terminationGracePeriodSeconds));
   }
   const preStop = container.lifecycle?.preStop;
-  if (preStop) out[ANNOTATION_PRESTOP_HANDLER] = encodeLifecycleHandler(preStop, `container ${container.name}: lifecycle.preStop`);
+  if (preStop)
+    out[ANNOTATION_PRESTOP_HANDLER] = encodeLifecycleHandler(preStop, `container ${container.name}: lifecycle.preStop`);
   if (container.ports && container.ports.length > 0) {
     out[ANNOTATION_CONTAINER_PORTS] = encodeContainerPorts(container.ports, `container ${container.name}: ports`);
   }

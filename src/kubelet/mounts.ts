@@ -54,10 +54,36 @@ interface ResolvedVolume {
 }
 
 const VOLUME_SOURCE_KEYS = [
-  'awsElasticBlockStore', 'azureDisk', 'azureFile', 'cephfs', 'cinder', 'configMap', 'csi', 'downwardAPI',
-  'emptyDir', 'ephemeral', 'fc', 'flexVolume', 'flocker', 'gcePersistentDisk', 'gitRepo', 'glusterfs', 'hostPath',
-  'image', 'iscsi', 'nfs', 'persistentVolumeClaim', 'photonPersistentDisk', 'portworxVolume', 'projected', 'quobyte',
-  'rbd', 'scaleIO', 'secret', 'storageos', 'vsphereVolume',
+  'awsElasticBlockStore',
+  'azureDisk',
+  'azureFile',
+  'cephfs',
+  'cinder',
+  'configMap',
+  'csi',
+  'downwardAPI',
+  'emptyDir',
+  'ephemeral',
+  'fc',
+  'flexVolume',
+  'flocker',
+  'gcePersistentDisk',
+  'gitRepo',
+  'glusterfs',
+  'hostPath',
+  'image',
+  'iscsi',
+  'nfs',
+  'persistentVolumeClaim',
+  'photonPersistentDisk',
+  'portworxVolume',
+  'projected',
+  'quobyte',
+  'rbd',
+  'scaleIO',
+  'secret',
+  'storageos',
+  'vsphereVolume',
 ];
 
 function volumeType(v: Volume): string {
@@ -81,9 +107,14 @@ export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string): Resolve
   }
   if (type === 'emptyDir') {
     const medium = v.emptyDir?.medium ?? '';
-    if (medium !== '') throw new SyncpodError(`volume ${v.name}: emptyDir medium ${medium} is not supported by syncpod`);
+    if (medium !== '')
+      throw new SyncpodError(`volume ${v.name}: emptyDir medium ${medium} is not supported by syncpod`);
     const path = emptyDirPath(kubeletRoot, pod, v.name);
-    return { hostPath: path, relabel: true, effects: [{ kind: 'mkdir', path, mode: 0o777, why: `emptyDir volume ${v.name}` }] };
+    return {
+      hostPath: path,
+      relabel: true,
+      effects: [{ kind: 'mkdir', path, mode: 0o777, why: `emptyDir volume ${v.name}` }],
+    };
   }
   throw new SyncpodError(`volume ${v.name}: type ${type} is not supported by syncpod`);
 }
@@ -120,7 +151,9 @@ function recursiveReadOnly(m: VolumeMount, supports: boolean, where: string): bo
   try {
     return resolveRecursiveReadOnly(m, supports);
   } catch (err) {
-    throw new SyncpodError(`${where}: failed to resolve recursive read-only mode: ${err instanceof Error ? err.message : String(err)}`);
+    throw new SyncpodError(
+      `${where}: failed to resolve recursive read-only mode: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
 }
 
@@ -128,7 +161,8 @@ function resolveRecursiveReadOnly(m: VolumeMount, supports: boolean): boolean {
   const rro = (m as { recursiveReadOnly?: string }).recursiveReadOnly;
   if (rro === undefined || rro === 'Disabled') return false;
   if (!m.readOnly) throw new Error(`recursiveReadOnly ${rro} requires readOnly`);
-  if ((m.mountPropagation ?? 'None') !== 'None') throw new Error(`recursiveReadOnly ${rro} requires mountPropagation None`);
+  if ((m.mountPropagation ?? 'None') !== 'None')
+    throw new Error(`recursiveReadOnly ${rro} requires mountPropagation None`);
   if (rro === 'IfPossible') return supports;
   if (rro === 'Enabled') {
     if (!supports) throw new Error('recursiveReadOnly Enabled is not supported by the runtime');
@@ -221,7 +255,8 @@ function mountSubPath(m: VolumeMount, envs: EnvVar[], where: string): string {
     }
   }
   if (subPath.startsWith('/')) throw new SyncpodError(`error SubPath \`${subPath}\` must not be an absolute path`);
-  if (hasBacksteps(subPath)) throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
+  if (hasBacksteps(subPath))
+    throw new SyncpodError(`unable to provision SubPath \`${subPath}\`: must not contain '..'`);
   return subPath;
 }
 
@@ -286,7 +321,9 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
     cm.propagation = propagationOf(m, mw);
     cm.recursiveReadOnly = recursiveReadOnly(m, o.supportsRecursiveReadOnly, mw);
     if (cm.recursiveReadOnly && !o.gates.RecursiveReadOnlyMounts) {
-      throw new SyncpodError(`${mw}: recursive read-only mount needs feature gate "RecursiveReadOnlyMounts" to be enabled`);
+      throw new SyncpodError(
+        `${mw}: recursive read-only mount needs feature gate "RecursiveReadOnlyMounts" to be enabled`,
+      );
     }
     mounts.push(cm);
   }

@@ -73,7 +73,8 @@ const CONTAINER_STATE: Record<string, OrphanContainer['state']> = {
 };
 
 const nsToMs = (ns: string): number => (ns && ns !== '0' ? Number(ns) / 1e6 : 0);
-const age = (createdAt: number, now: number): number => (createdAt > 0 ? Math.max(0, Math.floor((now - createdAt) / 1000)) : 0);
+const age = (createdAt: number, now: number): number =>
+  createdAt > 0 ? Math.max(0, Math.floor((now - createdAt) / 1000)) : 0;
 
 /** A sandbox made by kubelet: the three pod identity labels. */
 export function hasKubeletSandboxLabels(labels: Record<string, string> | undefined): boolean {
@@ -89,7 +90,12 @@ export function hasKubeletContainerLabels(labels: Record<string, string> | undef
  * Sandboxes and containers with kubelet's labels whose pod uid is not in `desiredUids`, one entry
  * per pod uid, ordered by namespace, name, uid.
  */
-export function findOrphans(desiredUids: ReadonlySet<string>, sandboxes: RuntimeSandbox[], containers: RuntimeContainer[], now: number): Orphan[] {
+export function findOrphans(
+  desiredUids: ReadonlySet<string>,
+  sandboxes: RuntimeSandbox[],
+  containers: RuntimeContainer[],
+  now: number,
+): Orphan[] {
   const byUid = new Map<string, Orphan>();
   const entry = (uid: string, namespace: string, name: string): Orphan => {
     let o = byUid.get(uid);
@@ -128,7 +134,8 @@ export function findOrphans(desiredUids: ReadonlySet<string>, sandboxes: Runtime
       ageSeconds: age(createdAt, now),
     });
   }
-  const newestFirst = <X extends { createdAt: number; id: string }>(a: X, b: X): number => b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+  const newestFirst = <X extends { createdAt: number; id: string }>(a: X, b: X): number =>
+    b.createdAt - a.createdAt || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
   const out = [...byUid.values()];
   for (const o of out) {
     o.sandboxes.sort(newestFirst);
@@ -137,10 +144,12 @@ export function findOrphans(desiredUids: ReadonlySet<string>, sandboxes: Runtime
     if (running) {
       o.kubelet = 'kill';
       o.gracePeriodSeconds = ORPHAN_GRACE_PERIOD_OVERRIDE_SECONDS;
-      o.reason = 'no desired pod has this uid: kubelet kills the running pod (grace period 1s), then its garbage collector removes it';
+      o.reason =
+        'no desired pod has this uid: kubelet kills the running pod (grace period 1s), then its garbage collector removes it';
     } else {
       o.kubelet = 'remove';
-      o.reason = 'no desired pod has this uid and nothing of it runs: kubelet\'s garbage collector removes its containers and sandboxes';
+      o.reason =
+        "no desired pod has this uid and nothing of it runs: kubelet's garbage collector removes its containers and sandboxes";
     }
   }
   return out.sort((a, b) => cmp(a.namespace, b.namespace) || cmp(a.name, b.name) || cmp(a.uid, b.uid));
@@ -164,7 +173,8 @@ export function findDuplicates(
   now: number,
 ): Orphan[] {
   if (!pod.uid) return [];
-  const same = (l: Record<string, string> | undefined): boolean => l?.[LABEL_POD_NAMESPACE] === pod.namespace && l?.[LABEL_POD_NAME] === pod.name;
+  const same = (l: Record<string, string> | undefined): boolean =>
+    l?.[LABEL_POD_NAMESPACE] === pod.namespace && l?.[LABEL_POD_NAME] === pod.name;
   return findOrphans(
     new Set([pod.uid]),
     sandboxes.filter((s) => same(s.labels)),

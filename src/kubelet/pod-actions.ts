@@ -94,7 +94,12 @@ export interface StartDecision {
   reason: StartReason;
 }
 
-export type KillWhy = 'definition-changed' | 'liveness-probe-failed' | 'startup-probe-failed' | 'unknown-state' | 'resize-restart';
+export type KillWhy =
+  | 'definition-changed'
+  | 'liveness-probe-failed'
+  | 'startup-probe-failed'
+  | 'unknown-state'
+  | 'resize-restart';
 
 /** kubelet's containerToKillInfo, plus the container's kind and why. */
 export interface ContainerToKill {
@@ -138,11 +143,7 @@ export interface ContainerToUpdate {
 
 export type KillPodCause = 'sandbox-changed' | 'init-container-failed' | 'no-running-containers' | null;
 
-export type WaitingCode =
-  | 'init-running'
-  | 'init-created-waits'
-  | 'startup-result-missing'
-  | 'startup-result-unknown';
+export type WaitingCode = 'init-running' | 'init-created-waits' | 'startup-result-missing' | 'startup-result-unknown';
 
 /** Something kubelet waits for in this sync (not an action). */
 export interface Waiting {

@@ -35,7 +35,11 @@ export interface PodCgroup {
 /** The pod cgroup of `pod` (which must have a uid) and the directories that make it exist (cgroupsPerQOS on). */
 export function podCgroup(pod: Pod, o: PodCgroupOptions): PodCgroup {
   const qosClass = getPodQOS(pod, o.podLevelResources ?? false);
-  const name = podCgroupParent(pod, { cgroupDriver: o.driver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: true }, qosClass);
+  const name = podCgroupParent(
+    pod,
+    { cgroupDriver: o.driver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: true },
+    qosClass,
+  );
   const mount = (o.mountPoint ?? '/sys/fs/cgroup').replace(/\/+$/, '');
   const paths =
     o.version === 2 ? [`${mount}${name}`] : (o.v1Subsystems ?? CGROUP_V1_SUBSYSTEMS).map((s) => `${mount}/${s}${name}`);

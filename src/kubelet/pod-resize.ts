@@ -73,7 +73,15 @@ export function computePodResizeAction(
     else changes.containersToStart.push(decision);
     return false;
   }
-  const update: ContainerToUpdate = { index: idx, name: c.name, kind, containerId: s.id, resources: changed, current, desired };
+  const update: ContainerToUpdate = {
+    index: idx,
+    name: c.name,
+    kind,
+    containerId: s.id,
+    resources: changed,
+    current,
+    desired,
+  };
   changes.containersToUpdate.push(update);
   return true;
 }

@@ -22,7 +22,11 @@ export function podSandboxChanged(pod: Pod, podStatus: PodStatus): SandboxDecisi
       createSandbox: true,
       attempt: 0,
       sandboxId: '',
-      change: { code: 'no-sandbox', message: 'No sandbox for pod can be found. Need to start a new one', sandboxId: '' },
+      change: {
+        code: 'no-sandbox',
+        message: 'No sandbox for pod can be found. Need to start a new one',
+        sandboxId: '',
+      },
     };
   }
   const newest = sandboxes[0];
@@ -33,7 +37,12 @@ export function podSandboxChanged(pod: Pod, podStatus: PodStatus): SandboxDecisi
       createSandbox: true,
       attempt: next,
       sandboxId: newest.id,
-      change: { code: 'multiple-ready', message: 'Multiple sandboxes are ready for Pod. Need to reconcile them', sandboxId: newest.id, readyCount },
+      change: {
+        code: 'multiple-ready',
+        message: 'Multiple sandboxes are ready for Pod. Need to reconcile them',
+        sandboxId: newest.id,
+        readyCount,
+      },
     };
   }
   if (newest.state !== 'ready') {
@@ -41,7 +50,11 @@ export function podSandboxChanged(pod: Pod, podStatus: PodStatus): SandboxDecisi
       createSandbox: true,
       attempt: next,
       sandboxId: newest.id,
-      change: { code: 'not-ready', message: 'No ready sandbox for pod can be found. Need to start a new one', sandboxId: newest.id },
+      change: {
+        code: 'not-ready',
+        message: 'No ready sandbox for pod can be found. Need to start a new one',
+        sandboxId: newest.id,
+      },
     };
   }
   const hostNetwork = pod.spec?.hostNetwork === true;
@@ -52,7 +65,14 @@ export function podSandboxChanged(pod: Pod, podStatus: PodStatus): SandboxDecisi
       createSandbox: true,
       attempt: next,
       sandboxId: '',
-      change: { code: 'network-namespace-changed', message: 'Sandbox for pod has changed. Need to start a new one', sandboxId: newest.id, mode, wanted, hostNetwork },
+      change: {
+        code: 'network-namespace-changed',
+        message: 'Sandbox for pod has changed. Need to start a new one',
+        sandboxId: newest.id,
+        mode,
+        wanted,
+        hostNetwork,
+      },
     };
   }
   if (!hostNetwork && newest.hasNetwork && newest.ip === '') {
@@ -60,7 +80,11 @@ export function podSandboxChanged(pod: Pod, podStatus: PodStatus): SandboxDecisi
       createSandbox: true,
       attempt: next,
       sandboxId: newest.id,
-      change: { code: 'no-ip', message: 'Sandbox for pod has no IP address. Need to start a new one', sandboxId: newest.id },
+      change: {
+        code: 'no-ip',
+        message: 'Sandbox for pod has no IP address. Need to start a new one',
+        sandboxId: newest.id,
+      },
     };
   }
   return { createSandbox: false, attempt: newest.attempt, sandboxId: newest.id, change: null };

@@ -32,13 +32,21 @@ export function findMatchingContainerRestartRule(
  * own restartPolicy; without one, the pod's (unset = Always). The second value says which decided.
  * Rules are read only when the container has its own restartPolicy, as kubelet does.
  */
-export function containerShouldRestart(c: Container, spec: PodSpec | undefined, exitCode: number): { restart: boolean; decidedBy: RestartDecisionSource } {
+export function containerShouldRestart(
+  c: Container,
+  spec: PodSpec | undefined,
+  exitCode: number,
+): { restart: boolean; decidedBy: RestartDecisionSource } {
   if (c.restartPolicy !== undefined) {
     const m = findMatchingContainerRestartRule(c, exitCode);
     if (m && m.rule.action === 'Restart') {
       return {
         restart: true,
-        decidedBy: { level: 'rule', policy: 'Restart', rule: { index: m.index, operator: m.rule.exitCodes!.operator, values: m.rule.exitCodes!.values ?? [] } },
+        decidedBy: {
+          level: 'rule',
+          policy: 'Restart',
+          rule: { index: m.index, operator: m.rule.exitCodes!.operator, values: m.rule.exitCodes!.values ?? [] },
+        },
       };
     }
     switch (c.restartPolicy) {

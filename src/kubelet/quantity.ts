@@ -83,7 +83,8 @@ export function parseQuantity(input: string | number): Quantity {
   } else if (suffix.length > 1 && (suffix[0] === 'e' || suffix[0] === 'E') && /^[+-]?\d+$/.test(suffix.slice(1))) {
     format = 'DecimalExponent';
     decExp = Number(suffix.slice(1));
-    if (!Number.isSafeInteger(decExp) || Math.abs(decExp) > 2 ** 31 - 1) throw fail(s, "unable to parse quantity's suffix");
+    if (!Number.isSafeInteger(decExp) || Math.abs(decExp) > 2 ** 31 - 1)
+      throw fail(s, "unable to parse quantity's suffix");
   } else {
     throw fail(s, "unable to parse quantity's suffix");
   }
@@ -160,7 +161,7 @@ export function formatQuantity(q: Quantity): string {
       n /= 1024n;
       times++;
     }
-    const suffix = times === 0 ? '' : Object.keys(BINARY_SUFFIX).find((k) => BINARY_SUFFIX[k] === times * 10) ?? '';
+    const suffix = times === 0 ? '' : (Object.keys(BINARY_SUFFIX).find((k) => BINARY_SUFFIX[k] === times * 10) ?? '');
     return `${n}${suffix}`;
   }
   let n = q.mantissa;

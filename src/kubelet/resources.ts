@@ -123,7 +123,10 @@ function amounts(list: Record<string, unknown> | undefined, where: string): Amou
 }
 
 /** Requests and limits of a container, parsed, with a clear error naming the field. */
-export function containerAmounts(c: { name: string; resources?: ResourceRequirements }): { requests: Amounts; limits: Amounts } {
+export function containerAmounts(c: { name: string; resources?: ResourceRequirements }): {
+  requests: Amounts;
+  limits: Amounts;
+} {
   return {
     requests: amounts(c.resources?.requests, `container ${c.name}: resources.requests`),
     limits: amounts(c.resources?.limits, `container ${c.name}: resources.limits`),
@@ -385,7 +388,11 @@ export interface ContainerResourceInputs extends OomInputs {
  * request undefined when absent): getCPULimit / getMemoryLimit let a zero container limit give way
  * to the pod-level one (PodLevelResources).
  */
-export function containerCpuMemory(pod: Pod, container: Container, podLevelResources: boolean): { cpuRequest?: number; cpuLimit: number; memoryLimit: number } {
+export function containerCpuMemory(
+  pod: Pod,
+  container: Container,
+  podLevelResources: boolean,
+): { cpuRequest?: number; cpuLimit: number; memoryLimit: number } {
   const { requests, limits } = containerAmounts(container);
   const cpuReq = requests.get('cpu');
   let cpuLim = limits.get('cpu');
@@ -403,7 +410,11 @@ export function containerCpuMemory(pod: Pod, container: Container, podLevelResou
 }
 
 /** generateLinuxContainerResources for one container (init, regular or ephemeral). */
-export function generateLinuxContainerResources(pod: Pod, container: Container, o: ContainerResourceInputs): LinuxContainerResources {
+export function generateLinuxContainerResources(
+  pod: Pod,
+  container: Container,
+  o: ContainerResourceInputs,
+): LinuxContainerResources {
   const v = containerCpuMemory(pod, container, o.podLevelResources ?? false);
   const r = calculateLinuxResources(v.cpuRequest, v.cpuLimit, v.memoryLimit, o.cgroup);
   r.oomScoreAdj = String(containerOOMScoreAdjust(pod, container, o));
@@ -413,7 +424,11 @@ export function generateLinuxContainerResources(pod: Pod, container: Container, 
 }
 
 /** configureContainerSwapResources: nothing without a swap controller, else per GetContainerSwapBehavior. */
-function configureContainerSwapResources(r: LinuxContainerResources, container: Container, o: ContainerResourceInputs): void {
+function configureContainerSwapResources(
+  r: LinuxContainerResources,
+  container: Container,
+  o: ContainerResourceInputs,
+): void {
   const s = o.cgroup;
   if (!s.swapControllerAvailable) return;
   if (getContainerSwapBehavior(container, o) !== 'LimitedSwap') {
@@ -424,7 +439,9 @@ function configureContainerSwapResources(r: LinuxContainerResources, container: 
   const capacity = o.memoryCapacityBytes;
   const swap = s.swapCapacityBytes;
   if (capacity === undefined || swap === undefined) {
-    throw new SyncpodError(`container ${container.name}: LimitedSwap needs the node's memory and swap capacity (not given)`);
+    throw new SyncpodError(
+      `container ${container.name}: LimitedSwap needs the node's memory and swap capacity (not given)`,
+    );
   }
   // calcSwapForBurstablePods: a request above the node's memory (or no memory) disallows swap.
   if (!(capacity > 0) || request > BigInt(capacity)) {
@@ -459,7 +476,11 @@ function configureNoSwap(r: LinuxContainerResources, s: CgroupSettings): void {
  * Sandbox-level resources: the pod's summed requests/limits without overhead; with
  * PodLevelResources on, pod-level cpu/memory values take the place of the sums.
  */
-export function calculateSandboxResources(pod: Pod, s: CgroupSettings, podLevelResources = false): LinuxContainerResources {
+export function calculateSandboxResources(
+  pod: Pod,
+  s: CgroupSettings,
+  podLevelResources = false,
+): LinuxContainerResources {
   const req = podResourceTotals(pod, 'requests');
   const lim = podResourceTotals(pod, 'limits');
   if (podLevelResources && isPodLevelResourcesSet(pod)) {
@@ -467,7 +488,12 @@ export function calculateSandboxResources(pod: Pod, s: CgroupSettings, podLevelR
     for (const [k, q] of pl.requests) req.set(k, milliOf(q));
     for (const [k, q] of pl.limits) lim.set(k, milliOf(q));
   }
-  return calculateLinuxResources(req.has('cpu') ? totalMilliCPU(req) : undefined, totalMilliCPU(lim), totalBytes(lim, 'memory'), s);
+  return calculateLinuxResources(
+    req.has('cpu') ? totalMilliCPU(req) : undefined,
+    totalMilliCPU(lim),
+    totalBytes(lim, 'memory'),
+    s,
+  );
 }
 
 /** Overhead as resources with request = limit; all defaults when the pod has no overhead. */

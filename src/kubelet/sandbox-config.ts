@@ -140,7 +140,12 @@ export function containerPortMappings(ports: ContainerPort[]): PortMapping[] {
     const key = p.name || `${family}-${p.protocol ?? ''}-${hostIP}:${p.containerPort}:${p.hostPort ?? 0}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ protocol: runtimeProtocol(p.protocol), containerPort: p.containerPort, hostPort: p.hostPort ?? 0, hostIp: hostIP });
+    out.push({
+      protocol: runtimeProtocol(p.protocol),
+      containerPort: p.containerPort,
+      hostPort: p.hostPort ?? 0,
+      hostIp: hostIP,
+    });
   }
   return out;
 }
@@ -159,7 +164,8 @@ function resolveRuntimeHandler(pod: Pod, o: SandboxOptions): string {
 /** generatePodSandboxConfig for `attempt` (0 for the first sandbox of the pod). */
 export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOptions): SandboxConfigResult {
   const { name, namespace, uid } = podIdentity(pod);
-  if (!Number.isInteger(attempt) || attempt < 0) throw new SyncpodError(`sandbox attempt ${attempt} is not a non-negative integer`);
+  if (!Number.isInteger(attempt) || attempt < 0)
+    throw new SyncpodError(`sandbox attempt ${attempt} is not a non-negative integer`);
   const kubeletRoot = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
   const clusterDomain = o.clusterDomain ?? '';
   const dns = getPodDNS(pod, {
@@ -177,7 +183,13 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
   for (const s of pod.spec?.securityContext?.sysctls ?? []) sysctls[sysctlToDots(s.name)] = s.value;
 
   const linux: LinuxPodSandboxConfig = {
-    cgroupParent: o.cgroupParent ?? podCgroupParent(pod, { cgroupDriver: o.cgroupDriver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: o.cgroupsPerQOS }, qosClass),
+    cgroupParent:
+      o.cgroupParent ??
+      podCgroupParent(
+        pod,
+        { cgroupDriver: o.cgroupDriver, cgroupRoot: o.cgroupRoot, cgroupsPerQOS: o.cgroupsPerQOS },
+        qosClass,
+      ),
     securityContext: sandboxSecurityContext(pod, { gates: o.gates, userNamespace: o.userNamespace }),
     sysctls,
     resources: calculateSandboxResources(pod, cgroup, o.gates.PodLevelResources),
@@ -196,7 +208,10 @@ export function generatePodSandboxConfig(pod: Pod, attempt: number, o: SandboxOp
   };
 
   const dir = podDir(kubeletRoot, pod);
-  const effects: FsEffect[] = [...makePodDataDirs(kubeletRoot, pod), { kind: 'mkdir', path: logDirectory, mode: 0o755, why: 'pod log directory' }];
+  const effects: FsEffect[] = [
+    ...makePodDataDirs(kubeletRoot, pod),
+    { kind: 'mkdir', path: logDirectory, mode: 0o755, why: 'pod log directory' },
+  ];
   if (o.userNamespace && pod.spec?.hostUsers === false && o.gates.UserNamespacesSupport) {
     // kubelet's user-namespace manager records the pod's range in <pod dir>/userns.
     const m = [{ hostId: o.userNamespace.hostId, containerId: 0, length: o.userNamespace.length }];

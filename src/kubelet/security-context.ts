@@ -81,10 +81,15 @@ export function namespacesForPod(pod: Pod, o: NamespaceInputs): NamespaceOption 
     return ns;
   }
   if (spec.hostNetwork || spec.hostPID || spec.hostIPC) {
-    throw new SyncpodError(`pod ${pod.metadata?.name ?? ''}: hostUsers: false cannot be combined with hostNetwork, hostPID or hostIPC`);
+    throw new SyncpodError(
+      `pod ${pod.metadata?.name ?? ''}: hostUsers: false cannot be combined with hostNetwork, hostPID or hostIPC`,
+    );
   }
   const r = o.userNamespace;
-  if (!r) throw new SyncpodError(`pod ${pod.metadata?.name ?? ''}: hostUsers: false needs a user-namespace range, and none was allocated`);
+  if (!r)
+    throw new SyncpodError(
+      `pod ${pod.metadata?.name ?? ''}: hostUsers: false needs a user-namespace range, and none was allocated`,
+    );
   const map = [{ hostId: r.hostId, containerId: 0, length: r.length }];
   ns.usernsOptions = { mode: 'POD', uids: map, gids: map.map((m) => ({ ...m })) };
   return ns;
@@ -101,7 +106,11 @@ function int64(v: number | undefined): { value: string } | undefined {
 
 /** Any container (init, regular, ephemeral) privileged. */
 export function hasPrivilegedContainer(pod: Pod): boolean {
-  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
+  const all = [
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ];
   return all.some((c) => c.securityContext?.privileged === true);
 }
 
@@ -186,12 +195,16 @@ export function verifyRunAsNonRoot(pod: Pod, container: Container, user: { uid?:
   if (eff.runAsNonRoot !== true) return;
   if (eff.runAsUser !== undefined && eff.runAsUser !== null) {
     if (eff.runAsUser === 0) {
-      throw new SyncpodError(`container's runAsUser breaks non-root policy (pod: "${formatPod(pod)}", container: ${container.name})`);
+      throw new SyncpodError(
+        `container's runAsUser breaks non-root policy (pod: "${formatPod(pod)}", container: ${container.name})`,
+      );
     }
     return;
   }
   if (user.uid === '0') {
-    throw new SyncpodError(`container has runAsNonRoot and image will run as root (pod: "${formatPod(pod)}", container: ${container.name})`);
+    throw new SyncpodError(
+      `container has runAsNonRoot and image will run as root (pod: "${formatPod(pod)}", container: ${container.name})`,
+    );
   }
   if (user.uid === undefined && user.username !== '') {
     throw new SyncpodError(
@@ -211,26 +224,36 @@ function joinPath(root: string, rel: string): string {
 }
 
 /** getSeccompProfile: container field, else pod field, else RuntimeDefault/Unconfined by --seccomp-default. */
-export function seccompProfile(pod: Pod, container: Container, seccompDefault: boolean, kubeletRoot: string): SecurityProfile {
+export function seccompProfile(
+  pod: Pod,
+  container: Container,
+  seccompDefault: boolean,
+  kubeletRoot: string,
+): SecurityProfile {
   const p = container.securityContext?.seccompProfile ?? pod.spec?.securityContext?.seccompProfile;
   if (!p) return profile(seccompDefault ? 'RuntimeDefault' : 'Unconfined');
   if (p.type === 'RuntimeDefault') return profile('RuntimeDefault');
   if (p.type === 'Localhost') {
-    if (!p.localhostProfile) throw new SyncpodError('localhostProfile must be set if seccompProfile type is Localhost.');
+    if (!p.localhostProfile)
+      throw new SyncpodError('localhostProfile must be set if seccompProfile type is Localhost.');
     return profile('Localhost', joinPath(`${kubeletRoot}/seccomp`, p.localhostProfile));
   }
   return profile('Unconfined');
 }
 
 /** getAppArmorProfile: container field, then the legacy pod annotation, then the pod field. */
-export function appArmorProfile(pod: Pod, container: Container): { apparmor?: SecurityProfile; apparmorProfile: string } {
+export function appArmorProfile(
+  pod: Pod,
+  container: Container,
+): { apparmor?: SecurityProfile; apparmorProfile: string } {
   type Ap = { type: string; localhostProfile?: string };
   let p: Ap | undefined = (container.securityContext as { appArmorProfile?: Ap } | undefined)?.appArmorProfile;
   if (!p) {
     const ann = pod.metadata?.annotations?.[APPARMOR_ANNOTATION_PREFIX + container.name];
     if (ann === 'runtime/default') p = { type: 'RuntimeDefault' };
     else if (ann === 'unconfined') p = { type: 'Unconfined' };
-    else if (ann !== undefined && ann.startsWith('localhost/')) p = { type: 'Localhost', localhostProfile: ann.slice('localhost/'.length) };
+    else if (ann !== undefined && ann.startsWith('localhost/'))
+      p = { type: 'Localhost', localhostProfile: ann.slice('localhost/'.length) };
   }
   p ??= (pod.spec?.securityContext as { appArmorProfile?: Ap } | undefined)?.appArmorProfile;
   if (!p) return { apparmorProfile: '' };
@@ -240,7 +263,8 @@ export function appArmorProfile(pod: Pod, container: Container): { apparmor?: Se
     case 'Unconfined':
       return { apparmor: profile('Unconfined'), apparmorProfile: 'unconfined' };
     case 'Localhost':
-      if (!p.localhostProfile) throw new SyncpodError(`container ${container.name}: missing localhost apparmor profile name`);
+      if (!p.localhostProfile)
+        throw new SyncpodError(`container ${container.name}: missing localhost apparmor profile name`);
       return { apparmor: profile('Localhost', p.localhostProfile), apparmorProfile: `localhost/${p.localhostProfile}` };
     default:
       throw new SyncpodError(`container ${container.name}: unknown apparmor profile type: "${p.type}"`);
@@ -259,10 +283,18 @@ export interface ContainerSecurityInputs extends NamespaceInputs {
 }
 
 /** determineEffectiveSecurityContext, plus the ephemeral-container PID target. */
-export function containerSecurityContext(pod: Pod, container: Container, o: ContainerSecurityInputs): LinuxContainerSecurityContext {
+export function containerSecurityContext(
+  pod: Pod,
+  container: Container,
+  o: ContainerSecurityInputs,
+): LinuxContainerSecurityContext {
   const eff = effectiveSecurityContext(pod, container);
   const caps: Capability | undefined = eff.capabilities
-    ? { addCapabilities: [...(eff.capabilities.add ?? [])], dropCapabilities: [...(eff.capabilities.drop ?? [])], addAmbientCapabilities: [] }
+    ? {
+        addCapabilities: [...(eff.capabilities.add ?? [])],
+        dropCapabilities: [...(eff.capabilities.drop ?? [])],
+        addAmbientCapabilities: [],
+      }
     : undefined;
   // ProcMountType off: the API server drops procMount, so the default masks apply.
   const unmasked = o.gates.ProcMountType && eff.procMount === 'Unmasked';

@@ -46,7 +46,10 @@ export interface DirEntry {
  * extractFromDir: entries matching the glob `[^.]*` (no dot files), in name order; directories are
  * not recursed into and other kinds are ignored, each with the reason kubelet logs.
  */
-export function staticPodFiles(entries: DirEntry[]): { files: string[]; skipped: Array<{ name: string; why: string }> } {
+export function staticPodFiles(entries: DirEntry[]): {
+  files: string[];
+  skipped: Array<{ name: string; why: string }>;
+} {
   const files: string[] = [];
   const skipped: Array<{ name: string; why: string }> = [];
   const sorted = [...entries].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
@@ -76,7 +79,9 @@ export function canonicalJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
   if (value !== null && typeof value === 'object') {
     const obj = value as Record<string, unknown>;
-    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    const keys = Object.keys(obj)
+      .filter((k) => obj[k] !== undefined)
+      .sort();
     return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(obj[k])}`).join(',')}}`;
   }
   return JSON.stringify(value) ?? 'null';
@@ -100,7 +105,10 @@ export function addOrUpdateTolerationInPod(pod: Pod, t: Toleration): void {
   const spec = pod.spec!;
   const list = [...(spec.tolerations ?? [])];
   const same = (a: Toleration): boolean =>
-    (a.key ?? '') === (t.key ?? '') && (a.operator ?? '') === (t.operator ?? '') && (a.value ?? '') === (t.value ?? '') && (a.effect ?? '') === (t.effect ?? '');
+    (a.key ?? '') === (t.key ?? '') &&
+    (a.operator ?? '') === (t.operator ?? '') &&
+    (a.value ?? '') === (t.value ?? '') &&
+    (a.effect ?? '') === (t.effect ?? '');
   const i = list.findIndex(same);
   if (i >= 0) list[i] = { ...t };
   else list.push({ ...t });
@@ -131,7 +139,12 @@ export function applyStaticPodDefaults(input: Pod, o: StaticPodOptions): StaticP
   const pod = structuredClone(input) as Pod;
   pod.metadata ??= {};
   let uidSource: StaticPodUIDSource = 'computed';
-  const meta = pod.metadata as { uid?: string; name?: string; namespace?: string; annotations?: Record<string, string> };
+  const meta = pod.metadata as {
+    uid?: string;
+    name?: string;
+    namespace?: string;
+    annotations?: Record<string, string>;
+  };
   if (!meta.uid) {
     if (o.knownUID) {
       meta.uid = o.knownUID.uid;
@@ -144,7 +157,11 @@ export function applyStaticPodDefaults(input: Pod, o: StaticPodOptions): StaticP
   if (!meta.namespace) meta.namespace = 'default';
   pod.spec ??= { containers: [] };
   pod.spec.nodeName = o.nodeName;
-  meta.annotations = { ...(meta.annotations ?? {}), [ANNOTATION_CONFIG_HASH]: meta.uid, [ANNOTATION_CONFIG_SOURCE]: 'file' };
+  meta.annotations = {
+    ...(meta.annotations ?? {}),
+    [ANNOTATION_CONFIG_HASH]: meta.uid,
+    [ANNOTATION_CONFIG_SOURCE]: 'file',
+  };
   addOrUpdateTolerationInPod(pod, STATIC_POD_TOLERATION);
   return { pod, uidSource };
 }

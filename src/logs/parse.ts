@@ -26,8 +26,12 @@ export function parseRFC3339Nano(text: string): { timeNs: bigint; timestamp: str
   const m = TIMESTAMP.exec(text);
   if (!m) return undefined;
   const [, y, mo, d, h, mi, s, frac = '', zone] = m;
-  const year = Number(y), month = Number(mo), day = Number(d);
-  const hour = Number(h), minute = Number(mi), second = Number(s);
+  const year = Number(y),
+    month = Number(mo),
+    day = Number(d);
+  const hour = Number(h),
+    minute = Number(mi),
+    second = Number(s);
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return undefined;
   const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
   if (day < 1 || day > daysInMonth) return undefined;

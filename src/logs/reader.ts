@@ -107,7 +107,11 @@ function classify(line: Buffer): { stream: LogStream; partial: boolean } | undef
  * many whole lines to skip from there. The start is moved back until no stream has fragments of a
  * line before it (stdout and stderr fragments can interleave), so no shown line is cut.
  */
-export async function findTailStart(file: FileHandle, size: number, n: number): Promise<{ offset: number; skip: number }> {
+export async function findTailStart(
+  file: FileHandle,
+  size: number,
+  n: number,
+): Promise<{ offset: number; skip: number }> {
   let offset = 0;
   let count = 0; // whole lines in [offset, end)
   let unresolved: Set<LogStream> | undefined; // streams whose last line before `offset` is unknown
@@ -162,7 +166,8 @@ export async function readLogs(opts: ReadLogsOptions): Promise<void> {
   }
   try {
     let info = await file.stat();
-    const tailStart = opts.tail !== undefined ? await findTailStart(file, info.size, opts.tail) : { offset: 0, skip: 0 };
+    const tailStart =
+      opts.tail !== undefined ? await findTailStart(file, info.size, opts.tail) : { offset: 0, skip: 0 };
     let position = tailStart.offset;
     let skipLines = tailStart.skip;
     let remainingLines = opts.tail !== undefined && !opts.follow ? opts.tail : Infinity;
@@ -214,7 +219,8 @@ export async function readLogs(opts: ReadLogsOptions): Promise<void> {
       const { bytesRead } = await file.read(buf, 0, BLOCK, position);
       if (bytesRead > 0) {
         position += bytesRead;
-        let data = pending.length > 0 ? Buffer.concat([pending, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
+        let data =
+          pending.length > 0 ? Buffer.concat([pending, buf.subarray(0, bytesRead)]) : buf.subarray(0, bytesRead);
         let startOfLine = 0;
         for (let nl = data.indexOf(NEWLINE); nl >= 0; nl = data.indexOf(NEWLINE, startOfLine)) {
           const line = data.subarray(startOfLine, nl + 1);

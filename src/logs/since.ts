@@ -29,14 +29,27 @@ export function parseSince(value: string, nowNs: bigint, localOffsetMinutes: num
   if (m) {
     const [, y, mo, d, h = '0', mi = '0', s = '0', frac = '', zone] = m;
     if (inLocation !== (zone === undefined)) fail(value, 'cannot parse the time zone');
-    const year = Number(y), month = Number(mo), day = Number(d);
+    const year = Number(y),
+      month = Number(mo),
+      day = Number(d);
     const daysInMonth = new Date(Date.UTC(year, month, 0)).getUTCDate();
-    if (month < 1 || month > 12 || day < 1 || day > daysInMonth || Number(h) > 23 || Number(mi) > 59 || Number(s) > 59) {
+    if (
+      month < 1 ||
+      month > 12 ||
+      day < 1 ||
+      day > daysInMonth ||
+      Number(h) > 23 ||
+      Number(mi) > 59 ||
+      Number(s) > 59
+    ) {
       fail(value, 'date or time out of range');
     }
     let offset = localOffsetMinutes;
     if (zone !== undefined) {
-      offset = zone === 'Z' || zone === 'z' ? 0 : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
+      offset =
+        zone === 'Z' || zone === 'z'
+          ? 0
+          : (zone[0] === '-' ? -1 : 1) * (Number(zone.slice(1, 3)) * 60 + Number(zone.slice(4, 6)));
     }
     const ms = Date.UTC(year, month - 1, day, Number(h), Number(mi), Number(s)) - offset * 60_000;
     return BigInt(ms) * 1_000_000n + BigInt(frac.padEnd(9, '0'));

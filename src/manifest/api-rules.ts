@@ -18,13 +18,18 @@ export interface ApiRules {
  * the others are ignored). A gate removed before `minor` (SidecarContainers in 1.36) keeps its
  * final default, as the API server then behaves as if it were on.
  */
-export function apiRulesFor(minor: number, given: Partial<Record<GateName, boolean>> = {}, text = `1.${minor}`): ApiRules {
+export function apiRulesFor(
+  minor: number,
+  given: Partial<Record<GateName, boolean>> = {},
+  text = `1.${minor}`,
+): ApiRules {
   const gates = {} as Record<GateName, boolean>;
   for (const name of GATE_NAMES) {
     const spec = gateSpecAt(name, minor);
     const row: GateRow = FEATURE_GATES[name];
     if (spec !== undefined) gates[name] = given[name] ?? spec.default;
-    else if (row.removedIn !== undefined && minor >= row.removedIn) gates[name] = row.specs[row.specs.length - 1]!.default;
+    else if (row.removedIn !== undefined && minor >= row.removedIn)
+      gates[name] = row.specs[row.specs.length - 1]!.default;
     else gates[name] = false;
   }
   return { minor, gates, text };
@@ -35,10 +40,16 @@ export const DEFAULT_API_RULES: ApiRules = apiRulesFor(NEWEST_MINOR);
 
 /** Who says what about a gate in notes: `kubelet 1.33 with ContainerRestartRules off`. */
 export function gateOff(api: ApiRules, gate: GateName): string {
-  return gateSpecAt(gate, api.minor) === undefined ? `the API server of ${api.text} (no ${gate} gate)` : `the API server of ${api.text} with ${gate} off`;
+  return gateSpecAt(gate, api.minor) === undefined
+    ? `the API server of ${api.text} (no ${gate} gate)`
+    : `the API server of ${api.text} with ${gate} off`;
 }
 
 /** The API rules of the kubelet a plan mirrors (its rules minor and effective gates). */
-export function apiRulesOfKubelet(rules: { rulesMinor: number; gates: Partial<Record<GateName, boolean>>; version: string }): ApiRules {
+export function apiRulesOfKubelet(rules: {
+  rulesMinor: number;
+  gates: Partial<Record<GateName, boolean>>;
+  version: string;
+}): ApiRules {
   return apiRulesFor(rules.rulesMinor, rules.gates, rules.version);
 }

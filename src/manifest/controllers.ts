@@ -13,7 +13,6 @@ import type { FieldPath } from './schema';
 import type { ControllerShape } from './types';
 import { isObj, type Obj } from '../json-object';
 
-
 // Label keys (k8s.io/api apps/v1 and batch/v1).
 export const POD_TEMPLATE_HASH = 'pod-template-hash';
 export const CONTROLLER_REVISION_HASH = 'controller-revision-hash';
@@ -89,7 +88,14 @@ export function podFromWorkload(
   if (namespace !== undefined) tmeta.namespace = namespace;
   else delete tmeta.namespace;
 
-  const shape: ControllerShape = { kind, name, podName: name, labelsAdded: {}, unknownLabels: [], matchLabels: { ...labels } };
+  const shape: ControllerShape = {
+    kind,
+    name,
+    podName: name,
+    labelsAdded: {},
+    unknownLabels: [],
+    matchLabels: { ...labels },
+  };
   const setLabel = (key: string, value: string): void => {
     labels[key] = value;
     shape.labelsAdded[key] = value;
@@ -109,19 +115,25 @@ export function podFromWorkload(
     case 'Deployment':
       shape.podName = `${name}-<hash>-<suffix>`;
       shape.unknownLabels.push(POD_TEMPLATE_HASH);
-      notes.push(`shaped as the Deployment controller creates pods: named ${name}-<pod-template-hash>-<random>, labelled ${POD_TEMPLATE_HASH} (computed by the controller; taken from a live pod when one matches)`);
+      notes.push(
+        `shaped as the Deployment controller creates pods: named ${name}-<pod-template-hash>-<random>, labelled ${POD_TEMPLATE_HASH} (computed by the controller; taken from a live pod when one matches)`,
+      );
       break;
     case 'ReplicaSet':
     case 'ReplicationController':
       shape.podName = `${name}-<suffix>`;
-      notes.push(`shaped as the ${kind} controller creates pods: named ${name}-<random>, labelled with the template's labels`);
+      notes.push(
+        `shaped as the ${kind} controller creates pods: named ${name}-<random>, labelled with the template's labels`,
+      );
       break;
     case 'DaemonSet': {
       shape.podName = `${name}-<suffix>`;
       shape.unknownLabels.push(CONTROLLER_REVISION_HASH);
       const generation = typeof wmeta.generation === 'number' ? wmeta.generation : 1;
       setLabel(DAEMONSET_TEMPLATE_GENERATION, String(generation));
-      notes.push(`shaped as the DaemonSet controller creates pods: named ${name}-<random>, labelled ${CONTROLLER_REVISION_HASH} (taken from a live pod when one matches) and ${DAEMONSET_TEMPLATE_GENERATION}=${generation}`);
+      notes.push(
+        `shaped as the DaemonSet controller creates pods: named ${name}-<random>, labelled ${CONTROLLER_REVISION_HASH} (taken from a live pod when one matches) and ${DAEMONSET_TEMPLATE_GENERATION}=${generation}`,
+      );
       break;
     }
     case 'StatefulSet':
@@ -142,7 +154,9 @@ export function podFromWorkload(
   if (kind !== 'StatefulSet') {
     tmeta.name = name;
     metadataPath = [...prefix, 'metadata'];
-    notes.push(`pod name "${name}" is the ${kind}'s name until a live pod matches (its controller adds a generated suffix)`);
+    notes.push(
+      `pod name "${name}" is the ${kind}'s name until a live pod matches (its controller adds a generated suffix)`,
+    );
   }
   if (namespace !== undefined) notes.push(`namespace "${namespace}" is the ${kind}'s namespace`);
   return finish(shape);
@@ -152,7 +166,10 @@ export function podFromWorkload(
     const replicas = typeof s.replicas === 'number' ? s.replicas : 1;
     const ordinal = options.ordinal ?? ordinals;
     if (ordinal < ordinals || ordinal >= ordinals + Math.max(replicas, 1)) {
-      fail([...prefix, 'spec', 'replicas'], `--ordinal ${ordinal} is not a pod of this StatefulSet (ordinals ${ordinals}..${ordinals + Math.max(replicas, 1) - 1})`);
+      fail(
+        [...prefix, 'spec', 'replicas'],
+        `--ordinal ${ordinal} is not a pod of this StatefulSet (ordinals ${ordinals}..${ordinals + Math.max(replicas, 1) - 1})`,
+      );
     }
     const podName = `${name}-${ordinal}`;
     tmeta.name = podName;
@@ -195,22 +212,40 @@ export function podFromWorkload(
       setLabel(JOB_NAME_LEGACY, jobName);
     }
     shape.unknownLabels.push(JOB_CONTROLLER_UID, JOB_CONTROLLER_UID_LEGACY);
-    const parts = [`labels ${JOB_NAME}, ${JOB_NAME_LEGACY}`, `${JOB_CONTROLLER_UID} (the Job's uid; from a live pod when one matches)`];
+    const parts = [
+      `labels ${JOB_NAME}, ${JOB_NAME_LEGACY}`,
+      `${JOB_CONTROLLER_UID} (the Job's uid; from a live pod when one matches)`,
+    ];
     if (s.completionMode === 'Indexed') {
       const completions = typeof s.completions === 'number' ? s.completions : 1;
       const index = options.ordinal ?? 0;
-      if (index < 0 || index >= completions) fail([...prefix, 'spec', 'completions'], `--ordinal ${index} is not a completion index of this Job (0..${completions - 1})`);
+      if (index < 0 || index >= completions)
+        fail(
+          [...prefix, 'spec', 'completions'],
+          `--ordinal ${index} is not a completion index of this Job (0..${completions - 1})`,
+        );
       setLabel(JOB_COMPLETION_INDEX, String(index));
-      tmeta.annotations = { ...(isObj(tmeta.annotations) ? tmeta.annotations : {}), [JOB_COMPLETION_INDEX]: String(index) };
+      tmeta.annotations = {
+        ...(isObj(tmeta.annotations) ? tmeta.annotations : {}),
+        [JOB_COMPLETION_INDEX]: String(index),
+      };
       shape.ordinal = index;
       for (const list of ['initContainers', 'containers'] as const) {
         for (const c of Array.isArray(spec[list]) ? (spec[list] as Obj[]).filter(isObj) : []) {
           const env = Array.isArray(c.env) ? (c.env as Obj[]) : [];
-          c.env = [...env.filter((e) => e?.name !== JOB_COMPLETION_INDEX_ENV), { name: JOB_COMPLETION_INDEX_ENV, valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX}']` } } }];
+          c.env = [
+            ...env.filter((e) => e?.name !== JOB_COMPLETION_INDEX_ENV),
+            {
+              name: JOB_COMPLETION_INDEX_ENV,
+              valueFrom: { fieldRef: { fieldPath: `metadata.annotations['${JOB_COMPLETION_INDEX}']` } },
+            },
+          ];
         }
       }
       if (typeof spec.subdomain === 'string' && spec.subdomain !== '') spec.hostname = `${jobName}-${index}`;
-      parts.push(`completion index ${index} (--ordinal N picks another; label, annotation and ${JOB_COMPLETION_INDEX_ENV})`);
+      parts.push(
+        `completion index ${index} (--ordinal N picks another; label, annotation and ${JOB_COMPLETION_INDEX_ENV})`,
+      );
     }
     notes.push(`shaped as the Job controller creates pods: ${parts.join(', ')}`);
   }
@@ -218,17 +253,34 @@ export function podFromWorkload(
   function finish(controller: ControllerShape | undefined): WorkloadPod {
     if (Object.keys(labels).length > 0) tmeta.labels = labels;
     const pod = { apiVersion: 'v1', kind: 'Pod', metadata: tmeta, spec } as unknown as Pod;
-    return { pod, from: `${kind}/${name}: pod template`, metadataPath, specPath: [...templatePath, 'spec'], notes, controller };
+    return {
+      pod,
+      from: `${kind}/${name}: pod template`,
+      metadataPath,
+      specPath: [...templatePath, 'spec'],
+      notes,
+      controller,
+    };
   }
 }
 
 /** The API server refuses a workload whose selector does not select its own template. */
-function checkSelector(kind: string, workload: Obj, labels: Record<string, string>, prefix: FieldPath, fail: (path: FieldPath, message: string) => never): void {
+function checkSelector(
+  kind: string,
+  workload: Obj,
+  labels: Record<string, string>,
+  prefix: FieldPath,
+  fail: (path: FieldPath, message: string) => never,
+): void {
   const spec = workload.spec as Obj;
   if (kind === 'ReplicationController') {
     if (isObj(spec.selector)) {
       for (const [k, v] of Object.entries(spec.selector)) {
-        if (labels[k] !== v) fail([...prefix, 'spec', 'template', 'metadata', 'labels'], `selector does not match template labels (${k}=${String(v)})`);
+        if (labels[k] !== v)
+          fail(
+            [...prefix, 'spec', 'template', 'metadata', 'labels'],
+            `selector does not match template labels (${k}=${String(v)})`,
+          );
       }
     }
     return;
@@ -247,7 +299,10 @@ function checkSelector(kind: string, workload: Obj, labels: Record<string, strin
 }
 
 /** A metav1.LabelSelector against labels (matchLabels and the four operators). */
-export function selectorMatches(sel: { matchLabels?: Record<string, string>; matchExpressions?: Obj[] }, labels: Record<string, string>): boolean {
+export function selectorMatches(
+  sel: { matchLabels?: Record<string, string>; matchExpressions?: Obj[] },
+  labels: Record<string, string>,
+): boolean {
   for (const [k, v] of Object.entries(sel.matchLabels ?? {})) if (labels[k] !== v) return false;
   for (const e of sel.matchExpressions ?? []) {
     const key = String(e.key);
@@ -278,10 +333,9 @@ export function selectorMatches(sel: { matchLabels?: Record<string, string>; mat
  * and the labels the controller sets from cluster state (pod-template-hash,
  * controller-revision-hash, the Job's uid) with the live values. Pure; returns new objects.
  */
-export function adoptLivePod<T extends { pod: Pod; source: { notes: string[]; controller: ControllerShape | undefined } }>(
-  loaded: T,
-  live: { name: string; labels: Record<string, string>; how: string },
-): T {
+export function adoptLivePod<
+  T extends { pod: Pod; source: { notes: string[]; controller: ControllerShape | undefined } },
+>(loaded: T, live: { name: string; labels: Record<string, string>; how: string }): T {
   const shape = loaded.source.controller;
   if (!shape) return loaded;
   const pod = structuredClone(loaded.pod);
@@ -295,6 +349,9 @@ export function adoptLivePod<T extends { pod: Pod; source: { notes: string[]; co
     }
   }
   pod.metadata = { ...pod.metadata, name: live.name, labels };
-  const notes = [...loaded.source.notes, live.how + (adopted.length ? `; labels taken from it: ${adopted.join(', ')}` : '')];
+  const notes = [
+    ...loaded.source.notes,
+    live.how + (adopted.length ? `; labels taken from it: ${adopted.join(', ')}` : ''),
+  ];
   return { ...loaded, pod, source: { ...loaded.source, notes } };
 }

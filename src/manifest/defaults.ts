@@ -121,10 +121,36 @@ function canonicalOrAsIs(v: unknown, roundToMilli: boolean): string {
 
 /** Volume source keys of v1.Volume (everything but `name`). */
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi',
-  'glusterfs', 'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc',
-  'azureFile', 'configMap', 'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected',
-  'portworxVolume', 'scaleIO', 'storageos', 'csi', 'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ] as const;
 
 function defaultVolume(v: Volume): void {
@@ -156,10 +182,12 @@ function defaultVolume(v: Volume): void {
   }
 }
 
-function defaultDownwardItem(item: { fieldRef?: { apiVersion?: string }; resourceFieldRef?: { divisor?: unknown } }): void {
+function defaultDownwardItem(item: {
+  fieldRef?: { apiVersion?: string };
+  resourceFieldRef?: { divisor?: unknown };
+}): void {
   if (item.fieldRef) item.fieldRef.apiVersion = item.fieldRef.apiVersion || 'v1';
   if (item.resourceFieldRef?.divisor !== undefined) {
     item.resourceFieldRef.divisor = canonicalOrAsIs(item.resourceFieldRef.divisor, false);
   }
 }
-

@@ -15,9 +15,22 @@ const PROBES = ['livenessProbe', 'readinessProbe', 'startupProbe'] as const;
 
 /** The gates whose off state makes the API server clear a field, in the order dropDisabledFields runs. */
 export const DROPPING_GATES: readonly GateName[] = [
-  'UserNamespacesSupport', 'SupplementalGroupsPolicy', 'PodLevelResources', 'ProcMountType', 'InPlacePodVerticalScaling',
-  'SidecarContainers', 'ContainerRestartRules', 'RecursiveReadOnlyMounts', 'HostnameOverride', 'EnvFiles', 'ImageVolume',
-  'ContainerStopSignals', 'EmptyDirVolumeMode', 'VolumeBindMountOptions', 'H2CContainerProbe', 'GRPCContainerProbeTLS',
+  'UserNamespacesSupport',
+  'SupplementalGroupsPolicy',
+  'PodLevelResources',
+  'ProcMountType',
+  'InPlacePodVerticalScaling',
+  'SidecarContainers',
+  'ContainerRestartRules',
+  'RecursiveReadOnlyMounts',
+  'HostnameOverride',
+  'EnvFiles',
+  'ImageVolume',
+  'ContainerStopSignals',
+  'EmptyDirVolumeMode',
+  'VolumeBindMountOptions',
+  'H2CContainerProbe',
+  'GRPCContainerProbeTLS',
   'AtomicWriteVolumeUserFields',
 ];
 
@@ -49,7 +62,13 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
 
   // hostUsers sits in the internal type's security context, in v1 on the spec itself.
   if (off('UserNamespacesSupport')) drop(spec, 'hostUsers', `${specPath}.hostUsers`, 'UserNamespacesSupport');
-  if (off('SupplementalGroupsPolicy') && sc) drop(sc, 'supplementalGroupsPolicy', `${specPath}.securityContext.supplementalGroupsPolicy`, 'SupplementalGroupsPolicy');
+  if (off('SupplementalGroupsPolicy') && sc)
+    drop(
+      sc,
+      'supplementalGroupsPolicy',
+      `${specPath}.securityContext.supplementalGroupsPolicy`,
+      'SupplementalGroupsPolicy',
+    );
   if (off('PodLevelResources')) drop(spec, 'resources', `${specPath}.resources`, 'PodLevelResources');
   if (off('ProcMountType')) {
     containers((c, at) => {
@@ -60,7 +79,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
       }
     });
   }
-  if (off('InPlacePodVerticalScaling')) containers((c, at) => drop(c, 'resizePolicy', `${at}.resizePolicy`, 'InPlacePodVerticalScaling'));
+  if (off('InPlacePodVerticalScaling'))
+    containers((c, at) => drop(c, 'resizePolicy', `${at}.resizePolicy`, 'InPlacePodVerticalScaling'));
   if (off('SidecarContainers')) {
     containers((c, at, list) => {
       if (list === 'initContainers') drop(c, 'restartPolicy', `${at}.restartPolicy`, 'SidecarContainers');
@@ -69,7 +89,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
   if (off('ContainerRestartRules')) {
     // dropContainerRestartRules: a sidecar keeps restartPolicy Always; every other restartPolicy and all rules go.
     containers((c, at, list) => {
-      if (list !== 'initContainers' || c.restartPolicy !== 'Always') drop(c, 'restartPolicy', `${at}.restartPolicy`, 'ContainerRestartRules');
+      if (list !== 'initContainers' || c.restartPolicy !== 'Always')
+        drop(c, 'restartPolicy', `${at}.restartPolicy`, 'ContainerRestartRules');
       drop(c, 'restartPolicyRules', `${at}.restartPolicyRules`, 'ContainerRestartRules');
     });
   }
@@ -77,7 +98,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
     containers((c, at) => {
       if (!Array.isArray(c.volumeMounts)) return;
       c.volumeMounts.forEach((m, j) => {
-        if (isObj(m)) drop(m, 'recursiveReadOnly', `${at}.volumeMounts[${j}].recursiveReadOnly`, 'RecursiveReadOnlyMounts');
+        if (isObj(m))
+          drop(m, 'recursiveReadOnly', `${at}.volumeMounts[${j}].recursiveReadOnly`, 'RecursiveReadOnlyMounts');
       });
     });
   }
@@ -86,7 +108,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
     containers((c, at) => {
       if (!Array.isArray(c.env)) return;
       c.env.forEach((e, j) => {
-        if (isObj(e) && isObj(e.valueFrom)) drop(e.valueFrom, 'fileKeyRef', `${at}.env[${j}].valueFrom.fileKeyRef`, 'EnvFiles');
+        if (isObj(e) && isObj(e.valueFrom))
+          drop(e.valueFrom, 'fileKeyRef', `${at}.env[${j}].valueFrom.fileKeyRef`, 'EnvFiles');
       });
     });
   }
@@ -122,14 +145,16 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
   const volumes = Array.isArray(spec.volumes) ? spec.volumes : [];
   if (off('EmptyDirVolumeMode')) {
     volumes.forEach((v, i) => {
-      if (isObj(v) && isObj(v.emptyDir)) drop(v.emptyDir, 'mode', `${specPath}.volumes[${i}].emptyDir.mode`, 'EmptyDirVolumeMode');
+      if (isObj(v) && isObj(v.emptyDir))
+        drop(v.emptyDir, 'mode', `${specPath}.volumes[${i}].emptyDir.mode`, 'EmptyDirVolumeMode');
     });
   }
   if (off('VolumeBindMountOptions')) {
     containers((c, at) => {
       if (!Array.isArray(c.volumeMounts)) return;
       c.volumeMounts.forEach((m, j) => {
-        if (isObj(m)) drop(m, 'bindMountOptions', `${at}.volumeMounts[${j}].bindMountOptions`, 'VolumeBindMountOptions');
+        if (isObj(m))
+          drop(m, 'bindMountOptions', `${at}.volumeMounts[${j}].bindMountOptions`, 'VolumeBindMountOptions');
       });
     });
   }
@@ -137,8 +162,10 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
     containers((c, at) => {
       for (const kind of PROBES) if (isObj(c[kind])) each(c[kind], `${at}.${kind}`);
     });
-  if (off('H2CContainerProbe')) probes((p, at) => isObj(p.httpGet) && drop(p.httpGet, 'protocol', `${at}.httpGet.protocol`, 'H2CContainerProbe'));
-  if (off('GRPCContainerProbeTLS')) probes((p, at) => isObj(p.grpc) && drop(p.grpc, 'mode', `${at}.grpc.mode`, 'GRPCContainerProbeTLS'));
+  if (off('H2CContainerProbe'))
+    probes((p, at) => isObj(p.httpGet) && drop(p.httpGet, 'protocol', `${at}.httpGet.protocol`, 'H2CContainerProbe'));
+  if (off('GRPCContainerProbeTLS'))
+    probes((p, at) => isObj(p.grpc) && drop(p.grpc, 'mode', `${at}.grpc.mode`, 'GRPCContainerProbeTLS'));
   if (off('AtomicWriteVolumeUserFields')) {
     const gate = 'AtomicWriteVolumeUserFields';
     const items = (src: Obj, at: string): void => {
@@ -161,7 +188,8 @@ export function dropDisabledFields(pod: Pod, api: ApiRules, specPath = 'spec'): 
       v.projected.sources.forEach((source, k) => {
         if (!isObj(source)) return;
         const sat = `${at}.projected.sources[${k}]`;
-        for (const kind of ['configMap', 'secret', 'downwardAPI'] as const) if (isObj(source[kind])) items(source[kind], `${sat}.${kind}`);
+        for (const kind of ['configMap', 'secret', 'downwardAPI'] as const)
+          if (isObj(source[kind])) items(source[kind], `${sat}.${kind}`);
         for (const kind of ['serviceAccountToken', 'clusterTrustBundle', 'podCertificate'] as const) {
           if (isObj(source[kind])) drop(source[kind], 'user', `${sat}.${kind}.user`, gate);
         }

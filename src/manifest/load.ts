@@ -21,7 +21,8 @@ export interface LoadOptions extends ParseOptions {
 /** `--ordinal N` as given on the command line (undefined when not given). */
 export function parseOrdinalFlag(text: string | undefined): number | undefined {
   if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) > 2147483647) throw new SyncpodError(`--ordinal: "${text}" is not a non-negative integer`);
+  if (!/^\d+$/.test(text) || Number(text) > 2147483647)
+    throw new SyncpodError(`--ordinal: "${text}" is not a non-negative integer`);
   return Number(text);
 }
 
@@ -69,7 +70,8 @@ export async function loadManifests(
   if (options.selector !== undefined) {
     const matches = parseSelector(options.selector);
     const selected = pods.filter((p) => matches(p.pod.metadata?.labels ?? {}));
-    if (selected.length === 0) throw new SyncpodError(`no pod in ${paths.join(', ')} matches the selector "${options.selector}"`);
+    if (selected.length === 0)
+      throw new SyncpodError(`no pod in ${paths.join(', ')} matches the selector "${options.selector}"`);
     pods.splice(0, pods.length, ...selected);
   }
   const seen = new Map<string, LoadedPod>();

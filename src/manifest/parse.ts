@@ -16,7 +16,6 @@ import { dropDisabledFields } from './drop-disabled';
 import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
 import { isObj, type Obj } from '../json-object';
 
-
 /** More aliases than this in one document is refused (the "billion laughs" expansion). */
 export const MAX_ALIAS_COUNT = 1000;
 
@@ -64,11 +63,15 @@ interface DocContext {
 function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineCounter): Document[] {
   const control = firstControlCharacter(text);
   if (control) {
-    throw new SyncpodError(`${fileLabel}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text`);
+    throw new SyncpodError(
+      `${fileLabel}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text`,
+    );
   }
   const tmpl = templateLine(text);
   if (tmpl !== undefined) {
-    throw new SyncpodError(`${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`);
+    throw new SyncpodError(
+      `${fileLabel}: line ${tmpl}: looks like a Helm/Go template: render it first (helm template …)`,
+    );
   }
   const lines = lineCounter ?? new LineCounter();
   const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter: lines } as never);
@@ -79,7 +82,9 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
     if (error) {
       const pos = error.linePos?.[0];
       const message = yamlProblem(error.message);
-      throw new SyncpodError(pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`);
+      throw new SyncpodError(
+        pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`,
+      );
     }
     const dup = firstDuplicateKey(doc);
     if (dup !== undefined) {
@@ -96,7 +101,9 @@ function documentValue(doc: Document, where: string): unknown {
     return doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT });
   } catch (err) {
     if (err instanceof ReferenceError && /alias/i.test(err.message)) {
-      throw new SyncpodError(`${where}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`);
+      throw new SyncpodError(
+        `${where}: YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`,
+      );
     }
     throw new SyncpodError(`${where}: ${yamlProblem((err as Error).message)}`);
   }
@@ -207,7 +214,9 @@ function selectPods(
 ): Candidate[] {
   const at = (...p: FieldPath): FieldPath => [...prefix, ...p];
   const fail = (path: FieldPath, message: string): never => {
-    throw new SyncpodError(`${ctx.where}: ${path.length ? `${formatPath(path)}: ` : ''}${message}${ctx.position(path)}`);
+    throw new SyncpodError(
+      `${ctx.where}: ${path.length ? `${formatPath(path)}: ` : ''}${message}${ctx.position(path)}`,
+    );
   };
   if (!isObj(value)) fail(prefix, 'not a Kubernetes object (expected a mapping with apiVersion and kind)');
   const obj = value as Obj;
@@ -219,7 +228,12 @@ function selectPods(
   if (apiVersion === null || apiVersion === '') fail(at('apiVersion'), 'required');
   if (apiVersion !== undefined && typeof apiVersion !== 'string') fail(at('apiVersion'), 'must be a string');
   const metadata = isObj(obj.metadata) ? obj.metadata : {};
-  const name = typeof metadata.name === 'string' ? metadata.name : typeof metadata.generateName === 'string' ? `${metadata.generateName}*` : '';
+  const name =
+    typeof metadata.name === 'string'
+      ? metadata.name
+      : typeof metadata.generateName === 'string'
+        ? `${metadata.generateName}*`
+        : '';
 
   if (k === 'List' || (k.endsWith('List') && Array.isArray(obj.items))) {
     if (!Array.isArray(obj.items)) fail(at('items'), 'must be a list');
@@ -234,12 +248,20 @@ function selectPods(
 
   if (!POD_KINDS.includes(k)) {
     // Services, ConfigMaps, RBAC, custom resources…: well-formed objects that carry no pod.
-    skipped.push({ file, document, ...(prefix.length ? { item: formatPath(prefix) } : {}), kind: k, name, ref: name === '' ? k : `${k}/${name}` });
+    skipped.push({
+      file,
+      document,
+      ...(prefix.length ? { item: formatPath(prefix) } : {}),
+      kind: k,
+      name,
+      ref: name === '' ? k : `${k}/${name}`,
+    });
     return [];
   }
   const served = servedApiVersion(k)!;
   const version = (apiVersion as string | undefined) ?? served;
-  if (version !== served) fail(at('apiVersion'), `no matches for kind "${k}" in version "${version}" (the API serves ${k} as ${served})`);
+  if (version !== served)
+    fail(at('apiVersion'), `no matches for kind "${k}" in version "${version}" (the API serves ${k} as ${served})`);
   const problems = validateSchema(k, obj, prefix, (options.api ?? DEFAULT_API_RULES).minor);
   if (problems.length > 0) throw problemError(ctx, problems);
 

@@ -69,10 +69,17 @@ const STRING: Node = { k: 'string' };
 const ownerUid = (gate = 'AtomicWriteVolumeUserFields'): Added => ({ since: 37, gate, node: INT64 });
 /** scheduling/v1alpha3 types a Job's spec.scheduling holds (empty structs as objects without fields: strict decoding refuses any key). */
 const workloadPodGroup = {
-  policy: { k: 'object', p: { basic: { k: 'object', p: {} }, gang: { k: 'object', p: { minCount: { k: 'integer', f: 'int32' } } } } },
+  policy: {
+    k: 'object',
+    p: { basic: { k: 'object', p: {} }, gang: { k: 'object', p: { minCount: { k: 'integer', f: 'int32' } } } },
+  },
   constraints: { k: 'object', p: { topology: { k: 'array', i: { k: 'object', p: { key: STRING }, r: ['key'] } } } },
   disruption: { k: 'object', p: { all: { k: 'object', p: {} }, single: { k: 'object', p: {} } } },
-  claim: { k: 'object', p: { name: STRING, resourceClaimName: STRING, resourceClaimTemplateName: STRING }, r: ['name'] },
+  claim: {
+    k: 'object',
+    p: { name: STRING, resourceClaimName: STRING, resourceClaimTemplateName: STRING },
+    r: ['name'],
+  },
 } satisfies Record<string, Node>;
 
 export const FIELD_ADDED: Record<string, Record<string, Added>> = {
@@ -80,11 +87,18 @@ export const FIELD_ADDED: Record<string, Record<string, Added>> = {
     evictionResponders: {
       since: 37,
       gate: 'EvictionRequestAPI',
-      node: { k: 'array', i: { k: 'object', p: { name: STRING, priority: { k: 'integer', f: 'int32' } }, r: ['name', 'priority'] } },
+      node: {
+        k: 'array',
+        i: { k: 'object', p: { name: STRING, priority: { k: 'integer', f: 'int32' } }, r: ['name', 'priority'] },
+      },
     },
   },
-  'core.v1.EmptyDirVolumeSource': { mode: { since: 37, gate: 'EmptyDirVolumeMode', node: { k: 'integer', f: 'int32' } } },
-  'core.v1.VolumeMount': { bindMountOptions: { since: 37, gate: 'VolumeBindMountOptions', node: { k: 'array', i: STRING } } },
+  'core.v1.EmptyDirVolumeSource': {
+    mode: { since: 37, gate: 'EmptyDirVolumeMode', node: { k: 'integer', f: 'int32' } },
+  },
+  'core.v1.VolumeMount': {
+    bindMountOptions: { since: 37, gate: 'VolumeBindMountOptions', node: { k: 'array', i: STRING } },
+  },
   'core.v1.HTTPGetAction': { protocol: { since: 37, gate: 'H2CContainerProbe', node: STRING } },
   'core.v1.GRPCAction': { mode: { since: 37, gate: 'GRPCContainerProbeTLS', node: STRING } },
   'core.v1.ConfigMapVolumeSource': { defaultUser: ownerUid() },
@@ -188,10 +202,15 @@ class Walker {
           const added = def === undefined ? undefined : FIELD_ADDED[def]?.[key]?.node;
           const child = Object.hasOwn(node.p, key) ? node.p[key] : added;
           if (child === undefined) this.add([...path, key], 'unknown field');
-          else if (def !== undefined && !fieldKnownAt(def, key, this.minor)) this.add([...path, key], `unknown field in the API of 1.${this.minor} (added in 1.${fieldSince(def, key)})`);
+          else if (def !== undefined && !fieldKnownAt(def, key, this.minor))
+            this.add(
+              [...path, key],
+              `unknown field in the API of 1.${this.minor} (added in 1.${fieldSince(def, key)})`,
+            );
           else this.walk(child, v[key], [...path, key]);
         }
-        for (const key of node.r ?? []) if (v[key] === undefined || v[key] === null) this.add([...path, key], 'required');
+        for (const key of node.r ?? [])
+          if (v[key] === undefined || v[key] === null) this.add([...path, key], 'required');
         return;
       }
       case 'map': {
@@ -210,8 +229,10 @@ class Walker {
       }
       case 'string': {
         if (typeof v !== 'string') return this.wrongType(path, v, 'a string');
-        if (node.f === 'date-time' && !RFC3339.test(v)) this.add(path, `invalid value ${JSON.stringify(v)}: must be an RFC 3339 time`);
-        if (node.f === 'byte' && !BASE64.test(v.replace(/\s+/g, ''))) this.add(path, `invalid value ${JSON.stringify(v)}: must be base64`);
+        if (node.f === 'date-time' && !RFC3339.test(v))
+          this.add(path, `invalid value ${JSON.stringify(v)}: must be an RFC 3339 time`);
+        if (node.f === 'byte' && !BASE64.test(v.replace(/\s+/g, '')))
+          this.add(path, `invalid value ${JSON.stringify(v)}: must be base64`);
         return;
       }
       case 'boolean':
@@ -227,7 +248,8 @@ class Walker {
         if (typeof v !== 'number') return this.wrongType(path, v, 'an integer or a string');
         return this.integer(path, v, 'int32');
       case 'quantity': {
-        if (typeof v !== 'string' && typeof v !== 'number') return this.wrongType(path, v, 'a quantity (a number or a string such as "500m" or "1Gi")');
+        if (typeof v !== 'string' && typeof v !== 'number')
+          return this.wrongType(path, v, 'a quantity (a number or a string such as "500m" or "1Gi")');
         try {
           canonicalQuantity(v);
         } catch (err) {
@@ -243,7 +265,8 @@ class Walker {
     if (typeof v === 'number' && !Number.isInteger(v)) return this.add(path, `invalid value ${v}: must be an integer`);
     const big = BigInt(v);
     const [min, max] = format === 'int32' ? [BigInt(INT32[0]), BigInt(INT32[1])] : INT64_RANGE;
-    if (big < min || big > max) this.add(path, `invalid value ${String(v)}: out of range for a ${format === 'int32' ? '32' : '64'}-bit integer`);
+    if (big < min || big > max)
+      this.add(path, `invalid value ${String(v)}: out of range for a ${format === 'int32' ? '32' : '64'}-bit integer`);
   }
 }
 
@@ -252,7 +275,12 @@ class Walker {
  * API server of 1.`minor` decodes it. `path` is where the object sits in its document (`[]`, or
  * `['items', 2]` inside a List).
  */
-export function validateSchema(kind: string, value: unknown, path: FieldPath = [], minor: number = NEWEST_MINOR): SchemaProblem[] {
+export function validateSchema(
+  kind: string,
+  value: unknown,
+  path: FieldPath = [],
+  minor: number = NEWEST_MINOR,
+): SchemaProblem[] {
   const root = SCHEMA.roots[kind];
   if (root === undefined) throw new Error(`no schema for kind ${kind}`);
   const w = new Walker(minor);

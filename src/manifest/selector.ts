@@ -6,7 +6,8 @@ import { SyncpodError } from '../errors';
 
 type Requirement = (labels: Record<string, string>) => boolean;
 
-const KEY = /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
+const KEY =
+  /^(?:[a-z0-9]([-a-z0-9]*[a-z0-9])?(?:\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*\/)?[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
 const VALUE = /^(?:[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?)?$/;
 
 /** A predicate over a pod's labels; throws a one-line error for a selector kubectl would refuse. */
@@ -45,7 +46,9 @@ export function parseSelector(text: string): (labels: Record<string, string>) =>
       const k = key(m[1]!);
       const values = m[3]!.split(',').map((v) => value(v.trim()));
       const not = m[2] === 'notin';
-      reqs.push((l) => (not ? !(Object.hasOwn(l, k) && values.includes(l[k]!)) : Object.hasOwn(l, k) && values.includes(l[k]!)));
+      reqs.push((l) =>
+        not ? !(Object.hasOwn(l, k) && values.includes(l[k]!)) : Object.hasOwn(l, k) && values.includes(l[k]!),
+      );
     } else if ((m = /^([^=!\s]+)\s*(==|=|!=)\s*(.*)$/.exec(part))) {
       const k = key(m[1]!);
       const v = value(m[3]!.trim());

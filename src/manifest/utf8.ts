@@ -44,6 +44,7 @@ function firstInvalidUtf8(b: Uint8Array): number {
 export function inputText(bytes: Uint8Array | string, label: string): string {
   if (typeof bytes === 'string') return bytes;
   const decoded = decodeUtf8(bytes);
-  if ('badOffset' in decoded) throw new SyncpodError(`${label}: byte ${decoded.badOffset}: invalid UTF-8 (manifests must be UTF-8 text)`);
+  if ('badOffset' in decoded)
+    throw new SyncpodError(`${label}: byte ${decoded.badOffset}: invalid UTF-8 (manifests must be UTF-8 text)`);
   return decoded.text;
 }

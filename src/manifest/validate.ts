@@ -20,22 +20,26 @@ export interface PodPaths {
   spec: string;
 }
 
-
 const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const LABEL_HELP = "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
-const SUBDOMAIN_HELP = "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
+const LABEL_HELP =
+  "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
+const SUBDOMAIN_HELP =
+  "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
 
 const QUALIFIED_NAME = /^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/;
-const QUALIFIED_HELP = "must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+const QUALIFIED_HELP =
+  "must be a qualified name: an optional DNS subdomain prefix and '/', then at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
 const LABEL_VALUE = /^(([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9])?$/;
-const LABEL_VALUE_HELP = "a label value must be empty or at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
+const LABEL_VALUE_HELP =
+  "a label value must be empty or at most 63 letters, digits, '-', '_' or '.', starting and ending with a letter or digit";
 /** IsRelaxedEnvVarName (RelaxedEnvironmentVariableValidation on, the default from 1.32): printable ASCII except '='. */
 const ENV_NAME = /^[\x20-\x3c\x3e-\x7e]+$/;
 const ENV_NAME_HELP = "must consist of printable ASCII characters except '='";
 /** IsEnvVarName (the gate off, or before 1.30 when there was none). */
 const ENV_NAME_STRICT = /^[-._a-zA-Z][-._a-zA-Z0-9]*$/;
-const ENV_NAME_STRICT_HELP = "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
+const ENV_NAME_STRICT_HELP =
+  "a valid environment variable name must consist of alphabetic characters, digits, '_', '-', or '.', and must not start with a digit";
 
 function qualifiedName(k: string): boolean {
   const slash = k.lastIndexOf('/');
@@ -45,10 +49,20 @@ function qualifiedName(k: string): boolean {
 }
 
 const RESTART_POLICIES = ['Always', 'OnFailure', 'Never'];
-const HOST_PATH_TYPES = ['', 'BlockDevice', 'CharDevice', 'Directory', 'DirectoryOrCreate', 'File', 'FileOrCreate', 'Socket'];
+const HOST_PATH_TYPES = [
+  '',
+  'BlockDevice',
+  'CharDevice',
+  'Directory',
+  'DirectoryOrCreate',
+  'File',
+  'FileOrCreate',
+  'Socket',
+];
 const CONFIG_KEY = /^[-._a-zA-Z0-9]+$/;
 const CONFIG_KEY_HELP = "a valid config key must consist of alphanumeric characters, '-', '_' or '.'";
-const PORT_NAME_HELP = 'must be an IANA service name: at most 15 lower-case letters, digits and hyphens, at least one letter, no leading, trailing or consecutive hyphens';
+const PORT_NAME_HELP =
+  'must be an IANA service name: at most 15 lower-case letters, digits and hyphens, at least one letter, no leading, trailing or consecutive hyphens';
 const SYSCTL_NAME = /^([a-z0-9]([-_a-z0-9]*[a-z0-9])?[./])*[a-z0-9]([-_a-z0-9]*[a-z0-9])?$/;
 const ANNOTATIONS_MAX_BYTES = 256 * 1024;
 const utf8 = new TextEncoder();
@@ -89,7 +103,8 @@ class Collector {
   /** Whether `v` is a string; reports a non-string (YAML 1.1 booleans get a hint) and returns false. */
   string(path: string, v: unknown): v is string {
     if (typeof v === 'string') return true;
-    const hint = typeof v === 'boolean' ? ' (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)' : '';
+    const hint =
+      typeof v === 'boolean' ? ' (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)' : '';
     this.invalid(path, v, `must be a string${hint}`);
     return false;
   }
@@ -107,7 +122,11 @@ class Collector {
  * Every problem, in document order (metadata, then spec fields), as the API server of `api` (its
  * minor and gates) validates a new pod. Empty when the pod is usable.
  */
-export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', spec: 'spec' }, api: ApiRules = DEFAULT_API_RULES): Problem[] {
+export function validatePod(
+  pod: Pod,
+  paths: PodPaths = { metadata: 'metadata', spec: 'spec' },
+  api: ApiRules = DEFAULT_API_RULES,
+): Problem[] {
   const c = new Collector();
   const meta = pod.metadata as unknown;
   if (c.object(paths.metadata, meta)) {
@@ -118,7 +137,8 @@ export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', 
       for (const [k, v] of Object.entries(meta.labels)) {
         const at = `${paths.metadata}.labels`;
         if (!qualifiedName(k)) c.invalid(at, k, QUALIFIED_HELP);
-        else if (typeof v === 'string' && (v.length > 63 || !LABEL_VALUE.test(v))) c.invalid(`${at}.${k}`, v, LABEL_VALUE_HELP);
+        else if (typeof v === 'string' && (v.length > 63 || !LABEL_VALUE.test(v)))
+          c.invalid(`${at}.${k}`, v, LABEL_VALUE_HELP);
       }
     }
     if (isObj(meta.annotations)) {
@@ -128,7 +148,11 @@ export function validatePod(pod: Pod, paths: PodPaths = { metadata: 'metadata', 
         size += utf8.encode(k).length + (typeof v === 'string' ? utf8.encode(v).length : 0);
       }
       // ValidateAnnotationsSize (TotalAnnotationSizeLimitB).
-      if (size > ANNOTATIONS_MAX_BYTES) c.add(`${paths.metadata}.annotations`, `too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (keys and values), has ${size}`);
+      if (size > ANNOTATIONS_MAX_BYTES)
+        c.add(
+          `${paths.metadata}.annotations`,
+          `too long: must have at most ${ANNOTATIONS_MAX_BYTES} bytes (keys and values), has ${size}`,
+        );
     }
   }
   const spec = pod.spec as unknown;
@@ -174,7 +198,11 @@ function validateSpec(c: Collector, spec: Obj, at: string, api: ApiRules): void 
     c.invalid(`${at}.activeDeadlineSeconds`, spec.activeDeadlineSeconds, 'must be between 1 and 2147483647, inclusive');
   }
   if (typeof spec.terminationGracePeriodSeconds === 'number' && spec.terminationGracePeriodSeconds < 0) {
-    c.invalid(`${at}.terminationGracePeriodSeconds`, spec.terminationGracePeriodSeconds, 'must be greater than or equal to 0');
+    c.invalid(
+      `${at}.terminationGracePeriodSeconds`,
+      spec.terminationGracePeriodSeconds,
+      'must be greater than or equal to 0',
+    );
   }
   if (isObj(spec.securityContext)) {
     validateIds(c, `${at}.securityContext`, spec.securityContext);
@@ -190,7 +218,8 @@ function validateSysctls(c: Collector, at: string, v: unknown): void {
     const path = `${at}[${i}].name`;
     if (s.name === undefined || s.name === '') return c.required(path);
     if (!c.string(path, s.name)) return;
-    if (s.name.length > 253 || !SYSCTL_NAME.test(s.name)) c.invalid(path, s.name, `must have at most 253 characters and match regex ${SYSCTL_NAME.source}`);
+    if (s.name.length > 253 || !SYSCTL_NAME.test(s.name))
+      c.invalid(path, s.name, `must have at most 253 characters and match regex ${SYSCTL_NAME.source}`);
     else if (names.has(s.name)) c.add(path, `duplicate value ${show(s.name)}`);
     names.add(s.name);
   });
@@ -241,7 +270,8 @@ function hostPortConflicts(c: Collector, at: string, containers: unknown[]): voi
 function validateIds(c: Collector, at: string, sc: Obj): void {
   for (const f of ['runAsUser', 'runAsGroup', 'fsGroup']) {
     const v = sc[f];
-    if (typeof v === 'number' && (v < 0 || v > 2147483647)) c.invalid(`${at}.${f}`, v, 'must be between 0 and 2147483647, inclusive');
+    if (typeof v === 'number' && (v < 0 || v > 2147483647))
+      c.invalid(`${at}.${f}`, v, 'must be between 0 and 2147483647, inclusive');
   }
 }
 
@@ -250,14 +280,41 @@ function oneHandler(c: Collector, at: string, h: unknown, kinds: readonly string
   if (!isObj(h)) return;
   const set = kinds.filter((k) => h[k] !== undefined && h[k] !== null);
   if (set.length === 0) c.add(at, `must specify a handler type (one of ${kinds.join(', ')})`);
-  else if (set.length > 1) c.add(`${at}.${set[1]}`, `forbidden: may not specify more than 1 handler type (also ${set[0]})`);
+  else if (set.length > 1)
+    c.add(`${at}.${set[1]}`, `forbidden: may not specify more than 1 handler type (also ${set[0]})`);
 }
 
 const VOLUME_SOURCES = [
-  'hostPath', 'emptyDir', 'gcePersistentDisk', 'awsElasticBlockStore', 'gitRepo', 'secret', 'nfs', 'iscsi', 'glusterfs',
-  'persistentVolumeClaim', 'rbd', 'flexVolume', 'cinder', 'cephfs', 'flocker', 'downwardAPI', 'fc', 'azureFile', 'configMap',
-  'vsphereVolume', 'quobyte', 'azureDisk', 'photonPersistentDisk', 'projected', 'portworxVolume', 'scaleIO', 'storageos',
-  'csi', 'ephemeral', 'image',
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
 ] as const;
 
 function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
@@ -270,17 +327,24 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     if (typeof v.name === 'string' && names.has(v.name)) c.add(`${path}.name`, `duplicate value ${show(v.name)}`);
     names.add(String(v.name));
     validateVolumeFiles(c, v, path);
-    if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined) quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
+    if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined)
+      quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
     const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
-    if (sources.length > 1) c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
+    if (sources.length > 1)
+      c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
     if (isObj(v.hostPath)) {
       if (v.hostPath.path === '' || v.hostPath.path === undefined) c.required(`${path}.hostPath.path`);
       else if (typeof v.hostPath.path === 'string') noBacksteps(c, `${path}.hostPath.path`, v.hostPath.path);
-      if (v.hostPath.type !== undefined && v.hostPath.type !== null) c.oneOf(`${path}.hostPath.type`, v.hostPath.type, HOST_PATH_TYPES);
+      if (v.hostPath.type !== undefined && v.hostPath.type !== null)
+        c.oneOf(`${path}.hostPath.type`, v.hostPath.type, HOST_PATH_TYPES);
     }
-    if (isObj(v.secret) && (v.secret.secretName === undefined || v.secret.secretName === '')) c.required(`${path}.secret.secretName`);
+    if (isObj(v.secret) && (v.secret.secretName === undefined || v.secret.secretName === ''))
+      c.required(`${path}.secret.secretName`);
     if (isObj(v.configMap)) objectName(c, `${path}.configMap.name`, v.configMap.name, true);
-    if (isObj(v.persistentVolumeClaim) && (v.persistentVolumeClaim.claimName === undefined || v.persistentVolumeClaim.claimName === '')) {
+    if (
+      isObj(v.persistentVolumeClaim) &&
+      (v.persistentVolumeClaim.claimName === undefined || v.persistentVolumeClaim.claimName === '')
+    ) {
       c.required(`${path}.persistentVolumeClaim.claimName`);
     }
   });
@@ -310,22 +374,28 @@ function validateContainer(
 
   if (ctr.image === undefined || ctr.image === '') c.required(`${path}.image`);
   else if (c.string(`${path}.image`, ctr.image)) {
-    if (ctr.image.trim() !== ctr.image) c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
+    if (ctr.image.trim() !== ctr.image)
+      c.invalid(`${path}.image`, ctr.image, 'must not have leading or trailing whitespace');
     else {
       // The API server takes any string; kubelet then fails the container with InvalidImageName
       // after creating the sandbox. Refused here, before anything happens.
       try {
         parseNormalizedImage(ctr.image);
       } catch (err) {
-        c.invalid(`${path}.image`, ctr.image, `not an image reference kubelet can pull (${(err as Error).message.replace(/^couldn't parse image name "[^"]*": /, '')})`);
+        c.invalid(
+          `${path}.image`,
+          ctr.image,
+          `not an image reference kubelet can pull (${(err as Error).message.replace(/^couldn't parse image name "[^"]*": /, '')})`,
+        );
       }
     }
   }
   if (Array.isArray(ctr.env)) {
     ctr.env.forEach((e, i) => {
-      if (isObj(e) && typeof e.name === 'string' && !envName.test(e.name)) c.invalid(`${path}.env[${i}].name`, e.name, envHelp);
+      if (isObj(e) && typeof e.name === 'string' && !envName.test(e.name))
+        c.invalid(`${path}.env[${i}].name`, e.name, envHelp);
       if (isObj(e) && e.value !== undefined && e.value !== null && e.value !== '' && isObj(e.valueFrom)) {
-        c.add(`${path}.env[${i}].valueFrom`, "forbidden: may not be specified when `value` is not empty");
+        c.add(`${path}.env[${i}].valueFrom`, 'forbidden: may not be specified when `value` is not empty');
       }
       if (isObj(e) && isObj(e.valueFrom)) validateEnvValueFrom(c, `${path}.env[${i}].valueFrom`, e.valueFrom);
     });
@@ -333,28 +403,46 @@ function validateContainer(
   if (Array.isArray(ctr.envFrom)) {
     ctr.envFrom.forEach((e, i) => {
       if (!isObj(e)) return;
-      if (typeof e.prefix === 'string' && e.prefix !== '' && !envName.test(e.prefix)) c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, envHelp);
+      if (typeof e.prefix === 'string' && e.prefix !== '' && !envName.test(e.prefix))
+        c.invalid(`${path}.envFrom[${i}].prefix`, e.prefix, envHelp);
       // ValidateEnvFrom: exactly one of configMapRef and secretRef, naming the object.
       const set = (['configMapRef', 'secretRef'] as const).filter((k) => e[k] !== undefined && e[k] !== null);
       if (set.length === 0) c.add(`${path}.envFrom[${i}]`, 'must specify one of: `configMapRef` or `secretRef`');
-      else if (set.length > 1) c.add(`${path}.envFrom[${i}]`, 'may not have more than one field specified at a time (configMapRef, secretRef)');
+      else if (set.length > 1)
+        c.add(
+          `${path}.envFrom[${i}]`,
+          'may not have more than one field specified at a time (configMapRef, secretRef)',
+        );
       for (const k of set) if (isObj(e[k])) objectName(c, `${path}.envFrom[${i}].${k}.name`, (e[k] as Obj).name, true);
     });
   }
   if (isObj(ctr.lifecycle)) {
-    for (const hook of ['postStart', 'preStop']) oneHandler(c, `${path}.lifecycle.${hook}`, ctr.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket', 'sleep']);
+    for (const hook of ['postStart', 'preStop'])
+      oneHandler(c, `${path}.lifecycle.${hook}`, ctr.lifecycle[hook], ['exec', 'httpGet', 'tcpSocket', 'sleep']);
   }
   for (const probe of ['livenessProbe', 'readinessProbe', 'startupProbe']) {
     oneHandler(c, `${path}.${probe}`, ctr[probe], ['exec', 'httpGet', 'tcpSocket', 'grpc']);
     const pr = ctr[probe];
     if (!isObj(pr)) continue;
     // validateProbe (API defaults already filled zeros in), and validate{Liveness,Startup}Probe.
-    for (const f of ['initialDelaySeconds', 'timeoutSeconds', 'periodSeconds', 'successThreshold', 'failureThreshold']) {
-      if (typeof pr[f] === 'number' && pr[f] < 0) c.invalid(`${path}.${probe}.${f}`, pr[f], 'must be greater than or equal to 0');
+    for (const f of [
+      'initialDelaySeconds',
+      'timeoutSeconds',
+      'periodSeconds',
+      'successThreshold',
+      'failureThreshold',
+    ]) {
+      if (typeof pr[f] === 'number' && pr[f] < 0)
+        c.invalid(`${path}.${probe}.${f}`, pr[f], 'must be greater than or equal to 0');
     }
-    if (probe !== 'readinessProbe' && typeof pr.successThreshold === 'number' && pr.successThreshold > 1) c.invalid(`${path}.${probe}.successThreshold`, pr.successThreshold, 'must be 1');
+    if (probe !== 'readinessProbe' && typeof pr.successThreshold === 'number' && pr.successThreshold > 1)
+      c.invalid(`${path}.${probe}.successThreshold`, pr.successThreshold, 'must be 1');
     if (typeof pr.terminationGracePeriodSeconds === 'number' && pr.terminationGracePeriodSeconds <= 0) {
-      c.invalid(`${path}.${probe}.terminationGracePeriodSeconds`, pr.terminationGracePeriodSeconds, 'must be greater than 0');
+      c.invalid(
+        `${path}.${probe}.terminationGracePeriodSeconds`,
+        pr.terminationGracePeriodSeconds,
+        'must be greater than 0',
+      );
     }
   }
   if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
@@ -366,10 +454,12 @@ function validateContainer(
   if (list === 'initContainers' && ctr.restartPolicy !== 'Always') {
     // validateInitContainers: hooks and probes belong to sidecars (restartPolicy Always) only.
     for (const f of ['lifecycle', 'livenessProbe', 'readinessProbe', 'startupProbe']) {
-      if (ctr[f] !== undefined && ctr[f] !== null) c.add(`${path}.${f}`, 'forbidden: may not be set for init containers without restartPolicy=Always');
+      if (ctr[f] !== undefined && ctr[f] !== null)
+        c.add(`${path}.${f}`, 'forbidden: may not be set for init containers without restartPolicy=Always');
     }
   }
-  if (isObj(ctr.lifecycle) && ctr.lifecycle.stopSignal !== undefined && ctr.lifecycle.stopSignal !== null) validateStopSignal(c, `${path}.lifecycle.stopSignal`, ctr.lifecycle.stopSignal, spec.os);
+  if (isObj(ctr.lifecycle) && ctr.lifecycle.stopSignal !== undefined && ctr.lifecycle.stopSignal !== null)
+    validateStopSignal(c, `${path}.lifecycle.stopSignal`, ctr.lifecycle.stopSignal, spec.os);
 
   const portNames = new Set<string>();
   c.list(`${path}.ports`, ctr.ports).forEach((p, i) => {
@@ -379,20 +469,38 @@ function validateContainer(
     // validateContainerPorts: a name is an IANA service name (IsValidPortName), once per container.
     if (p.name === undefined || p.name === '' || !c.string(`${pp}.name`, p.name)) return;
     const n = p.name;
-    if (n.length > 15 || !/^[-a-z0-9]+$/.test(n) || !/[a-z]/.test(n) || n.includes('--') || n.startsWith('-') || n.endsWith('-')) c.invalid(`${pp}.name`, n, PORT_NAME_HELP);
+    if (
+      n.length > 15 ||
+      !/^[-a-z0-9]+$/.test(n) ||
+      !/[a-z]/.test(n) ||
+      n.includes('--') ||
+      n.startsWith('-') ||
+      n.endsWith('-')
+    )
+      c.invalid(`${pp}.name`, n, PORT_NAME_HELP);
     else if (portNames.has(n)) c.add(`${pp}.name`, `duplicate value ${show(n)}`);
     portNames.add(n);
   });
 
   if (ctr.resources !== undefined && c.object(`${path}.resources`, ctr.resources)) {
     const r = ctr.resources;
-    const limits = r.limits === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.limits`, r.limits);
-    const requests = r.requests === undefined ? new Map<string, Quantity>() : validateQuantities(c, `${path}.resources.requests`, r.requests);
+    const limits =
+      r.limits === undefined
+        ? new Map<string, Quantity>()
+        : validateQuantities(c, `${path}.resources.limits`, r.limits);
+    const requests =
+      r.requests === undefined
+        ? new Map<string, Quantity>()
+        : validateQuantities(c, `${path}.resources.requests`, r.requests);
     for (const [name, req] of requests) {
       const lim = limits.get(name);
       if (lim !== undefined && compare(req, lim) > 0) {
         const limit = String((r.limits as Obj)[name]);
-        c.invalid(`${path}.resources.requests.${name}`, (r.requests as Obj)[name], `must be less than or equal to ${name} limit of ${limit}`);
+        c.invalid(
+          `${path}.resources.requests.${name}`,
+          (r.requests as Obj)[name],
+          `must be less than or equal to ${name} limit of ${limit}`,
+        );
       }
     }
   }
@@ -411,7 +519,8 @@ function validateContainer(
     const subPath = m.subPath;
     if (typeof subPath === 'string' && subPath !== '') localDescendingPath(c, `${mp}.subPath`, subPath);
     if (typeof m.subPathExpr === 'string' && m.subPathExpr !== '') {
-      if (typeof subPath === 'string' && subPath !== '') c.invalid(`${mp}.subPathExpr`, m.subPathExpr, 'subPathExpr and subPath are mutually exclusive');
+      if (typeof subPath === 'string' && subPath !== '')
+        c.invalid(`${mp}.subPathExpr`, m.subPathExpr, 'subPathExpr and subPath are mutually exclusive');
       localDescendingPath(c, `${mp}.subPathExpr`, m.subPathExpr);
     }
   });
@@ -422,9 +531,14 @@ function validatePort(c: Collector, p: Obj, at: string, hostNetwork: boolean): v
   const RANGE = 'must be between 1 and 65535, inclusive';
   if (p.containerPort === undefined || p.containerPort === 0) c.required(`${at}.containerPort`);
   else if (!inRange(p.containerPort)) c.invalid(`${at}.containerPort`, p.containerPort, RANGE);
-  if (p.hostPort !== undefined && p.hostPort !== 0 && !inRange(p.hostPort)) c.invalid(`${at}.hostPort`, p.hostPort, RANGE);
+  if (p.hostPort !== undefined && p.hostPort !== 0 && !inRange(p.hostPort))
+    c.invalid(`${at}.hostPort`, p.hostPort, RANGE);
   else if (hostNetwork && p.hostPort !== p.containerPort && inRange(p.containerPort)) {
-    c.invalid(`${at}.hostPort`, p.hostPort, `must match containerPort ${p.containerPort as number} when hostNetwork is true`);
+    c.invalid(
+      `${at}.hostPort`,
+      p.hostPort,
+      `must match containerPort ${p.containerPort as number} when hostNetwork is true`,
+    );
   }
   c.oneOf(`${at}.protocol`, p.protocol, PROTOCOLS);
 }
@@ -468,31 +582,58 @@ function noBacksteps(c: Collector, path: string, p: string): void {
 
 /** The fieldRef paths the API server takes for env (validEnvDownwardAPIFieldPathExpressions, 1.29+). */
 const ENV_FIELD_PATHS = [
-  'metadata.name', 'metadata.namespace', 'metadata.uid', 'spec.nodeName', 'spec.serviceAccountName',
-  'status.hostIP', 'status.hostIPs', 'status.podIP', 'status.podIPs',
+  'metadata.name',
+  'metadata.namespace',
+  'metadata.uid',
+  'spec.nodeName',
+  'spec.serviceAccountName',
+  'status.hostIP',
+  'status.hostIPs',
+  'status.podIP',
+  'status.podIPs',
 ];
 /** validContainerResourceFieldPathExpressions, plus the hugepages-<size> prefixes. */
-const ENV_RESOURCES = ['limits.cpu', 'limits.memory', 'limits.ephemeral-storage', 'requests.cpu', 'requests.memory', 'requests.ephemeral-storage'];
+const ENV_RESOURCES = [
+  'limits.cpu',
+  'limits.memory',
+  'limits.ephemeral-storage',
+  'requests.cpu',
+  'requests.memory',
+  'requests.ephemeral-storage',
+];
 const ENV_SOURCES = ['fieldRef', 'resourceFieldRef', 'configMapKeyRef', 'secretKeyRef', 'fileKeyRef'];
 
 /** validateEnvVarValueFrom: exactly one source; fieldRef and resourceFieldRef name what kubelet can fill in. */
 function validateEnvValueFrom(c: Collector, at: string, from: Obj): void {
   const set = ENV_SOURCES.filter((k) => from[k] !== undefined && from[k] !== null);
-  if (set.length === 0) return c.add(at, `must specify one of: ${ENV_SOURCES.slice(0, 4).map((k) => `\`${k}\``).join(', ')} or \`fileKeyRef\``);
+  if (set.length === 0)
+    return c.add(
+      at,
+      `must specify one of: ${ENV_SOURCES.slice(0, 4)
+        .map((k) => `\`${k}\``)
+        .join(', ')} or \`fileKeyRef\``,
+    );
   if (set.length > 1) return c.add(at, `may not have more than one field specified at a time (${set.join(', ')})`);
   const f = from.fieldRef;
   if (isObj(f) && typeof f.fieldPath === 'string') {
     const sub = /^metadata\.(labels|annotations)\['(.*)'\]$/.exec(f.fieldPath);
     if (sub) {
-      if (!qualifiedName(sub[1] === 'annotations' ? sub[2]!.toLowerCase() : sub[2]!)) c.invalid(`${at}.fieldRef.fieldPath`, f.fieldPath, QUALIFIED_HELP);
+      if (!qualifiedName(sub[1] === 'annotations' ? sub[2]!.toLowerCase() : sub[2]!))
+        c.invalid(`${at}.fieldRef.fieldPath`, f.fieldPath, QUALIFIED_HELP);
     } else if (!ENV_FIELD_PATHS.includes(f.fieldPath)) {
-      c.add(`${at}.fieldRef.fieldPath`, `unsupported value ${show(f.fieldPath)}: supported values: ${ENV_FIELD_PATHS.map((p) => `"${p}"`).join(', ')}, metadata.labels['KEY'], metadata.annotations['KEY']`);
+      c.add(
+        `${at}.fieldRef.fieldPath`,
+        `unsupported value ${show(f.fieldPath)}: supported values: ${ENV_FIELD_PATHS.map((p) => `"${p}"`).join(', ')}, metadata.labels['KEY'], metadata.annotations['KEY']`,
+      );
     }
   } else if (isObj(f)) c.required(`${at}.fieldRef.fieldPath`);
   const r = from.resourceFieldRef;
   if (isObj(r) && typeof r.resource === 'string') {
     if (!ENV_RESOURCES.includes(r.resource) && !/^(limits|requests)\.hugepages-/.test(r.resource)) {
-      c.add(`${at}.resourceFieldRef.resource`, `unsupported value ${show(r.resource)}: supported values: ${ENV_RESOURCES.map((p) => `"${p}"`).join(', ')}, limits.hugepages-SIZE, requests.hugepages-SIZE`);
+      c.add(
+        `${at}.resourceFieldRef.resource`,
+        `unsupported value ${show(r.resource)}: supported values: ${ENV_RESOURCES.map((p) => `"${p}"`).join(', ')}, limits.hugepages-SIZE, requests.hugepages-SIZE`,
+      );
     }
   } else if (isObj(r)) c.required(`${at}.resourceFieldRef.resource`);
   if (isObj(from.configMapKeyRef)) keySelector(c, `${at}.configMapKeyRef`, from.configMapKeyRef);
@@ -516,7 +657,8 @@ function quantity(c: Collector, path: string, v: unknown): Quantity | undefined 
 
 function compare(a: Quantity, b: Quantity): number {
   // Both are non-negative here. Far-apart magnitudes are decided without building huge numbers.
-  const magnitude = (q: Quantity): number => (q.mantissa === 0n ? -Infinity : q.mantissa.toString().length + q.exponent);
+  const magnitude = (q: Quantity): number =>
+    q.mantissa === 0n ? -Infinity : q.mantissa.toString().length + q.exponent;
   const [ma, mb] = [magnitude(a), magnitude(b)];
   if (ma !== mb && (ma === -Infinity || mb === -Infinity || Math.abs(ma - mb) > 1)) return ma < mb ? -1 : 1;
   const e = Math.min(a.exponent, b.exponent);
@@ -547,7 +689,8 @@ function optionalSubdomain(c: Collector, path: string, v: unknown): void {
 }
 
 function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set<string>): void {
-  for (const f of ['serviceAccountName', 'priorityClassName', 'runtimeClassName']) optionalSubdomain(c, `${at}.${f}`, spec[f]);
+  for (const f of ['serviceAccountName', 'priorityClassName', 'runtimeClassName'])
+    optionalSubdomain(c, `${at}.${f}`, spec[f]);
   c.list(`${at}.hostAliases`, spec.hostAliases).forEach((h, i) => {
     if (!isObj(h)) return;
     const hp = `${at}.hostAliases[${i}]`;
@@ -561,9 +704,17 @@ function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set
     if (ns.length > 3) c.invalid(`${at}.dnsConfig.nameservers`, ns, 'must not have more than 3 nameservers');
     ns.forEach((n, i) => ip(c, `${at}.dnsConfig.nameservers[${i}]`, n));
     const searches = c.list(`${at}.dnsConfig.searches`, d.searches);
-    if (searches.length > 32) c.invalid(`${at}.dnsConfig.searches`, searches, 'must not have more than 32 search paths');
-    else if (searches.join(' ').length > 2048) c.invalid(`${at}.dnsConfig.searches`, searches, 'must not have more than 2048 characters (including spaces) in the search list');
-    searches.forEach((n, i) => c.subdomain(`${at}.dnsConfig.searches[${i}]`, typeof n === 'string' ? n.replace(/\.$/, '') : n));
+    if (searches.length > 32)
+      c.invalid(`${at}.dnsConfig.searches`, searches, 'must not have more than 32 search paths');
+    else if (searches.join(' ').length > 2048)
+      c.invalid(
+        `${at}.dnsConfig.searches`,
+        searches,
+        'must not have more than 2048 characters (including spaces) in the search list',
+      );
+    searches.forEach((n, i) =>
+      c.subdomain(`${at}.dnsConfig.searches[${i}]`, typeof n === 'string' ? n.replace(/\.$/, '') : n),
+    );
     c.list(`${at}.dnsConfig.options`, d.options).forEach((o, i) => {
       if (isObj(o) && (o.name === undefined || o.name === '')) c.required(`${at}.dnsConfig.options[${i}].name`);
     });
@@ -571,30 +722,52 @@ function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set
   if (isObj(spec.securityContext)) {
     const sc = spec.securityContext;
     c.list(`${at}.securityContext.supplementalGroups`, sc.supplementalGroups).forEach((g, i) => {
-      if (typeof g === 'number' && (g < 0 || g > 2147483647)) c.invalid(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647, inclusive');
+      if (typeof g === 'number' && (g < 0 || g > 2147483647))
+        c.invalid(`${at}.securityContext.supplementalGroups[${i}]`, g, 'must be between 0 and 2147483647, inclusive');
     });
     profiles(c, `${at}.securityContext`, sc);
   }
-  if (spec.shareProcessNamespace === true && spec.hostPID === true) c.invalid(`${at}.shareProcessNamespace`, true, 'ShareProcessNamespace and HostPID cannot both be enabled');
-  if (isObj(spec.securityContext) && spec.securityContext.fsGroupChangePolicy !== undefined && spec.securityContext.fsGroupChangePolicy !== null) {
-    c.oneOf(`${at}.securityContext.fsGroupChangePolicy`, spec.securityContext.fsGroupChangePolicy, ['OnRootMismatch', 'Always']);
+  if (spec.shareProcessNamespace === true && spec.hostPID === true)
+    c.invalid(`${at}.shareProcessNamespace`, true, 'ShareProcessNamespace and HostPID cannot both be enabled');
+  if (
+    isObj(spec.securityContext) &&
+    spec.securityContext.fsGroupChangePolicy !== undefined &&
+    spec.securityContext.fsGroupChangePolicy !== null
+  ) {
+    c.oneOf(`${at}.securityContext.fsGroupChangePolicy`, spec.securityContext.fsGroupChangePolicy, [
+      'OnRootMismatch',
+      'Always',
+    ]);
   }
   if (isObj(spec.os) && spec.os.name !== undefined) c.oneOf(`${at}.os.name`, spec.os.name, ['linux', 'windows']);
   c.list(`${at}.readinessGates`, spec.readinessGates).forEach((g, i) => {
-    if (isObj(g) && typeof g.conditionType === 'string' && !qualifiedName(g.conditionType)) c.invalid(`${at}.readinessGates[${i}].conditionType`, g.conditionType, QUALIFIED_HELP);
+    if (isObj(g) && typeof g.conditionType === 'string' && !qualifiedName(g.conditionType))
+      c.invalid(`${at}.readinessGates[${i}].conditionType`, g.conditionType, QUALIFIED_HELP);
   });
   c.list(`${at}.tolerations`, spec.tolerations).forEach((t, i) => {
     if (!isObj(t)) return;
     const tp = `${at}.tolerations[${i}]`;
-    if (typeof t.key === 'string' && t.key !== '' && !qualifiedName(t.key)) c.invalid(`${tp}.key`, t.key, QUALIFIED_HELP);
-    if ((t.key === undefined || t.key === '') && t.operator !== 'Exists') c.invalid(`${tp}.operator`, t.operator ?? '', 'operator must be Exists when `key` is empty, which means "match all values and all keys"');
+    if (typeof t.key === 'string' && t.key !== '' && !qualifiedName(t.key))
+      c.invalid(`${tp}.key`, t.key, QUALIFIED_HELP);
+    if ((t.key === undefined || t.key === '') && t.operator !== 'Exists')
+      c.invalid(
+        `${tp}.operator`,
+        t.operator ?? '',
+        'operator must be Exists when `key` is empty, which means "match all values and all keys"',
+      );
     if (t.operator !== undefined && t.operator !== '') c.oneOf(`${tp}.operator`, t.operator, ['Equal', 'Exists']);
-    if (t.operator === 'Exists' && typeof t.value === 'string' && t.value !== '') c.invalid(`${tp}.operator`, t.value, 'value must be empty when `operator` is \'Exists\'');
-    if (t.effect !== undefined && t.effect !== '') c.oneOf(`${tp}.effect`, t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
-    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute') c.invalid(`${tp}.effect`, t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set");
+    if (t.operator === 'Exists' && typeof t.value === 'string' && t.value !== '')
+      c.invalid(`${tp}.operator`, t.value, "value must be empty when `operator` is 'Exists'");
+    if (t.effect !== undefined && t.effect !== '')
+      c.oneOf(`${tp}.effect`, t.effect, ['NoSchedule', 'PreferNoSchedule', 'NoExecute']);
+    if (t.tolerationSeconds !== undefined && t.tolerationSeconds !== null && t.effect !== 'NoExecute')
+      c.invalid(`${tp}.effect`, t.effect ?? '', "effect must be 'NoExecute' when `tolerationSeconds` is set");
   });
   const claims = new Set(
-    c.list(`${at}.volumes`, spec.volumes).filter((v): v is Obj => isObj(v) && (isObj(v.persistentVolumeClaim) || isObj(v.ephemeral))).map((v) => String(v.name)),
+    c
+      .list(`${at}.volumes`, spec.volumes)
+      .filter((v): v is Obj => isObj(v) && (isObj(v.persistentVolumeClaim) || isObj(v.ephemeral)))
+      .map((v) => String(v.name)),
   );
   for (const list of CONTAINER_LISTS) {
     c.list(`${at}.${list}`, spec[list]).forEach((ctr, i) => {
@@ -603,7 +776,8 @@ function validatePodFields(c: Collector, spec: Obj, at: string, volumeNames: Set
         if (!isObj(d) || typeof d.name !== 'string' || d.name === '') return;
         const dp = `${at}.${list}[${i}].volumeDevices[${j}].name`;
         if (!volumeNames.has(d.name)) c.add(dp, `not found: the pod has no volume ${show(d.name)}`);
-        else if (!claims.has(d.name)) c.invalid(dp, d.name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode');
+        else if (!claims.has(d.name))
+          c.invalid(dp, d.name, 'can only use volume source type of PersistentVolumeClaim or Ephemeral for block mode');
       });
     });
   }
@@ -617,10 +791,13 @@ function profiles(c: Collector, at: string, sc: Obj): void {
     const what = f === 'seccompProfile' ? 'seccomp' : 'AppArmor';
     const local = p.localhostProfile;
     if (p.type === 'Localhost') {
-      if (local === undefined || local === null || local === '') c.add(`${at}.${f}.localhostProfile`, `required: must be set when ${what} type is Localhost`);
-      else if (f === 'seccompProfile' && typeof local === 'string') localDescendingPath(c, `${at}.${f}.localhostProfile`, local);
+      if (local === undefined || local === null || local === '')
+        c.add(`${at}.${f}.localhostProfile`, `required: must be set when ${what} type is Localhost`);
+      else if (f === 'seccompProfile' && typeof local === 'string')
+        localDescendingPath(c, `${at}.${f}.localhostProfile`, local);
     } else if (PROFILE_TYPES.includes(String(p.type))) {
-      if (local !== undefined && local !== null) c.invalid(`${at}.${f}.localhostProfile`, local, `can only be set when ${what} type is Localhost`);
+      if (local !== undefined && local !== null)
+        c.invalid(`${at}.${f}.localhostProfile`, local, `can only be set when ${what} type is Localhost`);
     } else c.oneOf(`${at}.${f}.type`, p.type, PROFILE_TYPES);
   }
 }
@@ -629,19 +806,26 @@ function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
   if (isObj(ctr.securityContext)) {
     const sc = ctr.securityContext;
     if (sc.allowPrivilegeEscalation === false) {
-      if (sc.privileged === true) c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
+      if (sc.privileged === true)
+        c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `privileged` to true');
       const add = isObj(sc.capabilities) && Array.isArray(sc.capabilities.add) ? sc.capabilities.add : [];
-      if (add.includes('CAP_SYS_ADMIN')) c.add(`${path}.securityContext`, 'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN');
+      if (add.includes('CAP_SYS_ADMIN'))
+        c.add(
+          `${path}.securityContext`,
+          'cannot set `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN',
+        );
     }
     profiles(c, `${path}.securityContext`, sc);
-    if (sc.procMount !== undefined && sc.procMount !== null) c.oneOf(`${path}.securityContext.procMount`, sc.procMount, ['Default', 'Unmasked']);
+    if (sc.procMount !== undefined && sc.procMount !== null)
+      c.oneOf(`${path}.securityContext.procMount`, sc.procMount, ['Default', 'Unmasked']);
   }
   const privileged = isObj(ctr.securityContext) && ctr.securityContext.privileged === true;
   c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {
     if (!isObj(m) || m.mountPropagation === undefined || m.mountPropagation === null) return;
     const mp = `${path}.volumeMounts[${i}].mountPropagation`;
     c.oneOf(mp, m.mountPropagation, ['None', 'HostToContainer', 'Bidirectional']);
-    if (m.mountPropagation === 'Bidirectional' && !privileged) c.add(mp, 'forbidden: Bidirectional mount propagation is available only to privileged containers');
+    if (m.mountPropagation === 'Bidirectional' && !privileged)
+      c.add(mp, 'forbidden: Bidirectional mount propagation is available only to privileged containers');
   });
   if (ctr.terminationMessagePolicy !== undefined && ctr.terminationMessagePolicy !== '') {
     c.oneOf(`${path}.terminationMessagePolicy`, ctr.terminationMessagePolicy, ['File', 'FallbackToLogsOnError']);
@@ -653,8 +837,16 @@ function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
       for (const name of Object.keys(list)) {
         const at = `${path}.resources.${kind}`;
         if (!qualifiedName(name)) c.invalid(at, name, QUALIFIED_HELP);
-        else if (!name.includes('/') && !STANDARD_CONTAINER_RESOURCES.includes(name) && !name.startsWith('hugepages-')) {
-          c.invalid(at, name, 'must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-<size>) or fully qualified (example.com/gpu)');
+        else if (
+          !name.includes('/') &&
+          !STANDARD_CONTAINER_RESOURCES.includes(name) &&
+          !name.startsWith('hugepages-')
+        ) {
+          c.invalid(
+            at,
+            name,
+            'must be a standard resource for containers (cpu, memory, ephemeral-storage, hugepages-<size>) or fully qualified (example.com/gpu)',
+          );
         }
       }
     }
@@ -707,7 +899,15 @@ function portNumOrName(c: Collector, path: string, v: unknown): void {
   if (typeof v === 'number') {
     if (!Number.isInteger(v) || v < 1 || v > 65535) c.invalid(path, v, 'must be between 1 and 65535, inclusive');
   } else if (typeof v === 'string') {
-    if (v.length > 15 || !/^[-a-z0-9]+$/.test(v) || !/[a-z]/.test(v) || v.includes('--') || v.startsWith('-') || v.endsWith('-')) c.invalid(path, v, PORT_NAME_HELP);
+    if (
+      v.length > 15 ||
+      !/^[-a-z0-9]+$/.test(v) ||
+      !/[a-z]/.test(v) ||
+      v.includes('--') ||
+      v.startsWith('-') ||
+      v.endsWith('-')
+    )
+      c.invalid(path, v, PORT_NAME_HELP);
   } else if (v === undefined || v === null) c.required(path);
 }
 
@@ -716,24 +916,34 @@ function portNumOrName(c: Collector, path: string, v: unknown): void {
  * postStart and preStop itself, so a hook it cannot run kills the container it just started.
  */
 function validateHandlers(c: Collector, ctr: Obj, path: string, grace: unknown): void {
-  const hooks = isObj(ctr.lifecycle) ? (['postStart', 'preStop'] as const).map((h) => [`lifecycle.${h}`, (ctr.lifecycle as Obj)[h]] as const) : [];
+  const hooks = isObj(ctr.lifecycle)
+    ? (['postStart', 'preStop'] as const).map((h) => [`lifecycle.${h}`, (ctr.lifecycle as Obj)[h]] as const)
+    : [];
   const probes = (['livenessProbe', 'readinessProbe', 'startupProbe'] as const).map((p) => [p, ctr[p]] as const);
   for (const [name, h] of [...hooks, ...probes]) {
     if (!isObj(h)) continue;
     const at = `${path}.${name}`;
-    if (isObj(h.exec) && (!Array.isArray(h.exec.command) || h.exec.command.length === 0)) c.required(`${at}.exec.command`);
+    if (isObj(h.exec) && (!Array.isArray(h.exec.command) || h.exec.command.length === 0))
+      c.required(`${at}.exec.command`);
     if (isObj(h.httpGet)) {
       portNumOrName(c, `${at}.httpGet.port`, h.httpGet.port);
-      if (h.httpGet.scheme !== undefined && h.httpGet.scheme !== null) c.oneOf(`${at}.httpGet.scheme`, h.httpGet.scheme, ['HTTP', 'HTTPS']);
+      if (h.httpGet.scheme !== undefined && h.httpGet.scheme !== null)
+        c.oneOf(`${at}.httpGet.scheme`, h.httpGet.scheme, ['HTTP', 'HTTPS']);
     }
     if (isObj(h.tcpSocket)) portNumOrName(c, `${at}.tcpSocket.port`, h.tcpSocket.port);
     if (isObj(h.grpc)) {
       const port = h.grpc.port;
-      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535) c.invalid(`${at}.grpc.port`, port ?? '', 'must be between 1 and 65535, inclusive');
+      if (typeof port !== 'number' || !Number.isInteger(port) || port < 1 || port > 65535)
+        c.invalid(`${at}.grpc.port`, port ?? '', 'must be between 1 and 65535, inclusive');
     }
     if (isObj(h.sleep) && typeof h.sleep.seconds === 'number') {
       const g = typeof grace === 'number' ? grace : 30;
-      if (h.sleep.seconds < 0 || h.sleep.seconds > g) c.invalid(`${at}.sleep.seconds`, h.sleep.seconds, `must be non-negative and less than terminationGracePeriodSeconds (${g})`);
+      if (h.sleep.seconds < 0 || h.sleep.seconds > g)
+        c.invalid(
+          `${at}.sleep.seconds`,
+          h.sleep.seconds,
+          `must be non-negative and less than terminationGracePeriodSeconds (${g})`,
+        );
     }
   }
 }
@@ -754,7 +964,13 @@ function hasRules(ctr: Obj): boolean {
   return Array.isArray(ctr.restartPolicyRules) && ctr.restartPolicyRules.length > 0;
 }
 
-function validateRestartRules(c: Collector, ctr: Obj, path: string, list: (typeof CONTAINER_LISTS)[number], api: ApiRules): void {
+function validateRestartRules(
+  c: Collector,
+  ctr: Obj,
+  path: string,
+  list: (typeof CONTAINER_LISTS)[number],
+  api: ApiRules,
+): void {
   const policy = ctr.restartPolicy;
   const set = policy !== undefined && policy !== null;
   if (list === 'ephemeralContainers') {
@@ -771,13 +987,18 @@ function validateRestartRules(c: Collector, ctr: Obj, path: string, list: (typeo
   }
   // validateInitContainerRestartPolicy
   if (!set) {
-    if (hasRules(ctr)) c.add(`${path}.restartPolicy`, 'required: must specify restartPolicy when restart rules are used');
+    if (hasRules(ctr))
+      c.add(`${path}.restartPolicy`, 'required: must specify restartPolicy when restart rules are used');
     return;
   }
   if (!allowRules) return c.oneOf(`${path}.restartPolicy`, policy, ['Always']);
   if (policy !== 'Always') return containerRestartPolicy(c, ctr, path, api);
   if (api.gates.RestartAllContainersOnContainerExits) containerRestartPolicy(c, ctr, path, api);
-  else if (hasRules(ctr)) c.add(`${path}.restartPolicyRules`, 'forbidden: restartPolicyRules are not allowed for init containers with restart policy Always');
+  else if (hasRules(ctr))
+    c.add(
+      `${path}.restartPolicyRules`,
+      'forbidden: restartPolicyRules are not allowed for init containers with restart policy Always',
+    );
 }
 
 /** validateContainerRestartPolicy: the policy, at most 20 rules, each with an action and exit codes. */
@@ -788,13 +1009,15 @@ function containerRestartPolicy(c: Collector, ctr: Obj, path: string, api: ApiRu
     if (rules.length === 0) return;
     c.add(`${path}.restartPolicy`, 'required: must specify restartPolicy when restart rules are used');
   } else c.oneOf(`${path}.restartPolicy`, policy, CONTAINER_RESTART_POLICIES);
-  if (rules.length > MAX_RESTART_RULES) c.add(`${path}.restartPolicyRules`, `too many: ${rules.length}: must have at most ${MAX_RESTART_RULES} items`);
+  if (rules.length > MAX_RESTART_RULES)
+    c.add(`${path}.restartPolicyRules`, `too many: ${rules.length}: must have at most ${MAX_RESTART_RULES} items`);
   const actions = api.gates.RestartAllContainersOnContainerExits ? ['Restart', 'RestartAllContainers'] : ['Restart'];
   rules.forEach((r, i) => {
     if (!isObj(r)) return;
     const rp = `${path}.restartPolicyRules[${i}]`;
     // The API server names only "Restart" as supported, whichever actions it takes.
-    if (typeof r.action !== 'string' || !actions.includes(r.action)) c.add(`${rp}.action`, `unsupported value ${show(r.action ?? '')}: supported values: "Restart"`);
+    if (typeof r.action !== 'string' || !actions.includes(r.action))
+      c.add(`${rp}.action`, `unsupported value ${show(r.action ?? '')}: supported values: "Restart"`);
     const codes = r.exitCodes;
     if (!isObj(codes)) return c.add(`${rp}.exitCodes`, 'required: must be specified');
     c.oneOf(`${rp}.exitCodes.operator`, codes.operator ?? '', RULE_OPERATORS);
@@ -806,17 +1029,52 @@ function containerRestartPolicy(c: Collector, ctr: Obj, path: string, api: ApiRu
 
 /** validateStopSignal: the pod names its OS; Linux takes the signals of the CRI's list, Windows SIGKILL and SIGTERM. */
 const LINUX_STOP_SIGNALS = [
-  'SIGABRT', 'SIGALRM', 'SIGBUS', 'SIGCHLD', 'SIGCLD', 'SIGCONT', 'SIGFPE', 'SIGHUP', 'SIGILL', 'SIGINT', 'SIGIO', 'SIGIOT',
-  'SIGKILL', 'SIGPIPE', 'SIGPOLL', 'SIGPROF', 'SIGPWR', 'SIGQUIT', 'SIGSEGV', 'SIGSTKFLT', 'SIGSTOP', 'SIGSYS', 'SIGTERM',
-  'SIGTRAP', 'SIGTSTP', 'SIGTTIN', 'SIGTTOU', 'SIGURG', 'SIGUSR1', 'SIGUSR2', 'SIGVTALRM', 'SIGWINCH', 'SIGXCPU', 'SIGXFSZ',
-  'SIGRTMIN', ...Array.from({ length: 15 }, (_, i) => `SIGRTMIN+${i + 1}`),
-  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAX-${14 - i}`), 'SIGRTMAX',
+  'SIGABRT',
+  'SIGALRM',
+  'SIGBUS',
+  'SIGCHLD',
+  'SIGCLD',
+  'SIGCONT',
+  'SIGFPE',
+  'SIGHUP',
+  'SIGILL',
+  'SIGINT',
+  'SIGIO',
+  'SIGIOT',
+  'SIGKILL',
+  'SIGPIPE',
+  'SIGPOLL',
+  'SIGPROF',
+  'SIGPWR',
+  'SIGQUIT',
+  'SIGSEGV',
+  'SIGSTKFLT',
+  'SIGSTOP',
+  'SIGSYS',
+  'SIGTERM',
+  'SIGTRAP',
+  'SIGTSTP',
+  'SIGTTIN',
+  'SIGTTOU',
+  'SIGURG',
+  'SIGUSR1',
+  'SIGUSR2',
+  'SIGVTALRM',
+  'SIGWINCH',
+  'SIGXCPU',
+  'SIGXFSZ',
+  'SIGRTMIN',
+  ...Array.from({ length: 15 }, (_, i) => `SIGRTMIN+${i + 1}`),
+  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAX-${14 - i}`),
+  'SIGRTMAX',
 ];
 const WINDOWS_STOP_SIGNALS = ['SIGKILL', 'SIGTERM'];
 
 function validateStopSignal(c: Collector, path: string, signal: unknown, os: unknown): void {
   const name = isObj(os) ? os.name : undefined;
-  if (name === undefined || name === null || name === '') return c.add(path, 'forbidden: may not be set for containers with empty `spec.os.name`');
+  if (name === undefined || name === null || name === '')
+    return c.add(path, 'forbidden: may not be set for containers with empty `spec.os.name`');
   if (name === 'windows' && !WINDOWS_STOP_SIGNALS.includes(String(signal))) c.oneOf(path, signal, WINDOWS_STOP_SIGNALS);
-  else if (name === 'linux' && !LINUX_STOP_SIGNALS.includes(String(signal))) c.add(path, `unsupported value ${show(signal)}: a Linux signal name such as "SIGTERM", "SIGUSR1" or "SIGRTMIN+1"`);
+  else if (name === 'linux' && !LINUX_STOP_SIGNALS.includes(String(signal)))
+    c.add(path, `unsupported value ${show(signal)}: a Linux signal name such as "SIGTERM", "SIGUSR1" or "SIGRTMIN+1"`);
 }

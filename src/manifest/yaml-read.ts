@@ -19,7 +19,20 @@ import { Schema, isScalar, visit, type Document, type ScalarTag, type Tags } fro
 const NULLS = new Set(['', '~', 'null', 'Null', 'NULL']);
 const TRUE = new Set(['y', 'Y', 'yes', 'Yes', 'YES', 'true', 'True', 'TRUE', 'on', 'On', 'ON']);
 const FALSE = new Set(['n', 'N', 'no', 'No', 'NO', 'false', 'False', 'FALSE', 'off', 'Off', 'OFF']);
-const NOT_JSON = new Set(['.nan', '.NaN', '.NAN', '.inf', '.Inf', '.INF', '+.inf', '+.Inf', '+.INF', '-.inf', '-.Inf', '-.INF']);
+const NOT_JSON = new Set([
+  '.nan',
+  '.NaN',
+  '.NAN',
+  '.inf',
+  '.Inf',
+  '.INF',
+  '+.inf',
+  '+.Inf',
+  '+.INF',
+  '-.inf',
+  '-.Inf',
+  '-.INF',
+]);
 /** Go's ParseInt/ParseUint with base 0 (sign, then 0x/0o/0b prefix, leading-0 octal, or decimal). */
 const GO_INT = /^([-+]?)(?:0[xX]([0-9a-fA-F]+)|0[oO]([0-7]+)|0[bB]([01]+)|0([0-7]*)|([1-9][0-9]*))$/;
 const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/;
@@ -31,7 +44,18 @@ function goInteger(plain: string): number | undefined {
   const m = GO_INT.exec(plain);
   if (!m) return undefined;
   const [, sign, hex, oct, bin, leadingZero, dec] = m;
-  const digits = hex !== undefined ? `0x${hex}` : oct !== undefined ? `0o${oct}` : bin !== undefined ? `0b${bin}` : leadingZero !== undefined ? (leadingZero === '' ? '0' : `0o${leadingZero}`) : dec!;
+  const digits =
+    hex !== undefined
+      ? `0x${hex}`
+      : oct !== undefined
+        ? `0o${oct}`
+        : bin !== undefined
+          ? `0b${bin}`
+          : leadingZero !== undefined
+            ? leadingZero === ''
+              ? '0'
+              : `0o${leadingZero}`
+            : dec!;
   const magnitude = BigInt(digits);
   const value = sign === '-' ? -magnitude : magnitude;
   // ParseInt's int64 range, then ParseUint's (no sign) up to 2^64-1.
@@ -91,7 +115,13 @@ const goNumber: ScalarTag = {
   },
 };
 
-const REPLACED = new Set(['tag:yaml.org,2002:null', 'tag:yaml.org,2002:bool', 'tag:yaml.org,2002:int', 'tag:yaml.org,2002:float', 'tag:yaml.org,2002:timestamp']);
+const REPLACED = new Set([
+  'tag:yaml.org,2002:null',
+  'tag:yaml.org,2002:bool',
+  'tag:yaml.org,2002:int',
+  'tag:yaml.org,2002:float',
+  'tag:yaml.org,2002:timestamp',
+]);
 
 /**
  * Options for `yaml`'s parseAllDocuments: YAML 1.1 structure (merge keys) with go-yaml v2's scalars.
@@ -106,7 +136,12 @@ export const KUBECTL_YAML_OPTIONS = {
     schema: 'yaml-1.1',
     merge: true,
     resolveKnownTags: true,
-    customTags: (tags: Tags): Tags => [...tags.filter((t) => !REPLACED.has((t as { tag?: string }).tag ?? '')), goNull, goBool, goNumber],
+    customTags: (tags: Tags): Tags => [
+      ...tags.filter((t) => !REPLACED.has((t as { tag?: string }).tag ?? '')),
+      goNull,
+      goBool,
+      goNumber,
+    ],
   }),
 };
 

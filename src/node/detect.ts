@@ -26,14 +26,25 @@ export function detectKubelet(opts: DetectOptions): Detection {
   const found = findKubelet(proc);
   if (found.kind === 'none') return { warnings: [] };
   if (found.kind === 'unreadable') {
-    return { warnings: [`kubelet process ${found.pid} cannot be read: ${found.why}; using syncpod's defaults for the node settings`] };
+    return {
+      warnings: [
+        `kubelet process ${found.pid} cannot be read: ${found.why}; using syncpod's defaults for the node settings`,
+      ],
+    };
   }
   const p = found.process;
   const warnings: string[] = [];
-  if (found.others.length > 0) warnings.push(`more than one kubelet runs (pids ${[p.pid, ...found.others].join(', ')}); reading the oldest, pid ${p.pid}`);
+  if (found.others.length > 0)
+    warnings.push(
+      `more than one kubelet runs (pids ${[p.pid, ...found.others].join(', ')}); reading the oldest, pid ${p.pid}`,
+    );
   const where = `kubelet pid ${p.pid}`;
   const commandLine = parseKubeletArgs(p.args, where);
-  const inputs = loadKubeletConfigFiles(commandLine, { cwd: p.cwd, rootPrefix: p.rootPrefix, cacheDir: opts.cacheDir ?? DEFAULT_CACHE_DIR }, opts.parseYaml);
+  const inputs = loadKubeletConfigFiles(
+    commandLine,
+    { cwd: p.cwd, rootPrefix: p.rootPrefix, cacheDir: opts.cacheDir ?? DEFAULT_CACHE_DIR },
+    opts.parseYaml,
+  );
   const settings = resolveKubeletSettings(inputs);
   return {
     kubelet: {
@@ -61,10 +72,16 @@ export function detectKubeletVersion(d: Detection, opts: { proc?: string; cacheD
   if (!k || k.version !== undefined || k.info.versionOutput !== undefined) return d;
   const exe = k.info.exe.replace(/ \(deleted\)$/, '');
   const r = kubeletBinaryVersion(`${opts.proc ?? '/proc'}/${k.info.pid}/exe`, exe, opts.cacheDir ?? DEFAULT_CACHE_DIR);
-  if (!r.ok) return { ...d, warnings: [...d.warnings, `could not run ${exe} --version: ${r.why}; planning with the default kubelet version`] };
+  if (!r.ok)
+    return {
+      ...d,
+      warnings: [...d.warnings, `could not run ${exe} --version: ${r.why}; planning with the default kubelet version`],
+    };
   const version = parseKubeletVersionOutput(r.output);
   if (!version) {
-    throw new SyncpodError(`kubelet ${exe} --version: "${r.output.split('\n')[0].slice(0, 80)}" is not a Kubernetes version; give one with --kubelet-version`);
+    throw new SyncpodError(
+      `kubelet ${exe} --version: "${r.output.split('\n')[0].slice(0, 80)}" is not a Kubernetes version; give one with --kubelet-version`,
+    );
   }
   return { ...d, kubelet: { ...k, version, info: { ...k.info, versionOutput: r.output } } };
 }

@@ -13,11 +13,21 @@ export type BinaryVersion = { ok: true; output: string; cached: boolean } | { ok
  * `exeLink` is /proc/PID/exe (runs the very binary the process runs, even when the file on disk was
  * replaced); `exePath` is its target, used in the cache key and in messages.
  */
-export function kubeletBinaryVersion(exeLink: string, exePath: string, cacheDir = DEFAULT_CACHE_DIR, timeoutMs = VERSION_TIMEOUT_MS): BinaryVersion {
+export function kubeletBinaryVersion(
+  exeLink: string,
+  exePath: string,
+  cacheDir = DEFAULT_CACHE_DIR,
+  timeoutMs = VERSION_TIMEOUT_MS,
+): BinaryVersion {
   const key = statKey(exeLink, exePath);
   const cache = key ? readCache<string>(cacheDir, CACHE_FILE) : {};
   if (key && typeof cache[key] === 'string') return { ok: true, output: cache[key], cached: true };
-  const r = spawnSync(exeLink, ['--version'], { encoding: 'utf8', timeout: timeoutMs, env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const r = spawnSync(exeLink, ['--version'], {
+    encoding: 'utf8',
+    timeout: timeoutMs,
+    env: { PATH: '/usr/sbin:/usr/bin:/sbin:/bin' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   if (r.error) {
     const code = (r.error as NodeJS.ErrnoException).code;
     if (code === 'ETIMEDOUT') return { ok: false, why: `no answer within ${timeoutMs / 1000}s` };
@@ -25,7 +35,11 @@ export function kubeletBinaryVersion(exeLink: string, exePath: string, cacheDir 
     if (code === 'ENOENT') return { ok: false, why: 'the process exited' };
     return { ok: false, why: r.error.message };
   }
-  if (r.status !== 0) return { ok: false, why: `exited with ${r.status ?? r.signal}${r.stderr.trim() ? `: ${r.stderr.trim().split('\n')[0]}` : ''}` };
+  if (r.status !== 0)
+    return {
+      ok: false,
+      why: `exited with ${r.status ?? r.signal}${r.stderr.trim() ? `: ${r.stderr.trim().split('\n')[0]}` : ''}`,
+    };
   const output = r.stdout.trim();
   if (key) {
     cache[key] = output;

@@ -65,19 +65,35 @@ export function parseConfigDocument(file: ConfigText, parseYaml: (text: string) 
     throw new SyncpodError(`kubelet config ${file.path}: ${msg}`);
   }
   if (doc === null || typeof doc !== 'object' || Array.isArray(doc)) {
-    throw new SyncpodError(`kubelet config ${file.path}: expected a KubeletConfiguration mapping, got ${describe(doc)}`);
+    throw new SyncpodError(
+      `kubelet config ${file.path}: expected a KubeletConfiguration mapping, got ${describe(doc)}`,
+    );
   }
   const d = doc as ConfigDocument;
   if (d.apiVersion !== KUBELET_CONFIG_API_VERSION || d.kind !== KUBELET_CONFIG_KIND) {
-    const got = d.apiVersion === undefined && d.kind === undefined ? 'no apiVersion/kind' : `${String(d.apiVersion ?? '')} ${String(d.kind ?? '')}`.trim();
-    throw new SyncpodError(`kubelet config ${file.path}: apiVersion/kind must be ${KUBELET_CONFIG_API_VERSION} ${KUBELET_CONFIG_KIND}, got ${got}`);
+    const got =
+      d.apiVersion === undefined && d.kind === undefined
+        ? 'no apiVersion/kind'
+        : `${String(d.apiVersion ?? '')} ${String(d.kind ?? '')}`.trim();
+    throw new SyncpodError(
+      `kubelet config ${file.path}: apiVersion/kind must be ${KUBELET_CONFIG_API_VERSION} ${KUBELET_CONFIG_KIND}, got ${got}`,
+    );
   }
   const { apiVersion: _a, kind: _k, ...rest } = d;
   checkFields(file.path, rest);
   return rest;
 }
 
-const STRING_FIELDS = ['cgroupDriver', 'cgroupRoot', 'clusterDomain', 'resolvConf', 'podLogsDir', 'staticPodPath', 'containerRuntimeEndpoint', 'imageServiceEndpoint'];
+const STRING_FIELDS = [
+  'cgroupDriver',
+  'cgroupRoot',
+  'clusterDomain',
+  'resolvConf',
+  'podLogsDir',
+  'staticPodPath',
+  'containerRuntimeEndpoint',
+  'imageServiceEndpoint',
+];
 
 /** Type checks for the fields syncpod reads (null is allowed: in a drop-in it removes the field). */
 function checkFields(path: string, doc: ConfigDocument): void {
@@ -105,7 +121,8 @@ function checkFields(path: string, doc: ConfigDocument): void {
   }
   const gates = doc.featureGates;
   if (gates !== undefined && gates !== null) {
-    if (typeof gates !== 'object' || Array.isArray(gates)) bad('featureGates', 'a mapping of gate names to true/false', gates);
+    if (typeof gates !== 'object' || Array.isArray(gates))
+      bad('featureGates', 'a mapping of gate names to true/false', gates);
     for (const [name, v] of Object.entries(gates as Record<string, Json>)) {
       if (v !== null && typeof v !== 'boolean') bad(`featureGates.${name}`, 'true or false', v);
     }
@@ -140,7 +157,8 @@ function joinPath(dir: string, rel: string): string {
 /** RFC 7386 JSON merge patch (gopkg.in/evanphx/json-patch MergePatch). */
 export function mergePatch(target: Json | undefined, patch: Json): Json | undefined {
   if (patch === null || typeof patch !== 'object' || Array.isArray(patch)) return patch;
-  const base: { [k: string]: Json } = target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
+  const base: { [k: string]: Json } =
+    target !== null && typeof target === 'object' && !Array.isArray(target) ? { ...target } : {};
   for (const [k, v] of Object.entries(patch)) {
     if (v === null) delete base[k];
     else {
@@ -170,7 +188,10 @@ function layered(inputs: KubeletConfigInputs, field: string): Layer {
   for (const d of inputs.dropIns) {
     if (!(field in d.doc)) continue;
     const v = d.doc[field];
-    cur = v === null ? { value: undefined, source: 'default' } : { value: mergePatch(cur.value, v), source: 'drop-in', from: d.path };
+    cur =
+      v === null
+        ? { value: undefined, source: 'default' }
+        : { value: mergePatch(cur.value, v), source: 'drop-in', from: d.path };
   }
   return cur;
 }
@@ -182,7 +203,9 @@ function layered(inputs: KubeletConfigInputs, field: string): Layer {
  */
 export function resolveKubeletSettings(inputs: KubeletConfigInputs): KubeletSettings {
   const cl = inputs.commandLine;
-  const main = inputs.configFile ? { path: inputs.configFile.path, doc: resolveRelativePaths(inputs.configFile.doc, inputs.configFile.path) } : undefined;
+  const main = inputs.configFile
+    ? { path: inputs.configFile.path, doc: resolveRelativePaths(inputs.configFile.doc, inputs.configFile.path) }
+    : undefined;
   const withPaths: KubeletConfigInputs = { ...inputs, configFile: main };
   const pick = <T>(field: FlagField, def: T, emptyIsUnset: boolean): Sourced<T> => {
     const f = cl.fields[field];
@@ -200,15 +223,18 @@ export function resolveKubeletSettings(inputs: KubeletConfigInputs): KubeletSett
     for (const [name, value] of Object.entries(g.value)) {
       let src: Layer = { value: undefined, source: 'default' };
       const fileGates = main?.doc.featureGates as Record<string, Json> | undefined;
-      if (fileGates && fileGates[name] !== undefined) src = { value: fileGates[name], source: 'kubelet-config', from: main!.path };
+      if (fileGates && fileGates[name] !== undefined)
+        src = { value: fileGates[name], source: 'kubelet-config', from: main!.path };
       for (const dr of withPaths.dropIns) {
         const dg = dr.doc.featureGates as Record<string, Json> | null | undefined;
-        if (dg && dg[name] !== undefined && dg[name] !== null) src = { value: dg[name], source: 'drop-in', from: dr.path };
+        if (dg && dg[name] !== undefined && dg[name] !== null)
+          src = { value: dg[name], source: 'drop-in', from: dr.path };
       }
       gates[name] = { value: value as boolean, source: src.source, from: src.from };
     }
   }
-  for (const [name, value] of Object.entries(cl.featureGates)) gates[name] = { value, source: 'kubelet-flag', from: '--feature-gates' };
+  for (const [name, value] of Object.entries(cl.featureGates))
+    gates[name] = { value, source: 'kubelet-flag', from: '--feature-gates' };
   const sortedGates: Record<string, Sourced<boolean>> = {};
   for (const k of Object.keys(gates).sort()) sortedGates[k] = gates[k];
   return {
@@ -219,10 +245,15 @@ export function resolveKubeletSettings(inputs: KubeletConfigInputs): KubeletSett
     clusterDomain: pick('clusterDomain', d.clusterDomain, false),
     resolvConf: pick('resolvConf', d.resolvConf, false),
     podLogsDir: podLogsDir(withPaths),
-    rootDir: cl.rootDir !== undefined ? { value: cl.rootDir, source: 'kubelet-flag', from: '--root-dir' } : { value: d.rootDir, source: 'default' },
+    rootDir:
+      cl.rootDir !== undefined
+        ? { value: cl.rootDir, source: 'kubelet-flag', from: '--root-dir' }
+        : { value: d.rootDir, source: 'default' },
     staticPodPath: pick('staticPodPath', d.staticPodPath, false),
     hostnameOverride:
-      cl.hostnameOverride !== undefined ? { value: cl.hostnameOverride, source: 'kubelet-flag', from: '--hostname-override' } : { value: d.hostnameOverride, source: 'default' },
+      cl.hostnameOverride !== undefined
+        ? { value: cl.hostnameOverride, source: 'kubelet-flag', from: '--hostname-override' }
+        : { value: d.hostnameOverride, source: 'default' },
     containerRuntimeEndpoint: pick('containerRuntimeEndpoint', d.containerRuntimeEndpoint, true),
     imageServiceEndpoint: pick('imageServiceEndpoint', d.imageServiceEndpoint, false),
     featureGates: sortedGates,

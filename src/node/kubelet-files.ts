@@ -68,7 +68,11 @@ export function listDropIns(view: KubeletView, dir: string): string[] {
  * parsed and checked document is in the cache (same path, inode, size, mtime, ctime) is not read
  * again, so the YAML parser is not even loaded on the next run.
  */
-export function loadKubeletConfigFiles(cl: KubeletCommandLine, view: KubeletView, parseYaml: (text: string) => unknown): KubeletConfigInputs {
+export function loadKubeletConfigFiles(
+  cl: KubeletCommandLine,
+  view: KubeletView,
+  parseYaml: (text: string) => unknown,
+): KubeletConfigInputs {
   const cache = view.cacheDir ? readCache<ConfigDocument>(view.cacheDir, CACHE_FILE) : {};
   let dirty = false;
   const load = (path: string): ConfigDocument => {

@@ -118,7 +118,8 @@ export function parseKubeletArgs(argv: string[], where: string): KubeletCommandL
     const isBool = BOOL_FLAGS.has(name);
     if (value === undefined && !isBool) {
       const next = argv[i + 1];
-      const known = spec !== undefined || ['config', 'config-dir', 'root-dir', 'hostname-override', 'feature-gates'].includes(name);
+      const known =
+        spec !== undefined || ['config', 'config-dir', 'root-dir', 'hostname-override', 'feature-gates'].includes(name);
       // pflag takes the next word as the value of a flag that needs one; for flags syncpod does
       // not know, a following `--flag` is taken as the next flag instead.
       if (next !== undefined && (known || !next.startsWith('-'))) {

@@ -32,7 +32,8 @@ function read(path: string): string {
   try {
     return fs.readFileSync(path, 'utf8');
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ESRCH') throw new Gone();
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ESRCH')
+      throw new Gone();
     throw err;
   }
 }
@@ -41,7 +42,8 @@ function link(path: string): string {
   try {
     return fs.readlinkSync(path);
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ESRCH') throw new Gone();
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT' || (err as NodeJS.ErrnoException).code === 'ESRCH')
+      throw new Gone();
     throw err;
   }
 }
@@ -70,7 +72,10 @@ function isKubelet(proc: string, pid: string): boolean {
 }
 
 /** Where systemd keeps kubelet.service's processes (cgroup v2, then v1): one read instead of a scan. */
-const SYSTEMD_UNIT_PROCS = ['/sys/fs/cgroup/system.slice/kubelet.service/cgroup.procs', '/sys/fs/cgroup/systemd/system.slice/kubelet.service/cgroup.procs'];
+const SYSTEMD_UNIT_PROCS = [
+  '/sys/fs/cgroup/system.slice/kubelet.service/cgroup.procs',
+  '/sys/fs/cgroup/systemd/system.slice/kubelet.service/cgroup.procs',
+];
 
 function candidatePids(proc: string): number[] {
   for (const file of SYSTEMD_UNIT_PROCS) {
@@ -80,7 +85,10 @@ function candidatePids(proc: string): number[] {
     } catch {
       continue;
     }
-    const pids = text.split('\n').filter((p) => p !== '' && isKubelet(proc, p)).map(Number);
+    const pids = text
+      .split('\n')
+      .filter((p) => p !== '' && isKubelet(proc, p))
+      .map(Number);
     if (pids.length > 0) return pids;
   }
   const out: number[] = [];

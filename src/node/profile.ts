@@ -72,19 +72,24 @@ export function kubeletUsesRuntimeCgroupDriver(version: string, gates: Record<st
   return gate ?? minor >= 31;
 }
 
-const given = <T>(value: T | undefined, from: string): Sourced<T> | undefined => (value === undefined ? undefined : { value, source: 'flag', from });
+const given = <T>(value: T | undefined, from: string): Sourced<T> | undefined =>
+  value === undefined ? undefined : { value, source: 'flag', from };
 
 export function buildNodeProfile(p: ProfileInputs): NodeProfile {
   const k = p.kubelet?.settings;
   const warnings = [...p.warnings];
-  const base = <T>(kubeletValue: Sourced<T> | undefined, syncpodDefault: T): Sourced<T> => kubeletValue ?? { value: syncpodDefault, source: 'default' };
+  const base = <T>(kubeletValue: Sourced<T> | undefined, syncpodDefault: T): Sourced<T> =>
+    kubeletValue ?? { value: syncpodDefault, source: 'default' };
 
   const kubeletVersion: Sourced<string> =
     given(p.flags.kubeletVersion, '--kubelet-version') ??
-    (p.kubelet?.version ? { value: p.kubelet.version, source: 'kubelet-binary', from: `${p.kubelet.info.exe} --version` } : { value: p.defaultKubeletVersion, source: 'default' });
+    (p.kubelet?.version
+      ? { value: p.kubelet.version, source: 'kubelet-binary', from: `${p.kubelet.info.exe} --version` }
+      : { value: p.defaultKubeletVersion, source: 'default' });
 
   const featureGates: Record<string, Sourced<boolean>> = { ...(k?.featureGates ?? {}) };
-  for (const [name, value] of Object.entries(p.flags.featureGates ?? {})) featureGates[name] = { value, source: 'flag', from: '--feature-gates' };
+  for (const [name, value] of Object.entries(p.flags.featureGates ?? {}))
+    featureGates[name] = { value, source: 'flag', from: '--feature-gates' };
   const gates: Record<string, Sourced<boolean>> = {};
   for (const name of Object.keys(featureGates).sort()) gates[name] = featureGates[name];
 
@@ -95,7 +100,8 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
   const gateValues = Object.fromEntries(Object.entries(gates).map(([n, s]) => [n, s.value]));
   const takesRuntime = kubeletUsesRuntimeCgroupDriver(kubeletVersion.value, gateValues);
   if (rt?.answered) {
-    if (takesRuntime) cgroupDriver = { value: rt.cgroupDriver, source: 'runtime', from: `RuntimeConfig on ${rt.endpoint}` };
+    if (takesRuntime)
+      cgroupDriver = { value: rt.cgroupDriver, source: 'runtime', from: `RuntimeConfig on ${rt.endpoint}` };
     if (rt.cgroupDriver !== kubeletDriver.value) {
       const where = kubeletDriver.source === 'default' ? 'by default' : `in ${kubeletDriver.from}`;
       warnings.push(
@@ -107,7 +113,8 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
   }
   if (p.flags.cgroupDriver !== undefined) {
     cgroupDriver = { value: p.flags.cgroupDriver, source: 'flag', from: '--cgroup-driver' };
-    if (rt?.answered && rt.cgroupDriver !== p.flags.cgroupDriver) warnings.push(`--cgroup-driver ${p.flags.cgroupDriver} differs from the runtime's ${rt.cgroupDriver}`);
+    if (rt?.answered && rt.cgroupDriver !== p.flags.cgroupDriver)
+      warnings.push(`--cgroup-driver ${p.flags.cgroupDriver} differs from the runtime's ${rt.cgroupDriver}`);
   }
 
   const hostnameOverride = k?.hostnameOverride;
@@ -119,10 +126,22 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
 
   const runtimeEndpoint: Sourced<string> =
     p.crictlRuntimeEndpoint ??
-    (k ? k.containerRuntimeEndpoint : { value: p.defaultRuntimeEndpoints[0] ?? '', source: 'default', from: `first existing of ${p.defaultRuntimeEndpoints.join(', ')}` });
+    (k
+      ? k.containerRuntimeEndpoint
+      : {
+          value: p.defaultRuntimeEndpoints[0] ?? '',
+          source: 'default',
+          from: `first existing of ${p.defaultRuntimeEndpoints.join(', ')}`,
+        });
   const imageEndpoint: Sourced<string> =
     p.crictlImageEndpoint ??
-    (k && k.imageServiceEndpoint.value !== '' ? k.imageServiceEndpoint : { value: runtimeEndpoint.value, source: runtimeEndpoint.source, from: runtimeEndpoint.from ?? 'the runtime endpoint' });
+    (k && k.imageServiceEndpoint.value !== ''
+      ? k.imageServiceEndpoint
+      : {
+          value: runtimeEndpoint.value,
+          source: runtimeEndpoint.source,
+          from: runtimeEndpoint.from ?? 'the runtime endpoint',
+        });
 
   return {
     detected: p.kubelet !== undefined,
@@ -131,9 +150,11 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
     featureGates: gates,
     cgroupDriver,
     cgroupRoot: given(p.flags.cgroupRoot, '--cgroup-root') ?? base(k?.cgroupRoot, SYNCPOD_DEFAULTS.cgroupRoot),
-    cgroupsPerQOS: given(p.flags.cgroupsPerQOS, '--cgroups-per-qos') ?? base(k?.cgroupsPerQOS, SYNCPOD_DEFAULTS.cgroupsPerQOS),
+    cgroupsPerQOS:
+      given(p.flags.cgroupsPerQOS, '--cgroups-per-qos') ?? base(k?.cgroupsPerQOS, SYNCPOD_DEFAULTS.cgroupsPerQOS),
     clusterDNS: given(p.flags.clusterDNS, '--cluster-dns') ?? base(k?.clusterDNS, SYNCPOD_DEFAULTS.clusterDNS),
-    clusterDomain: given(p.flags.clusterDomain, '--cluster-domain') ?? base(k?.clusterDomain, SYNCPOD_DEFAULTS.clusterDomain),
+    clusterDomain:
+      given(p.flags.clusterDomain, '--cluster-domain') ?? base(k?.clusterDomain, SYNCPOD_DEFAULTS.clusterDomain),
     resolvConf: given(p.flags.resolvConf, '--resolv-conf') ?? base(k?.resolvConf, SYNCPOD_DEFAULTS.resolvConf),
     podLogsDir: given(p.flags.podLogsDir, '--pod-logs-root') ?? base(k?.podLogsDir, SYNCPOD_DEFAULTS.podLogsDir),
     rootDir: given(p.flags.rootDir, '--pod-dir-root') ?? base(k?.rootDir, SYNCPOD_DEFAULTS.rootDir),

@@ -15,6 +15,10 @@ export async function runtimeCgroupDriver(runtime: RuntimeService): Promise<Runt
     return { answered: true, cgroupDriver: driver === 'SYSTEMD' ? 'systemd' : 'cgroupfs', endpoint };
   } catch (err) {
     const code = (err as { code?: number }).code;
-    return { answered: false, why: code === 12 ? 'RuntimeConfig is not implemented' : (err as Error).message, endpoint };
+    return {
+      answered: false,
+      why: code === 12 ? 'RuntimeConfig is not implemented' : (err as Error).message,
+      endpoint,
+    };
   }
 }

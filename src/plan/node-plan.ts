@@ -43,10 +43,17 @@ export function podChanges(p: Pick<NodePodPlan, 'changes' | 'preflight'>): boole
   return p.changes || p.preflight.steps.length > 0;
 }
 
-export function summarizeNodePlan(node: string, plans: NodePodPlan[], orphans: Orphan[], problems: string[]): NodePlanSummary {
+export function summarizeNodePlan(
+  node: string,
+  plans: NodePodPlan[],
+  orphans: Orphan[],
+  problems: string[],
+): NodePlanSummary {
   const withChanges = plans.filter(podChanges).length;
   const blocked = plans.filter((p) => p.preflight.blocked !== null).length;
-  const parts = [`${plural(plans.length, 'pod', 'pods')}: ${withChanges} with changes, ${plans.length - withChanges} without`];
+  const parts = [
+    `${plural(plans.length, 'pod', 'pods')}: ${withChanges} with changes, ${plans.length - withChanges} without`,
+  ];
   if (blocked) parts.push(`${blocked} blocked`);
   parts.push(orphans.length ? plural(orphans.length, 'orphan', 'orphans') : 'no orphans');
   if (problems.length) parts.push(plural(problems.length, 'input problem', 'input problems'));
@@ -62,7 +69,14 @@ export function summarizeNodePlan(node: string, plans: NodePodPlan[], orphans: O
 }
 
 export function buildNodePlan(node: string, plans: NodePodPlan[], orphans: Orphan[], problems: string[]): NodePlan {
-  return { schemaVersion: NODE_PLAN_SCHEMA_VERSION, node, plans, orphans, problems, summary: summarizeNodePlan(node, plans, orphans, problems) };
+  return {
+    schemaVersion: NODE_PLAN_SCHEMA_VERSION,
+    node,
+    plans,
+    orphans,
+    problems,
+    summary: summarizeNodePlan(node, plans, orphans, problems),
+  };
 }
 
 /** `--detailed-exitcode`: 1 when an input was bad, 2 when something would change (orphans count), else 0. */
@@ -95,9 +109,16 @@ export function npdStatus(plan: NodePlan): { exitCode: 0 | 1 | 2; line: string }
     if (s.podsWithChanges) bits.push(`${s.podsWithChanges}/${s.pods} pods would change`);
     if (s.orphans) bits.push(plural(s.orphans, 'orphan pod', 'orphan pods'));
     const first = plan.plans.find((p) => p.preflight.blocked !== null) ?? plan.plans.find(podChanges);
-    const which = first ? ` (${first.pod.namespace}/${first.pod.name})` : plan.orphans[0] ? ` (${plan.orphans[0].namespace}/${plan.orphans[0].name})` : '';
+    const which = first
+      ? ` (${first.pod.namespace}/${first.pod.name})`
+      : plan.orphans[0]
+        ? ` (${plan.orphans[0].namespace}/${plan.orphans[0].name})`
+        : '';
     return { exitCode: NPD_NON_OK, line: clip(`NonOK: ${bits.join(', ')}${which}`) };
   }
   if (s.problems > 0) return { exitCode: NPD_UNKNOWN, line: clip(`Unknown: ${plan.problems[0]}`) };
-  return { exitCode: NPD_OK, line: clip(`OK: ${plural(s.pods, 'pod', 'pods')} as kubelet would keep them, no orphans`) };
+  return {
+    exitCode: NPD_OK,
+    line: clip(`OK: ${plural(s.pods, 'pod', 'pods')} as kubelet would keep them, no orphans`),
+  };
 }

@@ -4,10 +4,26 @@
 
 import type { Container, Pod } from '../kubelet/api-types';
 import { estimateCrashLoopBackOff, type BackOffEstimate } from '../kubelet/backoff';
-import { computePodActions, containerChanged, rulesOf, type ComputePodActionsOptions, type StartDecision } from '../kubelet/compute-pod-actions';
+import {
+  computePodActions,
+  containerChanged,
+  rulesOf,
+  type ComputePodActionsOptions,
+  type StartDecision,
+} from '../kubelet/compute-pod-actions';
 import type { GateOrigin } from '../kubelet/features';
 import type { KubeletRules, VersionOrigin } from '../kubelet/kubelet-version';
-import { describeHashCheck, killPodText, killText, resetText, resizeText, sandboxChangeText, startReasonText, waitingText, type ContainerKind } from './reasons';
+import {
+  describeHashCheck,
+  killPodText,
+  killText,
+  resetText,
+  resizeText,
+  sandboxChangeText,
+  startReasonText,
+  waitingText,
+  type ContainerKind,
+} from './reasons';
 import type { PodStatus } from '../kubelet/types';
 import { summarizePlan, type PlanSummary } from './summary';
 import type { StaticPodUIDSource } from '../kubelet/static-pods';
@@ -132,7 +148,13 @@ export interface Plan {
     nextInitContainerToStart: string | null;
     initContainersToStart: string[];
     containersToStart: Array<{ name: string; reason: string; code: string }>;
-    containersToKill: Array<{ name: string; containerId: string; reason: string; message: string; kubeletReason: string }>;
+    containersToKill: Array<{
+      name: string;
+      containerId: string;
+      reason: string;
+      message: string;
+      kubeletReason: string;
+    }>;
     ephemeralContainersToStart: string[];
     /** RestartAllContainers (1.35+): containers removed so the pod starts again from its first init container. */
     restartAllContainers: boolean;
@@ -232,13 +254,14 @@ export function buildPlan(input: PlanInput): Plan {
     // kubelet's KillPod stops every running container and every sandbox; when nothing runs and no
     // sandbox is ready (a new pod, or one already stopped) that changes nothing, so no step is listed.
     const somethingToKill = running.length > 0 || st.sandboxStatuses.some((s) => s.state === 'ready');
-    if (somethingToKill) steps.push({
-      action: 'kill-pod',
-      target: podRef,
-      reason: a.sandboxChange ? `${killPodReason}: ${sandboxChangeText(a.sandboxChange)}` : killPodReason!,
-      containerIds: running.map((s) => s.id),
-      sandboxIds: st.sandboxStatuses.map((s) => s.id),
-    });
+    if (somethingToKill)
+      steps.push({
+        action: 'kill-pod',
+        target: podRef,
+        reason: a.sandboxChange ? `${killPodReason}: ${sandboxChangeText(a.sandboxChange)}` : killPodReason!,
+        containerIds: running.map((s) => s.id),
+        sandboxIds: st.sandboxStatuses.map((s) => s.id),
+      });
     if (a.createSandbox) {
       purged = true;
       for (const ic of inits) {
@@ -254,16 +277,29 @@ export function buildPlan(input: PlanInput): Plan {
     }
   } else {
     for (const k of a.containersToKill) {
-      steps.push({ action: 'kill-container', target: k.name, reason: killText(k.why, k.hash), containerId: k.containerId });
+      steps.push({
+        action: 'kill-container',
+        target: k.name,
+        reason: killText(k.why, k.hash),
+        containerId: k.containerId,
+      });
     }
     for (const r of a.containersToReset) {
-      steps.push({ action: 'reset-container', target: r.name, reason: resetText(r), containerId: r.containerId, kill: r.kill });
+      steps.push({
+        action: 'reset-container',
+        target: r.name,
+        reason: resetText(r),
+        containerId: r.containerId,
+        kill: r.kill,
+      });
     }
     if (a.containersToReset.length > 0) purged = true;
   }
   if (!purged) {
     for (const ic of inits) {
-      const done = st.containerStatuses.filter((s) => s.name === ic.name && (s.state === 'exited' || s.state === 'unknown'));
+      const done = st.containerStatuses.filter(
+        (s) => s.name === ic.name && (s.state === 'exited' || s.state === 'unknown'),
+      );
       for (const s of done.slice(1)) {
         steps.push({
           action: 'remove-init-container',
@@ -283,7 +319,9 @@ export function buildPlan(input: PlanInput): Plan {
     });
   }
   for (const d of a.ephemeralContainerStarts) {
-    steps.push(startStep('start-ephemeral-container', eph[d.index].name, d, 'ephemeral', backOffFor(eph[d.index].name)));
+    steps.push(
+      startStep('start-ephemeral-container', eph[d.index].name, d, 'ephemeral', backOffFor(eph[d.index].name)),
+    );
   }
   if (a.nextInitContainerToStart !== null && a.nextInitContainerReason) {
     const d: StartDecision = {
@@ -297,7 +335,13 @@ export function buildPlan(input: PlanInput): Plan {
     steps.push(startStep('start-init-container', d.name, d, 'init', backOffFor(d.name)));
   }
   for (const u of a.containersToUpdate) {
-    steps.push({ action: 'update-container-resources', target: u.name, reason: resizeText(u), containerId: u.containerId, resources: u.desired });
+    steps.push({
+      action: 'update-container-resources',
+      target: u.name,
+      reason: resizeText(u),
+      containerId: u.containerId,
+      resources: u.desired,
+    });
   }
   for (const d of a.containerStarts) {
     steps.push(startStep('start-container', d.name, d, 'regular', backOffFor(d.name)));
@@ -319,12 +363,18 @@ export function buildPlan(input: PlanInput): Plan {
       killPod: a.killPod,
       killPodReason,
       createSandbox: a.createSandbox,
-      sandboxChange: a.sandboxChange ? { code: a.sandboxChange.code, reason: sandboxChangeText(a.sandboxChange) } : null,
+      sandboxChange: a.sandboxChange
+        ? { code: a.sandboxChange.code, reason: sandboxChangeText(a.sandboxChange) }
+        : null,
       sandboxId: a.sandboxId,
       attempt: a.attempt,
       nextInitContainerToStart: a.nextInitContainerToStart,
       initContainersToStart: a.initContainerStarts.map((d) => d.name),
-      containersToStart: a.containerStarts.map((d) => ({ name: d.name, reason: startReasonText(d.reason), code: d.reason.code })),
+      containersToStart: a.containerStarts.map((d) => ({
+        name: d.name,
+        reason: startReasonText(d.reason),
+        code: d.reason.code,
+      })),
       containersToKill: a.containersToKill.map((k) => ({
         name: k.name,
         containerId: k.containerId,
@@ -334,8 +384,18 @@ export function buildPlan(input: PlanInput): Plan {
       })),
       ephemeralContainersToStart: a.ephemeralContainerStarts.map((d) => d.name),
       restartAllContainers: a.restartAllContainers,
-      containersToReset: a.containersToReset.map((r) => ({ name: r.name, containerId: r.containerId, kill: r.kill, reason: resetText(r) })),
-      containersToUpdate: a.containersToUpdate.map((u) => ({ name: u.name, containerId: u.containerId, resources: u.resources, reason: resizeText(u) })),
+      containersToReset: a.containersToReset.map((r) => ({
+        name: r.name,
+        containerId: r.containerId,
+        kill: r.kill,
+        reason: resetText(r),
+      })),
+      containersToUpdate: a.containersToUpdate.map((u) => ({
+        name: u.name,
+        containerId: u.containerId,
+        resources: u.resources,
+        reason: resizeText(u),
+      })),
     },
     probeInputs: input.probeInputs ?? [],
     steps: numbered,
@@ -357,7 +417,13 @@ export function buildPlan(input: PlanInput): Plan {
   };
 }
 
-function startStep(action: StepAction, target: string, d: StartDecision, kind: ContainerKind, backOff?: PlanBackOff): Omit<PlanStep, 'step'> {
+function startStep(
+  action: StepAction,
+  target: string,
+  d: StartDecision,
+  kind: ContainerKind,
+  backOff?: PlanBackOff,
+): Omit<PlanStep, 'step'> {
   return { action, target, reason: startReasonText(d.reason, kind), ...(backOff ? { backOff } : {}) };
 }
 
@@ -428,7 +494,8 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
       detail: 'Probe results are kept in kubelet memory, and kubelet kills only on an existing Failure.',
     });
   } else {
-    const from = (f: PlanProbeInput['from']) => inputs.filter((p) => p.from === f).map((p) => `${p.probe} ${p.result} for ${p.container}`);
+    const from = (f: PlanProbeInput['from']) =>
+      inputs.filter((p) => p.from === f).map((p) => `${p.probe} ${p.result} for ${p.container}`);
     const flags = from('flag');
     const status = from('pod-status');
     const parts = [
@@ -444,12 +511,17 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
       out.push({
         id: 'startup-result-lost',
         short: `Kubelet ${rules.version} does not carry a startup result over its own restart.`,
-        detail: "With ChangeContainerStatusOnKubeletRestart off, if kubelet restarted since a sidecar started, it waits for that sidecar's startup probe to succeed again.",
+        detail:
+          "With ChangeContainerStatusOnKubeletRestart off, if kubelet restarted since a sidecar started, it waits for that sidecar's startup probe to succeed again.",
       });
     }
   }
   if (rules.versionOrigin === 'default') {
-    out.push({ id: 'kubelet-version-default', short: `No kubelet version was given or detected: planned as kubelet ${rules.version}, the newest mirrored.`, detail: '' });
+    out.push({
+      id: 'kubelet-version-default',
+      short: `No kubelet version was given or detected: planned as kubelet ${rules.version}, the newest mirrored.`,
+      detail: '',
+    });
   }
   out.push(...rules.unpinned.map((u) => ({ ...u })));
   if (rules.gates.RestartAllContainersOnContainerExits && rules.gates.ContainerRestartRules) {
@@ -471,7 +543,8 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
   if ((input.podSource ?? 'manifest') === 'manifest') {
     out.push({
       id: 'manifest-not-api-object',
-      short: 'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations are missing.',
+      short:
+        'The pod is the manifest with API defaults, not the object stored by the API server: admission mutations are missing.',
       detail:
         rules.hashScheme === 'whole-spec'
           ? `For example the service-account token volume mount; kubelet ${rules.version} hashes the whole container, so such differences show as "definition changed".`
@@ -483,7 +556,8 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
       rules.rulesMinor >= 33
         ? {
             id: 'in-place-resize',
-            short: "In-place resize (InPlacePodVerticalScaling): running containers' CPU and memory limits are compared with what the runtime reports.",
+            short:
+              "In-place resize (InPlacePodVerticalScaling): running containers' CPU and memory limits are compared with what the runtime reports.",
             detail:
               'The spec is assumed to be what kubelet allocated (admitted); memory requests and pod-level resources (which the runtime does not report) are assumed unchanged, sidecar resizes are not evaluated, and CPU CFS quota is assumed on.',
           }
@@ -497,10 +571,23 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
   const by = input.matchedBy ?? 'uid-label';
   out.push(
     by === 'uid-label'
-      ? { id: 'match-uid-label', short: 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.', detail: '' }
+      ? {
+          id: 'match-uid-label',
+          short: 'CRI state was matched to the pod by the io.kubernetes.pod.uid label.',
+          detail: '',
+        }
       : by === 'controller-labels'
-        ? { id: 'match-controller-labels', short: "CRI state was matched to the pod by its controller's pod labels and name pattern, then by that pod's uid.", detail: 'The source notes say which pod was taken.' }
-        : { id: 'match-namespace-name', short: 'CRI state was matched to the pod by namespace and name, not by the pod uid label.', detail: '' },
+        ? {
+            id: 'match-controller-labels',
+            short:
+              "CRI state was matched to the pod by its controller's pod labels and name pattern, then by that pod's uid.",
+            detail: 'The source notes say which pod was taken.',
+          }
+        : {
+            id: 'match-namespace-name',
+            short: 'CRI state was matched to the pod by namespace and name, not by the pod uid label.',
+            detail: '',
+          },
   );
   const candidates = input.matchCandidates ?? [];
   const podRef = `${input.pod.metadata?.namespace}/${input.pod.metadata?.name}`;
@@ -512,7 +599,12 @@ function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean)
     });
   }
   if (by === 'none') {
-    out.push({ id: 'match-none', short: 'The manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid.', detail: '' });
+    out.push({
+      id: 'match-none',
+      short:
+        'The manifest has no uid and no pod of that namespace/name exists: sync would give the new pod a fresh uid.',
+      detail: '',
+    });
   }
   return out;
 }

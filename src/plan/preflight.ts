@@ -89,16 +89,31 @@ function hostPathSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
           mode: dir ? 0o755 : 0o644,
         });
       } else if ((type === 'DirectoryOrCreate' && kind !== 'dir') || (type === 'FileOrCreate' && kind !== 'file')) {
-        out.push({ action: 'host-path-missing', target: `volume ${v.name}`, reason: `hostPath type check failed: ${path} is not a ${type === 'FileOrCreate' ? 'file' : 'directory'}`, blocking: 'pod' });
+        out.push({
+          action: 'host-path-missing',
+          target: `volume ${v.name}`,
+          reason: `hostPath type check failed: ${path} is not a ${type === 'FileOrCreate' ? 'file' : 'directory'}`,
+          blocking: 'pod',
+        });
       }
       continue;
     }
     const want = HOST_PATH_KIND[type];
     if (want === undefined) continue; // "" (no check) or an unknown type the API would have refused
     if (kind === undefined) {
-      out.push({ action: 'host-path-missing', target: `volume ${v.name}`, reason: `hostPath type check failed: ${path} does not exist (type ${type})`, blocking: 'pod' });
+      out.push({
+        action: 'host-path-missing',
+        target: `volume ${v.name}`,
+        reason: `hostPath type check failed: ${path} does not exist (type ${type})`,
+        blocking: 'pod',
+      });
     } else if (kind !== want) {
-      out.push({ action: 'host-path-missing', target: `volume ${v.name}`, reason: `hostPath type check failed: ${path} is not a ${type}`, blocking: 'pod' });
+      out.push({
+        action: 'host-path-missing',
+        target: `volume ${v.name}`,
+        reason: `hostPath type check failed: ${path} is not a ${type}`,
+        blocking: 'pod',
+      });
     }
   }
   return out;
@@ -107,12 +122,20 @@ function hostPathSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
 /** EnsureImageExists per imagePullPolicy, for the containers the plan starts. */
 function imageSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
   const spec = pod.spec;
-  const all = [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...((spec?.ephemeralContainers ?? []) as Array<{ name: string; imagePullPolicy?: string }>)];
+  const all = [
+    ...(spec?.initContainers ?? []),
+    ...(spec?.containers ?? []),
+    ...((spec?.ephemeralContainers ?? []) as Array<{ name: string; imagePullPolicy?: string }>),
+  ];
   const out: PreflightStep[] = [];
   for (const img of facts.images) {
     const policy = all.find((c) => c.name === img.container)?.imagePullPolicy ?? 'IfNotPresent';
     if (policy === 'Always') {
-      out.push({ action: 'pull-image', target: img.container, reason: `imagePullPolicy Always: kubelet pulls ${img.image} before the start` });
+      out.push({
+        action: 'pull-image',
+        target: img.container,
+        reason: `imagePullPolicy Always: kubelet pulls ${img.image} before the start`,
+      });
     } else if (!img.present && policy === 'Never') {
       out.push({
         action: 'image-never-pull',
@@ -121,7 +144,11 @@ function imageSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
         blocking: 'container',
       });
     } else if (!img.present) {
-      out.push({ action: 'pull-image', target: img.container, reason: `${img.image} is not present (imagePullPolicy ${policy})` });
+      out.push({
+        action: 'pull-image',
+        target: img.container,
+        reason: `${img.image} is not present (imagePullPolicy ${policy})`,
+      });
     }
   }
   return out;
@@ -145,7 +172,13 @@ export function buildPreflight(pod: Pod, facts: PreflightFacts): Preflight {
   }
   const missingDirs = facts.podDirs.filter((d) => !d.exists).map((d) => d.path);
   if (missingDirs.length > 0) {
-    steps.push({ action: 'make-pod-data-dirs', target: ref, reason: 'the pod data directories are missing (makePodDataDirs)', paths: missingDirs, mode: 0o750 });
+    steps.push({
+      action: 'make-pod-data-dirs',
+      target: ref,
+      reason: 'the pod data directories are missing (makePodDataDirs)',
+      paths: missingDirs,
+      mode: 0o750,
+    });
   }
   steps.push(...hostPathSteps(pod, facts));
   steps.push(...imageSteps(pod, facts));

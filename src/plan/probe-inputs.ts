@@ -27,7 +27,12 @@ function runtimeId(containerID: string | undefined): string {
  * The probe results the plan uses for one pod and where each came from. A flag naming a container
  * the pod lacks, or a container given both --startup-failed and --startup-succeeded, is an error.
  */
-export function probeInputs(pod: Pod, podStatus: PodStatus, flags: ProbeFlags, apiStatus?: ApiPodStatus): { results: ProbeResults; inputs: PlanProbeInput[] } {
+export function probeInputs(
+  pod: Pod,
+  podStatus: PodStatus,
+  flags: ProbeFlags,
+  apiStatus?: ApiPodStatus,
+): { results: ProbeResults; inputs: PlanProbeInput[] } {
   const specs = new Map<string, Container>();
   for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) specs.set(c.name, c);
   const podRef = `${pod.metadata?.namespace}/${pod.metadata?.name}`;
@@ -35,12 +40,18 @@ export function probeInputs(pod: Pod, podStatus: PodStatus, flags: ProbeFlags, a
   const inputs: PlanProbeInput[] = [];
   const given = new Map<string, string>();
 
-  const fromFlag = (flag: string, list: string[] | undefined, probe: PlanProbeInput['probe'], result: PlanProbeInput['result']): void => {
+  const fromFlag = (
+    flag: string,
+    list: string[] | undefined,
+    probe: PlanProbeInput['probe'],
+    result: PlanProbeInput['result'],
+  ): void => {
     for (const name of list ?? []) {
       if (!specs.has(name)) throw new SyncpodError(`${flag}: pod ${podRef} has no container named "${name}"`);
       const key = `${probe}/${name}`;
       const earlier = given.get(key);
-      if (earlier !== undefined && earlier !== flag) throw new SyncpodError(`${flag}: container "${name}" of pod ${podRef} is also given ${earlier}`);
+      if (earlier !== undefined && earlier !== flag)
+        throw new SyncpodError(`${flag}: container "${name}" of pod ${podRef} is also given ${earlier}`);
       given.set(key, flag);
       const s = newest(name);
       // No instance: there is nothing for kubelet to hold a result for.
@@ -65,6 +76,8 @@ export function probeInputs(pod: Pod, podStatus: PodStatus, flags: ProbeFlags, a
 
   const results: ProbeResults = { liveness: {}, startup: {} };
   for (const i of inputs) results[i.probe]![i.containerId] = i.result;
-  inputs.sort((a, b) => (a.container === b.container ? (a.probe < b.probe ? -1 : 1) : a.container < b.container ? -1 : 1));
+  inputs.sort((a, b) =>
+    a.container === b.container ? (a.probe < b.probe ? -1 : 1) : a.container < b.container ? -1 : 1,
+  );
   return { results, inputs };
 }

@@ -69,7 +69,9 @@ export function decidedByText(d: RestartDecisionSource): string {
 
 function exitText(r: StartReason): string {
   const how = `exited with code ${r.exitCode}${r.exitReason ? ` (${r.exitReason})` : ''}`;
-  return r.decidedBy && r.decidedBy.level !== 'pod' ? `${how}; ${decidedByText(r.decidedBy)}` : `${how} and restartPolicy ${r.restartPolicy}`;
+  return r.decidedBy && r.decidedBy.level !== 'pod'
+    ? `${how}; ${decidedByText(r.decidedBy)}`
+    : `${how} and restartPolicy ${r.restartPolicy}`;
 }
 
 /** One sentence for a start decision of a container of `kind`. */
@@ -77,7 +79,8 @@ export function startReasonText(r: StartReason, kind: ContainerKind = 'regular')
   switch (r.code) {
     case 'never-started':
       if (kind === 'ephemeral') return 'ephemeral container never started';
-      if (kind === 'init') return 'sidecar has no container (never started, or removed); restartable init containers are kept running';
+      if (kind === 'init')
+        return 'sidecar has no container (never started, or removed); restartable init containers are kept running';
       return 'no container of this name exists (never started, or removed)';
     case 'exited':
       return exitText(r);
@@ -120,9 +123,12 @@ function resizeRestartText(resized: string[]): string {
 export function resizeText(u: ContainerToUpdate): string {
   const parts: string[] = [];
   if (u.resources.includes('cpu')) {
-    parts.push(`cpu shares ${u.current.cpuShares} → ${u.desired.cpuShares}, quota ${u.current.cpuQuota} → ${u.desired.cpuQuota}`);
+    parts.push(
+      `cpu shares ${u.current.cpuShares} → ${u.desired.cpuShares}, quota ${u.current.cpuQuota} → ${u.desired.cpuQuota}`,
+    );
   }
-  if (u.resources.includes('memory')) parts.push(`memory limit ${u.current.memoryLimitInBytes} → ${u.desired.memoryLimitInBytes} bytes`);
+  if (u.resources.includes('memory'))
+    parts.push(`memory limit ${u.current.memoryLimitInBytes} → ${u.desired.memoryLimitInBytes} bytes`);
   return `in-place resize (runtime's report → spec): ${parts.join('; ')}`;
 }
 

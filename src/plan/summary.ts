@@ -91,8 +91,10 @@ export function actionPhrases(c: PlanCounts): string[] {
   const parts: string[] = [];
   if (c.killPod) parts.push('kill pod');
   if (c.killContainers) parts.push(`kill ${plural(c.killContainers, 'container', 'containers')}`);
-  if (c.removeInitContainers) parts.push(`remove ${plural(c.removeInitContainers, 'init container', 'init containers')}`);
-  if (c.resetContainers) parts.push(`reset ${plural(c.resetContainers, 'container', 'containers')} (restart all in place)`);
+  if (c.removeInitContainers)
+    parts.push(`remove ${plural(c.removeInitContainers, 'init container', 'init containers')}`);
+  if (c.resetContainers)
+    parts.push(`reset ${plural(c.resetContainers, 'container', 'containers')} (restart all in place)`);
   if (c.createSandbox) parts.push('create sandbox');
   if (c.startEphemeralContainers) {
     parts.push(`start ${plural(c.startEphemeralContainers, 'ephemeral container', 'ephemeral containers')}`);

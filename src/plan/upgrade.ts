@@ -137,12 +137,24 @@ export function buildUpgradePlan(inputs: UpgradePodInput[], o: UpgradeOptions): 
     to,
     gateChanges: gateChanges(effectiveGates(currentRules), effectiveGates(targetRules)),
     pods,
-    summary: { pods: pods.length, running, restart, start, keep: count('keep'), pending: count('pending'), text: `${text}.` },
+    summary: {
+      pods: pods.length,
+      running,
+      restart,
+      start,
+      keep: count('keep'),
+      pending: count('pending'),
+      text: `${text}.`,
+    },
     changes: restart + start > 0,
   };
 }
 
-function upgradePod(input: UpgradePodInput, current: ComputePodActionsOptions & { kubeletVersion: string }, target: ComputePodActionsOptions): UpgradePod {
+function upgradePod(
+  input: UpgradePodInput,
+  current: ComputePodActionsOptions & { kubeletVersion: string },
+  target: ComputePodActionsOptions,
+): UpgradePod {
   const { pod, podStatus } = input;
   const a = computePodActions(pod, podStatus, current);
   const b = computePodActions(pod, podStatus, target);
@@ -158,13 +170,21 @@ function upgradePod(input: UpgradePodInput, current: ComputePodActionsOptions & 
   );
   const notes: string[] = [];
   if (a.initPath !== b.initPath) {
-    notes.push(`init containers: ${b.kubeletVersion} takes the ${b.initPath} path for this pod, ${a.kubeletVersion} the ${a.initPath} path`);
+    notes.push(
+      `init containers: ${b.kubeletVersion} takes the ${b.initPath} path for this pod, ${a.kubeletVersion} the ${a.initPath} path`,
+    );
   }
   if (b.killPod && !a.killPod) {
-    notes.push(`${b.kubeletVersion} kills the pod and ${b.createSandbox ? 'creates a new sandbox' : 'starts it again'} (${b.killPodCause})`);
+    notes.push(
+      `${b.kubeletVersion} kills the pod and ${b.createSandbox ? 'creates a new sandbox' : 'starts it again'} (${b.killPodCause})`,
+    );
   }
   return {
-    pod: { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid || podStatus.uid },
+    pod: {
+      namespace: pod.metadata?.namespace ?? 'default',
+      name: pod.metadata?.name ?? '',
+      uid: pod.metadata?.uid || podStatus.uid,
+    },
     containers,
     notes,
     restarts: containers.filter((c) => c.verdict === 'restart').length,
@@ -197,9 +217,7 @@ function upgradeContainer(
   toMinor: number,
 ): UpgradeContainer {
   const state: UpgradeContainer['state'] = s ? s.state : 'none';
-  const hash = s
-    ? { observed: s.hash, current: hashOrNull(fromMinor, c), target: hashOrNull(toMinor, c) }
-    : null;
+  const hash = s ? { observed: s.hash, current: hashOrNull(fromMinor, c), target: hashOrNull(toMinor, c) } : null;
   const base = { name: c.name, kind, containerId: s?.id ?? '', state, hash };
   const running = state === 'running';
   const killedByCurrent = running && (a.killPod || killOf(a, s) !== undefined);
@@ -209,18 +227,33 @@ function upgradeContainer(
 
   if (killedByCurrent || startedByCurrent) {
     const why = killedByCurrent ? killText(a, s) : startReasonText(startOf(a, kind, c.name)!.reason, kind);
-    return { ...base, verdict: 'pending', code: null, reason: `the current kubelet ${a.kubeletVersion} already ${killedByCurrent ? 'restarts' : 'starts'} it: ${why}` };
+    return {
+      ...base,
+      verdict: 'pending',
+      code: null,
+      reason: `the current kubelet ${a.kubeletVersion} already ${killedByCurrent ? 'restarts' : 'starts'} it: ${why}`,
+    };
   }
   if (killedByTarget) {
     const kill = killOf(b, s);
     if (!kill) {
-      return { ...base, verdict: 'restart', code: 'pod-restart', reason: `${b.kubeletVersion} kills the whole pod (${b.killPodCause})` };
+      return {
+        ...base,
+        verdict: 'restart',
+        code: 'pod-restart',
+        reason: `${b.kubeletVersion} kills the whole pod (${b.killPodCause})`,
+      };
     }
     if (kill.why === 'definition-changed') return { ...base, ...hashReason(c, s!, fromMinor, toMinor, b) };
     return { ...base, verdict: 'restart', code: 'kill-rule', reason: `${b.kubeletVersion}: ${killText(b, s)}` };
   }
   if (startedByTarget) {
-    return { ...base, verdict: 'start', code: 'start-rule', reason: `${b.kubeletVersion}: ${startReasonText(startOf(b, kind, c.name)!.reason, kind)}` };
+    return {
+      ...base,
+      verdict: 'start',
+      code: 'start-rule',
+      reason: `${b.kubeletVersion}: ${startReasonText(startOf(b, kind, c.name)!.reason, kind)}`,
+    };
   }
   const reason = running
     ? hash && hash.current === hash.target
@@ -272,7 +305,11 @@ function hashReason(
       };
     }
   }
-  return { verdict: 'restart', code: 'kill-rule', reason: `${b.kubeletVersion}: hash ${s.hash} differs from ${target}` };
+  return {
+    verdict: 'restart',
+    code: 'kill-rule',
+    reason: `${b.kubeletVersion}: hash ${s.hash} differs from ${target}`,
+  };
 }
 
 /** Top-level container keys whose Go JSON differs between two whole-spec kubelets. */

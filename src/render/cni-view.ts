@@ -2,16 +2,9 @@
 // plans, teardown/check outcomes. Plain text with colour as a port, and JSON from the same data.
 
 import type { DryRun } from '../cni/network';
-import type {
-  CheckOutcome,
-  CniResult,
-  InvocationRecord,
-  SetupOutcome,
-  TeardownOutcome,
-} from '../cni/types';
+import type { CheckOutcome, CniResult, InvocationRecord, SetupOutcome, TeardownOutcome } from '../cni/types';
 import { plainColours, type Colours } from './colour';
 import { tableLines } from './table';
-
 
 /** Left-aligned columns separated by three spaces; the heading row goes through `heading`. */
 function columns(rows: string[][], colours: Colours): string[] {
@@ -111,7 +104,11 @@ export function renderDryRun(plan: DryRun, colours: Colours = plainColours): str
   if (plan.network === null) {
     out.push(`${plan.command}: nothing would run`);
   } else {
-    out.push(colours.header(`${plan.command} network ${plan.network} (config from ${plan.configSource}): ${plan.invocations.length} plugin run(s)`));
+    out.push(
+      colours.header(
+        `${plan.command} network ${plan.network} (config from ${plan.configSource}): ${plan.invocations.length} plugin run(s)`,
+      ),
+    );
   }
   for (const note of plan.notes) out.push(colours.dim(`note: ${note}`));
   plan.invocations.forEach((inv, n) => {

@@ -8,7 +8,15 @@ import { crictlTable } from './table';
 import { timeAgo, truncateId } from './text';
 
 export const CONTAINER_COLUMNS = [
-  'CONTAINER', 'IMAGE', 'CREATED', 'STATE', 'NAME', 'ATTEMPT', 'POD ID', 'POD', 'NAMESPACE',
+  'CONTAINER',
+  'IMAGE',
+  'CREATED',
+  'STATE',
+  'NAME',
+  'ATTEMPT',
+  'POD ID',
+  'POD',
+  'NAMESPACE',
 ] as const;
 
 const POD_NAME_LABEL = 'io.kubernetes.pod.name';

@@ -31,15 +31,24 @@ const ATTENTION: Record<CheckStatus, number> = { fail: 0, warn: 1, skip: 2, ok: 
  */
 export function renderDoctorTable(report: DoctorReport, colours: Colours = plainColours, width?: number): string {
   const sections: string[] = [];
-  const groups = CHECK_GROUPS.map((group) => ({ group, checks: report.checks.filter((c) => c.group === group) })).filter((g) => g.checks.length > 0);
+  const groups = CHECK_GROUPS.map((group) => ({
+    group,
+    checks: report.checks.filter((c) => c.group === group),
+  })).filter((g) => g.checks.length > 0);
   const alarming = (g: (typeof groups)[number]) => g.checks.some((c) => c.status === 'fail' || c.status === 'warn');
   for (const { group, checks } of [...groups.filter(alarming), ...groups.filter((g) => !alarming(g))]) {
-    const ordered = checks.map((c, i) => ({ c, i })).sort((a, b) => ATTENTION[a.c.status] - ATTENTION[b.c.status] || a.i - b.i).map((x) => x.c);
+    const ordered = checks
+      .map((c, i) => ({ c, i }))
+      .sort((a, b) => ATTENTION[a.c.status] - ATTENTION[b.c.status] || a.i - b.i)
+      .map((x) => x.c);
     const rows = ordered.map((c) => [paintStatus(c.status, colours), c.id, c.summary, c.remedy ?? '']);
-    sections.push(`${colours.header(group.toUpperCase())}\n${wrappedTable(['STATUS', 'CHECK', 'FINDING', 'REMEDY'], rows, { width, wrap: [2, 3] })}`);
+    sections.push(
+      `${colours.header(group.toUpperCase())}\n${wrappedTable(['STATUS', 'CHECK', 'FINDING', 'REMEDY'], rows, { width, wrap: [2, 3] })}`,
+    );
   }
   const s = report.summary;
-  const line = s.status === 'fail' ? colours.bad(s.text) : s.status === 'warn' ? colours.pending(s.text) : colours.good(s.text);
+  const line =
+    s.status === 'fail' ? colours.bad(s.text) : s.status === 'warn' ? colours.pending(s.text) : colours.good(s.text);
   sections.push(line);
   return `${sections.join('\n\n')}\n`;
 }
@@ -77,11 +86,21 @@ export function renderDoctorPrometheus(report: DoctorReport, nowMs: number): str
     '# TYPE syncpod_doctor_check gauge',
   ];
   const ran = report.checks.filter((c): c is CheckResult & { status: 'ok' | 'warn' | 'fail' } => c.status !== 'skip');
-  for (const c of ran) lines.push(`syncpod_doctor_check{check="${promLabel(c.id)}",group="${c.group}",node="${node}"} ${PROM_VALUE[c.status]}`);
-  lines.push('# HELP syncpod_doctor_check_skipped 1 when a syncpod doctor check could not run on this node (the JSON output says why).');
+  for (const c of ran)
+    lines.push(
+      `syncpod_doctor_check{check="${promLabel(c.id)}",group="${c.group}",node="${node}"} ${PROM_VALUE[c.status]}`,
+    );
+  lines.push(
+    '# HELP syncpod_doctor_check_skipped 1 when a syncpod doctor check could not run on this node (the JSON output says why).',
+  );
   lines.push('# TYPE syncpod_doctor_check_skipped gauge');
-  for (const c of report.checks) lines.push(`syncpod_doctor_check_skipped{check="${promLabel(c.id)}",group="${c.group}",node="${node}"} ${c.status === 'skip' ? 1 : 0}`);
-  lines.push('# HELP syncpod_doctor_last_run_timestamp_seconds When syncpod doctor last finished on this node, in seconds since the epoch.');
+  for (const c of report.checks)
+    lines.push(
+      `syncpod_doctor_check_skipped{check="${promLabel(c.id)}",group="${c.group}",node="${node}"} ${c.status === 'skip' ? 1 : 0}`,
+    );
+  lines.push(
+    '# HELP syncpod_doctor_last_run_timestamp_seconds When syncpod doctor last finished on this node, in seconds since the epoch.',
+  );
   lines.push('# TYPE syncpod_doctor_last_run_timestamp_seconds gauge');
   lines.push(`syncpod_doctor_last_run_timestamp_seconds{node="${node}"} ${Math.floor(nowMs / 1000)}`);
   return `${lines.join('\n')}\n`;

@@ -113,7 +113,7 @@ function tokenize(s: string): string[] {
     } else if (s.startsWith(':=', i)) {
       toks.push(':=');
       i += 2;
-    } else if (ch === '=' ) {
+    } else if (ch === '=') {
       toks.push('=');
       i++;
     } else {
@@ -212,7 +212,8 @@ function parse(src: string): Node[] {
       const word = kw?.[1] ?? '';
       if (stopAt.includes(word)) return { nodes, stop: word, rest: kw![2]! };
       if (word === 'if' || word === 'with' || word === 'range') nodes.push(control(word, kw![2]!));
-      else if (['define', 'template', 'block', 'break', 'continue'].includes(word)) fail(`{{${word}}} is not supported`);
+      else if (['define', 'template', 'block', 'break', 'continue'].includes(word))
+        fail(`{{${word}}} is not supported`);
       else nodes.push({ t: 'action', pipe: parsePipeline(tokenize(a)) });
     }
     if (stopAt.length) fail(`missing {{end}}`);
@@ -287,38 +288,47 @@ function num(v: Value, fn: string): number {
 
 function printf(format: string, args: Value[]): string {
   let i = 0;
-  return format.replace(/%([-+ #0]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g, (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
-    if (verb === '%') return '%';
-    if (i >= args.length) return `%!${verb}(MISSING)`;
-    const a = args[i++];
-    let s: string;
-    // json.Number is a string type: numeric verbs do not apply to it (Go prints %!d(json.Number=3)).
-    if (a instanceof GoNumber && 'dfeg'.includes(verb)) return `%!${verb}(json.Number=${a.text})`;
-    switch (verb) {
-      case 'd':
-        s = String(Math.trunc(num(a, 'printf')));
-        break;
-      case 'f':
-        s = num(a, 'printf').toFixed(prec === undefined ? 6 : Number(prec));
-        break;
-      case 'q':
-        s = typeof a === 'string' || a instanceof GoNumber ? JSON.stringify(show(a)) : show(a);
-        break;
-      case 'x':
-        s = typeof a === 'string' || a instanceof GoNumber ? Buffer.from(show(a)).toString('hex') : Math.trunc(num(a, 'printf')).toString(16);
-        break;
-      case 't':
-      case 's':
-      case 'v':
-        s = show(a);
-        if (prec !== undefined && verb === 's') s = s.slice(0, Number(prec));
-        break;
-      default:
-        s = `%!${verb}(${show(a)})`;
-    }
-    if (width) s = flags.includes('-') ? s.padEnd(Number(width)) : s.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
-    return s;
-  });
+  return format.replace(
+    /%([-+ #0]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g,
+    (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
+      if (verb === '%') return '%';
+      if (i >= args.length) return `%!${verb}(MISSING)`;
+      const a = args[i++];
+      let s: string;
+      // json.Number is a string type: numeric verbs do not apply to it (Go prints %!d(json.Number=3)).
+      if (a instanceof GoNumber && 'dfeg'.includes(verb)) return `%!${verb}(json.Number=${a.text})`;
+      switch (verb) {
+        case 'd':
+          s = String(Math.trunc(num(a, 'printf')));
+          break;
+        case 'f':
+          s = num(a, 'printf').toFixed(prec === undefined ? 6 : Number(prec));
+          break;
+        case 'q':
+          s = typeof a === 'string' || a instanceof GoNumber ? JSON.stringify(show(a)) : show(a);
+          break;
+        case 'x':
+          s =
+            typeof a === 'string' || a instanceof GoNumber
+              ? Buffer.from(show(a)).toString('hex')
+              : Math.trunc(num(a, 'printf')).toString(16);
+          break;
+        case 't':
+        case 's':
+        case 'v':
+          s = show(a);
+          if (prec !== undefined && verb === 's') s = s.slice(0, Number(prec));
+          break;
+        default:
+          s = `%!${verb}(${show(a)})`;
+      }
+      if (width)
+        s = flags.includes('-')
+          ? s.padEnd(Number(width))
+          : s.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
+      return s;
+    },
+  );
 }
 
 /** Go's basic kinds as text/template compares them (json.Number is a string). */
@@ -383,7 +393,8 @@ const FUNCS: Record<string, Fn> = {
     }
     return v;
   },
-  print: (a) => a.map((x, i) => (i > 0 && typeof x !== 'string' && typeof a[i - 1] !== 'string' ? ' ' : '') + show(x)).join(''),
+  print: (a) =>
+    a.map((x, i) => (i > 0 && typeof x !== 'string' && typeof a[i - 1] !== 'string' ? ' ' : '') + show(x)).join(''),
   println: (a) => a.map(show).join(' ') + '\n',
   printf: (a) => printf(String(a[0]), a.slice(1)),
   json: (a) => goJson(a[0]),
@@ -419,7 +430,8 @@ class Scope {
 function walk(v: Value, path: string[]): Value {
   for (const key of path) {
     if (v === null || v === undefined) return fail(`nil pointer evaluating .${key}`);
-    if (typeof v !== 'object' || Array.isArray(v) || v instanceof GoNumber) return fail(`can't evaluate field ${key} in ${show(v)}`);
+    if (typeof v !== 'object' || Array.isArray(v) || v instanceof GoNumber)
+      return fail(`can't evaluate field ${key} in ${show(v)}`);
     if (!Object.prototype.hasOwnProperty.call(v, key)) return fail(`map has no entry for key "${key}"`);
     v = (v as Record<string, Value>)[key];
   }

@@ -21,7 +21,10 @@ function goMap(m: Record<string, string> | undefined): string {
 
 const ago = (atNs: string, nowNs: bigint) => `${humanDuration(nowNs - parseNs(atNs))} ago`;
 
-export function formatContainerStatusTable(responses: readonly ContainerStatusResponse[], opts: { nowNs: bigint; verbose: boolean }): string {
+export function formatContainerStatusTable(
+  responses: readonly ContainerStatusResponse[],
+  opts: { nowNs: bigint; verbose: boolean },
+): string {
   let out = '';
   for (const r of responses) {
     const s = r.status;
@@ -42,7 +45,10 @@ export function formatContainerStatusTable(responses: readonly ContainerStatusRe
   return out;
 }
 
-export function formatPodStatusTable(responses: readonly PodSandboxStatusResponse[], opts: { zone: Zone; verbose: boolean }): string {
+export function formatPodStatusTable(
+  responses: readonly PodSandboxStatusResponse[],
+  opts: { zone: Zone; verbose: boolean },
+): string {
   let out = '';
   for (const r of responses) {
     const s = r.status;
@@ -66,7 +72,11 @@ export function formatPodStatusTable(responses: readonly PodSandboxStatusRespons
   return out;
 }
 
-export function formatImageStatusTable(responses: readonly ImageStatusResponse[], refs: readonly string[], opts: { verbose: boolean }): string {
+export function formatImageStatusTable(
+  responses: readonly ImageStatusResponse[],
+  refs: readonly string[],
+  opts: { verbose: boolean },
+): string {
   let out = '';
   responses.forEach((r, i) => {
     const image = r.image;

@@ -101,7 +101,10 @@ export function containerStatusJSON(status: unknown, toJSON: ProtoJSON, zone: Zo
 /** `inspectp ID...` (responses fetched with verbose unless -q). */
 export function formatInspectPods(responses: readonly PodSandboxStatusResponse[], opts: StatusViewOptions): string {
   return formatStatusEntries(
-    responses.map((r) => ({ status: podSandboxStatusJSON(r.status ?? {}, opts.toJSON, opts.zone), info: r.info ?? {} })),
+    responses.map((r) => ({
+      status: podSandboxStatusJSON(r.status ?? {}, opts.toJSON, opts.zone),
+      info: r.info ?? {},
+    })),
     opts.output,
     opts.template,
   );

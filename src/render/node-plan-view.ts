@@ -14,7 +14,12 @@ import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table
 function sourceLine(p: NodePodPlan): string {
   const s = p.source;
   if (s.kind === 'static-pod') {
-    const uid = s.uidSource === 'computed' ? 'uid computed by syncpod' : s.uidSource === 'mirror-pod' ? "kubelet's uid from its mirror pod" : "kubelet's uid from the Pods API";
+    const uid =
+      s.uidSource === 'computed'
+        ? 'uid computed by syncpod'
+        : s.uidSource === 'mirror-pod'
+          ? "kubelet's uid from its mirror pod"
+          : "kubelet's uid from the Pods API";
     return `Static pod from ${s.file} (${uid})`;
   }
   return `From ${s.file}${s.document ? ` document ${s.document}` : ''}${s.from ? `: ${s.from}` : ''}`;
@@ -24,21 +29,37 @@ function preflightLines(p: NodePodPlan, view: PlanView): string[] {
   if (p.preflight.steps.length === 0) return [];
   const c = view.colours ?? plainColours;
   const rows = p.preflight.steps.map((s) => ['pre', s.action, s.target, s.reason]);
-  const [header, ...body] = wrappedTableRows(['STEP', 'ACTION', 'TARGET', 'REASON'], rows, { width: view.width, wrap: [3] });
-  return [c.dim('Before the runtime sync (kubelet.syncPod):'), ...header!, ...body.flatMap((lines, i) => lines.map(p.preflight.steps[i]!.blocking ? c.bad : c.good))];
+  const [header, ...body] = wrappedTableRows(['STEP', 'ACTION', 'TARGET', 'REASON'], rows, {
+    width: view.width,
+    wrap: [3],
+  });
+  return [
+    c.dim('Before the runtime sync (kubelet.syncPod):'),
+    ...header!,
+    ...body.flatMap((lines, i) => lines.map(p.preflight.steps[i]!.blocking ? c.bad : c.good)),
+  ];
 }
 
 export function renderOrphans(plan: NodePlan, view: PlanView = {}): string[] {
   if (plan.orphans.length === 0) return [];
   const c = view.colours ?? plainColours;
-  return [c.pending(`Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`), ...orphanTable(plan.orphans, view.width)];
+  return [
+    c.pending(
+      `Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`,
+    ),
+    ...orphanTable(plan.orphans, view.width),
+  ];
 }
 
 /** A pod with changes: what it is and where it came from, preflight, steps, notes, its summary line. */
 function podLines(p: NodePodPlan, view: PlanView): string[] {
   const c = view.colours ?? plainColours;
   const width = view.width ?? DEFAULT_TABLE_WIDTH;
-  const lines = wrapText(`Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid yet'}): ${sourceLine(p).replace(/^[A-Z]/, (x) => x.toLowerCase())}`, width, '  ');
+  const lines = wrapText(
+    `Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid yet'}): ${sourceLine(p).replace(/^[A-Z]/, (x) => x.toLowerCase())}`,
+    width,
+    '  ',
+  );
   if (view.verbose) lines.push(c.dim(`  kubelet ${p.kubeletVersion}, ${p.initPath} init path`));
   lines.push(...preflightLines(p, view));
   if (p.preflight.blocked) lines.push(...wrapText(`Blocked: ${p.preflight.blocked}`, width, '  ').map(c.bad));
@@ -55,7 +76,12 @@ export function renderNodePlan(plan: NodePlan, view: PlanView = {}): string {
   const width = view.width ?? DEFAULT_TABLE_WIDTH;
   const sections: string[] = [];
   if (plan.problems.length) {
-    sections.push([c.bad('Input problems (not planned):'), ...plan.problems.flatMap((x) => wrapText(`  ${x}`, width, '    ').map(c.bad))].join('\n'));
+    sections.push(
+      [
+        c.bad('Input problems (not planned):'),
+        ...plan.problems.flatMap((x) => wrapText(`  ${x}`, width, '    ').map(c.bad)),
+      ].join('\n'),
+    );
   }
   const entries: PodEntry[] = plan.plans.map((p) => {
     const attention = podChanges(p) || p.preflight.blocked !== null;
@@ -79,21 +105,35 @@ export function renderNodeSync(report: NodeSyncReport, width: number = DEFAULT_T
   for (const p of [...report.pods.filter((x) => !x.ok), ...report.pods.filter((x) => x.ok)]) {
     let text = '';
     if (p.preflight.length) {
-      text += p.preflight.map((r) => `pre ${r.action} ${r.target}: ${r.ok ? 'ok' : 'refused'}${r.message ? ` ${r.message}` : ''}`).join('\n') + '\n';
+      text +=
+        p.preflight
+          .map((r) => `pre ${r.action} ${r.target}: ${r.ok ? 'ok' : 'refused'}${r.message ? ` ${r.message}` : ''}`)
+          .join('\n') + '\n';
     }
-    if (p.results.length || !p.stopped) text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results }, { width });
+    if (p.results.length || !p.stopped)
+      text += renderSyncReport({ pod: p.pod, ok: p.ok, stopped: p.stopped, rounds: 1, results: p.results }, { width });
     else text += `Pod ${p.pod.namespace}/${p.pod.name} (uid ${p.pod.uid}): not synced: ${p.stopped}\n`;
     out.push(text.trimEnd());
   }
   for (const o of report.orphans) {
-    out.push(`Orphan ${o.namespace}/${o.name} (uid ${o.uid}): ${o.ok ? 'removed' : `failed: ${o.error}`}${o.done.length ? ` (${o.done.join(', ')})` : ''}`);
+    out.push(
+      `Orphan ${o.namespace}/${o.name} (uid ${o.uid}): ${o.ok ? 'removed' : `failed: ${o.error}`}${o.done.length ? ` (${o.done.join(', ')})` : ''}`,
+    );
   }
   const synced = report.pods.length;
   const failed = report.pods.filter((p) => !p.ok).length;
-  const parts = [`${synced} pod${synced === 1 ? '' : 's'} synced${failed ? ` (${failed} failed)` : ''}`, `${report.unchanged} unchanged`];
-  if (report.orphans.length) parts.push(`${report.orphans.filter((o) => o.ok).length} of ${report.orphans.length} orphans removed`);
-  if (report.orphansKept) parts.push(`${report.orphansKept} orphan${report.orphansKept === 1 ? '' : 's'} left (--remove-orphans removes them)`);
-  if (report.problems.length) parts.push(`${report.problems.length} input problem${report.problems.length === 1 ? '' : 's'}`);
+  const parts = [
+    `${synced} pod${synced === 1 ? '' : 's'} synced${failed ? ` (${failed} failed)` : ''}`,
+    `${report.unchanged} unchanged`,
+  ];
+  if (report.orphans.length)
+    parts.push(`${report.orphans.filter((o) => o.ok).length} of ${report.orphans.length} orphans removed`);
+  if (report.orphansKept)
+    parts.push(
+      `${report.orphansKept} orphan${report.orphansKept === 1 ? '' : 's'} left (--remove-orphans removes them)`,
+    );
+  if (report.problems.length)
+    parts.push(`${report.problems.length} input problem${report.problems.length === 1 ? '' : 's'}`);
   out.push(`Node ${report.node}: ${parts.join(', ')}.`);
   return out.join('\n\n') + '\n';
 }

@@ -38,15 +38,27 @@ export function nodeProfileRows(p: NodeProfile): Array<[string, Sourced<unknown>
 export function renderNodeProfile(p: NodeProfile, width: number = DEFAULT_TABLE_WIDTH): string {
   const head: string[] = [];
   if (p.kubelet) {
-    head.push(`Kubelet: pid ${p.kubelet.pid}, ${p.kubelet.exe}${p.kubelet.versionOutput ? ` (${p.kubelet.versionOutput})` : ''}`);
-    head.push(`Config: ${p.kubelet.configFile ?? '<none>'}${p.kubelet.configDir ? `, drop-ins from ${p.kubelet.configDir}: ${p.kubelet.dropIns.length === 0 ? '<none>' : p.kubelet.dropIns.join(', ')}` : ''}`);
+    head.push(
+      `Kubelet: pid ${p.kubelet.pid}, ${p.kubelet.exe}${p.kubelet.versionOutput ? ` (${p.kubelet.versionOutput})` : ''}`,
+    );
+    head.push(
+      `Config: ${p.kubelet.configFile ?? '<none>'}${p.kubelet.configDir ? `, drop-ins from ${p.kubelet.configDir}: ${p.kubelet.dropIns.length === 0 ? '<none>' : p.kubelet.dropIns.join(', ')}` : ''}`,
+    );
   } else {
     head.push(p.detected ? 'Kubelet: detected' : 'Kubelet: none read (syncpod defaults)');
   }
   if (p.runtimeCgroupDriver) {
     const r = p.runtimeCgroupDriver;
-    head.push(`Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`);
+    head.push(
+      `Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`,
+    );
   }
   const rows = nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)]);
-  return [...head.flatMap((l) => wrapText(l, width, '  ')), '', wrappedTable(['SETTING', 'VALUE', 'SOURCE'], rows, { width, wrap: [1, 2] })].join('\n') + '\n';
+  return (
+    [
+      ...head.flatMap((l) => wrapText(l, width, '  ')),
+      '',
+      wrappedTable(['SETTING', 'VALUE', 'SOURCE'], rows, { width, wrap: [1, 2] }),
+    ].join('\n') + '\n'
+  );
 }

@@ -26,5 +26,9 @@ export function orphanTable(orphans: Orphan[], width?: number): string[] {
       o.kubelet === 'kill' ? `kill (grace ${o.gracePeriodSeconds}s), then remove` : 'remove',
     ];
   });
-  return wrappedTableRows(['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'], rows, { width, wrap: [7] }).flat();
+  return wrappedTableRows(
+    ['NAMESPACE', 'NAME', 'UID', 'SANDBOX', 'STATE', 'CONTAINERS', 'AGE', 'KUBELET WOULD'],
+    rows,
+    { width, wrap: [7] },
+  ).flat();
 }

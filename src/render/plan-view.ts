@@ -50,7 +50,11 @@ function noteLines(plan: Plan, view: PlanView): string[] {
   const lines: string[] = [];
   if (plan.duplicates.length > 0) {
     const n = plan.duplicates.length;
-    lines.push(c.bad(`Duplicates: ${n} other uid${n === 1 ? '' : 's'} of ${plan.pod.namespace}/${plan.pod.name} on this node; no desired pod owns ${n === 1 ? 'it' : 'them'}, so kubelet cleans ${n === 1 ? 'it' : 'them'} up (sync does so first)`));
+    lines.push(
+      c.bad(
+        `Duplicates: ${n} other uid${n === 1 ? '' : 's'} of ${plan.pod.namespace}/${plan.pod.name} on this node; no desired pod owns ${n === 1 ? 'it' : 'them'}, so kubelet cleans ${n === 1 ? 'it' : 'them'} up (sync does so first)`,
+      ),
+    );
     lines.push(...orphanTable(plan.duplicates, width));
   }
   for (const w of plan.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));
@@ -77,7 +81,9 @@ function bullet(text: string, view: PlanView, indent = '  '): string[] {
 /** The hint that -v shows more, when some assumption has a detail to show. */
 function verboseHint(notes: PlanAssumption[], view: PlanView): string[] {
   if (view.verbose || !notes.some((a) => a.detail)) return [];
-  return [(view.colours ?? plainColours).dim('  (-v shows the detail behind each assumption; -o json has them in full)')];
+  return [
+    (view.colours ?? plainColours).dim('  (-v shows the detail behind each assumption; -o json has them in full)'),
+  ];
 }
 
 /** A plan's header line, its steps and its notes: what every view of a pod with changes starts with. */
@@ -152,7 +158,12 @@ export function groupedAssumptions(entries: PodEntry[], view: PlanView): string[
     lines.push(c.dim(entries.length === 1 ? 'Assumptions:' : `Assumptions for every pod (${entries.length}):`));
     for (const g of common) lines.push(...bullet(key(g.a), view));
   }
-  lines.push(...verboseHint(groups.map((g) => g.a), view));
+  lines.push(
+    ...verboseHint(
+      groups.map((g) => g.a),
+      view,
+    ),
+  );
   return lines;
 }
 
@@ -175,7 +186,13 @@ export function unchangedLines(entries: PodEntry[], view: PlanView): string[] {
   const versions = [...new Set(rest.map((e) => e.plan.kubeletVersion))].join(', ');
   return [
     ...waiting.map((e) => c.pending(unchangedLine(e.plan))),
-    ...(rest.length ? [c.good(`${rest.length} ${rest.length === 1 ? 'pod' : 'pods'} with no changes  (kubelet ${versions}; -v lists them)`)] : []),
+    ...(rest.length
+      ? [
+          c.good(
+            `${rest.length} ${rest.length === 1 ? 'pod' : 'pods'} with no changes  (kubelet ${versions}; -v lists them)`,
+          ),
+        ]
+      : []),
   ];
 }
 

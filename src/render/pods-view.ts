@@ -25,7 +25,8 @@ export function runtimeHandlerName(handler: string): string {
 
 /** Renders pods (already filtered and ordered) as crictl prints them to stdout. */
 export function formatPods(pods: readonly PodSandbox[], opts: ListViewOptions): string {
-  if (opts.output !== 'table') return formatEnvelope(opts.output, 'ListPodSandboxResponse', { items: pods }, opts.toJSON);
+  if (opts.output !== 'table')
+    return formatEnvelope(opts.output, 'ListPodSandboxResponse', { items: pods }, opts.toJSON);
   if (opts.quiet) return formatQuiet(pods.map((p) => p.id));
   const rows: string[][] = [POD_COLUMNS.map((name) => opts.colours.header(name))];
   for (const pod of pods) {

@@ -11,13 +11,22 @@ import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table
 const HEADERS = ['NODE', 'PODS', 'CHANGES', 'BLOCKED', 'ORPHANS', 'ERRORS', 'RUNS', 'AT'] as const;
 
 /** The report as text (no trailing newline). */
-export function renderFleetReport(r: FleetReport, colors: Colours = plainColours, width: number = DEFAULT_TABLE_WIDTH): string {
+export function renderFleetReport(
+  r: FleetReport,
+  colors: Colours = plainColours,
+  width: number = DEFAULT_TABLE_WIDTH,
+): string {
   const out: string[] = [];
   if (r.nodes.length > 0) {
     const doctored = r.nodes.some((n) => n.doctor);
-    const failing = (n: FleetReport['nodes'][number]) => n.errors.length + n.problems.length > 0 || n.doctor?.status === 'fail';
+    const failing = (n: FleetReport['nodes'][number]) =>
+      n.errors.length + n.problems.length > 0 || n.doctor?.status === 'fail';
     const pending = (n: FleetReport['nodes'][number]) => !failing(n) && (n.changes || n.doctor?.status === 'warn');
-    const nodes = [...r.nodes.filter(failing), ...r.nodes.filter(pending), ...r.nodes.filter((n) => !failing(n) && !pending(n))];
+    const nodes = [
+      ...r.nodes.filter(failing),
+      ...r.nodes.filter(pending),
+      ...r.nodes.filter((n) => !failing(n) && !pending(n)),
+    ];
     const rows = nodes.map((n) => [
       n.node,
       String(n.pods),
@@ -27,7 +36,9 @@ export function renderFleetReport(r: FleetReport, colors: Colours = plainColours
       String(n.errors.length + n.problems.length),
       String(n.runs),
       n.at ?? '-',
-      ...(doctored ? [n.doctor ? (n.doctor.findings.length ? `${n.doctor.status} (${n.doctor.fail + n.doctor.warn})` : 'ok') : '-'] : []),
+      ...(doctored
+        ? [n.doctor ? (n.doctor.findings.length ? `${n.doctor.status} (${n.doctor.fail + n.doctor.warn})` : 'ok') : '-']
+        : []),
     ]);
     const [header, ...body] = wrappedTableRows([...HEADERS, ...(doctored ? ['DOCTOR'] : [])], rows, { width });
     out.push(...header!.map(colors.header));
@@ -44,11 +55,16 @@ export function renderFleetReport(r: FleetReport, colors: Colours = plainColours
         ...n.errors.map((e) => `  error: ${e}`),
         ...(n.doctor?.findings ?? []).map((f) => `  doctor: ${f}`),
       ];
-      if (lines.length > 0) details.push(`${n.node} (${n.source}):`, ...lines.flatMap((l) => wrapText(l, width, '    ')));
+      if (lines.length > 0)
+        details.push(`${n.node} (${n.source}):`, ...lines.flatMap((l) => wrapText(l, width, '    ')));
     }
     if (details.length > 0) out.push('', ...details);
     out.push('');
   }
-  out.push(r.summary.nodesWithChanges + r.summary.nodesWithErrors + r.summary.nodesWithDoctorFindings > 0 ? r.summary.text : colors.good(r.summary.text));
+  out.push(
+    r.summary.nodesWithChanges + r.summary.nodesWithErrors + r.summary.nodesWithDoctorFindings > 0
+      ? r.summary.text
+      : colors.good(r.summary.text),
+  );
   return out.join('\n');
 }

@@ -27,7 +27,11 @@ export function cpuPercent(usageNs: bigint, timestampNs: bigint, oldUsageNs: big
   return (Number(usageNs - oldUsageNs) / Number(duration)) * 100;
 }
 
-export function formatContainerStatsTable(before: readonly ContainerStats[], after: readonly ContainerStats[], opts: { all: boolean }): string {
+export function formatContainerStatsTable(
+  before: readonly ContainerStats[],
+  after: readonly ContainerStats[],
+  opts: { all: boolean },
+): string {
   const old = new Map(before.map((s) => [s.attributes?.id ?? '', s]));
   const rows: string[][] = [['CONTAINER', 'NAME', 'CPU %', 'MEM', 'DISK', 'INODES']];
   for (const s of sortStats(after)) {
@@ -37,7 +41,12 @@ export function formatContainerStatsTable(before: readonly ContainerStats[], aft
     if (!opts.all && cpu === 0n && mem === 0n) continue;
     const o = old.get(id);
     if (!o) continue;
-    const perc = cpuPercent(cpu, BigInt(s.cpu?.timestamp ?? '0'), big(o.cpu?.usageCoreNanoSeconds), BigInt(o.cpu?.timestamp ?? '0'));
+    const perc = cpuPercent(
+      cpu,
+      BigInt(s.cpu?.timestamp ?? '0'),
+      big(o.cpu?.usageCoreNanoSeconds),
+      BigInt(o.cpu?.timestamp ?? '0'),
+    );
     rows.push([
       truncateId(id),
       s.attributes?.metadata?.name ?? '',
@@ -62,12 +71,22 @@ export function formatPodStatsTable(before: readonly PodSandboxStats[], after: r
     const o = old.get(id);
     if (!o) continue;
     const ol = o.linux ?? o.windows;
-    const perc = cpuPercent(cpu, BigInt(linux?.cpu?.timestamp ?? '0'), big(ol?.cpu?.usageCoreNanoSeconds), BigInt(ol?.cpu?.timestamp ?? '0'));
+    const perc = cpuPercent(
+      cpu,
+      BigInt(linux?.cpu?.timestamp ?? '0'),
+      big(ol?.cpu?.usageCoreNanoSeconds),
+      BigInt(ol?.cpu?.timestamp ?? '0'),
+    );
     rows.push([s.attributes?.metadata?.name ?? '', truncateId(id), perc.toFixed(2), humanSize(Number(mem), 4)]);
   }
   return crictlTable(rows);
 }
 
-export function formatStatsEnvelope(output: 'json' | 'yaml', typeName: 'ListContainerStatsResponse' | 'ListPodSandboxStatsResponse', stats: readonly unknown[], toJSON: ProtoJSON): string {
+export function formatStatsEnvelope(
+  output: 'json' | 'yaml',
+  typeName: 'ListContainerStatsResponse' | 'ListPodSandboxStatsResponse',
+  stats: readonly unknown[],
+  toJSON: ProtoJSON,
+): string {
   return formatEnvelope(output, typeName, { stats }, toJSON);
 }

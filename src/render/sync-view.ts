@@ -50,7 +50,7 @@ export function renderSyncReport(report: SyncReport, opts: { timings?: boolean; 
     stepLabel(r, multi),
     r.action,
     r.target,
-    r.ok ? 'ok' : r.error ?? 'failed',
+    r.ok ? 'ok' : (r.error ?? 'failed'),
     formatMs(r.durationMs),
     ...(opts.timings ? [formatMs(r.rpcMs)] : []),
     r.message,
@@ -58,22 +58,41 @@ export function renderSyncReport(report: SyncReport, opts: { timings?: boolean; 
   const lines: string[] = [`Pod ${report.pod.namespace}/${report.pod.name} (uid ${report.pod.uid})`];
   const duplicates = report.duplicates ?? [];
   for (const d of duplicates) {
-    lines.push(...wrapText(`Duplicate ${d.namespace}/${d.name} (uid ${d.uid}): ${d.ok ? 'removed' : `failed: ${d.error}`}${d.done.length ? ` (${d.done.join(', ')})` : ''}`, width, '  '));
+    lines.push(
+      ...wrapText(
+        `Duplicate ${d.namespace}/${d.name} (uid ${d.uid}): ${d.ok ? 'removed' : `failed: ${d.error}`}${d.done.length ? ` (${d.done.join(', ')})` : ''}`,
+        width,
+        '  ',
+      ),
+    );
   }
   if (rows.length) lines.push(wrappedTable(head, rows, { width, wrap: [head.length - 1] }));
   const failed = report.results.filter((r) => !r.ok).length;
   const removed = duplicates.filter((d) => d.ok).length;
-  const dupText = duplicates.length ? `${removed} of ${duplicates.length} duplicate${duplicates.length === 1 ? '' : 's'} removed` : '';
+  const dupText = duplicates.length
+    ? `${removed} of ${duplicates.length} duplicate${duplicates.length === 1 ? '' : 's'} removed`
+    : '';
   const stepText = `${rows.length} step${rows.length === 1 ? '' : 's'}${multi ? ` in ${report.rounds} plans` : ''}`;
-  if (rows.length === 0 && duplicates.length === 0) lines.push('No changes. The pod is in the state kubelet would keep it in.');
-  else if (report.ok) lines.push(`Sync done: ${[...(rows.length || !duplicates.length ? [stepText] : []), dupText].filter(Boolean).join(', ')}.`);
+  if (rows.length === 0 && duplicates.length === 0)
+    lines.push('No changes. The pod is in the state kubelet would keep it in.');
+  else if (report.ok)
+    lines.push(
+      `Sync done: ${[...(rows.length || !duplicates.length ? [stepText] : []), dupText].filter(Boolean).join(', ')}.`,
+    );
   else {
-    const parts = [...(failed || !duplicates.length ? [`${failed} of ${rows.length} steps failed`] : []), ...(removed < duplicates.length ? [dupText] : [])];
-    lines.push(...wrapText(`Sync failed: ${parts.join(', ')}${report.stopped ? `; ${report.stopped}` : ''}.`, width, '  '));
+    const parts = [
+      ...(failed || !duplicates.length ? [`${failed} of ${rows.length} steps failed`] : []),
+      ...(removed < duplicates.length ? [dupText] : []),
+    ];
+    lines.push(
+      ...wrapText(`Sync failed: ${parts.join(', ')}${report.stopped ? `; ${report.stopped}` : ''}.`, width, '  '),
+    );
   }
   if (opts.timings && report.timings) {
     const t = report.timings;
-    lines.push(`Timings: total ${formatMs(t.totalMs)}, in runtime RPCs ${formatMs(t.rpcMs)}, syncpod's own ${formatMs(t.ownMs)} (observe+plan ${formatMs(t.planMs)}).`);
+    lines.push(
+      `Timings: total ${formatMs(t.totalMs)}, in runtime RPCs ${formatMs(t.rpcMs)}, syncpod's own ${formatMs(t.ownMs)} (observe+plan ${formatMs(t.planMs)}).`,
+    );
   }
   return lines.join('\n') + '\n';
 }
@@ -89,12 +108,14 @@ export interface Spinner {
 }
 
 function describeStep(round: number, s: { step: number; action: string; target: string }): string {
-  return s.step === 0 ? `waiting for init container ${s.target}` : `${round > 1 ? `[plan ${round}] ` : ''}${s.step} ${s.action} ${s.target}`;
+  return s.step === 0
+    ? `waiting for init container ${s.target}`
+    : `${round > 1 ? `[plan ${round}] ` : ''}${s.step} ${s.action} ${s.target}`;
 }
 
 function describeResult(r: StepResult): string {
   const base = describeStep(r.round, r);
-  return `${base}: ${r.ok ? 'ok' : r.error ?? 'failed'} (${formatMs(r.durationMs)})${r.message ? ` ${r.message}` : ''}`;
+  return `${base}: ${r.ok ? 'ok' : (r.error ?? 'failed')} (${formatMs(r.durationMs)})${r.message ? ` ${r.message}` : ''}`;
 }
 
 /** Plain progress lines on a non-terminal stderr. */
@@ -114,7 +135,7 @@ export function spinnerProgress(makeSpinner: () => Spinner): SyncHooks {
     },
     stepFinished: (r) => {
       const text = describeResult(r);
-      if (current) (r.ok ? current.succeed(text) : current.fail(text));
+      if (current) r.ok ? current.succeed(text) : current.fail(text);
       current = undefined;
     },
     note: (l) => {
@@ -126,17 +147,29 @@ export function spinnerProgress(makeSpinner: () => Spinner): SyncHooks {
 /** An ora spinner per step on a terminal stream (ora is loaded here, and only for a terminal). */
 export function terminalProgress(stream: NodeJS.WritableStream, colour: boolean): SyncHooks {
   const ora = (require('ora') as typeof import('ora')).default;
-  return spinnerProgress(() => ora({ stream, color: colour ? 'cyan' : undefined, isEnabled: true }) as unknown as Spinner);
+  return spinnerProgress(
+    () => ora({ stream, color: colour ? 'cyan' : undefined, isEnabled: true }) as unknown as Spinner,
+  );
 }
 
 /** `sync --dry-run`: the plan, then each request (protobuf JSON) and the filesystem work; nothing was done. */
 export function renderSyncDryRun(
-  d: { plan: Plan; requests: Array<{ service: string; rpc: string; request: unknown }>; filesystem: string[]; failures: string[] },
+  d: {
+    plan: Plan;
+    requests: Array<{ service: string; rpc: string; request: unknown }>;
+    filesystem: string[];
+    failures: string[];
+  },
   output: 'table' | 'json',
   toJSON: ProtoJSON,
 ): string {
-  const requests = d.requests.map((r) => ({ service: r.service, rpc: r.rpc, request: toJSON(`${r.rpc}Request`, r.request) }));
-  if (output === 'json') return JSON.stringify({ plan: d.plan, requests, filesystem: d.filesystem, failures: d.failures }, null, 2) + '\n';
+  const requests = d.requests.map((r) => ({
+    service: r.service,
+    rpc: r.rpc,
+    request: toJSON(`${r.rpc}Request`, r.request),
+  }));
+  if (output === 'json')
+    return JSON.stringify({ plan: d.plan, requests, filesystem: d.filesystem, failures: d.failures }, null, 2) + '\n';
   let text = renderPlans([d.plan]);
   if (!text.endsWith('\n')) text += '\n';
   text += `\nRequests (${requests.length}), none sent:\n`;

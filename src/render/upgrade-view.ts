@@ -20,19 +20,23 @@ function paint(v: UpgradeVerdict, c: Colours): (s: string) => string {
 /** A pod the upgrade touches (or notes something about): every container, the notes. */
 function renderPod(p: UpgradePod, view: PlanView): string[] {
   const colors = view.colours ?? plainColours;
-  const lines = [`Pod ${p.pod.namespace}/${p.pod.name}${p.pod.uid ? ` (uid ${p.pod.uid})` : ''}: ${p.restarts} restart${p.restarts === 1 ? '' : 's'}`];
+  const lines = [
+    `Pod ${p.pod.namespace}/${p.pod.name}${p.pod.uid ? ` (uid ${p.pod.uid})` : ''}: ${p.restarts} restart${p.restarts === 1 ? '' : 's'}`,
+  ];
   const rows = p.containers.map((c) => [c.kind === 'init' ? `${c.name} (init)` : c.name, c.state, c.verdict, c.reason]);
   const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3] });
   lines.push(...header!);
   body.forEach((row, i) => lines.push(...row.map(paint(p.containers[i]!.verdict, colors))));
-  for (const n of p.notes) lines.push(...wrapText(`Note: ${n}`, view.width ?? DEFAULT_TABLE_WIDTH, '  ').map(colors.pending));
+  for (const n of p.notes)
+    lines.push(...wrapText(`Note: ${n}`, view.width ?? DEFAULT_TABLE_WIDTH, '  ').map(colors.pending));
   return lines;
 }
 
 /** The upgrade changes nothing in this pod and has nothing to say about it. */
 const untouched = (p: UpgradePod): boolean => p.notes.length === 0 && p.containers.every((c) => c.verdict === 'keep');
 
-const keptLine = (p: UpgradePod): string => `${p.pod.namespace}/${p.pod.name}  no restarts  (${p.containers.length} container${p.containers.length === 1 ? '' : 's'} kept)`;
+const keptLine = (p: UpgradePod): string =>
+  `${p.pod.namespace}/${p.pod.name}  no restarts  (${p.containers.length} container${p.containers.length === 1 ? '' : 's'} kept)`;
 
 const onOff = (v: boolean | null): string => (v === null ? 'absent' : v ? 'on' : 'off');
 
@@ -41,7 +45,9 @@ export function renderUpgradePlan(plan: UpgradePlan, view: PlanView = {}): strin
   const colors = view.colours ?? plainColours;
   // Pods with restarts first, then those with starts, pending work or notes (each group in the data's order).
   const touched = plan.pods.filter((p) => !untouched(p));
-  const sections = [...touched.filter((p) => p.restarts > 0), ...touched.filter((p) => p.restarts === 0)].map((p) => renderPod(p, view).join('\n'));
+  const sections = [...touched.filter((p) => p.restarts > 0), ...touched.filter((p) => p.restarts === 0)].map((p) =>
+    renderPod(p, view).join('\n'),
+  );
   const kept = plan.pods.filter(untouched);
   if (kept.length > 0) {
     sections.push(

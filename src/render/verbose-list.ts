@@ -5,7 +5,13 @@ import { formatRFC3339Nano, humanDuration, parseNs, type Zone } from './text';
 /** A map the runtime sent with no entries decodes to nil in Go, and crictl skips it. */
 function mapBlock(title: string, m: Record<string, string>): string {
   if (Object.keys(m).length === 0) return '';
-  return `${title}:\n` + Object.keys(m).sort().map((k) => `\t${k} -> ${m[k]}\n`).join('');
+  return (
+    `${title}:\n` +
+    Object.keys(m)
+      .sort()
+      .map((k) => `\t${k} -> ${m[k]}\n`)
+      .join('')
+  );
 }
 
 /** Go's %v of a time.Time (2006-01-02 15:04:05.999999999 -0700 MST; UTC when the offset is 0). */
@@ -19,7 +25,12 @@ export function goTimeString(ns: bigint, zone: Zone): string {
 }
 
 const POD_STATE: Record<string, string> = { SANDBOX_READY: 'Ready', SANDBOX_NOTREADY: 'NotReady' };
-const CONTAINER_STATE: Record<string, string> = { CONTAINER_CREATED: 'Created', CONTAINER_RUNNING: 'Running', CONTAINER_EXITED: 'Exited', CONTAINER_UNKNOWN: 'Unknown' };
+const CONTAINER_STATE: Record<string, string> = {
+  CONTAINER_CREATED: 'Created',
+  CONTAINER_RUNNING: 'Running',
+  CONTAINER_EXITED: 'Exited',
+  CONTAINER_UNKNOWN: 'Unknown',
+};
 
 export function formatPodsVerbose(pods: readonly PodSandbox[], zone: Zone): string {
   let out = '';

@@ -35,7 +35,11 @@ function longestWord(text: string): number {
 }
 
 /** Content widths (padding excluded) per column: fixed columns their widest cell, wrap columns a share of the rest. */
-export function columnWidths(all: ReadonlyArray<ReadonlyArray<string>>, columns: number, opts: WrappedTableOptions): number[] {
+export function columnWidths(
+  all: ReadonlyArray<ReadonlyArray<string>>,
+  columns: number,
+  opts: WrappedTableOptions,
+): number[] {
   const width = opts.width && opts.width > 0 ? opts.width : DEFAULT_TABLE_WIDTH;
   const wrap = new Set((opts.wrap ?? []).filter((i) => i >= 0 && i < columns));
   const natural = new Array<number>(columns).fill(0);
@@ -66,7 +70,11 @@ export function columnWidths(all: ReadonlyArray<ReadonlyArray<string>>, columns:
  * The header and each row as their lines (a wrapped row takes several), no line ending in spaces.
  * Callers that paint a row paint each of its lines.
  */
-export function wrappedTableRows(head: readonly string[], rows: ReadonlyArray<ReadonlyArray<string>>, opts: WrappedTableOptions = {}): string[][] {
+export function wrappedTableRows(
+  head: readonly string[],
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  opts: WrappedTableOptions = {},
+): string[][] {
   let columns = head.length;
   for (const r of rows) columns = Math.max(columns, r.length);
   const all = [head, ...rows].map((r) => Array.from({ length: columns }, (_, i) => r[i] ?? ''));
@@ -74,8 +82,21 @@ export function wrappedTableRows(head: readonly string[], rows: ReadonlyArray<Re
   const Table = require('cli-table3') as typeof import('cli-table3');
   const table = new Table({
     chars: {
-      top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-      left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '',
+      top: '',
+      'top-mid': '',
+      'top-left': '',
+      'top-right': '',
+      bottom: '',
+      'bottom-mid': '',
+      'bottom-left': '',
+      'bottom-right': '',
+      left: '',
+      'left-mid': '',
+      mid: '',
+      'mid-mid': '',
+      right: '',
+      'right-mid': '',
+      middle: '',
     },
     style: { head: [], border: [], 'padding-left': 0, 'padding-right': PADDING, compact: true },
     colWidths: widths.map((w) => w + PADDING),
@@ -83,7 +104,10 @@ export function wrappedTableRows(head: readonly string[], rows: ReadonlyArray<Re
     wrapOnWordBoundary: true,
   });
   table.push(...all);
-  const lines = table.toString().split('\n').map((l) => l.trimEnd());
+  const lines = table
+    .toString()
+    .split('\n')
+    .map((l) => l.trimEnd());
   // cli-table3 records each row's height while laying out.
   const heights = (table.options as unknown as { rowHeights: number[] }).rowHeights;
   const out: string[][] = [];

@@ -69,7 +69,9 @@ export interface YamlOptions {
 function goYamlNumber(s: string): boolean {
   if (!/^[-+.0-9]/.test(s)) return false;
   const plain = s.replace(/_/g, '');
-  return /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)$/.test(plain);
+  return /^[-+]?(0[xX][0-9a-fA-F]+|0[oO][0-7]+|0[bB][01]+|\.[0-9]+([eE][-+]?[0-9]+)?|[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?)$/.test(
+    plain,
+  );
 }
 
 /**
@@ -95,13 +97,16 @@ export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): str
     // Emitted as YAML 1.2, but also quote what YAML 1.1 readers resolve (yes/no/on/off/y/n,
     // sexagesimal numbers, timestamps).
     compat: 'yaml-1.1',
-    sortMapEntries: opts.sortKeys === false ? false : (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
+    sortMapEntries:
+      opts.sortKeys === false ? false : (a, b) => compareYamlKeys(keyText(yaml, a.key), keyText(yaml, b.key)),
   });
   // go-yaml's quoting: a string that would read as another type is double-quoted; one that only
   // cannot be written plain ("[]", "a: b", "*x", " lead") is single-quoted.
   const { tags, compat } = doc.schema;
-  const typed = (t: { default?: unknown; tag: string; test?: RegExp }, s: string) => !!t.default && t.tag !== 'tag:yaml.org,2002:str' && !!t.test?.test(s);
-  const readsAsOtherType = (s: string) => s === '' || tags.some((t) => typed(t, s)) || (compat ?? []).some((t) => typed(t, s)) || goYamlNumber(s);
+  const typed = (t: { default?: unknown; tag: string; test?: RegExp }, s: string) =>
+    !!t.default && t.tag !== 'tag:yaml.org,2002:str' && !!t.test?.test(s);
+  const readsAsOtherType = (s: string) =>
+    s === '' || tags.some((t) => typed(t, s)) || (compat ?? []).some((t) => typed(t, s)) || goYamlNumber(s);
   yaml.visit(doc, {
     Scalar(_key, node) {
       if (typeof node.value !== 'string') return;
@@ -109,7 +114,13 @@ export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): str
       if (readsAsOtherType(s) || mustBeDoubleQuoted(s)) node.type = 'QUOTE_DOUBLE';
       else if (s.startsWith('---') || s.startsWith('...')) node.type = 'QUOTE_SINGLE';
       // The yaml package double-quotes a string holding ' (and no "); go-yaml single-quotes it when it cannot be plain.
-      else if (s.includes("'") && !s.includes('"') && !/[\n\p{Cc}]/u.test(s) && yaml.stringify(s, { lineWidth: 0 }).startsWith('"')) node.type = 'QUOTE_SINGLE';
+      else if (
+        s.includes("'") &&
+        !s.includes('"') &&
+        !/[\n\p{Cc}]/u.test(s) &&
+        yaml.stringify(s, { lineWidth: 0 }).startsWith('"')
+      )
+        node.type = 'QUOTE_SINGLE';
     },
   });
   // Inside double quotes go-yaml escapes U+FEFF, U+FFFE/U+FFFF and every code point beyond U+FFFF
@@ -118,6 +129,8 @@ export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): str
     .toString({ singleQuote: true, indentSeq: false, lineWidth: 0 })
     .replace(/[\ufeff\ufffe\uffff]|[\u{10000}-\u{10ffff}]/gu, (ch) => {
       const cp = ch.codePointAt(0)!;
-      return cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}` : `\\u${cp.toString(16).toUpperCase()}`;
+      return cp > 0xffff
+        ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}`
+        : `\\u${cp.toString(16).toUpperCase()}`;
     });
 }

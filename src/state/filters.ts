@@ -330,7 +330,7 @@ export function filterImages(images: readonly Image[], conditions: readonly stri
         const re = compileNameRegex(value);
         kept = kept.filter((img) => {
           const [name] = splitRepoDigest(img.repoDigests);
-          return (re === undefined || re.test(name)) || name === value;
+          return re === undefined || re.test(name) || name === value;
         });
         break;
       }

@@ -67,7 +67,11 @@ export function imageFacts(images: T.Image[], pod: Pod, plan: Plan): PreflightFa
     ...a.initContainersToStart,
     ...a.containersToStart.map((c) => c.name),
   ];
-  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...((pod.spec?.ephemeralContainers ?? []) as Array<{ name: string; image?: string }>)];
+  const all = [
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.containers ?? []),
+    ...((pod.spec?.ephemeralContainers ?? []) as Array<{ name: string; image?: string }>),
+  ];
   const seen = new Set<string>();
   const out: PreflightFacts['images'] = [];
   for (const n of names) {

@@ -64,7 +64,12 @@ const CONTAINER_STATES: Record<string, ContainerState> = {
 
 /** The CPU and memory values of a reported LinuxContainerResources. */
 function linuxResources(l: T.LinuxContainerResources): ContainerResources {
-  return { cpuShares: Number(l.cpuShares), cpuQuota: Number(l.cpuQuota), cpuPeriod: Number(l.cpuPeriod), memoryLimitInBytes: Number(l.memoryLimitInBytes) };
+  return {
+    cpuShares: Number(l.cpuShares),
+    cpuQuota: Number(l.cpuQuota),
+    cpuPeriod: Number(l.cpuPeriod),
+    memoryLimitInBytes: Number(l.memoryLimitInBytes),
+  };
 }
 
 /** kubelet's toKubeContainerStatus: a CRI ContainerStatus in kubelet's terms. */
@@ -155,7 +160,15 @@ export interface ObserveOptions {
 
 /** A PodSandboxStatus with what a ListPodSandbox item carries (no network, no namespaces). */
 function sandboxStatusFromList(s: T.PodSandbox): T.PodSandboxStatus {
-  return { id: s.id, metadata: s.metadata, state: s.state, createdAt: s.createdAt, labels: s.labels, annotations: s.annotations, runtimeHandler: s.runtimeHandler };
+  return {
+    id: s.id,
+    metadata: s.metadata,
+    state: s.state,
+    createdAt: s.createdAt,
+    labels: s.labels,
+    annotations: s.annotations,
+    runtimeHandler: s.runtimeHandler,
+  };
 }
 
 /** A ContainerStatus of a running container with what a ListContainers item carries. */
@@ -189,7 +202,10 @@ export interface RuntimeLists {
 
 /** One ListPodSandbox and one ListContainers, no filter. */
 export async function listRuntime(runtime: Pick<RuntimeService, 'call'>): Promise<RuntimeLists> {
-  const [sandboxList, containerList] = await allInOrder([runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {})]);
+  const [sandboxList, containerList] = await allInOrder([
+    runtime.call('ListPodSandbox', {}),
+    runtime.call('ListContainers', {}),
+  ]);
   return { sandboxes: sandboxList.items, containers: containerList.containers };
 }
 
@@ -203,12 +219,20 @@ export function matchPods(refs: PodRef[], lists: RuntimeLists): PodMatch[] {
   const containers = [...lists.containers].sort(byNewest);
   return refs.map((ref) => {
     const byName = sandboxes.filter(
-      (s) => (s.metadata?.namespace ?? s.labels[LABEL_POD_NAMESPACE]) === ref.namespace && (s.metadata?.name ?? s.labels[LABEL_POD_NAME]) === ref.name,
+      (s) =>
+        (s.metadata?.namespace ?? s.labels[LABEL_POD_NAMESPACE]) === ref.namespace &&
+        (s.metadata?.name ?? s.labels[LABEL_POD_NAME]) === ref.name,
     );
     const containerUids = containers
       .filter((c) => c.labels[LABEL_POD_NAMESPACE] === ref.namespace && c.labels[LABEL_POD_NAME] === ref.name)
       .map((c) => c.labels[LABEL_POD_UID] ?? '');
-    const candidates = [...new Set([...byName.map((s) => s.labels[LABEL_POD_UID] ?? s.metadata?.uid ?? ''), ...containerUids].filter((u) => u !== ''))];
+    const candidates = [
+      ...new Set(
+        [...byName.map((s) => s.labels[LABEL_POD_UID] ?? s.metadata?.uid ?? ''), ...containerUids].filter(
+          (u) => u !== '',
+        ),
+      ),
+    ];
     if (ref.uid) return { by: 'uid-label', uid: ref.uid, candidates };
     if (candidates.length) return { by: 'namespace-name', uid: candidates[0], candidates };
     return { by: 'none', uid: '', candidates };
@@ -219,7 +243,11 @@ export function matchPods(refs: PodRef[], lists: RuntimeLists): PodMatch[] {
  * Reads the live state of each referenced pod. Pods are matched by uid when the reference has
  * one, otherwise by namespace + name (newest uid wins; the match says which).
  */
-export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: PodRef[], opts: ObserveOptions = {}): Promise<ObservedPod[]> {
+export async function observePods(
+  runtime: Pick<RuntimeService, 'call'>,
+  refs: PodRef[],
+  opts: ObserveOptions = {},
+): Promise<ObservedPod[]> {
   const concurrency = opts.concurrency ?? 16;
   const lists = opts.lists ?? (await listRuntime(runtime));
   const sandboxes = [...lists.sandboxes].sort(byNewest);
@@ -249,7 +277,8 @@ export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: P
     }
   });
   const containerStatuses = await mapBounded(relevantContainers, concurrency, async (c) => {
-    if (opts.lean && c.state === 'CONTAINER_RUNNING') return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
+    if (opts.lean && c.state === 'CONTAINER_RUNNING')
+      return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
     try {
       const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose: false });
       if (!res.status) throw new CriCallError(`ContainerStatus ${c.id}: container status is nil`, 2, '');
@@ -262,8 +291,12 @@ export async function observePods(runtime: Pick<RuntimeService, 'call'>, refs: P
 
   return refs.map((ref, i) => {
     const match = matches[i];
-    const rawSandboxes = sandboxStatuses.filter((s): s is T.PodSandboxStatus => !!s && (s.labels[LABEL_POD_UID] ?? '') === match.uid && match.uid !== '');
-    const rawContainers = containerStatuses.filter((c): c is NonNullable<typeof c> => !!c && c.uid === match.uid && match.uid !== '');
+    const rawSandboxes = sandboxStatuses.filter(
+      (s): s is T.PodSandboxStatus => !!s && (s.labels[LABEL_POD_UID] ?? '') === match.uid && match.uid !== '',
+    );
+    const rawContainers = containerStatuses.filter(
+      (c): c is NonNullable<typeof c> => !!c && c.uid === match.uid && match.uid !== '',
+    );
     rawSandboxes.sort(byNewest);
     rawContainers.sort((a, b) => byNewest(a.status, b.status));
     const sb = rawSandboxes.map(toSandboxStatus);

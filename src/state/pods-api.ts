@@ -60,7 +60,13 @@ export const PODS_API_PROTO: ProtoPackage = {
   services: {
     Pods: {
       methods: {
-        ListPods: { path: PODS_API_LIST_PATH, request: 'ListPodsRequest', response: 'ListPodsResponse', requestStream: false, responseStream: false },
+        ListPods: {
+          path: PODS_API_LIST_PATH,
+          request: 'ListPodsRequest',
+          response: 'ListPodsResponse',
+          requestStream: false,
+          responseStream: false,
+        },
       },
     },
   },
@@ -86,7 +92,9 @@ export function decodePodIdentity(bytes: Uint8Array): PodIdentity {
 }
 
 /** Encodes a pod identity the way the Pods API sends it (for stand-in servers in tests). */
-export function encodePodIdentity(p: Omit<PodIdentity, 'configSource'> & { annotations?: Record<string, string> }): Buffer {
+export function encodePodIdentity(
+  p: Omit<PodIdentity, 'configSource'> & { annotations?: Record<string, string> },
+): Buffer {
   return encodeMessage(PODS_API_PROTO, 'Pod', {
     metadata: { name: p.name, namespace: p.namespace, uid: p.uid, annotations: p.annotations ?? {} },
     spec: { nodeName: p.nodeName },
@@ -98,20 +106,29 @@ export function encodePodIdentity(p: Omit<PodIdentity, 'configSource'> & { annot
  * ListPods on `socket`. Returns undefined when there is no socket (no kubelet, or the gate is off);
  * throws a one-line error naming the socket when it exists but does not answer.
  */
-export async function listPodsApi(socket: string, opts: { timeoutMs: number; exists(path: string): boolean }): Promise<PodIdentity[] | undefined> {
+export async function listPodsApi(
+  socket: string,
+  opts: { timeoutMs: number; exists(path: string): boolean },
+): Promise<PodIdentity[] | undefined> {
   if (!opts.exists(socket)) return undefined;
   const channel = new GrpcClient(socket);
   try {
-    const bytes = await channel.unary(PODS_API_LIST_PATH, encodeMessage(PODS_API_PROTO, 'ListPodsRequest', {}), { timeoutMs: opts.timeoutMs });
+    const bytes = await channel.unary(PODS_API_LIST_PATH, encodeMessage(PODS_API_PROTO, 'ListPodsRequest', {}), {
+      timeoutMs: opts.timeoutMs,
+    });
     const res = decodeMessage(PODS_API_PROTO, 'ListPodsResponse', bytes) as { pods: Buffer[] };
     return res.pods.map(decodePodIdentity);
   } catch (err) {
     if (!(err instanceof GrpcStatusError)) throw err;
     if (err.code === Status.FAILED_PRECONDITION) {
-      throw new SyncpodError(`Pods API ${socket}: kubelet has not finished reading its pod sources yet (${err.details || 'FAILED_PRECONDITION'}); try again`);
+      throw new SyncpodError(
+        `Pods API ${socket}: kubelet has not finished reading its pod sources yet (${err.details || 'FAILED_PRECONDITION'}); try again`,
+      );
     }
-    if (err.code === Status.UNIMPLEMENTED) throw new SyncpodError(`Pods API ${socket}: ${PODS_API_LIST_PATH} is not served (another API version?)`);
-    if (err.code === Status.DEADLINE_EXCEEDED) throw new SyncpodError(`Pods API ${socket}: no answer within ${opts.timeoutMs} ms`);
+    if (err.code === Status.UNIMPLEMENTED)
+      throw new SyncpodError(`Pods API ${socket}: ${PODS_API_LIST_PATH} is not served (another API version?)`);
+    if (err.code === Status.DEADLINE_EXCEEDED)
+      throw new SyncpodError(`Pods API ${socket}: no answer within ${opts.timeoutMs} ms`);
     throw new SyncpodError(`Pods API ${socket}: ${err.details || errorLine(err)}`);
   } finally {
     channel.close();

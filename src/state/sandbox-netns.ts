@@ -48,8 +48,6 @@ export interface SandboxNetwork {
   notes: string[];
 }
 
-
-
 /** The first present key among spellings (camelCase protobuf JSON, snake_case Go JSON, Go field names). */
 function pick(obj: Obj, ...keys: string[]): unknown {
   for (const k of keys) if (obj[k] !== undefined && obj[k] !== null) return obj[k];
@@ -57,7 +55,8 @@ function pick(obj: Obj, ...keys: string[]): unknown {
 }
 
 const str = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
-const num = (v: unknown): number => (typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0);
+const num = (v: unknown): number =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : 0;
 const strList = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : []);
 
 function strMap(v: unknown): Record<string, string> {
@@ -117,7 +116,9 @@ export function parseSandboxNetwork(resp: T.PodSandboxStatusResponse): SandboxNe
   const info = parseJson(resp.info?.info);
   const verbose: Obj = isObj(info) ? info : {};
   if (!isObj(info)) {
-    notes.push(`the runtime gave no verbose sandbox info for ${status.id}: netns path, port mappings, DNS and cgroup parent are unknown`);
+    notes.push(
+      `the runtime gave no verbose sandbox info for ${status.id}: netns path, port mappings, DNS and cgroup parent are unknown`,
+    );
   }
   const spec = isObj(verbose.runtimeSpec) ? verbose.runtimeSpec : undefined;
   const specLinux = spec !== undefined && isObj(spec.linux) ? spec.linux : {};
@@ -138,8 +139,12 @@ export function parseSandboxNetwork(resp: T.PodSandboxStatusResponse): SandboxNe
   }
 
   const configLinux = config !== undefined && isObj(pick(config, 'linux')) ? (pick(config, 'linux') as Obj) : {};
-  const configSc = isObj(pick(configLinux, 'security_context', 'securityContext')) ? (pick(configLinux, 'security_context', 'securityContext') as Obj) : {};
-  const configNsOpts = isObj(pick(configSc, 'namespace_options', 'namespaceOptions')) ? (pick(configSc, 'namespace_options', 'namespaceOptions') as Obj) : {};
+  const configSc = isObj(pick(configLinux, 'security_context', 'securityContext'))
+    ? (pick(configLinux, 'security_context', 'securityContext') as Obj)
+    : {};
+  const configNsOpts = isObj(pick(configSc, 'namespace_options', 'namespaceOptions'))
+    ? (pick(configSc, 'namespace_options', 'namespaceOptions') as Obj)
+    : {};
   const hostNetwork =
     isNodeMode(status.linux?.namespaces?.options?.network) ||
     isNodeMode(configNsOpts.network) ||
@@ -217,10 +222,17 @@ export function refuseSandbox(sb: SandboxNetwork, verb: NetVerb): void {
  * be listed; otherwise from the runtime's report (containerd's cniResult, or a pod IP on eth0).
  * Returns a reason, or undefined when the interface is free.
  */
-export function existingInterface(sb: SandboxNetwork, ifname: string, insideNetns: string[] | undefined): string | undefined {
+export function existingInterface(
+  sb: SandboxNetwork,
+  ifname: string,
+  insideNetns: string[] | undefined,
+): string | undefined {
   if (insideNetns !== undefined) {
     if (!insideNetns.includes(ifname)) return undefined;
-    const by = sb.runtimeInterfaces?.includes(ifname) || (ifname === 'eth0' && sb.ip !== '') ? ' (set up by the runtime in RunPodSandbox)' : '';
+    const by =
+      sb.runtimeInterfaces?.includes(ifname) || (ifname === 'eth0' && sb.ip !== '')
+        ? ' (set up by the runtime in RunPodSandbox)'
+        : '';
     return `interface ${ifname} already exists in its network namespace${by}`;
   }
   if (sb.runtimeInterfaces?.includes(ifname)) return `the runtime reports interface ${ifname} from its own CNI setup`;
@@ -288,7 +300,10 @@ async function exists(path: string): Promise<boolean> {
 }
 
 /** The first candidate netns path that exists (as `at` maps node paths, e.g. under --host-root), or undefined. */
-export async function locateNetns(sb: SandboxNetwork, at: (nodePath: string) => string = (p) => p): Promise<string | undefined> {
+export async function locateNetns(
+  sb: SandboxNetwork,
+  at: (nodePath: string) => string = (p) => p,
+): Promise<string | undefined> {
   if (sb.netnsClosed === true) return undefined;
   for (const p of netnsCandidates(sb).map(at)) if (await exists(p)) return p;
   return undefined;

@@ -23,10 +23,15 @@ const newestFirst = <T extends { createdAt: string }>(a: T, b: T) => compareInt6
 
 /** The newest ready sandbox with this name and namespace (default "default"). */
 export async function resolvePodByName(lister: TargetLister, name: string, namespace = 'default'): Promise<PodSandbox> {
-  const pods = (await lister.listPods()).filter((p) => p.metadata?.name === name && p.metadata?.namespace === namespace).sort(newestFirst);
+  const pods = (await lister.listPods())
+    .filter((p) => p.metadata?.name === name && p.metadata?.namespace === namespace)
+    .sort(newestFirst);
   if (pods.length === 0) throw new SyncpodError(`no pod sandbox named ${namespace}/${name}`);
   const ready = pods.find((p) => p.state === 'SANDBOX_READY');
-  if (!ready) throw new SyncpodError(`pod ${namespace}/${name} has no ready sandbox (newest ${pods[0]!.id.slice(0, 13)} is not ready)`);
+  if (!ready)
+    throw new SyncpodError(
+      `pod ${namespace}/${name} has no ready sandbox (newest ${pods[0]!.id.slice(0, 13)} is not ready)`,
+    );
   return ready;
 }
 
@@ -34,7 +39,11 @@ export async function resolvePodByName(lister: TargetLister, name: string, names
 export async function resolvePodTarget(lister: TargetLister, flags: TargetFlags): Promise<string> {
   if (flags.pod !== undefined) return (await resolvePodByName(lister, flags.pod, flags.namespace)).id;
   if (flags.id === undefined) throw new SyncpodError('a pod sandbox ID (or --pod NAME) is required');
-  return resolveIdPrefix(flags.id, (await lister.listPods()).map((p) => p.id), 'pod sandbox');
+  return resolveIdPrefix(
+    flags.id,
+    (await lister.listPods()).map((p) => p.id),
+    'pod sandbox',
+  );
 }
 
 /** The container for exec/attach: the positional ID prefix, or --pod/-n/--container. */
@@ -43,7 +52,11 @@ export async function resolveContainerTarget(lister: TargetLister, flags: Target
     if (flags.container !== undefined) throw new SyncpodError('--container needs --pod (or give a container ID)');
     if (flags.id === undefined) throw new SyncpodError('a container ID (or --pod NAME --container NAME) is required');
     const containers = await lister.listContainers();
-    const id = resolveIdPrefix(flags.id, containers.map((c) => c.id), 'container');
+    const id = resolveIdPrefix(
+      flags.id,
+      containers.map((c) => c.id),
+      'container',
+    );
     return containers.find((c) => c.id === id)!;
   }
   const pod = await resolvePodByName(lister, flags.pod, flags.namespace);

@@ -25,18 +25,30 @@ const SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The controller's pod-name pattern and the label values the name determines. */
-function namePattern(shape: ControllerShape): { re: RegExp; shown: string; check?: (m: RegExpExecArray, labels: Record<string, string>) => boolean } {
+function namePattern(shape: ControllerShape): {
+  re: RegExp;
+  shown: string;
+  check?: (m: RegExpExecArray, labels: Record<string, string>) => boolean;
+} {
   const n = escape(shape.name);
   switch (shape.kind) {
     case 'Deployment':
       // The ReplicaSet is `<deployment>-<pod-template-hash>`; its pods add a random suffix.
-      return { re: new RegExp(`^${n}-([a-z0-9]+)-${SUFFIX}$`), shown: `${shape.name}-<pod-template-hash>-<suffix>`, check: (m, l) => l['pod-template-hash'] === m[1] };
+      return {
+        re: new RegExp(`^${n}-([a-z0-9]+)-${SUFFIX}$`),
+        shown: `${shape.name}-<pod-template-hash>-<suffix>`,
+        check: (m, l) => l['pod-template-hash'] === m[1],
+      };
     case 'StatefulSet':
       return { re: new RegExp(`^${escape(shape.podName)}$`), shown: shape.podName };
     case 'CronJob':
       return { re: new RegExp(`^${n}-[0-9]+-${SUFFIX}$`), shown: `${shape.name}-<scheduled>-<suffix>` };
     case 'Job':
-      if (shape.ordinal !== undefined) return { re: new RegExp(`^${n}-${shape.ordinal}-${SUFFIX}$`), shown: `${shape.name}-${shape.ordinal}-<suffix>` };
+      if (shape.ordinal !== undefined)
+        return {
+          re: new RegExp(`^${n}-${shape.ordinal}-${SUFFIX}$`),
+          shown: `${shape.name}-${shape.ordinal}-<suffix>`,
+        };
       return { re: new RegExp(`^${n}-(?:[0-9]+-)?${SUFFIX}$`), shown: `${shape.name}-<suffix>` };
     default:
       return { re: new RegExp(`^${n}-${SUFFIX}$`), shown: `${shape.name}-<suffix>` };
@@ -47,7 +59,11 @@ function namePattern(shape: ControllerShape): { re: RegExp; shown: string; check
  * The newest live pod of the workload in `namespace`, or undefined. Labels the controller sets
  * with known values (a StatefulSet's pod name, a Job's name, a completion index) must match too.
  */
-export function matchWorkloadPod(lists: RuntimeLists, namespace: string, shape: ControllerShape): WorkloadMatch | undefined {
+export function matchWorkloadPod(
+  lists: RuntimeLists,
+  namespace: string,
+  shape: ControllerShape,
+): WorkloadMatch | undefined {
   const want = { ...shape.matchLabels, ...shape.labelsAdded };
   // A DaemonSet's template generation changes with every template edit: a live pod of an older
   // generation is still the DaemonSet's pod (the plan then shows what changed).

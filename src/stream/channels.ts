@@ -4,7 +4,12 @@
 // character is the channel digit and whose rest is base64. Pure: no sockets here.
 
 /** Offered in this order; the server picks the first it supports (containerd has no v5). */
-export const CHANNEL_PROTOCOLS = ['v4.channel.k8s.io', 'v4.base64.channel.k8s.io', 'channel.k8s.io', 'base64.channel.k8s.io'] as const;
+export const CHANNEL_PROTOCOLS = [
+  'v4.channel.k8s.io',
+  'v4.base64.channel.k8s.io',
+  'channel.k8s.io',
+  'base64.channel.k8s.io',
+] as const;
 /** Port-forward over WebSocket knows only these. */
 export const PORT_FORWARD_PROTOCOLS = ['v4.channel.k8s.io', 'v4.base64.channel.k8s.io'] as const;
 
@@ -47,7 +52,12 @@ export type CommandEnd = { kind: 'exit'; code: number } | { kind: 'error'; messa
 export function parseCommandEnd(payload: string, protocol: string): CommandEnd {
   const text = payload.trim();
   if (!protocol.startsWith('v4.')) return text === '' ? { kind: 'exit', code: 0 } : { kind: 'error', message: text };
-  let status: { status?: string; reason?: string; message?: string; details?: { causes?: { reason?: string; message?: string }[] } };
+  let status: {
+    status?: string;
+    reason?: string;
+    message?: string;
+    details?: { causes?: { reason?: string; message?: string }[] };
+  };
   try {
     status = JSON.parse(text);
   } catch {

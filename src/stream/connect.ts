@@ -36,7 +36,11 @@ function describeFailure(url: string, err: NodeJS.ErrnoException): string {
 }
 
 /** Connects and resolves once the server accepted one of `protocols`. */
-export function openStream(url: string, protocols: readonly string[], opts: { timeoutMs: number; debug?: (line: string) => void }): Promise<StreamConnection> {
+export function openStream(
+  url: string,
+  protocols: readonly string[],
+  opts: { timeoutMs: number; debug?: (line: string) => void },
+): Promise<StreamConnection> {
   const WS = require('ws') as typeof import('ws');
   const wsUrl = url.replace(/^http/, 'ws');
   return new Promise((resolve, reject) => {
@@ -52,7 +56,11 @@ export function openStream(url: string, protocols: readonly string[], opts: { ti
       res.on('data', (c: string) => (body += c.length + body.length > 300 ? '' : c));
       res.on('end', () => {
         const detail = body.trim().split('\n')[0] ?? '';
-        reject(new SyncpodError(`streaming server ${url}: answered HTTP ${res.statusCode} ${res.statusMessage ?? ''}${detail ? `: ${detail}` : ''}`.trim()));
+        reject(
+          new SyncpodError(
+            `streaming server ${url}: answered HTTP ${res.statusCode} ${res.statusMessage ?? ''}${detail ? `: ${detail}` : ''}`.trim(),
+          ),
+        );
       });
       ws.terminate();
     });
@@ -64,7 +72,9 @@ export function openStream(url: string, protocols: readonly string[], opts: { ti
       const protocol = ws.protocol || protocols[0]!;
       if (!protocols.includes(protocol)) {
         ws.terminate();
-        reject(new SyncpodError(`streaming server ${url}: chose subprotocol "${protocol}", which syncpod does not speak`));
+        reject(
+          new SyncpodError(`streaming server ${url}: chose subprotocol "${protocol}", which syncpod does not speak`),
+        );
         return;
       }
       opts.debug?.(`streaming ${url}: subprotocol ${protocol}`);

@@ -41,7 +41,9 @@ async function runningContainer(deps: StreamDeps, target: TargetFlags): Promise<
   const c = await resolveContainerTarget(runtimeLister(deps.runtime), target);
   if (c.state !== 'CONTAINER_RUNNING') {
     const state = c.state.replace(/^CONTAINER_/, '').toLowerCase();
-    throw new SyncpodError(`container ${c.id.slice(0, 13)} (${c.metadata?.name ?? ''}) is not running (state ${state})`);
+    throw new SyncpodError(
+      `container ${c.id.slice(0, 13)} (${c.metadata?.name ?? ''}) is not running (state ${state})`,
+    );
   }
   return c;
 }
@@ -65,7 +67,12 @@ async function stream(deps: StreamDeps, url: string, opts: SessionOptions): Prom
   const session = () =>
     runRemoteCommand(
       conn,
-      { stdin: opts.stdin ? io.stdin : undefined, stdout: io.stdout, stderr: io.stderr, terminal: opts.tty ? io.stdout : undefined },
+      {
+        stdin: opts.stdin ? io.stdin : undefined,
+        stdout: io.stdout,
+        stderr: io.stderr,
+        terminal: opts.tty ? io.stdout : undefined,
+      },
       { stdin: opts.stdin, tty: opts.tty, eofLingerMs: opts.eofLingerMs, signal: deps.signal },
     );
   const end = opts.tty && opts.stdin ? await withRawTerminal(io.stdin, session) : await session();
@@ -87,18 +94,35 @@ export async function execInContainer(deps: StreamDeps, opts: ExecOptions): Prom
   if (opts.sync) {
     // The call's deadline covers the command's own timeout; 0 means the command may run for long.
     const timeoutMs = opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 + deps.timeoutMs : 24 * 3600 * 1000;
-    const res = await deps.runtime.call('ExecSync', { containerId: c.id, cmd: opts.cmd, timeout: String(opts.timeoutSeconds) }, { timeoutMs });
+    const res = await deps.runtime.call(
+      'ExecSync',
+      { containerId: c.id, cmd: opts.cmd, timeout: String(opts.timeoutSeconds) },
+      { timeoutMs },
+    );
     if (res.stdout.length) deps.io.stdout.write(res.stdout);
     if (res.stderr.length) deps.io.stderr.write(res.stderr);
     return res.exitCode;
   }
-  const { url } = await deps.runtime.call('Exec', { containerId: c.id, cmd: opts.cmd, tty: opts.tty, stdin: opts.stdin, stdout: true, stderr: !opts.tty });
+  const { url } = await deps.runtime.call('Exec', {
+    containerId: c.id,
+    cmd: opts.cmd,
+    tty: opts.tty,
+    stdin: opts.stdin,
+    stdout: true,
+    stderr: !opts.tty,
+  });
   return stream(deps, url, opts);
 }
 
 export async function attachToContainer(deps: StreamDeps, opts: SessionOptions): Promise<number> {
   if (opts.tty) requireTerminal(deps.io.stdin, deps.io.stdout, opts.stdin);
   const c = await runningContainer(deps, opts.target);
-  const { url } = await deps.runtime.call('Attach', { containerId: c.id, tty: opts.tty, stdin: opts.stdin, stdout: true, stderr: !opts.tty });
+  const { url } = await deps.runtime.call('Attach', {
+    containerId: c.id,
+    tty: opts.tty,
+    stdin: opts.stdin,
+    stdout: true,
+    stderr: !opts.tty,
+  });
   return stream(deps, url, opts);
 }

@@ -5,6 +5,7 @@ import type { TargetLister } from '../state/targets';
 export function runtimeLister(runtime: RuntimeService): TargetLister {
   return {
     listPods: async () => (await runtime.call('ListPodSandbox', {})).items,
-    listContainers: async (podSandboxId) => (await runtime.call('ListContainers', podSandboxId ? { filter: { podSandboxId } } : {})).containers,
+    listContainers: async (podSandboxId) =>
+      (await runtime.call('ListContainers', podSandboxId ? { filter: { podSandboxId } } : {})).containers,
   };
 }

@@ -32,7 +32,10 @@ export function parsePortSpecs(args: readonly string[]): PortSpec[] {
       const p = portNumber(parts[0]!, 'port', false);
       return { local: p, remote: p };
     }
-    return { local: parts[0] === '' ? 0 : portNumber(parts[0]!, 'local port', true), remote: portNumber(parts[1]!, 'remote port', false) };
+    return {
+      local: parts[0] === '' ? 0 : portNumber(parts[0]!, 'local port', true),
+      remote: portNumber(parts[1]!, 'remote port', false),
+    };
   });
 }
 
@@ -47,7 +50,8 @@ export interface PortForwardOptions {
 
 function explainForwardError(text: string, remote: number, podId: string): string {
   const first = text.trim().split('\n')[0] ?? '';
-  if (/connection refused/i.test(first)) return `port-forward: nothing listens on port ${remote} in pod ${podId.slice(0, 13)} (${first})`;
+  if (/connection refused/i.test(first))
+    return `port-forward: nothing listens on port ${remote} in pod ${podId.slice(0, 13)} (${first})`;
   return `port-forward: port ${remote} in pod ${podId.slice(0, 13)}: ${first}`;
 }
 
@@ -58,7 +62,8 @@ function listen(address: string, port: number, onConnection: (s: net.Socket) => 
       const where = `${address.includes(':') ? `[${address}]` : address}:${port}`;
       if (err.code === 'EADDRINUSE') reject(new SyncpodError(`port-forward: local port ${where} is in use`));
       else if (err.code === 'EACCES') reject(new SyncpodError(`port-forward: no permission to listen on ${where}`));
-      else if (err.code === 'EADDRNOTAVAIL') reject(new SyncpodError(`port-forward: ${address} is not an address of this host`));
+      else if (err.code === 'EADDRNOTAVAIL')
+        reject(new SyncpodError(`port-forward: ${address} is not an address of this host`));
       else reject(new SyncpodError(`port-forward: listening on ${where}: ${err.message}`));
     });
     server.listen({ host: address, port, exclusive: true }, () => resolve(server));
@@ -66,7 +71,12 @@ function listen(address: string, port: number, onConnection: (s: net.Socket) => 
 }
 
 /** Copies one local connection through one WebSocket; resolves with the runtime's error text, if any. */
-function pipeConnection(socket: net.Socket, conn: StreamConnection, remote: number, eofLingerMs: number): Promise<string> {
+function pipeConnection(
+  socket: net.Socket,
+  conn: StreamConnection,
+  remote: number,
+  eofLingerMs: number,
+): Promise<string> {
   return new Promise((resolve) => {
     const stripper = new PortPrefixStripper([remote]);
     let errorText = '';
@@ -136,10 +146,14 @@ export async function portForward(deps: StreamDeps, opts: PortForwardOptions): P
     void (async () => {
       try {
         const { url } = await deps.runtime.call('PortForward', { podSandboxId: podId, port: [spec.remote] });
-        const conn = await openStream(`${url}${url.includes('?') ? '&' : '?'}port=${spec.remote}`, PORT_FORWARD_PROTOCOLS, {
-          timeoutMs: deps.timeoutMs,
-          debug: deps.debug,
-        });
+        const conn = await openStream(
+          `${url}${url.includes('?') ? '&' : '?'}port=${spec.remote}`,
+          PORT_FORWARD_PROTOCOLS,
+          {
+            timeoutMs: deps.timeoutMs,
+            debug: deps.debug,
+          },
+        );
         if (socket.destroyed) return conn.close();
         const errorText = await pipeConnection(socket, conn, spec.remote, opts.eofLingerMs);
         if (errorText) throw new SyncpodError(explainForwardError(errorText, spec.remote, podId));
@@ -155,7 +169,11 @@ export async function portForward(deps: StreamDeps, opts: PortForwardOptions): P
     for (const spec of opts.ports) {
       let chosen = spec.local;
       for (const address of opts.addresses) {
-        const server = await listen(address, chosen, handle(spec, () => chosen));
+        const server = await listen(
+          address,
+          chosen,
+          handle(spec, () => chosen),
+        );
         servers.push(server);
         chosen = (server.address() as net.AddressInfo).port;
         const shown = address.includes(':') ? `[${address}]` : address;

@@ -32,7 +32,11 @@ export type SessionEnd = CommandEnd | { kind: 'stdin-closed' } | { kind: 'interr
 const STDIN_HIGH_WATER = 4 << 20;
 
 /** Runs the session to its end; resolves with how it ended, rejects on a broken connection. */
-export function runRemoteCommand(conn: StreamConnection, io: RemoteCommandIo, opts: RemoteCommandOptions): Promise<SessionEnd> {
+export function runRemoteCommand(
+  conn: StreamConnection,
+  io: RemoteCommandIo,
+  opts: RemoteCommandOptions,
+): Promise<SessionEnd> {
   return new Promise((resolve, reject) => {
     let status = '';
     let stdinClosedByUs = false;

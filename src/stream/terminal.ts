@@ -16,8 +16,10 @@ export interface TerminalOutput {
 
 /** Refuses -t when there is no terminal to put in raw mode (stdin with -i, stdout otherwise). */
 export function requireTerminal(stdin: TerminalInput, stdout: TerminalOutput, interactive: boolean): void {
-  if (interactive && !stdin.isTTY) throw new SyncpodError('-t: standard input is not a terminal (leave out -t when piping input)');
-  if (!interactive && !stdout.isTTY) throw new SyncpodError('-t: standard output is not a terminal (leave out -t when redirecting output)');
+  if (interactive && !stdin.isTTY)
+    throw new SyncpodError('-t: standard input is not a terminal (leave out -t when piping input)');
+  if (!interactive && !stdout.isTTY)
+    throw new SyncpodError('-t: standard output is not a terminal (leave out -t when redirecting output)');
 }
 
 /** Runs `body` with stdin in raw mode (when it is a TTY); the mode is restored however it ends. */

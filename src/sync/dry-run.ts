@@ -10,18 +10,37 @@ export interface RecordedRequest {
   request: unknown;
 }
 
-const READ_ONLY = new Set(['Version', 'Status', 'PodSandboxStatus', 'ListPodSandbox', 'ListContainers', 'ContainerStatus', 'ListImages', 'ImageStatus', 'ImageFsInfo']);
+const READ_ONLY = new Set([
+  'Version',
+  'Status',
+  'PodSandboxStatus',
+  'ListPodSandbox',
+  'ListContainers',
+  'ContainerStatus',
+  'ListImages',
+  'ImageStatus',
+  'ImageFsInfo',
+]);
 
 export const NEW_SANDBOX_ID = '<id of the new sandbox>';
 /** Stands for the IP the runtime will give the new sandbox (/etc/hosts, POD_IP env). */
 export const NEW_SANDBOX_IP = '<ip of the new sandbox>';
 
-export function dryRunCri<M>(real: CriCaller<M>, service: RecordedRequest['service'], recorded: RecordedRequest[]): CriCaller<M> {
+export function dryRunCri<M>(
+  real: CriCaller<M>,
+  service: RecordedRequest['service'],
+  recorded: RecordedRequest[],
+): CriCaller<M> {
   let n = 0;
   return {
     call: (async (method: string, request: any, opts?: { timeoutMs?: number }) => {
       if (method === 'PodSandboxStatus' && request?.podSandboxId === NEW_SANDBOX_ID) {
-        return { status: { id: NEW_SANDBOX_ID, state: 'SANDBOX_READY', network: { ip: NEW_SANDBOX_IP, additionalIps: [] } }, info: {}, containersStatuses: [], timestamp: '0' };
+        return {
+          status: { id: NEW_SANDBOX_ID, state: 'SANDBOX_READY', network: { ip: NEW_SANDBOX_IP, additionalIps: [] } },
+          info: {},
+          containersStatuses: [],
+          timestamp: '0',
+        };
       }
       if (READ_ONLY.has(method)) return (real as any).call(method, request, opts);
       recorded.push({ service, rpc: method, request });
@@ -63,7 +82,12 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       if (kind(p) === 'dir') return;
       changes.push(`mkdir -p ${p} (${mode.toString(8)})`);
       // The directory and its missing parents (one that exists stays what it is).
-      for (let d = p.replace(/\/+$/, ''); d !== '' && !made.has(d) && !real.exists(d); d = d.slice(0, d.lastIndexOf('/'))) made.set(d, { kind: 'dir', mode });
+      for (
+        let d = p.replace(/\/+$/, '');
+        d !== '' && !made.has(d) && !real.exists(d);
+        d = d.slice(0, d.lastIndexOf('/'))
+      )
+        made.set(d, { kind: 'dir', mode });
     },
     touch: (p, mode) => {
       changes.push(`touch ${p} (${mode.toString(8)})`);

@@ -35,7 +35,10 @@ import {
 import type { CallTiming, Clock, ImageCaller, RuntimeCaller, StepResult, SyncFs, SyncHooks } from './types';
 
 /** Per-instance fields are filled by the executor; everything else comes from the node flags. */
-export type ContainerNodeOptions = Omit<ContainerOptions, 'restartCount' | 'imageRef' | 'imageUser' | 'podIPs' | 'terminationLogName' | 'targetContainerId'>;
+export type ContainerNodeOptions = Omit<
+  ContainerOptions,
+  'restartCount' | 'imageRef' | 'imageUser' | 'podIPs' | 'terminationLogName' | 'targetContainerId'
+>;
 
 export interface ExecuteDeps {
   runtime: RuntimeCaller;
@@ -102,7 +105,11 @@ interface StepContext {
   notes: string[];
 }
 
-export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks: SyncHooks = {}): Promise<ExecuteOutcome> {
+export async function executePlan(
+  input: ExecuteInput,
+  deps: ExecuteDeps,
+  hooks: SyncHooks = {},
+): Promise<ExecuteOutcome> {
   const { plan, pod, status } = input;
   const round = input.round ?? 1;
   const results: StepResult[] = [];
@@ -112,19 +119,48 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
   const podRef = formatPod(pod);
   const killInfo = new Map(plan.actions.containersToKill.map((k) => [k.containerId, k]));
 
-  const runStep = async (step: PlanStep, body: (c: StepContext) => Promise<Partial<StepResult> | void>): Promise<StepResult> => {
+  const runStep = async (
+    step: PlanStep,
+    body: (c: StepContext) => Promise<Partial<StepResult> | void>,
+  ): Promise<StepResult> => {
     hooks.stepStarted?.(round, step);
     const calls: CallTiming[] = [];
-    const c: StepContext = { rt: timed(deps.runtime, deps.clock, calls), img: timed(deps.image, deps.clock, calls), notes: [] };
+    const c: StepContext = {
+      rt: timed(deps.runtime, deps.clock, calls),
+      img: timed(deps.image, deps.clock, calls),
+      notes: [],
+    };
     const t0 = deps.clock.monotonic();
     let result: StepResult;
     try {
       const extra = (await body(c)) ?? {};
-      result = { round, step: step.step, action: step.action, target: step.target, ok: true, message: c.notes.join('; '), durationMs: 0, rpcMs: 0, calls, ...extra };
+      result = {
+        round,
+        step: step.step,
+        action: step.action,
+        target: step.target,
+        ok: true,
+        message: c.notes.join('; '),
+        durationMs: 0,
+        rpcMs: 0,
+        calls,
+        ...extra,
+      };
     } catch (err) {
       const code = err instanceof StepError ? err.code : 'SyncError';
       const done = c.notes.length ? ` (done before: ${c.notes.join('; ')})` : '';
-      result = { round, step: step.step, action: step.action, target: step.target, ok: false, error: code, message: errorLine(err) + done, durationMs: 0, rpcMs: 0, calls };
+      result = {
+        round,
+        step: step.step,
+        action: step.action,
+        target: step.target,
+        ok: false,
+        error: code,
+        message: errorLine(err) + done,
+        durationMs: 0,
+        rpcMs: 0,
+        calls,
+      };
     }
     result.durationMs = deps.clock.monotonic() - t0;
     result.rpcMs = calls.reduce((s, x) => s + x.ms, 0);
@@ -148,15 +184,29 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     }
     if (grace < MIN_GRACE_PERIOD_SECONDS) grace = MIN_GRACE_PERIOD_SECONDS;
     try {
-      await c.rt.call('StopContainer', { containerId: id, timeout: String(grace) }, { timeoutMs: deps.requestTimeoutMs + grace * 1000 });
+      await c.rt.call(
+        'StopContainer',
+        { containerId: id, timeout: String(grace) },
+        { timeoutMs: deps.requestTimeoutMs + grace * 1000 },
+      );
     } catch (err) {
-      if (!isNotFound(err)) throw new StepError('KillContainerError', `failed to kill container ${name} (${id.slice(0, 13)}): ${errorLine(err)}`);
+      if (!isNotFound(err))
+        throw new StepError(
+          'KillContainerError',
+          `failed to kill container ${name} (${id.slice(0, 13)}): ${errorLine(err)}`,
+        );
     }
     return `stopped ${name} ${id.slice(0, 13)} (grace ${grace}s)`;
   };
 
   /** Runs an exec or sleep lifecycle handler; returns a note, throws on failure. */
-  const runHook = async (c: StepContext, id: string, h: NonNullable<AnyContainer['lifecycle']>['preStop'], limitSeconds: number, which: string): Promise<string> => {
+  const runHook = async (
+    c: StepContext,
+    id: string,
+    h: NonNullable<AnyContainer['lifecycle']>['preStop'],
+    limitSeconds: number,
+    which: string,
+  ): Promise<string> => {
     if (h?.exec) {
       const res = await c.rt.call(
         'ExecSync',
@@ -164,7 +214,13 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
         { timeoutMs: deps.requestTimeoutMs + limitSeconds * 1000 },
       );
       if (res.exitCode !== 0) {
-        const out = Buffer.from(res.stderr ?? []).toString('utf8').trim() || Buffer.from(res.stdout ?? []).toString('utf8').trim();
+        const out =
+          Buffer.from(res.stderr ?? [])
+            .toString('utf8')
+            .trim() ||
+          Buffer.from(res.stdout ?? [])
+            .toString('utf8')
+            .trim();
         throw new Error(`${which} hook exited with code ${res.exitCode}${out ? `: ${out.split('\n')[0]}` : ''}`);
       }
       return `${which} hook ran`;
@@ -174,7 +230,8 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
       await deps.clock.sleep(Math.min(sleep.seconds, limitSeconds) * 1000);
       return `${which} sleep ${sleep.seconds}s`;
     }
-    if (h?.httpGet || h?.tcpSocket) return `${which} ${h.httpGet ? 'httpGet' : 'tcpSocket'} handler not run (syncpod runs exec and sleep handlers only)`;
+    if (h?.httpGet || h?.tcpSocket)
+      return `${which} ${h.httpGet ? 'httpGet' : 'tcpSocket'} handler not run (syncpod runs exec and sleep handlers only)`;
     return '';
   };
 
@@ -184,14 +241,18 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     if (logPath) {
       const dir = logPath.slice(0, logPath.lastIndexOf('/'));
       const base = logPath.slice(logPath.lastIndexOf('/') + 1);
-      for (const f of (deps.fs.readdir(dir) ?? []).filter((e) => e === base || e.startsWith(base + '.')).sort()) deps.fs.remove(`${dir}/${f}`);
+      for (const f of (deps.fs.readdir(dir) ?? []).filter((e) => e === base || e.startsWith(base + '.')).sort())
+        deps.fs.remove(`${dir}/${f}`);
       c.notes.push(`removed ${logPath}`);
     }
-    deps.fs.remove(`${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, name, id)}`);
+    deps.fs.remove(
+      `${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, name, id)}`,
+    );
     try {
       await c.rt.call('RemoveContainer', { containerId: id }, { timeoutMs: deps.requestTimeoutMs });
     } catch (err) {
-      if (!isNotFound(err)) throw new StepError('RemoveContainerError', `failed to remove container ${id.slice(0, 13)}: ${errorLine(err)}`);
+      if (!isNotFound(err))
+        throw new StepError('RemoveContainerError', `failed to remove container ${id.slice(0, 13)}: ${errorLine(err)}`);
     }
     c.notes.push(`removed container ${id.slice(0, 13)}`);
   };
@@ -207,18 +268,27 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
         // killPodWithSyncResult: running containers in parallel, then StopPodSandbox for every sandbox.
         const r = await runStep(step, async (c) => {
           const ids = step.containerIds ?? [];
-          const settled = await Promise.allSettled(ids.map((id) => killContainer(c, id, statusById(id)?.name ?? '', '')));
+          const settled = await Promise.allSettled(
+            ids.map((id) => killContainer(c, id, statusById(id)?.name ?? '', '')),
+          );
           const failures: string[] = [];
-          settled.forEach((s, i) => (s.status === 'fulfilled' ? c.notes.push(s.value) : failures.push(errorLine(s.reason) || ids[i])));
+          settled.forEach((s, i) =>
+            s.status === 'fulfilled' ? c.notes.push(s.value) : failures.push(errorLine(s.reason) || ids[i]),
+          );
           for (const sid of step.sandboxIds ?? []) {
             try {
               await c.rt.call('StopPodSandbox', { podSandboxId: sid }, { timeoutMs: deps.requestTimeoutMs });
               c.notes.push(`stopped sandbox ${sid.slice(0, 13)}`);
             } catch (err) {
-              if (!isNotFound(err)) failures.push(`KillPodSandboxError: failed to stop sandbox ${sid.slice(0, 13)}: ${errorLine(err)}`);
+              if (!isNotFound(err))
+                failures.push(`KillPodSandboxError: failed to stop sandbox ${sid.slice(0, 13)}: ${errorLine(err)}`);
             }
           }
-          if (failures.length) throw new StepError(failures[0].startsWith('KillPodSandboxError') ? 'KillPodSandboxError' : 'KillContainerError', failures.join('; '));
+          if (failures.length)
+            throw new StepError(
+              failures[0].startsWith('KillPodSandboxError') ? 'KillPodSandboxError' : 'KillContainerError',
+              failures.join('; '),
+            );
         });
         if (!r.ok) return { ok: false, results, stoppedAt: step.step, sandboxId, startedInit };
         break;
@@ -251,7 +321,11 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
               await c.rt.call('StopContainer', { containerId: id, timeout: '0' }, { timeoutMs: deps.requestTimeoutMs });
               c.notes.push(`stopped ${step.target} ${id.slice(0, 13)} (grace 0s)`);
             } catch (err) {
-              if (!isNotFound(err)) throw new StepError('KillContainerError', `failed to kill container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`);
+              if (!isNotFound(err))
+                throw new StepError(
+                  'KillContainerError',
+                  `failed to kill container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`,
+                );
             }
           }
           await removeContainer(c, id, step.target);
@@ -266,23 +340,40 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
           try {
             gen = sandboxConfigFor();
           } catch (err) {
-            throw new StepError('CreatePodSandboxError', `Failed to generate sandbox config for pod "${podRef}": ${errorLine(err)}`);
+            throw new StepError(
+              'CreatePodSandboxError',
+              `Failed to generate sandbox config for pod "${podRef}": ${errorLine(err)}`,
+            );
           }
           try {
             for (const e of gen.effects) applyEffect(deps.fs, e);
           } catch (err) {
-            throw new StepError('CreatePodSandboxError', `Failed to create log directory for pod "${podRef}": ${errorLine(err)}`);
+            throw new StepError(
+              'CreatePodSandboxError',
+              `Failed to create log directory for pod "${podRef}": ${errorLine(err)}`,
+            );
           }
           try {
-            const res = await c.rt.call('RunPodSandbox', { config: gen.config, runtimeHandler: gen.runtimeHandler }, { timeoutMs: deps.requestTimeoutMs });
+            const res = await c.rt.call(
+              'RunPodSandbox',
+              { config: gen.config, runtimeHandler: gen.runtimeHandler },
+              { timeoutMs: deps.requestTimeoutMs },
+            );
             sandboxId = res.podSandboxId;
           } catch (err) {
-            throw new StepError('CreatePodSandboxError', `Failed to create sandbox for pod "${podRef}": ${errorLine(err)}`);
+            throw new StepError(
+              'CreatePodSandboxError',
+              `Failed to create sandbox for pod "${podRef}": ${errorLine(err)}`,
+            );
           }
           c.notes.push(`sandbox ${sandboxId.slice(0, 13)} (attempt ${gen.config.metadata?.attempt})`);
           let st: T.PodSandboxStatusResponse;
           try {
-            st = await c.rt.call('PodSandboxStatus', { podSandboxId: sandboxId, verbose: false }, { timeoutMs: deps.requestTimeoutMs });
+            st = await c.rt.call(
+              'PodSandboxStatus',
+              { podSandboxId: sandboxId, verbose: false },
+              { timeoutMs: deps.requestTimeoutMs },
+            );
           } catch (err) {
             throw new StepError('FailedPodSandBoxStatus', `Unable to get pod sandbox status: ${errorLine(err)}`);
           }
@@ -310,9 +401,16 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
             memoryLimitInBytes: String(want.memoryLimitInBytes),
           };
           try {
-            await c.rt.call('UpdateContainerResources', { containerId: id, linux }, { timeoutMs: deps.requestTimeoutMs });
+            await c.rt.call(
+              'UpdateContainerResources',
+              { containerId: id, linux },
+              { timeoutMs: deps.requestTimeoutMs },
+            );
           } catch (err) {
-            throw new StepError('UpdateContainerResourcesError', `failed to resize container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`);
+            throw new StepError(
+              'UpdateContainerResourcesError',
+              `failed to resize container ${step.target} (${id.slice(0, 13)}): ${errorLine(err)}`,
+            );
           }
           c.notes.push(`resized ${step.target} ${id.slice(0, 13)}`);
           return { containerId: id };
@@ -323,21 +421,39 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
       case 'start-ephemeral-container':
       case 'start-init-container':
       case 'start-container': {
-        const kind = step.action === 'start-init-container' ? 'init' : step.action === 'start-ephemeral-container' ? 'ephemeral' : 'regular';
+        const kind =
+          step.action === 'start-init-container'
+            ? 'init'
+            : step.action === 'start-ephemeral-container'
+              ? 'ephemeral'
+              : 'regular';
         const r = await runStep(step, (c) => startContainer(c, step, kind));
-        if (r.ok && kind === 'init' && r.containerId) startedInit.push({ name: step.target, containerId: r.containerId });
+        if (r.ok && kind === 'init' && r.containerId)
+          startedInit.push({ name: step.target, containerId: r.containerId });
         // Ephemeral failures are ignored, an init failure stops the sync, regular failures are recorded.
         if (!r.ok && kind === 'init') return { ok: false, results, stoppedAt: step.step, sandboxId, startedInit };
         break;
       }
     }
   }
-  return { ok: results.every((r) => r.ok || r.action === 'start-ephemeral-container'), results, sandboxId, startedInit };
+  return {
+    ok: results.every((r) => r.ok || r.action === 'start-ephemeral-container'),
+    results,
+    sandboxId,
+    startedInit,
+  };
 
-  async function startContainer(c: StepContext, step: PlanStep, kind: 'regular' | 'init' | 'ephemeral'): Promise<Partial<StepResult>> {
+  async function startContainer(
+    c: StepContext,
+    step: PlanStep,
+    kind: 'regular' | 'init' | 'ephemeral',
+  ): Promise<Partial<StepResult>> {
     const name = step.target;
     if (step.backOff?.heldBack) {
-      throw new StepError('CrashLoopBackOff', `back-off ${goDurationSeconds(step.backOff.delaySeconds)} restarting failed container=${name} pod=${podRef}`);
+      throw new StepError(
+        'CrashLoopBackOff',
+        `back-off ${goDurationSeconds(step.backOff.delaySeconds)} restarting failed container=${name} pod=${podRef}`,
+      );
     }
     const found = findSpecContainer(pod, name);
     if (!found) throw new StepError('CreateContainerConfigError', `pod has no container named ${name}`);
@@ -345,13 +461,34 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     if (!sandboxId) throw new StepError('CreateContainerError', 'no sandbox to create the container in');
     const sandboxConfig = sandboxConfigFor().config;
     const { config, restartCount } = await prepareContainer(
-      { pod, container: spec, kind, sandboxConfig, podIPs, statuses: status.containerStatuses, containerOptions: input.containerOptions },
-      { img: c.img, fs: deps.fs, randomHex: deps.randomHex, pullTimeoutMs: deps.pullTimeoutMs, requestTimeoutMs: deps.requestTimeoutMs, pulledImageVolumes },
+      {
+        pod,
+        container: spec,
+        kind,
+        sandboxConfig,
+        podIPs,
+        statuses: status.containerStatuses,
+        containerOptions: input.containerOptions,
+      },
+      {
+        img: c.img,
+        fs: deps.fs,
+        randomHex: deps.randomHex,
+        pullTimeoutMs: deps.pullTimeoutMs,
+        requestTimeoutMs: deps.requestTimeoutMs,
+        pulledImageVolumes,
+      },
       c.notes,
     );
     let containerId: string;
     try {
-      containerId = (await c.rt.call('CreateContainer', { podSandboxId: sandboxId, config, sandboxConfig }, { timeoutMs: deps.requestTimeoutMs })).containerId;
+      containerId = (
+        await c.rt.call(
+          'CreateContainer',
+          { podSandboxId: sandboxId, config, sandboxConfig },
+          { timeoutMs: deps.requestTimeoutMs },
+        )
+      ).containerId;
     } catch (err) {
       throw new StepError('CreateContainerError', errorLine(err));
     }
@@ -367,7 +504,10 @@ export async function executePlan(input: ExecuteInput, deps: ExecuteDeps, hooks:
     if (deps.fs.exists(logFile)) {
       try {
         deps.fs.mkdirAll(input.legacyLogDir, 0o755);
-        deps.fs.symlink(logFile, `${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, name, containerId)}`);
+        deps.fs.symlink(
+          logFile,
+          `${input.legacyLogDir}/${legacyLogSymlinkName(pod.metadata!.name!, pod.metadata!.namespace!, name, containerId)}`,
+        );
       } catch {
         /* kubelet logs this and goes on */
       }

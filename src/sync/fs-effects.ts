@@ -60,7 +60,8 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
       const want = HOST_PATH_KINDS[e.type];
       const have = fs.kind(e.path);
       if (have === undefined) throw new SyncpodError(`${e.why}: hostPath type check failed: ${e.path} does not exist`);
-      if (want !== undefined && have !== want) throw new SyncpodError(`${e.why}: hostPath type check failed: ${e.path} is not a ${e.type}`);
+      if (want !== undefined && have !== want)
+        throw new SyncpodError(`${e.why}: hostPath type check failed: ${e.path} is not a ${e.type}`);
       return;
     }
   }

@@ -10,7 +10,10 @@ export const MIN_GRACE_PERIOD_SECONDS = 2;
 export type AnyContainer = Container | EphemeralContainer;
 
 /** The spec of a container by name: regular, init or ephemeral (kubelet searches all three). */
-export function findSpecContainer(pod: Pod, name: string): { container: AnyContainer; kind: 'regular' | 'init' | 'ephemeral' } | undefined {
+export function findSpecContainer(
+  pod: Pod,
+  name: string,
+): { container: AnyContainer; kind: 'regular' | 'init' | 'ephemeral' } | undefined {
   const spec = pod.spec;
   const c = spec?.containers?.find((x) => x.name === name);
   if (c) return { container: c, kind: 'regular' };
@@ -31,8 +34,10 @@ export function killGracePeriod(pod: Pod, container: AnyContainer | undefined, r
   const termination = pod.spec?.terminationGracePeriodSeconds;
   if (termination !== undefined && termination !== null) {
     const c = container as Container | undefined;
-    if (reason === 'StartupProbe' && c?.startupProbe?.terminationGracePeriodSeconds != null) return c.startupProbe.terminationGracePeriodSeconds;
-    if (reason === 'LivenessProbe' && c?.livenessProbe?.terminationGracePeriodSeconds != null) return c.livenessProbe.terminationGracePeriodSeconds;
+    if (reason === 'StartupProbe' && c?.startupProbe?.terminationGracePeriodSeconds != null)
+      return c.startupProbe.terminationGracePeriodSeconds;
+    if (reason === 'LivenessProbe' && c?.livenessProbe?.terminationGracePeriodSeconds != null)
+      return c.livenessProbe.terminationGracePeriodSeconds;
     return termination;
   }
   return MIN_GRACE_PERIOD_SECONDS;
@@ -54,7 +59,11 @@ export function restartCountFromLogDir(entries: string[] | undefined): number {
  * startContainer's restart count (§2.5): the newest status with that name + 1; without one, the
  * log directory scan.
  */
-export function nextRestartCount(statuses: ContainerStatus[], name: string, logDirEntries: () => string[] | undefined): { count: number; from: string } {
+export function nextRestartCount(
+  statuses: ContainerStatus[],
+  name: string,
+  logDirEntries: () => string[] | undefined,
+): { count: number; from: string } {
   const newest = statuses.find((s) => s.name === name);
   if (newest) return { count: newest.restartCount + 1, from: `restart count of ${newest.id.slice(0, 13)} + 1` };
   const count = restartCountFromLogDir(logDirEntries());
@@ -86,7 +95,12 @@ export function formatConfigSeen(ms: number, offsetMinutes: number): string {
 }
 
 /** kubelet's legacy log symlink name, cut to 251 bytes before `.log`. */
-export function legacyLogSymlinkName(podName: string, namespace: string, containerName: string, containerId: string): string {
+export function legacyLogSymlinkName(
+  podName: string,
+  namespace: string,
+  containerName: string,
+  containerId: string,
+): string {
   let base = `${podName}_${namespace}_${containerName}-${containerId}`;
   while (Buffer.byteLength(base) > 251) base = base.slice(0, -1);
   return `${base}.log`;

@@ -87,10 +87,7 @@ function parseOwner(text: string): Owner | undefined {
   return pid > 0 ? { pid, startTime: m[2] } : undefined;
 }
 
-type Found =
-  | { kind: 'gone' }
-  | { kind: 'not-a-file'; what: string }
-  | { kind: 'file'; text: string; mtimeMs: number };
+type Found = { kind: 'gone' } | { kind: 'not-a-file'; what: string } | { kind: 'file'; text: string; mtimeMs: number };
 
 /** What is at the lock path, read without following a symlink. */
 function inspect(path: string): Found {
@@ -147,7 +144,9 @@ function ensureDir(dir: string): void {
   }
   const st = fs.lstatSync(dir);
   if (!st.isDirectory()) {
-    throw new SyncpodError(`the lock directory ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; locks are only taken in a real directory`);
+    throw new SyncpodError(
+      `the lock directory ${dir} is ${st.isSymbolicLink() ? 'a symbolic link' : 'not a directory'}; locks are only taken in a real directory`,
+    );
   }
 }
 
@@ -163,7 +162,11 @@ export async function acquireLock(key: string, opts: LockOptions): Promise<Lock>
   let told = false;
   for (;;) {
     try {
-      const fd = fs.openSync(path, fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW, 0o644);
+      const fd = fs.openSync(
+        path,
+        fs.constants.O_WRONLY | fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_NOFOLLOW,
+        0o644,
+      );
       try {
         fs.writeSync(fd, self);
       } finally {
@@ -171,12 +174,15 @@ export async function acquireLock(key: string, opts: LockOptions): Promise<Lock>
       }
       return ownLock(key, path, self);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw new SyncpodError(`cannot create the lock ${path}: ${(err as Error).message}`);
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new SyncpodError(`cannot create the lock ${path}: ${(err as Error).message}`);
     }
     const found = inspect(path);
     if (found.kind === 'gone') continue; // released between open and look: try again at once
     if (found.kind === 'not-a-file') {
-      throw new SyncpodError(`${what}: ${path} is ${found.what}, not a lock file; remove it if no syncpod is running (nothing was done)`);
+      throw new SyncpodError(
+        `${what}: ${path} is ${found.what}, not a lock file; remove it if no syncpod is running (nothing was done)`,
+      );
     }
     const owner = parseOwner(found.text);
     if (!owner) {
@@ -186,7 +192,9 @@ export async function acquireLock(key: string, opts: LockOptions): Promise<Lock>
       continue;
     }
     const ownerStart = pidAlive(owner.pid) ? processStartTime(owner.pid) : undefined;
-    const alive = pidAlive(owner.pid) && (owner.startTime === undefined || ownerStart === undefined || ownerStart === owner.startTime);
+    const alive =
+      pidAlive(owner.pid) &&
+      (owner.startTime === undefined || ownerStart === undefined || ownerStart === owner.startTime);
     if (!alive) {
       takeOver(path, found.text); // its owner died (or the pid now belongs to another process)
       continue;

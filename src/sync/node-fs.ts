@@ -12,7 +12,11 @@ import type { SyncFs } from './types';
 function replaceFile(p: string, content: string, mode: number): void {
   const tmp = `${path.dirname(p)}/.${path.basename(p)}.syncpod-${process.pid}`;
   fs.rmSync(tmp, { force: true });
-  const fd = fs.openSync(tmp, fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, mode);
+  const fd = fs.openSync(
+    tmp,
+    fs.constants.O_CREAT | fs.constants.O_EXCL | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW,
+    mode,
+  );
   try {
     fs.writeSync(fd, content);
     fs.fchmodSync(fd, mode);
@@ -47,7 +51,8 @@ export const nodeFs: SyncFs = {
     try {
       fd = fs.openSync(p, fs.constants.O_CREAT | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, mode);
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code === 'ELOOP') throw new SyncpodError(`${p} is a symbolic link; not following it`);
+      if ((err as NodeJS.ErrnoException).code === 'ELOOP')
+        throw new SyncpodError(`${p} is a symbolic link; not following it`);
       throw err;
     }
     try {
@@ -125,7 +130,12 @@ export function nodeFsUnder(root: string): SyncFs {
  * legacy /var/log/containers directory named for its containers (`..._<container>-<id>.log`).
  * Paths are node paths under `root`; returns what went, as node paths.
  */
-export function removePodLogs(root: string, podLogsDir: string, legacyLogDir: string, containerIds: string[]): string[] {
+export function removePodLogs(
+  root: string,
+  podLogsDir: string,
+  legacyLogDir: string,
+  containerIds: string[],
+): string[] {
   const gone: string[] = [];
   const dir = onHost(root, podLogsDir);
   let isDir = false;

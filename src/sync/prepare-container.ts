@@ -49,18 +49,40 @@ export interface PreparedContainer {
 }
 
 /** Throws StepError with kubelet's error codes (ErrImagePull, CreateContainerConfigError, ...). */
-export async function prepareContainer(input: PrepareContainerInput, deps: PrepareContainerDeps, notes: string[]): Promise<PreparedContainer> {
+export async function prepareContainer(
+  input: PrepareContainerInput,
+  deps: PrepareContainerDeps,
+  notes: string[],
+): Promise<PreparedContainer> {
   const { pod, container, kind } = input;
   const name = container.name;
-  const { imageRef, imageUser } = await ensureImageExists({ img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs }, container, input.sandboxConfig, deps.pullTimeoutMs, { noPull: input.noPull });
-  const fileInputs = await containerFileInputs({ img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs }, pod, container, input.containerOptions, deps.fs, input.sandboxConfig, deps.pullTimeoutMs, deps.pulledImageVolumes);
+  const { imageRef, imageUser } = await ensureImageExists(
+    { img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs },
+    container,
+    input.sandboxConfig,
+    deps.pullTimeoutMs,
+    { noPull: input.noPull },
+  );
+  const fileInputs = await containerFileInputs(
+    { img: deps.img, notes, requestTimeoutMs: deps.requestTimeoutMs },
+    pod,
+    container,
+    input.containerOptions,
+    deps.fs,
+    input.sandboxConfig,
+    deps.pullTimeoutMs,
+    deps.pulledImageVolumes,
+  );
   const podLogsRoot = input.containerOptions.podLogsRoot ?? '/var/log/pods';
-  const rc = nextRestartCount(input.statuses, name, () => deps.fs.readdir(buildContainerLogsDirectory(podLogsRoot, pod, name)));
+  const rc = nextRestartCount(input.statuses, name, () =>
+    deps.fs.readdir(buildContainerLogsDirectory(podLogsRoot, pod, name)),
+  );
   let targetContainerId: string | undefined;
   const target = (container as { targetContainerName?: string }).targetContainerName;
   if (kind === 'ephemeral' && target) {
     targetContainerId = input.statuses.find((s) => s.name === target)?.id;
-    if (!targetContainerId) throw new StepError('CreateContainerConfigError', `unable to find target container ${target}`);
+    if (!targetContainerId)
+      throw new StepError('CreateContainerConfigError', `unable to find target container ${target}`);
   }
   try {
     const gen = generateContainerConfig(pod, container, kind, {
@@ -95,18 +117,26 @@ export async function ensureImageExists(
   opts: { noPull?: boolean } = {},
 ): Promise<{ imageRef: string; imageUser?: { uid?: string; username?: string } }> {
   const given = spec.image ?? '';
-  if (!isValidImageReference(given)) throw new StepError('InvalidImageName', `Failed to apply default image tag "${given}": couldn't parse image name`);
+  if (!isValidImageReference(given))
+    throw new StepError('InvalidImageName', `Failed to apply default image tag "${given}": couldn't parse image name`);
   const image = applyDefaultImageTag(given);
   const policy = spec.imagePullPolicy ?? defaultImagePullPolicy(given);
   const status = async () => {
     try {
-      return (await c.img.call('ImageStatus', { image: { image }, verbose: false }, c.requestTimeoutMs === undefined ? {} : { timeoutMs: c.requestTimeoutMs })).image;
+      return (
+        await c.img.call(
+          'ImageStatus',
+          { image: { image }, verbose: false },
+          c.requestTimeoutMs === undefined ? {} : { timeoutMs: c.requestTimeoutMs },
+        )
+      ).image;
     } catch (err) {
       throw new StepError('ImageInspectError', `Failed to inspect image "${image}": ${errorLine(err)}`);
     }
   };
   let present = await status();
-  if (opts.noPull && !present?.id) throw new StepError('ErrImageNeverPull', `image ${given} is not present and --no-pull was given`);
+  if (opts.noPull && !present?.id)
+    throw new StepError('ErrImageNeverPull', `image ${given} is not present and --no-pull was given`);
   const pull = !opts.noPull && (policy === 'Always' || (policy === 'IfNotPresent' && !present?.id));
   if (policy === 'Never' && !present?.id) {
     throw new StepError('ErrImageNeverPull', `Container image "${given}" is not present with pull policy of Never`);
@@ -125,7 +155,11 @@ export async function ensureImageExists(
     c.notes.push(`image present`);
   }
   const uid = present?.uid?.value;
-  return { imageRef, imageUser: uid !== undefined ? { uid: String(uid) } : present?.username ? { username: present.username } : undefined };
+  return {
+    imageRef,
+    imageUser:
+      uid !== undefined ? { uid: String(uid) } : present?.username ? { username: present.username } : undefined,
+  };
 }
 
 /**
@@ -150,7 +184,11 @@ export async function containerFileInputs(
       if (!mounted.has(v.name)) continue;
       let ref = pulled.get(v.name);
       if (ref === undefined) {
-        const image = { name: `volume ${v.name}`, image: v.reference, ...(v.pullPolicy ? { imagePullPolicy: v.pullPolicy } : {}) };
+        const image = {
+          name: `volume ${v.name}`,
+          image: v.reference,
+          ...(v.pullPolicy ? { imagePullPolicy: v.pullPolicy } : {}),
+        };
         ref = (await ensureImageExists(c, image, sandboxConfig, pullTimeoutMs)).imageRef;
         pulled.set(v.name, ref);
       }

@@ -12,7 +12,11 @@ export const REDACTED_VALUE = '<redacted: from a Secret; --show-secrets shows it
 const REDACTED_BYTES = new TextEncoder().encode(REDACTED_VALUE);
 
 function specContainer(pod: Pod, name: string) {
-  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? []), ...(pod.spec?.ephemeralContainers ?? [])];
+  const all = [
+    ...(pod.spec?.initContainers ?? []),
+    ...(pod.spec?.containers ?? []),
+    ...(pod.spec?.ephemeralContainers ?? []),
+  ];
   return all.find((c) => c.name === name);
 }
 
@@ -45,13 +49,21 @@ export function redactCreateContainerRequest<R extends { config?: T.ContainerCon
     envs,
     command: (request.config.command ?? []).map(hide),
     args: (request.config.args ?? []).map(hide),
-    mounts: (request.config.mounts ?? []).map((m) => ({ ...m, containerPath: hide(m.containerPath), hostPath: hide(m.hostPath) })),
+    mounts: (request.config.mounts ?? []).map((m) => ({
+      ...m,
+      containerPath: hide(m.containerPath),
+      hostPath: hide(m.hostPath),
+    })),
   };
   return { request: { ...request, config }, redacted };
 }
 
 /** Recorded dry-run requests with secret-sourced values replaced (CreateContainer only carries them). */
-export function redactRecorded(recorded: RecordedRequest[], pod: Pod, values: ValueSources | undefined): { recorded: RecordedRequest[]; redacted: number } {
+export function redactRecorded(
+  recorded: RecordedRequest[],
+  pod: Pod,
+  values: ValueSources | undefined,
+): { recorded: RecordedRequest[]; redacted: number } {
   let redacted = 0;
   const out = recorded.map((r) => {
     if (r.rpc !== 'CreateContainer') return r;

@@ -39,12 +39,25 @@ export async function removeOrphan(o: Orphan, rt: RuntimeCaller, timeoutMs: numb
   try {
     for (const c of o.containers.filter((x) => x.state === 'running')) {
       await tolerate(`stopped container ${c.id.slice(0, 13)}`, () =>
-        rt.call('StopContainer', { containerId: c.id, timeout: String(ORPHAN_STOP_TIMEOUT_SECONDS) }, { timeoutMs: timeoutMs + ORPHAN_STOP_TIMEOUT_SECONDS * 1000 }),
+        rt.call(
+          'StopContainer',
+          { containerId: c.id, timeout: String(ORPHAN_STOP_TIMEOUT_SECONDS) },
+          { timeoutMs: timeoutMs + ORPHAN_STOP_TIMEOUT_SECONDS * 1000 },
+        ),
       );
     }
-    for (const s of o.sandboxes) await tolerate(`stopped sandbox ${s.id.slice(0, 13)}`, () => rt.call('StopPodSandbox', { podSandboxId: s.id }, { timeoutMs }));
-    for (const c of o.containers) await tolerate(`removed container ${c.id.slice(0, 13)}`, () => rt.call('RemoveContainer', { containerId: c.id }, { timeoutMs }));
-    for (const s of o.sandboxes) await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () => rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }));
+    for (const s of o.sandboxes)
+      await tolerate(`stopped sandbox ${s.id.slice(0, 13)}`, () =>
+        rt.call('StopPodSandbox', { podSandboxId: s.id }, { timeoutMs }),
+      );
+    for (const c of o.containers)
+      await tolerate(`removed container ${c.id.slice(0, 13)}`, () =>
+        rt.call('RemoveContainer', { containerId: c.id }, { timeoutMs }),
+      );
+    for (const s of o.sandboxes)
+      await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () =>
+        rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }),
+      );
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
   } catch (err) {
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };

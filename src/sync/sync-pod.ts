@@ -62,7 +62,13 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
     results.push(...out.results);
     if (!out.ok) ok = false;
     if (out.stoppedAt !== undefined) {
-      return { ok: false, results, rounds: round, plan, stopped: `stopped at step ${out.stoppedAt} of plan ${round}, as kubelet would` };
+      return {
+        ok: false,
+        results,
+        rounds: round,
+        plan,
+        stopped: `stopped at step ${out.stoppedAt} of plan ${round}, as kubelet would`,
+      };
     }
     // Running before this plan and untouched by it (nothing was killed): waited for like a started one.
     const found = plan.steps.some(killsSomething)
@@ -70,7 +76,8 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       : runningInits(input.pod, status).filter((r) => !out.startedInit.some((s) => s.containerId === r.containerId));
     const waitFor = [...out.startedInit, ...found];
     if (!input.wait || waitFor.length === 0) return { ok, results, rounds: round, plan, stopped: '' };
-    if (round >= MAX_ROUNDS) return { ok: false, results, rounds: round, plan, stopped: `gave up after ${MAX_ROUNDS} plans` };
+    if (round >= MAX_ROUNDS)
+      return { ok: false, results, rounds: round, plan, stopped: `gave up after ${MAX_ROUNDS} plans` };
 
     // Wait for the init containers just started (or found running) to finish (classic: one; sidecars are not waited for).
     for (const init of waitFor) {
@@ -84,41 +91,73 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       try {
         for (;;) {
           const c0 = deps.clock.monotonic();
-          const st = await deps.runtime.call('ContainerStatus', { containerId: init.containerId, verbose: false }, { timeoutMs: deps.requestTimeoutMs });
+          const st = await deps.runtime.call(
+            'ContainerStatus',
+            { containerId: init.containerId, verbose: false },
+            { timeoutMs: deps.requestTimeoutMs },
+          );
           rpcMs += deps.clock.monotonic() - c0;
           const s = st.status;
           if (s && s.state === 'CONTAINER_EXITED') {
             const okExit = s.exitCode === 0;
             result = {
-              round, step: 0, action: 'wait-init-container', target: init.name, ok: okExit,
+              round,
+              step: 0,
+              action: 'wait-init-container',
+              target: init.name,
+              ok: okExit,
               ...(okExit ? {} : { error: 'InitContainerFailed' }),
               message: `exited with code ${s.exitCode}${s.reason ? ` (${s.reason})` : ''}`,
-              durationMs: 0, rpcMs: 0, calls: [], containerId: init.containerId,
+              durationMs: 0,
+              rpcMs: 0,
+              calls: [],
+              containerId: init.containerId,
             };
             break;
           }
           if (deps.clock.monotonic() - t0 > input.waitTimeoutMs) {
             result = {
-              round, step: 0, action: 'wait-init-container', target: init.name, ok: false, error: 'WaitTimeout',
+              round,
+              step: 0,
+              action: 'wait-init-container',
+              target: init.name,
+              ok: false,
+              error: 'WaitTimeout',
               message: `still ${s?.state === 'CONTAINER_RUNNING' ? 'running' : (s?.state ?? 'unknown').replace('CONTAINER_', '').toLowerCase()} after ${Math.round(input.waitTimeoutMs / 1000)}s (--wait-timeout)`,
-              durationMs: 0, rpcMs: 0, calls: [], containerId: init.containerId,
+              durationMs: 0,
+              rpcMs: 0,
+              calls: [],
+              containerId: init.containerId,
             };
             break;
           }
           await deps.clock.sleep(POLL_MS);
         }
       } catch (err) {
-        result = { round, step: 0, action: 'wait-init-container', target: init.name, ok: false, error: 'SyncError', message: errorLine(err), durationMs: 0, rpcMs: 0, calls: [] };
+        result = {
+          round,
+          step: 0,
+          action: 'wait-init-container',
+          target: init.name,
+          ok: false,
+          error: 'SyncError',
+          message: errorLine(err),
+          durationMs: 0,
+          rpcMs: 0,
+          calls: [],
+        };
       }
       result.durationMs = deps.clock.monotonic() - t0;
       result.rpcMs = rpcMs;
       results.push(result);
       hooks.stepFinished?.(result);
       if (!result.ok) ok = false;
-      if (result.error === 'WaitTimeout' || result.error === 'SyncError') return { ok: false, results, rounds: round, plan, stopped: result.message };
+      if (result.error === 'WaitTimeout' || result.error === 'SyncError')
+        return { ok: false, results, rounds: round, plan, stopped: result.message };
     }
     const next = await deps.replan(input.pod);
-    if (!next.plan.changes && runningInits(input.pod, next.status).length === 0) return { ok, results, rounds: round, plan: next.plan, stopped: '' };
+    if (!next.plan.changes && runningInits(input.pod, next.status).length === 0)
+      return { ok, results, rounds: round, plan: next.plan, stopped: '' };
     if (next.plan.steps.some(killsSomething)) {
       try {
         await deps.confirmKill(next.plan);

@@ -6,7 +6,11 @@ import type { PlanStep, StepAction } from '../plan/plan';
 
 /** The one method of a CRI service the executor uses (CriService satisfies it; tests pass fakes). */
 export interface CriCaller<M> {
-  call<K extends keyof M & string>(method: K, request: Request<M, K>, opts?: { timeoutMs?: number }): Promise<Response<M, K>>;
+  call<K extends keyof M & string>(
+    method: K,
+    request: Request<M, K>,
+    opts?: { timeoutMs?: number },
+  ): Promise<Response<M, K>>;
 }
 export type RuntimeCaller = CriCaller<RuntimeMethods>;
 export type ImageCaller = CriCaller<ImageMethods>;

@@ -48,6 +48,7 @@ export function userNamespaceRange(kubeletRoot: string, uid: string): UserNamesp
     const r = readRange(path.join(podsDir, e, 'userns'));
     if (r) used.add(Math.floor(r.hostId / USERNS_BLOCK));
   }
-  for (let b = FIRST_BLOCK; b <= LAST_BLOCK; b++) if (!used.has(b)) return { hostId: b * USERNS_BLOCK, length: USERNS_BLOCK };
+  for (let b = FIRST_BLOCK; b <= LAST_BLOCK; b++)
+    if (!used.has(b)) return { hostId: b * USERNS_BLOCK, length: USERNS_BLOCK };
   throw new SyncpodError('no free user-namespace range left for hostUsers: false');
 }

@@ -7,7 +7,15 @@ import type { ImageService, RuntimeService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
-import { CHECK_GROUPS, type CheckResult, type DoctorBounds, type DoctorCheck, type DoctorCri, type DoctorEnv, type DoctorNodePlan } from '../doctor/types';
+import {
+  CHECK_GROUPS,
+  type CheckResult,
+  type DoctorBounds,
+  type DoctorCheck,
+  type DoctorCri,
+  type DoctorEnv,
+  type DoctorNodePlan,
+} from '../doctor/types';
 import type { NodePlanResult } from './node-plan';
 
 /** Each check's deadline unless --check-timeout says otherwise. */
@@ -24,13 +32,19 @@ export const DEFAULT_STUCK_AFTER_MS = 2 * 60_000;
  * The checks --check and --skip leave, in registry order. Each value is a check id or a group name;
  * an unknown one is refused (before anything runs), naming the flag and the value.
  */
-export function selectChecks(all: readonly DoctorCheck[], only: readonly string[], skip: readonly string[]): DoctorCheck[] {
+export function selectChecks(
+  all: readonly DoctorCheck[],
+  only: readonly string[],
+  skip: readonly string[],
+): DoctorCheck[] {
   const known = new Set(all.map((c) => c.id));
   const groups = new Set<string>(CHECK_GROUPS);
   const matches = (flag: string, values: readonly string[]) => {
     for (const v of values) {
       if (!known.has(v) && !groups.has(v)) {
-        throw new SyncpodError(`${flag}: unknown check "${v}" (a check id such as runtime.ready, or a group: ${CHECK_GROUPS.join(', ')}; syncpod doctor --list shows them)`);
+        throw new SyncpodError(
+          `${flag}: unknown check "${v}" (a check id such as runtime.ready, or a group: ${CHECK_GROUPS.join(', ')}; syncpod doctor --list shows them)`,
+        );
       }
     }
     return (c: DoctorCheck) => values.includes(c.id) || values.includes(c.group);
@@ -51,7 +65,11 @@ export interface RunChecksOptions {
  * `skip: timed out` and the others still answer; a check that throws is `skip` with the reason
  * (what it needed could not be read). Results keep the order of `checks`.
  */
-export async function runChecks(checks: readonly DoctorCheck[], env: DoctorEnv, opts: RunChecksOptions): Promise<CheckResult[]> {
+export async function runChecks(
+  checks: readonly DoctorCheck[],
+  env: DoctorEnv,
+  opts: RunChecksOptions,
+): Promise<CheckResult[]> {
   return Promise.all(
     checks.map(async (check): Promise<CheckResult> => {
       const started = opts.clock();
@@ -63,11 +81,25 @@ export async function runChecks(checks: readonly DoctorCheck[], env: DoctorEnv, 
         const outcome = await Promise.race([check.run(env), deadline]);
         const durationMs = Math.round(opts.clock() - started);
         if (outcome === 'timeout') {
-          return { id: check.id, group: check.group, status: 'skip', summary: `timed out: no answer within ${opts.deadlineMs / 1000}s`, evidence: [], durationMs };
+          return {
+            id: check.id,
+            group: check.group,
+            status: 'skip',
+            summary: `timed out: no answer within ${opts.deadlineMs / 1000}s`,
+            evidence: [],
+            durationMs,
+          };
         }
         return { id: check.id, group: check.group, ...outcome, durationMs };
       } catch (err) {
-        return { id: check.id, group: check.group, status: 'skip', summary: `could not run: ${errorLine(err)}`, evidence: [], durationMs: Math.round(opts.clock() - started) };
+        return {
+          id: check.id,
+          group: check.group,
+          status: 'skip',
+          summary: `could not run: ${errorLine(err)}`,
+          evidence: [],
+          durationMs: Math.round(opts.clock() - started),
+        };
       } finally {
         clearTimeout(timer);
       }
@@ -98,7 +130,8 @@ function once<V>(f: () => Promise<V>): () => Promise<V> {
   return () => (p ??= f());
 }
 
-const isEmpty = (req: unknown): boolean => req === undefined || (typeof req === 'object' && req !== null && Object.values(req).every((v) => v === undefined));
+const isEmpty = (req: unknown): boolean =>
+  req === undefined || (typeof req === 'object' && req !== null && Object.values(req).every((v) => v === undefined));
 
 /**
  * The runtime as the doctor calls it: Version, Status (verbose: a superset of the plain answer),
@@ -116,16 +149,26 @@ export function memoisedCallers(runtime: Caller, image: ImageCaller): { runtime:
     call: ((method: string, req: unknown, o?: unknown) => {
       if (method === 'Version') return remember('Version', () => runtime.call('Version', {}, o as never));
       if (method === 'Status') return remember('Status', () => runtime.call('Status', { verbose: true }, o as never));
-      if ((method === 'ListPodSandbox' || method === 'ListContainers') && isEmpty((req as { filter?: unknown } | undefined)?.filter)) {
-        return remember(method, () => (runtime.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, {}, o));
+      if (
+        (method === 'ListPodSandbox' || method === 'ListContainers') &&
+        isEmpty((req as { filter?: unknown } | undefined)?.filter)
+      ) {
+        return remember(method, () =>
+          (runtime.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, {}, o),
+        );
       }
       return (runtime.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, req, o);
     }) as Caller['call'],
   };
   const i: ImageCaller = {
     call: ((method: string, req: unknown, o?: unknown) => {
-      if ((method === 'ListImages' && isEmpty((req as { filter?: unknown } | undefined)?.filter)) || method === 'ImageFsInfo') {
-        return remember(method, () => (image.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, {}, o));
+      if (
+        (method === 'ListImages' && isEmpty((req as { filter?: unknown } | undefined)?.filter)) ||
+        method === 'ImageFsInfo'
+      ) {
+        return remember(method, () =>
+          (image.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, {}, o),
+        );
       }
       return (image.call as (m: string, q: unknown, o?: unknown) => Promise<unknown>)(method, req, o);
     }) as ImageCaller['call'],
@@ -177,6 +220,9 @@ export function buildDoctorEnv(deps: DoctorEnvDeps): DoctorEnv {
     now: deps.now,
     cri,
     nodePlan,
-    bounds: { stuckAfterMs: deps.bounds?.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS, deadlineMs: deps.bounds?.deadlineMs ?? DEFAULT_CHECK_DEADLINE_MS },
+    bounds: {
+      stuckAfterMs: deps.bounds?.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS,
+      deadlineMs: deps.bounds?.deadlineMs ?? DEFAULT_CHECK_DEADLINE_MS,
+    },
   };
 }

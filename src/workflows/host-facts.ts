@@ -96,6 +96,8 @@ export function readInputFile(path: string): string {
   } catch (err) {
     if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    throw new Error(code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err));
+    throw new Error(
+      code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : errorLine(err),
+    );
   }
 }

@@ -45,7 +45,11 @@ export async function pruneImages(req: PruneRequest, deps: PruneDeps): Promise<P
     for (const d of inputs.desired) {
       const spec = d.pod.spec;
       const pod = `${d.pod.metadata?.namespace}/${d.pod.metadata?.name}`;
-      for (const c of [...(spec?.initContainers ?? []), ...(spec?.containers ?? []), ...(spec?.ephemeralContainers ?? [])]) {
+      for (const c of [
+        ...(spec?.initContainers ?? []),
+        ...(spec?.containers ?? []),
+        ...(spec?.ephemeralContainers ?? []),
+      ]) {
         if (c.image) desired.push({ image: c.image, pod });
       }
     }

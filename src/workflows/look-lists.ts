@@ -27,20 +27,29 @@ export async function listPods(runtime: RuntimeService, flags: PodListFlags): Pr
  * --latest/--last), then --image (same image id through ImageStatus), name/namespace regex,
  * newest first, --latest/--last.
  */
-export async function listContainers(runtime: RuntimeService, image: ImageService, flags: ContainerListFlags): Promise<Container[]> {
+export async function listContainers(
+  runtime: RuntimeService,
+  image: ImageService,
+  flags: ContainerListFlags,
+): Promise<Container[]> {
   const res = await runtime.call('ListContainers', { filter: containerFilter(flags) });
   const refs = imageRefsToResolve(res.containers, flags.image);
   let imageIdOf: ((ref: string) => string | undefined) | undefined;
   if (refs.length) {
     const ids = new Map<string, string | undefined>();
-    for (const ref of refs) ids.set(ref, (await image.call('ImageStatus', { image: { image: ref } })).image?.id || undefined);
+    for (const ref of refs)
+      ids.set(ref, (await image.call('ImageStatus', { image: { image: ref } })).image?.id || undefined);
     imageIdOf = (ref) => ids.get(ref);
   }
   return filterContainers(res.containers, flags, imageIdOf);
 }
 
 /** ListImages for REPOSITORY[:TAG] (empty: all), crictl's order, then the --filter conditions. */
-export async function listImages(image: ImageService, ref: string | undefined, conditions: readonly string[]): Promise<Image[]> {
+export async function listImages(
+  image: ImageService,
+  ref: string | undefined,
+  conditions: readonly string[],
+): Promise<Image[]> {
   const res = await image.call('ListImages', { filter: imageFilter(ref) });
   return filterImages(sortImages(res.images), conditions);
 }
@@ -49,7 +58,10 @@ export async function listImages(image: ImageService, ref: string | undefined, c
  * `ps -r`: each container image's first repo tag, as crictl's getRepoImage asks ImageStatus;
  * an image the runtime does not know (or one without tags) keeps its reference.
  */
-export async function repoTagsOf(image: ImageService, containers: readonly Container[]): Promise<Map<string, string | undefined>> {
+export async function repoTagsOf(
+  image: ImageService,
+  containers: readonly Container[],
+): Promise<Map<string, string | undefined>> {
   const tags = new Map<string, string | undefined>();
   for (const ref of new Set(containers.map((c) => c.image?.image ?? ''))) {
     if (ref === '') continue;

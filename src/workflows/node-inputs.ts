@@ -10,7 +10,13 @@
 import type { Pod } from 'kubernetes-types/core/v1';
 import { LineCounter, parseAllDocuments } from 'yaml';
 import { SyncpodError, errorLine } from '../errors';
-import { applyStaticPodDefaults, generatePodName, isMirrorPod, staticPodFiles, type DirEntry } from '../kubelet/static-pods';
+import {
+  applyStaticPodDefaults,
+  generatePodName,
+  isMirrorPod,
+  staticPodFiles,
+  type DirEntry,
+} from '../kubelet/static-pods';
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
 import { applyPodDefaults } from '../manifest/defaults';
 import { MAX_ALIAS_COUNT, YAML_OPTIONS } from '../manifest/parse';
@@ -64,7 +70,11 @@ const key = (ns: string | undefined, name: string | undefined): string => `${ns 
  */
 function documents(text: string, label: string): { docs: unknown[]; problem?: string } {
   const control = firstControlCharacter(text);
-  if (control) return { docs: [], problem: `${label}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text` };
+  if (control)
+    return {
+      docs: [],
+      problem: `${label}: line ${control.line}, column ${control.column}: control character ${control.code} is not allowed in YAML or JSON text`,
+    };
   const start = text.trimStart()[0];
   if (start === '{' || start === '[') {
     try {
@@ -81,7 +91,10 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
     const e = doc.errors[0];
     if (e) {
       const pos = e.linePos?.[0];
-      return { docs: [], problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${yamlProblem(e.message)}` };
+      return {
+        docs: [],
+        problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${yamlProblem(e.message)}`,
+      };
     }
     const dup = firstDuplicateKey(doc);
     if (dup !== undefined) {
@@ -95,7 +108,10 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
       docs.push(doc.toJS({ maxAliasCount: MAX_ALIAS_COUNT }));
     } catch (err) {
       const where = list.length > 1 ? `${label}: document ${i + 1}` : label;
-      const why = err instanceof ReferenceError && /alias/i.test(err.message) ? `YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused` : yamlProblem((err as Error).message);
+      const why =
+        err instanceof ReferenceError && /alias/i.test(err.message)
+          ? `YAML aliases expand too far (over ${MAX_ALIAS_COUNT} uses; a "billion laughs" document): refused`
+          : yamlProblem((err as Error).message);
       return { docs: [], problem: `${where}: ${why}` };
     }
   }
@@ -135,24 +151,46 @@ export function parseGivenPods(text: string, label: string): { pods: GivenPod[];
   if (problem) return { pods: [], problems: [problem] };
   const pods: GivenPod[] = [];
   const problems: string[] = [];
-  const take = (v: unknown, where: string, prefix: string, from: string, document: number, segments: FieldPath = []): void => {
+  const take = (
+    v: unknown,
+    where: string,
+    prefix: string,
+    from: string,
+    document: number,
+    segments: FieldPath = [],
+  ): void => {
     const at = (p: string): string => (prefix ? `${prefix}.${p}` : p);
     if (!isObj(v)) return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}not a Kubernetes object`);
     const kind = kindOf(v);
     if (kind !== 'Pod') {
       const name = isObj(v.metadata) ? String(v.metadata.name ?? '') : '';
-      return void problems.push(`${where}: ${prefix ? `${prefix}: ` : ''}${kind || 'an object without kind'}${name ? `/${name}` : ''} is not a Pod; a node runs pods only`);
+      return void problems.push(
+        `${where}: ${prefix ? `${prefix}: ` : ''}${kind || 'an object without kind'}${name ? `/${name}` : ''} is not a Pod; a node runs pods only`,
+      );
     }
     const pod = toPod(v, where, { metadata: at('metadata'), spec: at('spec') }, segments);
     if (typeof pod === 'string') return void problems.push(pod);
     const phase = isObj(v.status) && typeof v.status.phase === 'string' ? v.status.phase : '';
-    pods.push({ pod, phase, source: { kind: 'manifest', file: label, document, from: `${from}Pod/${pod.metadata?.name ?? ''}` } });
+    pods.push({
+      pod,
+      phase,
+      source: { kind: 'manifest', file: label, document, from: `${from}Pod/${pod.metadata?.name ?? ''}` },
+    });
   };
   docs.forEach((doc, i) => {
     const where = `${label}: document ${i + 1}`;
     if (isObj(doc) && (kindOf(doc) === 'List' || kindOf(doc) === 'PodList')) {
       if (!Array.isArray(doc.items)) return void problems.push(`${where}: items: must be a list`);
-      doc.items.forEach((item, j) => take(kindOf(doc) === 'PodList' && isObj(item) && !item.kind ? { ...item, kind: 'Pod' } : item, where, `items[${j}]`, `List item ${j + 1}: `, i + 1, ['items', j]));
+      doc.items.forEach((item, j) =>
+        take(
+          kindOf(doc) === 'PodList' && isObj(item) && !item.kind ? { ...item, kind: 'Pod' } : item,
+          where,
+          `items[${j}]`,
+          `List item ${j + 1}: `,
+          i + 1,
+          ['items', j],
+        ),
+      );
       return;
     }
     take(doc, where, '', '', i + 1);
@@ -166,9 +204,12 @@ export function parseStaticPodFile(text: string, path: string): Pod | string {
   if (problem) return problem;
   if (docs.length === 0) return `${path}: empty file: a static pod manifest holds one Pod`;
   const doc = docs[0];
-  if (!isObj(doc)) return `${path}: not a Kubernetes object (${Array.isArray(doc) ? 'a list' : typeof doc === 'string' ? 'text' : `a ${typeof doc}`}): kubelet's file source accepts one Pod per file`;
-  if (kindOf(doc) !== 'Pod') return `${path}: ${kindOf(doc) || 'an object without kind'} is not a Pod: kubelet's file source accepts one Pod per file`;
-  if (doc.apiVersion !== 'v1') return `${path}: apiVersion ${JSON.stringify(doc.apiVersion ?? '')} is not v1: kubelet's file source decodes core/v1 Pods`;
+  if (!isObj(doc))
+    return `${path}: not a Kubernetes object (${Array.isArray(doc) ? 'a list' : typeof doc === 'string' ? 'text' : `a ${typeof doc}`}): kubelet's file source accepts one Pod per file`;
+  if (kindOf(doc) !== 'Pod')
+    return `${path}: ${kindOf(doc) || 'an object without kind'} is not a Pod: kubelet's file source accepts one Pod per file`;
+  if (doc.apiVersion !== 'v1')
+    return `${path}: apiVersion ${JSON.stringify(doc.apiVersion ?? '')} is not v1: kubelet's file source decodes core/v1 Pods`;
   if (!isObj(doc.metadata) || !doc.metadata.name) return `${path}: invalid pod: name is needed for the pod`;
   if (docs.length > 1) return `${path}: ${docs.length} documents: kubelet's file source accepts one Pod per file`;
   return toPod(doc, path, { metadata: 'metadata', spec: 'spec' });
@@ -199,7 +240,8 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
   const knownStatic = new Map<string, { uid: string; from: 'mirror-pod' | 'pods-api' }>();
   for (const p of req.podsApi ?? []) {
     knownUids.add(p.uid);
-    if (p.configSource && p.configSource !== 'api') knownStatic.set(key(p.namespace, p.name), { uid: p.uid, from: 'pods-api' });
+    if (p.configSource && p.configSource !== 'api')
+      knownStatic.set(key(p.namespace, p.name), { uid: p.uid, from: 'pods-api' });
   }
   const desired: DesiredPod[] = [];
   for (const g of given) {
@@ -207,12 +249,16 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
     if (isMirrorPod(g.pod)) {
       const uid = m.annotations![ANNOTATION_CONFIG_MIRROR];
       if (uid) knownStatic.set(key(m.namespace, m.name), { uid, from: 'mirror-pod' });
-      notes.push(`${g.source.file}: ${g.source.from} is a mirror pod: kubelet runs its static pod (uid ${uid}), not the API object`);
+      notes.push(
+        `${g.source.file}: ${g.source.from} is a mirror pod: kubelet runs its static pod (uid ${uid}), not the API object`,
+      );
       continue;
     }
     if (m.uid) knownUids.add(m.uid);
     if (g.pod.spec?.nodeName && g.pod.spec.nodeName !== req.nodeName) {
-      notes.push(`${g.source.file}: ${g.source.from} is bound to node ${g.pod.spec.nodeName}, not ${req.nodeName}: not planned`);
+      notes.push(
+        `${g.source.file}: ${g.source.from} is bound to node ${g.pod.spec.nodeName}, not ${req.nodeName}: not planned`,
+      );
       continue;
     }
     if (g.phase === 'Succeeded' || g.phase === 'Failed') {
@@ -226,7 +272,9 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
     const dir = req.staticPodPath.replace(/\/+$/, '') || '/';
     const entries = deps.readDir(dir);
     if (entries === undefined) {
-      problems.push(`staticPodPath ${dir}: no such directory (kubelet ignores a missing path and runs no static pods from it)`);
+      problems.push(
+        `staticPodPath ${dir}: no such directory (kubelet ignores a missing path and runs no static pods from it)`,
+      );
     } else {
       const { files, skipped } = staticPodFiles(entries);
       for (const s of skipped) notes.push(`${dir}/${s.name}: ${s.why}`);
@@ -246,7 +294,11 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
         }
         const generated = generatePodName(parsed.metadata?.name ?? '', req.nodeName);
         const known = knownStatic.get(key(parsed.metadata?.namespace, generated));
-        const { pod, uidSource } = applyStaticPodDefaults(parsed, { nodeName: req.nodeName, source: path, knownUID: known });
+        const { pod, uidSource } = applyStaticPodDefaults(parsed, {
+          nodeName: req.nodeName,
+          source: path,
+          knownUID: known,
+        });
         desired.push({ pod, source: { kind: 'static-pod', file: path, uidSource } });
       }
     }
@@ -254,7 +306,10 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
   if (req.podsApi) {
     const planned = new Set(desired.map((d) => d.pod.metadata?.uid));
     const missing = req.podsApi.filter((p) => !planned.has(p.uid) && p.phase !== 'Succeeded' && p.phase !== 'Failed');
-    for (const p of missing) notes.push(`${req.podsApiSocket ?? 'Pods API'}: pod ${p.namespace}/${p.name} (uid ${p.uid}) is known to kubelet but its spec was not given: not planned, not an orphan`);
+    for (const p of missing)
+      notes.push(
+        `${req.podsApiSocket ?? 'Pods API'}: pod ${p.namespace}/${p.name} (uid ${p.uid}) is known to kubelet but its spec was not given: not planned, not an orphan`,
+      );
   }
 
   // One plan per pod: a second pod of the same namespace/name is a problem (kubelet's pod manager keys by it).

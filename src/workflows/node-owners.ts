@@ -17,19 +17,30 @@ export interface DesiredOwners {
 }
 
 /** The owners of live pods among the node's desired pods (no CRI call: the lists are given). */
-export async function desiredOwners(req: NodeInputRequest, deps: NodeInputDeps, lists: RuntimeLists): Promise<DesiredOwners> {
+export async function desiredOwners(
+  req: NodeInputRequest,
+  deps: NodeInputDeps,
+  lists: RuntimeLists,
+): Promise<DesiredOwners> {
   const inputs = await loadNodeInputs(req, deps);
   const owners = new Map<string, string>();
   const refs = inputs.desired.map((d) => {
     const computed = d.source.kind === 'static-pod' && d.source.uidSource === 'computed';
-    return { namespace: d.pod.metadata?.namespace ?? 'default', name: d.pod.metadata?.name ?? '', uid: computed ? '' : (d.pod.metadata?.uid ?? ''), computed, given: d.pod.metadata?.uid ?? '' };
+    return {
+      namespace: d.pod.metadata?.namespace ?? 'default',
+      name: d.pod.metadata?.name ?? '',
+      uid: computed ? '' : (d.pod.metadata?.uid ?? ''),
+      computed,
+      given: d.pod.metadata?.uid ?? '',
+    };
   });
   matchPods(refs, lists).forEach((m, i) => {
     const r = refs[i]!;
     const why = `desired pod ${r.namespace}/${r.name}`;
     for (const uid of [r.given, m.uid, ...(r.computed ? m.candidates : [])]) if (uid) owners.set(uid, why);
   });
-  for (const uid of inputs.knownUids) if (!owners.has(uid)) owners.set(uid, 'pod known to kubelet (finished, or listed by its Pods API)');
+  for (const uid of inputs.knownUids)
+    if (!owners.has(uid)) owners.set(uid, 'pod known to kubelet (finished, or listed by its Pods API)');
   return { owners, problems: inputs.problems };
 }
 

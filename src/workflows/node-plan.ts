@@ -11,7 +11,13 @@ import { findOrphans } from '../kubelet/orphans';
 import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
 import { addAssumption, buildPlan, type PlanAssumption } from '../plan/plan';
 import { buildPreflight } from '../plan/preflight';
-import { imageFacts, mountedV1Subsystems, podFsFacts, runtimeNetwork, type NodeCgroupSettings } from '../state/node-facts';
+import {
+  imageFacts,
+  mountedV1Subsystems,
+  podFsFacts,
+  runtimeNetwork,
+  type NodeCgroupSettings,
+} from '../state/node-facts';
 import { listRuntime, observePods, type ObservedPod, type RuntimeLists } from '../state/pod-status';
 import type { PodIdentity } from '../state/pods-api';
 import type { SyncFs } from '../sync/types';
@@ -74,20 +80,34 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     }
   }
   const inputs = await loadNodeInputs(
-    { nodeName: req.nodeName, staticPodPath: req.staticPodPath, files: req.files, podsApi, podsApiSocket: req.podsApiSocket },
+    {
+      nodeName: req.nodeName,
+      staticPodPath: req.staticPodPath,
+      files: req.files,
+      podsApi,
+      podsApiSocket: req.podsApiSocket,
+    },
     deps.inputs,
   );
   problems.push(...inputs.problems);
 
-  const [lists, statusRes] = await allInOrder([listRuntime(deps.runtime as RuntimeService), deps.runtime.call('Status', { verbose: false })]);
+  const [lists, statusRes] = await allInOrder([
+    listRuntime(deps.runtime as RuntimeService),
+    deps.runtime.call('Status', { verbose: false }),
+  ]);
   const observed = await observePods(
     deps.runtime as RuntimeService,
-    inputs.desired.map((d) => ({ namespace: d.pod.metadata?.namespace ?? 'default', name: d.pod.metadata?.name ?? '', uid: d.pod.metadata?.uid ?? '' })),
+    inputs.desired.map((d) => ({
+      namespace: d.pod.metadata?.namespace ?? 'default',
+      name: d.pod.metadata?.name ?? '',
+      uid: d.pod.metadata?.uid ?? '',
+    })),
     { lists, lean: true },
   );
   const now = deps.now();
   const network = runtimeNetwork(statusRes);
-  const v1Subsystems = req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
+  const v1Subsystems =
+    req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
 
   const planned = inputs.desired.map((d, i) => {
     const o = observed[i];
@@ -112,10 +132,17 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
 
   const pods: PlannedNodePod[] = planned.map(({ d, o, plan }) => {
     // A pod with no uid yet (a manifest never run here) gets one at sync: its paths are shown with <uid>.
-    const pod = d.pod.metadata?.uid ? d.pod : { ...d.pod, metadata: { ...d.pod.metadata, uid: o.match.uid || '<uid>' } };
+    const pod = d.pod.metadata?.uid
+      ? d.pod
+      : { ...d.pod, metadata: { ...d.pod.metadata, uid: o.match.uid || '<uid>' } };
     const facts = {
       network,
-      ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems, podLevelResources: rulesOf(req.options).gates.PodLevelResources }),
+      ...podFsFacts(deps.fs, pod, {
+        ...req.cgroup,
+        kubeletRoot: req.kubeletRoot,
+        v1Subsystems,
+        podLevelResources: rulesOf(req.options).gates.PodLevelResources,
+      }),
       images: imageFacts(images, d.pod, plan),
     };
     const preflight = buildPreflight(d.pod, facts);
@@ -130,7 +157,12 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
   }
   const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
   return {
-    plan: buildNodePlan(req.nodeName, pods.map((p) => p.plan), orphans, problems),
+    plan: buildNodePlan(
+      req.nodeName,
+      pods.map((p) => p.plan),
+      orphans,
+      problems,
+    ),
     pods,
     lists,
     status: statusRes,

@@ -38,7 +38,9 @@ export interface NodeProfileRequest {
 
 export function nodeProfile(facts: NodeFacts, req: NodeProfileRequest): NodeProfile {
   // A version given on the command line means the kubelet binary need not be run.
-  const detection: Detection = req.noNodeProfile ? { warnings: [] } : facts.detect(req.flags.kubeletVersion === undefined);
+  const detection: Detection = req.noNodeProfile
+    ? { warnings: [] }
+    : facts.detect(req.flags.kubeletVersion === undefined);
   return buildNodeProfile({
     flags: req.flags,
     kubelet: detection.kubelet,
@@ -95,7 +97,10 @@ export interface NodeFlagValues {
  * another resolver than meant); syncpod's own flag is refused instead, before anything is done.
  */
 function clusterDnsFlag(text: string): string[] {
-  const ips = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const ips = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const bad = ips.find((ip) => isIP(ip) === 0);
   if (bad !== undefined) throw new SyncpodError(`--cluster-dns: ${JSON.stringify(bad)} is not an IP address`);
   return ips;
@@ -109,11 +114,13 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
   let cgroupsPerQOS: boolean | undefined;
   if (opts.cgroupsPerQos !== undefined) {
     cgroupsPerQOS = opts.cgroupsPerQos === true ? true : parseGoBool(String(opts.cgroupsPerQos));
-    if (cgroupsPerQOS === undefined) throw new SyncpodError(`--cgroups-per-qos: must be true or false, got "${opts.cgroupsPerQos}"`);
+    if (cgroupsPerQOS === undefined)
+      throw new SyncpodError(`--cgroups-per-qos: must be true or false, got "${opts.cgroupsPerQos}"`);
   }
   return {
     kubeletVersion: opts.kubeletVersion,
-    featureGates: opts.featureGates !== undefined ? (parseFeatureGates(opts.featureGates) as Record<string, boolean>) : undefined,
+    featureGates:
+      opts.featureGates !== undefined ? (parseFeatureGates(opts.featureGates) as Record<string, boolean>) : undefined,
     cgroupDriver: driver as SyncpodNodeFlags['cgroupDriver'],
     cgroupRoot: opts.cgroupRoot,
     cgroupsPerQOS,
@@ -126,7 +133,9 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
   };
 }
 
-export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates' | 'cgroupsPerQos'>> & { cgroupsPerQos: boolean };
+export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates' | 'cgroupsPerQos'>> & {
+  cgroupsPerQos: boolean;
+};
 
 /** The node flag values the config generators read, every one resolved through the profile. */
 export function resolvedNodeFlags(p: NodeProfile): ResolvedNodeFlags {
@@ -153,7 +162,10 @@ export function detectedForRules(p: NodeProfile): DetectedForRules {
     if (s.source !== 'flag' && (GATE_NAMES as string[]).includes(name)) gates[name as GateName] = s.value;
   }
   return {
-    version: p.kubelet?.versionOutput !== undefined && p.kubeletVersion.source === 'kubelet-binary' ? p.kubeletVersion.value : undefined,
+    version:
+      p.kubelet?.versionOutput !== undefined && p.kubeletVersion.source === 'kubelet-binary'
+        ? p.kubeletVersion.value
+        : undefined,
     featureGates: gates,
   };
 }
@@ -168,7 +180,10 @@ export function withProfile<T extends NodeFlagValues>(opts: T, p: NodeProfile): 
  * a broken kubelet configuration is reported before the runtime is asked; a runtime that cannot be
  * reached is "not told", never an error here.
  */
-export async function profileWithRuntime(profileOf: (rt?: RuntimeCgroupDriver) => NodeProfile, runtime: () => RuntimeService): Promise<NodeProfile> {
+export async function profileWithRuntime(
+  profileOf: (rt?: RuntimeCgroupDriver) => NodeProfile,
+  runtime: () => RuntimeService,
+): Promise<NodeProfile> {
   profileOf();
   let rt: RuntimeCgroupDriver;
   try {
@@ -183,7 +198,10 @@ export async function profileWithRuntime(profileOf: (rt?: RuntimeCgroupDriver) =
  * For the whole-node flows (plan/sync --node): every node setting from the profile, plus the
  * kubelet's staticPodPath and its version as the mirrored one, unless given as flags.
  */
-export function withNodeProfile<T extends NodeFlagValues & { staticPodPath?: string }>(opts: T, p: NodeProfile): T & ResolvedNodeFlags {
+export function withNodeProfile<T extends NodeFlagValues & { staticPodPath?: string }>(
+  opts: T,
+  p: NodeProfile,
+): T & ResolvedNodeFlags {
   const detected = detectedForRules(p);
   return {
     ...withProfile(opts, p),

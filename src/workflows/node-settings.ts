@@ -64,7 +64,14 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
   } catch (err) {
     if (err instanceof SyncpodError) throw err;
     const code = (err as NodeJS.ErrnoException).code;
-    const why = code === 'ENOENT' ? 'no such file or directory' : code === 'EACCES' ? 'permission denied' : code === 'EISDIR' ? 'is a directory' : errorLine(err);
+    const why =
+      code === 'ENOENT'
+        ? 'no such file or directory'
+        : code === 'EACCES'
+          ? 'permission denied'
+          : code === 'EISDIR'
+            ? 'is a directory'
+            : errorLine(err);
     throw new SyncpodError(`${flag} ${path}: ${why}`);
   }
 }
@@ -81,11 +88,17 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
     runtimeClassHandlers[m.slice(0, eq)] = m.slice(eq + 1);
   }
   const driver = flags.cgroupDriver ?? 'cgroupfs';
-  if (driver !== 'cgroupfs' && driver !== 'systemd') throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  if (driver !== 'cgroupfs' && driver !== 'systemd')
+    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
   const base = {
     podLogsRoot,
     kubeletRoot: flags.podDirRoot ?? '/var/lib/kubelet',
-    clusterDNS: flags.clusterDns ? flags.clusterDns.split(',').map((s) => s.trim()).filter(Boolean) : [],
+    clusterDNS: flags.clusterDns
+      ? flags.clusterDns
+          .split(',')
+          .map((s) => s.trim())
+          .filter(Boolean)
+      : [],
     clusterDomain: flags.clusterDomain ?? 'cluster.local',
     resolvConf,
     nodeIPs: host.nodeIPs(),
@@ -98,10 +111,19 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
     gates: rules.gates,
     userNamespace:
       pod.spec?.hostUsers === false && rules.gates.UserNamespacesSupport && pod.metadata?.uid
-        ? userNamespaceRange(host.nodePath?.(flags.podDirRoot ?? '/var/lib/kubelet') ?? flags.podDirRoot ?? '/var/lib/kubelet', pod.metadata.uid)
+        ? userNamespaceRange(
+            host.nodePath?.(flags.podDirRoot ?? '/var/lib/kubelet') ?? flags.podDirRoot ?? '/var/lib/kubelet',
+            pod.metadata.uid,
+          )
         : undefined,
   };
-  const values = flags.envFile ? parseEnvFile(readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile), flags.envFile, pod.metadata?.namespace ?? 'default') : undefined;
+  const values = flags.envFile
+    ? parseEnvFile(
+        readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile),
+        flags.envFile,
+        pod.metadata?.namespace ?? 'default',
+      )
+    : undefined;
   const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
   const memory = host.memoryBytes();
   return {

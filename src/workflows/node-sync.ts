@@ -89,7 +89,10 @@ function killsIn(plan: NodePlan, removeOrphans: boolean): string {
   const parts: string[] = [];
   for (const p of plan.plans) {
     const kills = p.steps.filter((s) => s.action === 'kill-pod' || s.action === 'kill-container');
-    if (kills.length) parts.push(`${p.pod.namespace}/${p.pod.name} (${kills.map((k) => (k.action === 'kill-pod' ? 'the pod' : `container ${k.target}`)).join(', ')})`);
+    if (kills.length)
+      parts.push(
+        `${p.pod.namespace}/${p.pod.name} (${kills.map((k) => (k.action === 'kill-pod' ? 'the pod' : `container ${k.target}`)).join(', ')})`,
+      );
   }
   if (removeOrphans) for (const o of plan.orphans) parts.push(`orphan ${o.namespace}/${o.name} (uid ${o.uid})`);
   return parts.join(', ');
@@ -107,21 +110,36 @@ function runPreflight(steps: PreflightStep[], deps: NodeSyncDeps): { results: Pr
       switch (s.action) {
         case 'create-pod-cgroup':
           for (const p of s.paths ?? []) deps.fs.mkdirAll(p, 0o755);
-          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          results.push({
+            action: s.action,
+            target: s.target,
+            ok: true,
+            message: `created ${(s.paths ?? []).join(', ')}`,
+          });
           break;
         case 'make-pod-data-dirs':
           for (const p of s.paths ?? []) {
             deps.fs.mkdirAll(p, s.mode ?? 0o750);
             deps.fs.chmod(p, s.mode ?? 0o750);
           }
-          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          results.push({
+            action: s.action,
+            target: s.target,
+            ok: true,
+            message: `created ${(s.paths ?? []).join(', ')}`,
+          });
           break;
         case 'create-host-path':
           for (const p of s.paths ?? []) {
             if (s.mode === 0o644) deps.fs.touch(p, 0o644);
             else deps.fs.mkdirAll(p, s.mode ?? 0o755);
           }
-          results.push({ action: s.action, target: s.target, ok: true, message: `created ${(s.paths ?? []).join(', ')}` });
+          results.push({
+            action: s.action,
+            target: s.target,
+            ok: true,
+            message: `created ${(s.paths ?? []).join(', ')}`,
+          });
           break;
         default:
           // pull-image and image-never-pull happen (or are refused) at the container's start.
@@ -136,7 +154,12 @@ function runPreflight(steps: PreflightStep[], deps: NodeSyncDeps): { results: Pr
 }
 
 /** Converges one pod under its lock, re-observing it first. */
-async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyncDeps, network: NodePlanResultNetwork): Promise<PodSyncReport> {
+async function syncOnePod(
+  p: PlannedNodePod,
+  req: NodeSyncRequest,
+  deps: NodeSyncDeps,
+  network: NodePlanResultNetwork,
+): Promise<PodSyncReport> {
   const pod = structuredClone(p.desired.pod) as Pod;
   const meta = pod.metadata as { uid?: string; namespace?: string; name?: string };
   if (!meta.uid) meta.uid = p.observed.match.uid || deps.newUid();
@@ -147,18 +170,42 @@ async function syncOnePod(p: PlannedNodePod, req: NodeSyncRequest, deps: NodeSyn
   const release = await deps.lock(ns, name);
   try {
     const runtime = deps.runtime as RuntimeService;
-    const observe = async (): Promise<{ plan: Plan; status: import('../kubelet/types').PodStatus; sandboxes: T.PodSandboxStatus[] }> => {
+    const observe = async (): Promise<{
+      plan: Plan;
+      status: import('../kubelet/types').PodStatus;
+      sandboxes: T.PodSandboxStatus[];
+    }> => {
       const [o] = await observePods(runtime, [ref]);
-      const plan = buildPlan({ pod, podStatus: o.status, now: deps.now(), options: req.options, matchedBy: 'uid-label', podSource: 'api-server' });
+      const plan = buildPlan({
+        pod,
+        podStatus: o.status,
+        now: deps.now(),
+        options: req.options,
+        matchedBy: 'uid-label',
+        podSource: 'api-server',
+      });
       return { plan, status: o.status, sandboxes: o.sandboxes };
     };
     const first = await observe();
-    const v1Subsystems = req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
-    const preflight = buildPreflight(pod, { network, ...podFsFacts(deps.fs, pod, { ...req.cgroup, kubeletRoot: req.kubeletRoot, v1Subsystems, podLevelResources: rulesOf(req.options).gates.PodLevelResources }), images: [] });
+    const v1Subsystems =
+      req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
+    const preflight = buildPreflight(pod, {
+      network,
+      ...podFsFacts(deps.fs, pod, {
+        ...req.cgroup,
+        kubeletRoot: req.kubeletRoot,
+        v1Subsystems,
+        podLevelResources: rulesOf(req.options).gates.PodLevelResources,
+      }),
+      images: [],
+    });
     const pre = runPreflight(preflight.steps, deps);
     if (pre.stopped) return { pod: ref, ok: false, stopped: pre.stopped, preflight: pre.results, results: [] };
     const settings = deps.settingsFor(pod, first.sandboxes);
-    const sandboxOptions = { ...settings.sandboxOptions, configSource: p.desired.source.kind === 'static-pod' ? ('file' as const) : settings.sandboxOptions.configSource };
+    const sandboxOptions = {
+      ...settings.sandboxOptions,
+      configSource: p.desired.source.kind === 'static-pod' ? ('file' as const) : settings.sandboxOptions.configSource,
+    };
     const outcome = await syncPod(
       {
         pod,
@@ -189,7 +236,10 @@ type NodePlanResultNetwork = Parameters<typeof buildPreflight>[1]['network'];
  * The orphan's pod log directory as kubelet names it (<podLogsDir>/<namespace>_<name>_<uid>), or
  * undefined when a label would lead outside podLogsDir (labels are anyone's to set).
  */
-export function orphanLogsDirectory(podLogsRoot: string, o: Pick<Orphan, 'namespace' | 'name' | 'uid'>): string | undefined {
+export function orphanLogsDirectory(
+  podLogsRoot: string,
+  o: Pick<Orphan, 'namespace' | 'name' | 'uid'>,
+): string | undefined {
   const parts = [o.namespace, o.name, o.uid];
   if (parts.some((p) => p === '' || p.includes('/') || p.includes('\0')) || podLogsRoot === '') return undefined;
   return buildPodLogsDirectory(podLogsRoot, { metadata: { namespace: o.namespace, name: o.name, uid: o.uid } });
@@ -200,23 +250,34 @@ function removeLogsOf(r: OrphanRemoval, o: Orphan, podLogsRoot: string | undefin
   const logs = podLogsRoot !== undefined ? orphanLogsDirectory(podLogsRoot, o) : undefined;
   if (!r.ok || !logs || !deps.removeOrphanLogs) return r;
   try {
-    for (const gone of deps.removeOrphanLogs(logs, o.containers.map((c) => c.id))) r.done.push(`removed ${gone}`);
+    for (const gone of deps.removeOrphanLogs(
+      logs,
+      o.containers.map((c) => c.id),
+    ))
+      r.done.push(`removed ${gone}`);
     return r;
   } catch (err) {
     return { ...r, ok: false, error: `removing its logs: ${errorLine(err)}` };
   }
 }
 
-export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
+export async function syncNode(
+  req: NodeSyncRequest,
+  deps: NodeSyncDeps,
+): Promise<{ report: NodeSyncReport; plan: NodePlan }> {
   const planned = await planNode(req, deps);
   const plan = planned.plan;
   if (req.removeOrphans && plan.orphans.length > 0) {
     // An orphan may be the pod of an input that could not be read, or of every input left out.
     if (plan.problems.length > 0) {
-      throw new SyncpodError(`--remove-orphans: ${plan.problems.length} input(s) could not be read (${plan.problems[0]}); an orphan may be one of their pods, so nothing was done`);
+      throw new SyncpodError(
+        `--remove-orphans: ${plan.problems.length} input(s) could not be read (${plan.problems[0]}); an orphan may be one of their pods, so nothing was done`,
+      );
     }
     if (!req.staticPodPath && req.files.length === 0 && !planned.podsApiRead) {
-      throw new SyncpodError('--remove-orphans: no desired pods were given (no --static-pod-path, no files, no Pods API): every pod kubelet made would be an orphan; nothing was done');
+      throw new SyncpodError(
+        '--remove-orphans: no desired pods were given (no --static-pod-path, no files, no Pods API): every pod kubelet made would be an orphan; nothing was done',
+      );
     }
   }
   const kills = killsIn(plan, req.removeOrphans);
@@ -225,7 +286,14 @@ export async function syncNode(req: NodeSyncRequest, deps: NodeSyncDeps): Promis
   const toSync = planned.pods.filter((p) => podChanges(p.plan));
   const pods = await mapBounded(toSync, Math.max(1, req.concurrency), (p) => syncOnePod(p, req, deps, network));
   const orphans = req.removeOrphans
-    ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), async (o) => removeLogsOf(await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs), o, req.podLogsRoot, deps))
+    ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), async (o) =>
+        removeLogsOf(
+          await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs),
+          o,
+          req.podLogsRoot,
+          deps,
+        ),
+      )
     : [];
   const report: NodeSyncReport = {
     node: req.nodeName,

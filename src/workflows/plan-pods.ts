@@ -7,7 +7,12 @@ import { SyncpodError } from '../errors';
 import type { ProbeResults } from '../kubelet/compute-pod-actions';
 import { probeInputs } from '../plan/probe-inputs';
 import { parseFeatureGates, type FeatureGates } from '../kubelet/features';
-import { DEFAULT_KUBELET_VERSION, resolveKubeletRules, type DetectedKubelet, type KubeletRules } from '../kubelet/kubelet-version';
+import {
+  DEFAULT_KUBELET_VERSION,
+  resolveKubeletRules,
+  type DetectedKubelet,
+  type KubeletRules,
+} from '../kubelet/kubelet-version';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
@@ -31,7 +36,11 @@ export interface KubeletSelection {
  * `--kubelet-version` and `--feature-gates` over the running kubelet's (node profile), parsed and
  * resolved once; a bad value is refused before any runtime call.
  */
-export function resolveRules(kubeletVersion: string | undefined, featureGates: string | undefined, detected: DetectedKubelet = {}): KubeletSelection {
+export function resolveRules(
+  kubeletVersion: string | undefined,
+  featureGates: string | undefined,
+  detected: DetectedKubelet = {},
+): KubeletSelection {
   const gates = parseFeatureGates(featureGates);
   return { version: kubeletVersion, gates, detected, rules: resolveKubeletRules(kubeletVersion, gates, detected) };
 }
@@ -69,13 +78,25 @@ export interface PlannedPod {
 /** The plan's source for a loaded manifest pod. */
 export function manifestSource(l: LoadedPod): PlanSource {
   const s = l.source;
-  return { kind: 'manifest', file: s.file, document: s.document, from: s.from, notes: s.notes, controller: s.controller ?? null, skipped: s.skipped };
+  return {
+    kind: 'manifest',
+    file: s.file,
+    document: s.document,
+    from: s.from,
+    notes: s.notes,
+    controller: s.controller ?? null,
+    skipped: s.skipped,
+  };
 }
 
 /** Loads the manifests (each pod once), observes all pods with one List per kind, plans each. */
 export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<PlannedPod[]> {
   for (const w of req.kubelet.rules.warnings) deps.note(`WARN: warning: ${w}`);
-  const fromFiles = await loadManifests(req.files, () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal), api: apiRulesOfKubelet(req.kubelet.rules) });
+  const fromFiles = await loadManifests(req.files, () => deps.readStdin(), {
+    selector: req.selector,
+    ordinal: parseOrdinalFlag(req.ordinal),
+    api: apiRulesOfKubelet(req.kubelet.rules),
+  });
   const skipped = skippedNote(fromFiles);
   if (skipped !== undefined) deps.note(skipped);
   // A workload's template without a uid: its live pod is found by the controller's labels and
@@ -100,7 +121,11 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
   }
   const observed = await observePods(
     deps.runtime,
-    loaded.map((l) => ({ namespace: l.pod.metadata?.namespace ?? 'default', name: l.pod.metadata?.name ?? '', uid: l.pod.metadata?.uid ?? '' })),
+    loaded.map((l) => ({
+      namespace: l.pod.metadata?.namespace ?? 'default',
+      name: l.pod.metadata?.name ?? '',
+      uid: l.pod.metadata?.uid ?? '',
+    })),
     { lists },
   );
   const now = deps.now();
@@ -112,10 +137,19 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       pod: l.pod,
       podStatus: o.status,
       now,
-      options: { rules: req.kubelet.rules, probeResults: probes.results, ...(l.apiStatus ? { apiStatus: l.apiStatus } : {}) },
+      options: {
+        rules: req.kubelet.rules,
+        probeResults: probes.results,
+        ...(l.apiStatus ? { apiStatus: l.apiStatus } : {}),
+      },
       matchedBy: o.match.by !== 'uid-label' && byController.has(l) ? 'controller-labels' : o.match.by,
       matchCandidates: o.match.candidates,
-      duplicates: findDuplicates({ namespace: o.ref.namespace, name: o.ref.name, uid: o.match.uid }, lists.sandboxes, lists.containers, now),
+      duplicates: findDuplicates(
+        { namespace: o.ref.namespace, name: o.ref.name, uid: o.match.uid },
+        lists.sandboxes,
+        lists.containers,
+        now,
+      ),
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
       source: manifestSource(l),
     });
@@ -136,7 +170,13 @@ export async function planUpgrade(req: PlanRequest & { targetVersion: string }, 
   const planned = await planPods(req, deps);
   return buildUpgradePlan(
     planned.map((p) => ({ pod: p.loaded.pod, podStatus: p.observed.status, probeResults: p.probeResults })),
-    { current: { kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION, featureGates: gates }, targetVersion: req.targetVersion },
+    {
+      current: {
+        kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION,
+        featureGates: gates,
+      },
+      targetVersion: req.targetVersion,
+    },
   );
 }
 
@@ -152,7 +192,10 @@ export async function planNodeUpgrade(
   return buildUpgradePlan(
     r.pods.map((p) => ({ pod: p.desired.pod, podStatus: p.observed.status })),
     {
-      current: { kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION, featureGates: gates },
+      current: {
+        kubeletVersion: req.kubelet.version ?? req.kubelet.detected.version ?? DEFAULT_KUBELET_VERSION,
+        featureGates: gates,
+      },
       targetVersion: req.targetVersion,
       scope: `on node ${r.plan.node}`,
     },

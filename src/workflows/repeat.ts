@@ -10,7 +10,12 @@ export interface RepeatDeps {
 }
 
 /** Runs `once` now and every `intervalMs` after each run started, until the signal aborts. */
-export async function repeatEvery(intervalMs: number, once: () => Promise<void>, deps: RepeatDeps, now: () => number): Promise<number> {
+export async function repeatEvery(
+  intervalMs: number,
+  once: () => Promise<void>,
+  deps: RepeatDeps,
+  now: () => number,
+): Promise<number> {
   let runs = 0;
   while (!deps.signal.aborted) {
     const started = now();

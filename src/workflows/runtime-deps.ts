@@ -24,7 +24,12 @@ export function requestTimeoutMs(callTimeoutMs: number): number {
 }
 
 /** `fs`: the node's filesystem (nodeFsUnder(--host-root) in a DaemonSet). */
-export function executeDeps(cri: { runtime: RuntimeService; image: ImageService }, callTimeoutMs: number, clock: Clock = systemClock, fs: SyncFs = nodeFs): ExecuteDeps {
+export function executeDeps(
+  cri: { runtime: RuntimeService; image: ImageService },
+  callTimeoutMs: number,
+  clock: Clock = systemClock,
+  fs: SyncFs = nodeFs,
+): ExecuteDeps {
   return {
     runtime: cri.runtime,
     image: cri.image,

@@ -4,7 +4,13 @@ import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { ContainerStatsFilter, PodSandboxStatsFilter } from '../cri/types';
 import type { DeepPartial } from '../cri/types';
 import type { ProtoJSON } from '../render/list-output';
-import { formatContainerStatsTable, formatPodStatsTable, formatStatsEnvelope, sortStats, type StatsOutput } from '../render/stats-view';
+import {
+  formatContainerStatsTable,
+  formatPodStatsTable,
+  formatStatsEnvelope,
+  sortStats,
+  type StatsOutput,
+} from '../render/stats-view';
 
 export interface StatsDeps {
   runtime: RuntimeService;
@@ -37,21 +43,31 @@ async function repeat(deps: StatsDeps, opts: StatsOptions, once: () => Promise<s
   }
 }
 
-export function containerStats(deps: StatsDeps, filter: DeepPartial<ContainerStatsFilter>, opts: StatsOptions & { all: boolean }): Promise<number> {
+export function containerStats(
+  deps: StatsDeps,
+  filter: DeepPartial<ContainerStatsFilter>,
+  opts: StatsOptions & { all: boolean },
+): Promise<number> {
   const list = async () => sortStats((await deps.runtime.call('ListContainerStats', { filter })).stats);
   return repeat(deps, opts, async () => {
     const first = await list();
-    if (opts.output !== 'table') return formatStatsEnvelope(opts.output, 'ListContainerStatsResponse', first, deps.toJSON);
+    if (opts.output !== 'table')
+      return formatStatsEnvelope(opts.output, 'ListContainerStatsResponse', first, deps.toJSON);
     await deps.sleep(opts.sampleMs, opts.signal);
     return formatContainerStatsTable(first, await list(), { all: opts.all });
   });
 }
 
-export function podStats(deps: StatsDeps, filter: DeepPartial<PodSandboxStatsFilter>, opts: StatsOptions): Promise<number> {
+export function podStats(
+  deps: StatsDeps,
+  filter: DeepPartial<PodSandboxStatsFilter>,
+  opts: StatsOptions,
+): Promise<number> {
   const list = async () => sortStats((await deps.runtime.call('ListPodSandboxStats', { filter })).stats);
   return repeat(deps, opts, async () => {
     const first = await list();
-    if (opts.output !== 'table') return formatStatsEnvelope(opts.output, 'ListPodSandboxStatsResponse', first, deps.toJSON);
+    if (opts.output !== 'table')
+      return formatStatsEnvelope(opts.output, 'ListPodSandboxStatsResponse', first, deps.toJSON);
     await deps.sleep(opts.sampleMs, opts.signal);
     return formatPodStatsTable(first, await list());
   });

@@ -46,7 +46,11 @@ export interface ConfigDocument {
   isManifest: boolean;
 }
 
-export async function readConfigDocument(file: string, what: string, deps: Pick<StepDeps, 'readFile' | 'readStdin'>): Promise<ConfigDocument> {
+export async function readConfigDocument(
+  file: string,
+  what: string,
+  deps: Pick<StepDeps, 'readFile' | 'readStdin'>,
+): Promise<ConfigDocument> {
   const label = file === '-' ? '<stdin>' : file;
   let text: string;
   if (file === '-') text = await deps.readStdin();
@@ -55,14 +59,18 @@ export async function readConfigDocument(file: string, what: string, deps: Pick<
       text = deps.readFile(file);
     } catch (err) {
       if (err instanceof SyncpodError) throw err;
-      throw new SyncpodError(`${what} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorLine(err)}`);
+      throw new SyncpodError(
+        `${what} ${file}: ${(err as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : errorLine(err)}`,
+      );
     }
   }
   // Read as kubectl (manifests) and crictl (sigs.k8s.io/yaml for config files) read YAML.
   const docs = readYamlValues(text, label);
-  const looksManifest = (doc: unknown): boolean => !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
+  const looksManifest = (doc: unknown): boolean =>
+    !!doc && typeof doc === 'object' && ('kind' in doc || 'apiVersion' in doc || 'spec' in doc);
   const isManifest = docs.some(looksManifest);
-  if (!isManifest && docs.length > 1) throw new SyncpodError(`${label}: ${docs.length} documents: a ${what} file holds one`);
+  if (!isManifest && docs.length > 1)
+    throw new SyncpodError(`${label}: ${docs.length} documents: a ${what} file holds one`);
   return { file, text, doc: docs[0] ?? null, isManifest };
 }
 
@@ -71,23 +79,40 @@ export function criMessage<M>(typeName: string, d: ConfigDocument): M {
   return fromProtoJSON(runtimeV1, typeName, d.doc, d.file === '-' ? '<stdin>' : d.file) as unknown as M;
 }
 
-async function loadOnePod(d: ConfigDocument, deps: Pick<StepDeps, 'readStdin'>, kubelet: KubeletSelection, ordinalFlag?: string): Promise<LoadedPod> {
+async function loadOnePod(
+  d: ConfigDocument,
+  deps: Pick<StepDeps, 'readStdin'>,
+  kubelet: KubeletSelection,
+  ordinalFlag?: string,
+): Promise<LoadedPod> {
   const options = { ordinal: parseOrdinalFlag(ordinalFlag), api: apiRulesOfKubelet(kubelet.rules) };
-  const loaded = d.file === '-' ? await loadManifests(['-'], async () => d.text, options) : await loadManifests([d.file], () => deps.readStdin(), options);
+  const loaded =
+    d.file === '-'
+      ? await loadManifests(['-'], async () => d.text, options)
+      : await loadManifests([d.file], () => deps.readStdin(), options);
   if (loaded.length !== 1) throw new SyncpodError(`${d.file}: holds ${loaded.length} pods; give a file with one pod`);
   return loaded[0];
 }
 
 /** The pod's uid: the manifest's, else the newest pod of that namespace/name, else a fresh one (said as a note). */
-export async function podWithUid(loaded: LoadedPod, deps: Pick<StepDeps, 'runtime' | 'note'>): Promise<{ pod: Pod; observed: ObservedPod }> {
+export async function podWithUid(
+  loaded: LoadedPod,
+  deps: Pick<StepDeps, 'runtime' | 'note'>,
+): Promise<{ pod: Pod; observed: ObservedPod }> {
   const pod = loaded.pod;
-  const ref = { namespace: pod.metadata?.namespace ?? 'default', name: pod.metadata?.name ?? '', uid: pod.metadata?.uid ?? '' };
+  const ref = {
+    namespace: pod.metadata?.namespace ?? 'default',
+    name: pod.metadata?.name ?? '',
+    uid: pod.metadata?.uid ?? '',
+  };
   const [observed] = await observePods(deps.runtime, [ref]);
   if (!pod.metadata!.uid) {
     if (observed.match.uid) setUid(pod, observed.match.uid);
     else {
       setUid(pod, randomUUID());
-      deps.note(`pod ${ref.namespace}/${ref.name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
+      deps.note(
+        `pod ${ref.namespace}/${ref.name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`,
+      );
     }
   }
   return { pod, observed };
@@ -105,9 +130,12 @@ export async function sandboxRequest(
   deps: StepDeps,
 ): Promise<SandboxRequest> {
   if (!d.isManifest) {
-    if (o.attempt !== undefined) throw new SyncpodError('--attempt applies to pod manifests; a PodSandboxConfig carries metadata.attempt');
+    if (o.attempt !== undefined)
+      throw new SyncpodError('--attempt applies to pod manifests; a PodSandboxConfig carries metadata.attempt');
     const config = criMessage<T.PodSandboxConfig>('PodSandboxConfig', d);
-    const effects: FsEffect[] = config.logDirectory ? [{ kind: 'mkdir', path: config.logDirectory, mode: 0o755, why: 'pod log directory' }] : [];
+    const effects: FsEffect[] = config.logDirectory
+      ? [{ kind: 'mkdir', path: config.logDirectory, mode: 0o755, why: 'pod log directory' }]
+      : [];
     return { request: { config, runtimeHandler: o.runtimeHandler ?? '' }, effects };
   }
   const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet, o.ordinal), deps);
@@ -115,17 +143,27 @@ export async function sandboxRequest(
   const attempt = o.attempt ?? (newest ? newest.attempt + 1 : 0);
   if (attempt < 0) throw new SyncpodError('--attempt must not be negative');
   const settings = nodeSettings({ ...o.node, runtimeHandler: o.runtimeHandler }, pod, o.kubelet.rules, deps.host);
-  const gen = generatePodSandboxConfig(pod, attempt, { ...settings.sandbox, configSeen: configSeenFor(deps.now(), observed.sandboxes) });
+  const gen = generatePodSandboxConfig(pod, attempt, {
+    ...settings.sandbox,
+    configSeen: configSeenFor(deps.now(), observed.sandboxes),
+  });
   return { request: { config: gen.config, runtimeHandler: gen.runtimeHandler }, effects: gen.effects };
 }
 
 /** `pull --pod-config`: the sandbox config sent with the pull (kubelet's, for a manifest). */
-export async function pullSandboxConfig(d: ConfigDocument, o: { node: NodeFlags; kubelet: KubeletSelection }, deps: StepDeps): Promise<T.PodSandboxConfig> {
+export async function pullSandboxConfig(
+  d: ConfigDocument,
+  o: { node: NodeFlags; kubelet: KubeletSelection },
+  deps: StepDeps,
+): Promise<T.PodSandboxConfig> {
   if (!d.isManifest) return criMessage<T.PodSandboxConfig>('PodSandboxConfig', d);
   const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet), deps);
   const newest = observed.status.sandboxStatuses[0];
   const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
-  return generatePodSandboxConfig(pod, newest?.attempt ?? 0, { ...settings.sandbox, configSeen: configSeenFor(deps.now(), observed.sandboxes) }).config;
+  return generatePodSandboxConfig(pod, newest?.attempt ?? 0, {
+    ...settings.sandbox,
+    configSeen: configSeenFor(deps.now(), observed.sandboxes),
+  }).config;
 }
 
 export interface ContainerRequest {
@@ -142,7 +180,15 @@ export interface ContainerRequest {
 export async function containerRequest(
   podSandboxId: string,
   d: ConfigDocument,
-  o: { container: string; ordinal?: string; noPull: boolean; dryRun: boolean; showSecrets: boolean; node: NodeFlags; kubelet: KubeletSelection },
+  o: {
+    container: string;
+    ordinal?: string;
+    noPull: boolean;
+    dryRun: boolean;
+    showSecrets: boolean;
+    node: NodeFlags;
+    kubelet: KubeletSelection;
+  },
   deps: StepDeps,
 ): Promise<ContainerRequest> {
   const sb = (await deps.runtime.call('PodSandboxStatus', { podSandboxId, verbose: false })).status;
@@ -152,21 +198,42 @@ export async function containerRequest(
   const meta = pod.metadata!;
   const where = `${loaded.source.file}: document ${loaded.source.document}`;
   if (sb.metadata?.name !== meta.name || sb.metadata?.namespace !== meta.namespace) {
-    throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} does not match sandbox ${podSandboxId.slice(0, 13)} (${sb.metadata?.namespace}/${sb.metadata?.name})`);
+    throw new SyncpodError(
+      `${where}: pod ${meta.namespace}/${meta.name} does not match sandbox ${podSandboxId.slice(0, 13)} (${sb.metadata?.namespace}/${sb.metadata?.name})`,
+    );
   }
-  if (meta.uid && meta.uid !== sb.metadata?.uid) throw new SyncpodError(`${where}: metadata.uid ${meta.uid} differs from the sandbox's uid ${sb.metadata?.uid}`);
+  if (meta.uid && meta.uid !== sb.metadata?.uid)
+    throw new SyncpodError(`${where}: metadata.uid ${meta.uid} differs from the sandbox's uid ${sb.metadata?.uid}`);
   setUid(pod, sb.metadata?.uid ?? '');
   withNodeName(pod, o.node.nodeName, deps.host);
   const found = findSpecContainer(pod, o.container);
-  if (!found) throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${o.container}`);
+  if (!found)
+    throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${o.container}`);
   const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
-  const [observed] = await observePods(deps.runtime, [{ namespace: meta.namespace!, name: meta.name!, uid: meta.uid! }]);
-  const sandboxConfig = generatePodSandboxConfig(pod, sb.metadata?.attempt ?? 0, { ...settings.sandbox, configSeen: configSeenFor(deps.now(), [sb]) }).config;
-  const podIPs = pod.spec?.hostNetwork === true || sb.state !== 'SANDBOX_READY' ? [] : [sb.network?.ip ?? '', ...(sb.network?.additionalIps ?? []).map((a) => a.ip)].filter(Boolean);
+  const [observed] = await observePods(deps.runtime, [
+    { namespace: meta.namespace!, name: meta.name!, uid: meta.uid! },
+  ]);
+  const sandboxConfig = generatePodSandboxConfig(pod, sb.metadata?.attempt ?? 0, {
+    ...settings.sandbox,
+    configSeen: configSeenFor(deps.now(), [sb]),
+  }).config;
+  const podIPs =
+    pod.spec?.hostNetwork === true || sb.state !== 'SANDBOX_READY'
+      ? []
+      : [sb.network?.ip ?? '', ...(sb.network?.additionalIps ?? []).map((a) => a.ip)].filter(Boolean);
   const notes: string[] = [];
   try {
     const { config } = await prepareContainer(
-      { pod, container: found.container, kind: found.kind, sandboxConfig, podIPs, statuses: observed.status.containerStatuses, containerOptions: settings.container, noPull: o.noPull },
+      {
+        pod,
+        container: found.container,
+        kind: found.kind,
+        sandboxConfig,
+        podIPs,
+        statuses: observed.status.containerStatuses,
+        containerOptions: settings.container,
+        noPull: o.noPull,
+      },
       {
         // Decide the pull without pulling, and record the filesystem work instead of doing it.
         img: o.dryRun ? dryRunCri(deps.image, 'ImageService', []) : deps.image,

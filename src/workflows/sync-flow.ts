@@ -95,7 +95,13 @@ function killSummary(plan: Plan): string {
   const kills = plan.steps.filter(killsSomething);
   return [
     ...plan.duplicates.filter(killsDuplicate).map((d) => `the duplicate pod ${d.namespace}/${d.name} (uid ${d.uid})`),
-    ...kills.map((s) => (s.action === 'kill-pod' ? `the pod ${s.target}` : s.action === 'reset-container' ? `container ${s.target} (removed: restart all)` : `container ${s.target}`)),
+    ...kills.map((s) =>
+      s.action === 'kill-pod'
+        ? `the pod ${s.target}`
+        : s.action === 'reset-container'
+          ? `container ${s.target} (removed: restart all)`
+          : `container ${s.target}`,
+    ),
   ].join(', ');
 }
 
@@ -115,10 +121,15 @@ function timedRuntime(runtime: RuntimeCaller, monotonic: () => number, times: Sy
 
 async function loadOne(req: SyncRequest, deps: SyncFlowDeps): Promise<LoadedPod> {
   const file = req.file;
-  const loaded = await loadManifests([file], () => deps.readStdin(), { selector: req.selector, ordinal: parseOrdinalFlag(req.ordinal), api: apiRulesOfKubelet(req.kubelet.rules) });
+  const loaded = await loadManifests([file], () => deps.readStdin(), {
+    selector: req.selector,
+    ordinal: parseOrdinalFlag(req.ordinal),
+    api: apiRulesOfKubelet(req.kubelet.rules),
+  });
   const skipped = skippedNote(loaded);
   if (skipped !== undefined) deps.note(skipped);
-  if (loaded.length !== 1) throw new SyncpodError(`${file}: holds ${loaded.length} pods; sync takes one pod (run one sync per pod)`);
+  if (loaded.length !== 1)
+    throw new SyncpodError(`${file}: holds ${loaded.length} pods; sync takes one pod (run one sync per pod)`);
   return loaded[0];
 }
 
@@ -143,13 +154,23 @@ async function withPreparedSync<R>(
   const podSource = hadUid ? 'api-server' : 'manifest';
   const source = manifestSource(loaded);
 
-  const lock = dryRun ? undefined : await deps.lockPod(ns, name, (pid) => deps.note(`waiting for pid ${pid}, which is syncing ${ns}/${name}`));
+  const lock = dryRun
+    ? undefined
+    : await deps.lockPod(ns, name, (pid) => deps.note(`waiting for pid ${pid}, which is syncing ${ns}/${name}`));
   try {
     // One listing per observation: the pod's state and its duplicates (other uids of namespace/name) come from it.
     const observe = async (uid: string): Promise<ObservedPod & { duplicates: Orphan[] }> => {
       const lists = await listRuntime(runtime);
       const [o] = await observePods(runtime, [{ namespace: ns, name, uid }], { lists });
-      return { ...o, duplicates: findDuplicates({ namespace: ns, name, uid: o.match.uid }, lists.sandboxes, lists.containers, clock.now()) };
+      return {
+        ...o,
+        duplicates: findDuplicates(
+          { namespace: ns, name, uid: o.match.uid },
+          lists.sandboxes,
+          lists.containers,
+          clock.now(),
+        ),
+      };
     };
     const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan =>
       buildPlan({
@@ -175,7 +196,8 @@ async function withPreparedSync<R>(
     withNodeName(pod, req.node.nodeName, deps.host);
     // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
     const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host);
-    if (freshUid) deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
+    if (freshUid)
+      deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
     const firstPlan = plan(pod, first);
     times.planMs += clock.monotonic() - p0;
 
@@ -201,7 +223,12 @@ async function withPreparedSync<R>(
 }
 
 /** Kills and removes the plan's duplicates (other uids of the pod's namespace/name), one after another. */
-async function removeDuplicates(plan: Plan, runtime: RuntimeCaller, timeoutMs: number, hooks: SyncHooks): Promise<OrphanRemoval[]> {
+async function removeDuplicates(
+  plan: Plan,
+  runtime: RuntimeCaller,
+  timeoutMs: number,
+  hooks: SyncHooks,
+): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {
     const r = await removeOrphan(d, runtime, timeoutMs);
@@ -218,7 +245,10 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     const confirmKill = async (plan: Plan): Promise<void> => {
       if (req.yes) return;
       const what = killSummary(plan);
-      if (!deps.ask) throw new SyncpodError(`the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`);
+      if (!deps.ask)
+        throw new SyncpodError(
+          `the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`,
+        );
       if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
@@ -231,7 +261,12 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     );
     times.rpcMs += outcome.results.reduce((s, r) => s + r.rpcMs, 0);
     const meta = p.pod.metadata!;
-    return { pod: { namespace: meta.namespace ?? 'default', name: meta.name ?? '', uid: meta.uid ?? '' }, duplicates, outcome, times };
+    return {
+      pod: { namespace: meta.namespace ?? 'default', name: meta.name ?? '', uid: meta.uid ?? '' },
+      duplicates,
+      outcome,
+      times,
+    };
   });
 }
 
@@ -245,13 +280,22 @@ export async function dryRunSync(req: SyncRequest & { showSecrets: boolean }, de
     await removeDuplicates(p.plan, dryRunCri(d.runtime, 'RuntimeService', recorded), d.requestTimeoutMs, {});
     const out = await executePlan(
       { ...p.base, plan: p.plan, status: p.status },
-      { ...d, runtime: dryRunCri(d.runtime, 'RuntimeService', recorded), image: dryRunCri(d.image, 'ImageService', recorded), fs: dryRunFs(d.fs, filesystem) },
+      {
+        ...d,
+        runtime: dryRunCri(d.runtime, 'RuntimeService', recorded),
+        image: dryRunCri(d.image, 'ImageService', recorded),
+        fs: dryRunFs(d.fs, filesystem),
+      },
     );
     // Printed, not sent: values from Secrets are redacted unless --show-secrets (issue 9 item 7).
-    const shown = req.showSecrets ? { recorded, redacted: 0 } : redactRecorded(recorded, p.base.pod, p.base.containerOptions.values);
+    const shown = req.showSecrets
+      ? { recorded, redacted: 0 }
+      : redactRecorded(recorded, p.base.pod, p.base.containerOptions.values);
     const note = redactionNote(shown.redacted);
     if (note) deps.note(note);
-    const failures = out.results.filter((r) => !r.ok).map((r) => `step ${r.step} ${r.action} ${r.target}: ${r.error}: ${r.message}`);
+    const failures = out.results
+      .filter((r) => !r.ok)
+      .map((r) => `step ${r.step} ${r.action} ${r.target}: ${r.error}: ${r.message}`);
     return { plan: p.plan, requests: shown.recorded, filesystem, failures };
   });
 }

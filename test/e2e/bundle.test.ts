@@ -12,16 +12,25 @@ const DIST = path.join(ROOT, 'dist');
 const BIN = path.join(ROOT, 'bin', 'syncpod');
 
 function filesRead(args: string[]): { files: string[]; builtins: string[]; status: number | null; stdout: string } {
-  const r = spawnSync(BIN, args, { env: { PATH: process.env.PATH, HOME: process.env.HOME, SYNCPOD_TRACE_FILES: '1' }, encoding: 'utf8' });
+  const r = spawnSync(BIN, args, {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME, SYNCPOD_TRACE_FILES: '1' },
+    encoding: 'utf8',
+  });
   const listed = (prefix: string) => {
     const line = r.stderr.split('\n').find((l) => l.startsWith(prefix));
     assert.ok(line !== undefined, `no "${prefix}" line in: ${r.stderr}`);
     return line.slice(prefix.length).split(' ').filter(Boolean);
   };
-  return { files: listed('syncpod: files '), builtins: listed('syncpod: builtins '), status: r.status, stdout: r.stdout };
+  return {
+    files: listed('syncpod: files '),
+    builtins: listed('syncpod: builtins '),
+    status: r.status,
+    stdout: r.stdout,
+  };
 }
 
-const size = (files: string[]) => files.reduce((sum, f) => sum + fs.statSync(path.join(DIST, f.replace(/\(compiled\)$/, ''))).size, 0);
+const size = (files: string[]) =>
+  files.reduce((sum, f) => sum + fs.statSync(path.join(DIST, f.replace(/\(compiled\)$/, ''))).size, 0);
 const allCode = fs.readdirSync(DIST).filter((f) => f.endsWith('.cjs') && f !== 'boot.cjs');
 
 test('--version reads the core only, from the code cache: under a tenth of the bundle, no package but commander', () => {
@@ -29,8 +38,15 @@ test('--version reads the core only, from the code cache: under a tenth of the b
   assert.equal(status, 0);
   assert.match(stdout, /^\d+\.\d+\.\d+\n$/);
   assert.equal(files[0], 'syncpod.cjs');
-  assert.deepEqual(files.filter((f) => f.endsWith('(compiled)')), [], 'every file came from its code cache');
-  assert.deepEqual(files.filter((f) => f.startsWith('vendor-')), []);
+  assert.deepEqual(
+    files.filter((f) => f.endsWith('(compiled)')),
+    [],
+    'every file came from its code cache',
+  );
+  assert.deepEqual(
+    files.filter((f) => f.startsWith('vendor-')),
+    [],
+  );
   assert.ok(size(files) < size(allCode) / 10, `--version read ${size(files)} of ${size(allCode)} bytes`);
 });
 
@@ -49,17 +65,27 @@ test('a command reads its own code and the packages it uses only when it uses th
   assert.equal(noSocket.status, 1);
   assert.ok(!noSocket.builtins.includes('http2'), noSocket.builtins.join(' '));
   assert.ok(!noSocket.files.some((f) => f.startsWith('vendor-grpc')), noSocket.files.join(' '));
-  assert.deepEqual(noSocket.files.filter((f) => f.endsWith('(compiled)')), []);
+  assert.deepEqual(
+    noSocket.files.filter((f) => f.endsWith('(compiled)')),
+    [],
+  );
   // A socket that exists is connected to: the same command then loads grpc-js and node:http2 (so the checks
   // above can fail).
   const sock = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bundle-')), 'listening.sock');
-  const listener = spawn(process.execPath, ['-e', `require('net').createServer((c) => c.destroy()).listen(${JSON.stringify(sock)}, () => console.log('up'))`]);
+  const listener = spawn(process.execPath, [
+    '-e',
+    `require('net').createServer((c) => c.destroy()).listen(${JSON.stringify(sock)}, () => console.log('up'))`,
+  ]);
   await new Promise((r) => listener.stdout.once('data', r));
   try {
     const refused = filesRead(['-r', `unix://${sock}`, '--timeout', '2s', 'pods']);
     assert.equal(refused.status, 1);
     assert.ok(refused.builtins.includes('http2'), refused.builtins.join(' '));
-    assert.deepEqual(refused.files.filter((f) => f.startsWith('vendor-grpc')), ['vendor-grpc.cjs'], 'grpc-js from its code cache');
+    assert.deepEqual(
+      refused.files.filter((f) => f.startsWith('vendor-grpc')),
+      ['vendor-grpc.cjs'],
+      'grpc-js from its code cache',
+    );
   } finally {
     listener.kill();
     fs.rmSync(path.dirname(sock), { recursive: true, force: true });
@@ -77,18 +103,26 @@ test('every file of the bundle has a code cache, and one copy of the shared code
 test('help and --version write straight to stdout: a full disk is exit 1 with one line, a closed pipe ends quietly', () => {
   const full = fs.openSync('/dev/full', 'w');
   try {
-    const r = spawnSync(BIN, ['--version'], { env: { PATH: process.env.PATH }, stdio: ['ignore', full, 'pipe'], encoding: 'utf8' });
+    const r = spawnSync(BIN, ['--version'], {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', full, 'pipe'],
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 1);
     assert.match(r.stderr, /^syncpod: cannot write to stdout: ENOSPC[^\n]*\n$/);
   } finally {
     fs.closeSync(full);
   }
   // The reader closes its end before syncpod writes (syncpod takes tens of milliseconds to start).
-  const piped = spawnSync('bash', ['--norc', '-c', `${JSON.stringify(BIN)} --help | (exec 0<&-; sleep 0.5); echo "status \${PIPESTATUS[0]}"`], {
-    env: { PATH: process.env.PATH },
-    stdio: ['ignore', 'pipe', 'pipe'],
-    encoding: 'utf8',
-  });
+  const piped = spawnSync(
+    'bash',
+    ['--norc', '-c', `${JSON.stringify(BIN)} --help | (exec 0<&-; sleep 0.5); echo "status \${PIPESTATUS[0]}"`],
+    {
+      env: { PATH: process.env.PATH },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      encoding: 'utf8',
+    },
+  );
   assert.equal(piped.stdout, 'status 0\n');
   assert.equal(piped.stderr, '');
   // Output that fits is all there, in order, for a file and for a pipe.

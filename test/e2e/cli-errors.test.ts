@@ -8,7 +8,10 @@ import { assertOneLineError, syncpod } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-cli-errors-'));
 const pod = path.join(dir, 'pod.yaml');
-fs.writeFileSync(pod, 'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: busybox}\n');
+fs.writeFileSync(
+  pod,
+  'apiVersion: v1\nkind: Pod\nmetadata: {name: web}\nspec:\n  containers:\n  - {name: app, image: busybox}\n',
+);
 
 test('--wait-timeout with a bad duration names the flag once', async () => {
   const r = await syncpod(['sync', '--wait', '--wait-timeout', 'xyz', pod]);

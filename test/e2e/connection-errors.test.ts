@@ -29,7 +29,9 @@ async function startGrpc(socket: string, setup: (server: grpc.Server) => void): 
   const server = new grpc.Server();
   setup(server);
   await new Promise<void>((resolve, reject) =>
-    server.bindAsync(`unix://${socket}`, grpc.ServerCredentials.createInsecure(), (err) => (err ? reject(err) : resolve())),
+    server.bindAsync(`unix://${socket}`, grpc.ServerCredentials.createInsecure(), (err) =>
+      err ? reject(err) : resolve(),
+    ),
   );
   servers.push({ close: () => server.forceShutdown() });
 }
@@ -49,7 +51,10 @@ const sockets = {
 before(async () => {
   fs.writeFileSync(sockets.regularFile, 'hello');
   // A socket file nobody listens on: a child binds it and exits without cleaning up.
-  spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(sockets.refused)}, () => process.exit(0))`]);
+  spawnSync(process.execPath, [
+    '-e',
+    `require('net').createServer().listen(${JSON.stringify(sockets.refused)}, () => process.exit(0))`,
+  ]);
   // Speaks something other than HTTP/2: answers every connection with a line of text and closes.
   const garbage = net.createServer((c) => c.end('SSH-2.0-not-grpc\r\n'));
   await new Promise<void>((r) => garbage.listen(sockets.garbage, r));
@@ -58,7 +63,12 @@ before(async () => {
   const held: net.Socket[] = [];
   const silent = net.createServer((c) => held.push(c));
   await new Promise<void>((r) => silent.listen(sockets.silent, r));
-  servers.push({ close: () => { held.forEach((c) => c.destroy()); silent.close(); } });
+  servers.push({
+    close: () => {
+      held.forEach((c) => c.destroy());
+      silent.close();
+    },
+  });
   // Accepts each connection and closes it at once (a service restarting, or not meant for clients).
   const closer = net.createServer((c) => c.destroy());
   await new Promise<void>((r) => closer.listen(sockets.closer, r));
@@ -81,7 +91,13 @@ before(async () => {
   const alpha = protoService('v1alpha2');
   await startGrpc(sockets.alpha, (s) => {
     s.addService(alpha.RuntimeService.service, {
-      version: (_call: any, cb: any) => cb(null, { version: '0.1.0', runtimeName: 'fake-alpha', runtimeVersion: '0.0.1', runtimeApiVersion: 'v1alpha2' }),
+      version: (_call: any, cb: any) =>
+        cb(null, {
+          version: '0.1.0',
+          runtimeName: 'fake-alpha',
+          runtimeVersion: '0.0.1',
+          runtimeApiVersion: 'v1alpha2',
+        }),
       listPodSandbox: (_call: any, cb: any) =>
         cb(null, {
           items: [
@@ -130,17 +146,30 @@ describe('connection errors', () => {
   test('a server that accepts and closes the connection at once: one wording, whatever the timing', async () => {
     for (let i = 0; i < 3; i++) {
       const r = await syncpod(['-r', `unix://${sockets.closer}`, '--timeout', '3s', 'pods']);
-      assertOneLineError(r, new RegExp(`^syncpod: endpoint unix://${sockets.closer}: not a gRPC server, or it closed the connection \\(the connection was closed before HTTP/2 was set up\\)$`, 'm'));
+      assertOneLineError(
+        r,
+        new RegExp(
+          `^syncpod: endpoint unix://${sockets.closer}: not a gRPC server, or it closed the connection \\(the connection was closed before HTTP/2 was set up\\)$`,
+          'm',
+        ),
+      );
     }
   });
 
   test('an HTTP/2 server that is not gRPC (an HTML answer) is named as such', async () => {
     const r = await syncpod(['-r', `unix://${sockets.web}`, '--timeout', '3s', 'pods']);
-    assertOneLineError(r, new RegExp(`endpoint unix://${sockets.web}: not a gRPC server \\(malformed response: content-type "text/html"\\)`));
+    assertOneLineError(
+      r,
+      new RegExp(
+        `endpoint unix://${sockets.web}: not a gRPC server \\(malformed response: content-type "text/html"\\)`,
+      ),
+    );
   });
 
   test('a socket written with a leading // is the same socket', async () => {
-    const r = await syncpod(['-r', `unix:///${sockets.alpha}`, '--timeout', '3s', 'pods', '-o', 'json'], { prefix: ['sh', '-c', 'cd / && exec "$@"', 'sh'] });
+    const r = await syncpod(['-r', `unix:///${sockets.alpha}`, '--timeout', '3s', 'pods', '-o', 'json'], {
+      prefix: ['sh', '-c', 'cd / && exec "$@"', 'sh'],
+    });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).items[0].metadata.name, 'old-pod');
   });
@@ -178,9 +207,13 @@ describe('connection errors', () => {
     t.after(() => server.close());
     fs.chmodSync(sock, 0o600);
     const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-      const child = spawn('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, '-r', `unix://${sock}`, 'pods'], {
-        env: { PATH: process.env.PATH ?? '', CRI_CONFIG_FILE: '' },
-      });
+      const child = spawn(
+        'setpriv',
+        ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, cli, '-r', `unix://${sock}`, 'pods'],
+        {
+          env: { PATH: process.env.PATH ?? '', CRI_CONFIG_FILE: '' },
+        },
+      );
       let stdout = '';
       let stderr = '';
       child.stdout.on('data', (d) => (stdout += d));

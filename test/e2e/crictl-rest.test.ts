@@ -22,7 +22,11 @@ function sandboxConfig() {
   return {
     metadata: { ...POD, attempt: 0 },
     logDirectory: path.join(lab.podLogsRoot, `${POD.namespace}_${POD.name}_${POD.uid}`),
-    labels: { 'io.kubernetes.pod.name': POD.name, 'io.kubernetes.pod.namespace': POD.namespace, 'io.kubernetes.pod.uid': POD.uid },
+    labels: {
+      'io.kubernetes.pod.name': POD.name,
+      'io.kubernetes.pod.namespace': POD.namespace,
+      'io.kubernetes.pod.uid': POD.uid,
+    },
     annotations: {},
     linux: {},
   };
@@ -40,7 +44,12 @@ async function runContainer(name: string, command: string[]): Promise<string> {
         image: { image: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/0.log`,
-        labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.name': POD.name, 'io.kubernetes.pod.namespace': POD.namespace, 'io.kubernetes.pod.uid': POD.uid },
+        labels: {
+          'io.kubernetes.container.name': name,
+          'io.kubernetes.pod.name': POD.name,
+          'io.kubernetes.pod.namespace': POD.namespace,
+          'io.kubernetes.pod.uid': POD.uid,
+        },
       },
       sandboxConfig: sb,
     },
@@ -59,9 +68,17 @@ before(async () => {
   ids.pod = (await rt.call('RunPodSandbox', { config: sandboxConfig() }, { timeoutMs: 60000 })).podSandboxId;
   ids.app = await runContainer('app', ['sh', '-c', 'sleep 3600']);
   ids.exited = await runContainer('once', ['sh', '-c', 'exit 0']);
-  ids.talker = await runContainer('talker', ['sh', '-c', 'i=0; while true; do i=$((i+1)); echo tick-$i; echo tock-$i >&2; sleep 0.2; done']);
+  ids.talker = await runContainer('talker', [
+    'sh',
+    '-c',
+    'i=0; while true; do i=$((i+1)); echo tick-$i; echo tock-$i >&2; sleep 0.2; done',
+  ]);
   // A 2 MB file of random bytes served by busybox httpd on port 8080.
-  ids.httpd = await runContainer('httpd', ['sh', '-c', 'mkdir -p /www && head -c 2097152 /dev/urandom > /www/blob && exec httpd -f -p 8080 -h /www']);
+  ids.httpd = await runContainer('httpd', [
+    'sh',
+    '-c',
+    'mkdir -p /www && head -c 2097152 /dev/urandom > /www/blob && exec httpd -f -p 8080 -h /www',
+  ]);
 });
 
 after(async () => {
@@ -101,7 +118,12 @@ describe('--debug', () => {
 });
 
 /** syncpod as a long-running process in the lab's netns (port-forward, attach). */
-function start(args: string[]): { child: ChildProcess; out: () => string; err: () => string; exited: Promise<number | null> } {
+function start(args: string[]): {
+  child: ChildProcess;
+  out: () => string;
+  err: () => string;
+  exited: Promise<number | null>;
+} {
   const child = spawn('nsenter', [`--net=/run/netns/${lab.netns}`, '--', process.execPath, SYNCPOD, ...args], {
     env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -125,19 +147,25 @@ async function until(check: () => boolean, what: string, ms = 15000): Promise<vo
 /** busybox wget in the lab's netns; the body's bytes. */
 function fetchInLab(url: string): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    const child = spawn('nsenter', [`--net=/run/netns/${lab.netns}`, '--', '/bin/busybox', 'wget', '-q', '-O', '-', url], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(
+      'nsenter',
+      [`--net=/run/netns/${lab.netns}`, '--', '/bin/busybox', 'wget', '-q', '-O', '-', url],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     const chunks: Buffer[] = [];
     let err = '';
     child.stdout.on('data', (d: Buffer) => chunks.push(d));
     child.stderr.on('data', (d) => (err += d));
-    child.on('close', (code) => (code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`wget ${url} exited ${code}: ${err}`))));
+    child.on('close', (code) =>
+      code === 0 ? resolve(Buffer.concat(chunks)) : reject(new Error(`wget ${url} exited ${code}: ${err}`)),
+    );
   });
 }
 
 const sha = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
 
 describe('exec', () => {
-  test('stdout and stderr stay apart; the exit code is the command\'s', async () => {
+  test("stdout and stderr stay apart; the exit code is the command's", async () => {
     const r = await run(['exec', ids.app.slice(0, 12), 'sh', '-c', 'echo out; echo err >&2; exit 3']);
     assert.equal(r.stdout, 'out\n');
     assert.equal(r.stderr, 'err\n');
@@ -149,7 +177,9 @@ describe('exec', () => {
     const r = await run(['exec', '-i', ids.app, 'cat'], { input: text });
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, text);
-    const read = await run(['exec', '-i', ids.app, 'sh', '-c', 'read a; read b; echo "got $b"; exit 4'], { input: 'one\ntwo\n' });
+    const read = await run(['exec', '-i', ids.app, 'sh', '-c', 'read a; read b; echo "got $b"; exit 4'], {
+      input: 'one\ntwo\n',
+    });
     assert.equal(read.stdout, 'got two\n');
     assert.equal(read.code, 4);
   });
@@ -160,14 +190,17 @@ describe('exec', () => {
     const t = await run(['exec', '-s', '--timeout', '1', ids.app, 'sh', '-c', 'echo quick']);
     assert.deepEqual([t.stdout, t.code], ['quick\n', 0]);
     const dashes = await run(['exec', ids.app, '--', 'ls', '-d', '/tmp']);
-    assert.deepEqual([dashes.stdout, dashes.code], ['/tmp\n', 0], 'kubectl\'s `exec ID -- CMD` form');
+    assert.deepEqual([dashes.stdout, dashes.code], ['/tmp\n', 0], "kubectl's `exec ID -- CMD` form");
   });
 
   test('targets by names: --pod NAME -n NS --container NAME', async () => {
     const r = await run(['exec', '--pod', POD.name, '-n', POD.namespace, '--container', 'httpd', 'ls', '/www']);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'blob\n');
-    assertOneLineError(await run(['exec', '--pod', POD.name, '-n', POD.namespace, 'true']), /several containers; choose one with --container \(app, httpd, once, talker\)/);
+    assertOneLineError(
+      await run(['exec', '--pod', POD.name, '-n', POD.namespace, 'true']),
+      /several containers; choose one with --container \(app, httpd, once, talker\)/,
+    );
     assertOneLineError(await run(['exec', '--pod', 'nope', 'true']), /no pod sandbox named default\/nope/);
   });
 
@@ -186,7 +219,10 @@ describe('exec', () => {
 
   test('errors are one line: -t without a terminal, a container that is not running, an unreachable stream server', async () => {
     assertOneLineError(await run(['exec', '-it', ids.app, 'sh']), /-t: standard input is not a terminal/);
-    assertOneLineError(await run(['exec', ids.exited, 'true']), /container [0-9a-f]{13} \(once\) is not running \(state exited\)/);
+    assertOneLineError(
+      await run(['exec', ids.exited, 'true']),
+      /container [0-9a-f]{13} \(once\) is not running \(state exited\)/,
+    );
     // Outside the lab's netns, 127.0.0.1:PORT of the streaming server is nobody's.
     const r = await syncpod(['exec', ids.app, 'true'], { env: lab.env });
     assertOneLineError(r, /streaming server http:\/\/127\.0\.0\.1:\d+\/exec\/\S+: connection refused/);
@@ -194,16 +230,22 @@ describe('exec', () => {
 });
 
 describe('attach', () => {
-  test('shows the container\'s output (stdout and stderr) until Ctrl-C', async () => {
+  test("shows the container's output (stdout and stderr) until Ctrl-C", async () => {
     const p = start(['attach', ids.talker]);
-    await until(() => /tick-\d+\n[^]*tick-\d+\n/.test(p.out()) && /tock-\d+/.test(p.err()), 'two ticks on stdout and a tock on stderr');
+    await until(
+      () => /tick-\d+\n[^]*tick-\d+\n/.test(p.out()) && /tock-\d+/.test(p.err()),
+      'two ticks on stdout and a tock on stderr',
+    );
     p.child.kill('SIGINT');
     assert.equal(await p.exited, 130);
     assert.doesNotMatch(p.out(), /tock/);
   });
 
   test("--stdin is crictl's long name for -i", async () => {
-    assertOneLineError(await run(['attach', '--stdin', 'ffffffffffff']), /no container matches ID prefix "ffffffffffff"/);
+    assertOneLineError(
+      await run(['attach', '--stdin', 'ffffffffffff']),
+      /no container matches ID prefix "ffffffffffff"/,
+    );
   });
 });
 
@@ -219,7 +261,10 @@ describe('port-forward', () => {
     const many = await Promise.all(Array.from({ length: 6 }, () => fetchInLab(`http://127.0.0.1:${port}/blob`)));
     assert.deepEqual(many.map(sha), Array(6).fill(expected));
     // A second forwarder on the same local port is refused.
-    assertOneLineError(await run(['port-forward', ids.pod, `${port}:8080`]), new RegExp(`local port 127\\.0\\.0\\.1:${port} is in use`));
+    assertOneLineError(
+      await run(['port-forward', ids.pod, `${port}:8080`]),
+      new RegExp(`local port 127\\.0\\.0\\.1:${port} is in use`),
+    );
     p.child.kill('SIGINT');
     assert.equal(await p.exited, 0);
   });
@@ -230,7 +275,10 @@ describe('port-forward', () => {
     const port = /127\.0\.0\.1:(\d+)/.exec(p.out())![1];
     await fetchInLab(`http://127.0.0.1:${port}/`).catch(() => undefined);
     assert.equal(await p.exited, 1);
-    const lines = p.err().split('\n').filter((l) => l.startsWith('syncpod:'));
+    const lines = p
+      .err()
+      .split('\n')
+      .filter((l) => l.startsWith('syncpod:'));
     assert.equal(lines.length, 1, p.err());
     assert.match(lines[0]!, /nothing listens on port 9 in pod [0-9a-f]{13}/);
   });
@@ -239,48 +287,93 @@ describe('port-forward', () => {
 /** Every key path of a JSON value ("a.b.c"), objects' own keys included. */
 function keyPaths(v: unknown, prefix = ''): string[] {
   if (v === null || typeof v !== 'object' || Array.isArray(v)) return [];
-  return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [`${prefix}${k}`, ...keyPaths(x, `${prefix}${k}.`)]);
+  return Object.entries(v as Record<string, unknown>).flatMap(([k, x]) => [
+    `${prefix}${k}`,
+    ...keyPaths(x, `${prefix}${k}.`),
+  ]);
 }
 
 describe('stats and imagefsinfo', () => {
-  test('stats -o json: crictl\'s envelope and keys, sorted by ID; the table has CPU % from two samples', async () => {
+  test("stats -o json: crictl's envelope and keys, sorted by ID; the table has CPU % from two samples", async () => {
     const json = JSON.parse((await run(['stats', '-o', 'json'])).stdout);
     const listed = json.stats.map((s: { attributes: { id: string } }) => s.attributes.id);
     assert.deepEqual(listed, [...listed].sort());
     const app = json.stats.find((s: { attributes: { id: string } }) => s.attributes.id === ids.app);
     const paths = keyPaths(app);
     for (const key of [
-      'attributes.id', 'attributes.metadata.name', 'attributes.labels', 'attributes.annotations', 'cpu.timestamp', 'cpu.usageCoreNanoSeconds.value',
-      'cpu.usageNanoCores.value', 'memory.timestamp', 'memory.workingSetBytes.value', 'memory.availableBytes.value', 'memory.usageBytes.value',
-      'memory.rssBytes.value', 'memory.pageFaults.value', 'memory.majorPageFaults.value', 'writableLayer.timestamp', 'writableLayer.fsId.mountpoint',
-      'writableLayer.usedBytes.value', 'writableLayer.inodesUsed.value',
+      'attributes.id',
+      'attributes.metadata.name',
+      'attributes.labels',
+      'attributes.annotations',
+      'cpu.timestamp',
+      'cpu.usageCoreNanoSeconds.value',
+      'cpu.usageNanoCores.value',
+      'memory.timestamp',
+      'memory.workingSetBytes.value',
+      'memory.availableBytes.value',
+      'memory.usageBytes.value',
+      'memory.rssBytes.value',
+      'memory.pageFaults.value',
+      'memory.majorPageFaults.value',
+      'writableLayer.timestamp',
+      'writableLayer.fsId.mountpoint',
+      'writableLayer.usedBytes.value',
+      'writableLayer.inodesUsed.value',
     ]) {
       assert.ok(paths.includes(key), `stats -o json lacks ${key}`);
     }
     const one = JSON.parse((await run(['stats', '-o', 'json', ids.app.slice(0, 10)])).stdout);
-    assert.deepEqual(one.stats.map((s: { attributes: { id: string } }) => s.attributes.id), [ids.app]);
+    assert.deepEqual(
+      one.stats.map((s: { attributes: { id: string } }) => s.attributes.id),
+      [ids.app],
+    );
     const table = await run(['stats', '-s', '1', '--id', ids.talker]);
     const [head, row] = table.stdout.split('\n');
     assert.match(head!, /^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES$/);
-    assert.match(row!, new RegExp(`^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+$`));
+    assert.match(
+      row!,
+      new RegExp(`^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+$`),
+    );
   });
 
-  test('statsp: a pod with a cgroup parent has crictl\'s keys in -o json and a CPU % row in the table', async () => {
+  test("statsp: a pod with a cgroup parent has crictl's keys in -o json and a CPU % row in the table", async () => {
     const cgroup = `/syncpod-e2e-${lab.id}`;
-    const sb = { metadata: { name: 'metered', namespace: 'team-b', uid: 'uid-metered', attempt: 0 }, logDirectory: path.join(lab.podLogsRoot, 'metered'), labels: {}, annotations: {}, linux: { cgroupParent: cgroup } };
+    const sb = {
+      metadata: { name: 'metered', namespace: 'team-b', uid: 'uid-metered', attempt: 0 },
+      logDirectory: path.join(lab.podLogsRoot, 'metered'),
+      labels: {},
+      annotations: {},
+      linux: { cgroupParent: cgroup },
+    };
     fs.mkdirSync(sb.logDirectory, { recursive: true });
     const { podSandboxId } = await rt.call('RunPodSandbox', { config: sb }, { timeoutMs: 60000 });
     try {
       const { containerId } = await rt.call('CreateContainer', {
         podSandboxId,
-        config: { metadata: { name: 'spin' }, image: { image: BUSYBOX_IMAGE }, command: ['sh', '-c', 'while true; do :; done'], logPath: 'spin.log' },
+        config: {
+          metadata: { name: 'spin' },
+          image: { image: BUSYBOX_IMAGE },
+          command: ['sh', '-c', 'while true; do :; done'],
+          logPath: 'spin.log',
+        },
         sandboxConfig: sb,
       });
       await rt.call('StartContainer', { containerId });
       const json = JSON.parse((await run(['statsp', '-o', 'json', podSandboxId.slice(0, 12)])).stdout);
-      assert.deepEqual(json.stats.map((s: { attributes: { id: string } }) => s.attributes.id), [podSandboxId]);
+      assert.deepEqual(
+        json.stats.map((s: { attributes: { id: string } }) => s.attributes.id),
+        [podSandboxId],
+      );
       const paths = keyPaths(json.stats[0]);
-      for (const key of ['attributes.metadata.namespace', 'linux.cpu.usageCoreNanoSeconds.value', 'linux.memory.workingSetBytes.value', 'linux.network', 'linux.process', 'linux.containers', 'windows']) {
+      for (const key of [
+        'attributes.metadata.namespace',
+        'linux.cpu.usageCoreNanoSeconds.value',
+        'linux.memory.workingSetBytes.value',
+        'linux.network',
+        'linux.process',
+        'linux.containers',
+        'windows',
+      ]) {
         assert.ok(paths.includes(key), `statsp -o json lacks ${key}`);
       }
       const [head, row] = (await run(['statsp', '--id', podSandboxId])).stdout.split('\n');
@@ -303,7 +396,13 @@ describe('stats and imagefsinfo', () => {
     const r = await run(['imagefsinfo']);
     const json = JSON.parse(r.stdout);
     assert.deepEqual(keyPaths(json).sort(), [
-      'status', 'status.fsId', 'status.fsId.mountpoint', 'status.inodesUsed', 'status.inodesUsed.value', 'status.timestamp', 'status.usedBytes',
+      'status',
+      'status.fsId',
+      'status.fsId.mountpoint',
+      'status.inodesUsed',
+      'status.inodesUsed.value',
+      'status.timestamp',
+      'status.usedBytes',
       'status.usedBytes.value',
     ]);
     assert.ok(json.status.fsId.mountpoint.startsWith(lab.dir));
@@ -316,32 +415,63 @@ describe('stats and imagefsinfo', () => {
 
 describe('inspect -o go-template and -o table', () => {
   test('templates answer as crictl: fields, index, range, printf, json, if/else', async () => {
-    const tpl = (t: string, args: string[] = ['inspect', ids.app]) => run([args[0]!, '-o', 'go-template', '--template', t, ...args.slice(1)]);
+    const tpl = (t: string, args: string[] = ['inspect', ids.app]) =>
+      run([args[0]!, '-o', 'go-template', '--template', t, ...args.slice(1)]);
     assert.equal((await tpl('{{.status.state}}')).stdout, 'CONTAINER_RUNNING\n');
     assert.equal((await tpl('{{index .status.labels "io.kubernetes.pod.name"}}')).stdout, `${POD.name}\n`);
-    assert.equal((await tpl('{{range $k, $v := .status.labels}}{{$k}} {{end}}')).stdout, 'io.kubernetes.container.name io.kubernetes.pod.name io.kubernetes.pod.namespace io.kubernetes.pod.uid \n');
+    assert.equal(
+      (await tpl('{{range $k, $v := .status.labels}}{{$k}} {{end}}')).stdout,
+      'io.kubernetes.container.name io.kubernetes.pod.name io.kubernetes.pod.namespace io.kubernetes.pod.uid \n',
+    );
     assert.equal((await tpl('{{printf "%s/%v" .status.metadata.name .status.metadata.attempt}}')).stdout, 'app/0\n');
     assert.equal((await tpl('{{json .status.metadata}}')).stdout, '{"attempt":0,"name":"app"}\n\n');
-    assert.equal((await tpl('{{if eq .status.state "CONTAINER_RUNNING"}}up{{else}}down{{end}} {{.info.pid | printf "%v"}}')).stdout.split(' ')[0], 'up');
+    assert.equal(
+      (
+        await tpl('{{if eq .status.state "CONTAINER_RUNNING"}}up{{else}}down{{end}} {{.info.pid | printf "%v"}}')
+      ).stdout.split(' ')[0],
+      'up',
+    );
     assert.equal((await tpl('{{.status.metadata.name}}', ['inspectp', ids.pod])).stdout, `${POD.name}\n`);
     assert.equal((await tpl('{{index .status.repoTags 0}}', ['inspecti', BUSYBOX_IMAGE])).stdout, `${BUSYBOX_IMAGE}\n`);
     assertOneLineError(await tpl('{{.status.nope}}'), /map has no entry for key "nope"/);
     assertOneLineError(await run(['inspect', '-o', 'go-template', ids.app]), /-o go-template needs --template/);
   });
 
-  test('-o table prints crictl\'s key: value lines', async () => {
+  test("-o table prints crictl's key: value lines", async () => {
     const c = await run(['inspect', '-o', 'table', ids.app]);
-    assert.match(c.stdout, new RegExp(`^ID: ${ids.app}\\nName: app\\nState: CONTAINER_RUNNING\\nCreated: .+ ago\\nStarted: .+ ago\\nLabels:\\n\\tio.kubernetes.container.name -> app\\n`));
+    assert.match(
+      c.stdout,
+      new RegExp(
+        `^ID: ${ids.app}\\nName: app\\nState: CONTAINER_RUNNING\\nCreated: .+ ago\\nStarted: .+ ago\\nLabels:\\n\\tio.kubernetes.container.name -> app\\n`,
+      ),
+    );
     const p = await run(['inspectp', '-o', 'table', ids.pod]);
-    assert.match(p.stdout, new RegExp(`^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: ${POD.namespace}\\nAttempt: 0\\nStatus: SANDBOX_READY\\nCreated: \\d{4}-\\d\\d-\\d\\d [\\d:.]+ [+-]\\d{4} \\S+\\nIP Addresses: [\\d.]+\\n`));
+    assert.match(
+      p.stdout,
+      new RegExp(
+        `^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: ${POD.namespace}\\nAttempt: 0\\nStatus: SANDBOX_READY\\nCreated: \\d{4}-\\d\\d-\\d\\d [\\d:.]+ [+-]\\d{4} \\S+\\nIP Addresses: [\\d.]+\\n`,
+      ),
+    );
     const i = await run(['inspecti', '-o', 'table', BUSYBOX_IMAGE]);
-    assert.match(i.stdout, /^ID: sha256:[0-9a-f]{64}\nTag: localhost\/syncpod\/busybox:1\.36\nTag: localhost\/syncpod\/busybox:1\.37\nSize: [\d.]+MB\n/);
+    assert.match(
+      i.stdout,
+      /^ID: sha256:[0-9a-f]{64}\nTag: localhost\/syncpod\/busybox:1\.36\nTag: localhost\/syncpod\/busybox:1\.37\nSize: [\d.]+MB\n/,
+    );
   });
 });
 
 describe('update, checkpoint, runtime-config, events, config', () => {
-  test('update sets the resources crictl\'s flags name; the status shows them', async () => {
-    const r = await run(['update', '--memory', '134217728', '--cpu-quota', '50000', '--cpu-period', '100000', ids.app.slice(0, 12)]);
+  test("update sets the resources crictl's flags name; the status shows them", async () => {
+    const r = await run([
+      'update',
+      '--memory',
+      '134217728',
+      '--cpu-quota',
+      '50000',
+      '--cpu-period',
+      '100000',
+      ids.app.slice(0, 12),
+    ]);
     assert.deepEqual([r.code, r.stdout], [0, `${ids.app}\n`], r.stderr);
     const linux = JSON.parse((await run(['inspect', ids.app])).stdout).status.resources.linux;
     assert.deepEqual([linux.memoryLimitInBytes, linux.cpuQuota, linux.cpuPeriod], ['134217728', '50000', '100000']);
@@ -349,26 +479,38 @@ describe('update, checkpoint, runtime-config, events, config', () => {
 
   test('what containerd 1.6 does not implement is one line naming the method (no v1alpha2 retry)', async () => {
     assertOneLineError(await run(['runtime-config']), /RuntimeConfig: not implemented by runtime\.v1 on unix:\/\//);
-    assertOneLineError(await run(['checkpoint', ids.app]), /checkpointing the container "[0-9a-f]{64}" failed: CheckpointContainer: not implemented/);
+    assertOneLineError(
+      await run(['checkpoint', ids.app]),
+      /checkpointing the container "[0-9a-f]{64}" failed: CheckpointContainer: not implemented/,
+    );
     assertOneLineError(await run(['events']), /GetContainerEvents: not implemented by runtime\.v1/);
   });
 
-  test('config --set/--get/--list edit crictl\'s file and keep its comments; bad keys and values are refused', async () => {
+  test("config --set/--get/--list edit crictl's file and keep its comments; bad keys and values are refused", async () => {
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-config-')), 'crictl.yaml');
     fs.writeFileSync(file, '# managed by hand\nruntime-endpoint: unix:///run/x.sock\n');
     const cfg = (args: string[]) => syncpod(['config', ...args], { env: { ...lab.env, CRI_CONFIG_FILE: file } });
     assert.equal((await cfg(['--set', 'timeout=5,debug=true'])).code, 0);
-    assert.equal(fs.readFileSync(file, 'utf8'), '# managed by hand\nruntime-endpoint: unix:///run/x.sock\ntimeout: 5\ndebug: true\n');
+    assert.equal(
+      fs.readFileSync(file, 'utf8'),
+      '# managed by hand\nruntime-endpoint: unix:///run/x.sock\ntimeout: 5\ndebug: true\n',
+    );
     assert.equal((await cfg(['--get', 'timeout'])).stdout, '5\n');
     assert.equal((await cfg(['--get', 'image-endpoint'])).stdout, '\n');
     const list = (await cfg(['--list'])).stdout.split('\n').map((l) => l.split(/\s+/));
-    assert.deepEqual(list.slice(0, 5), [['KEY', 'VALUE'], ['runtime-endpoint', 'unix:///run/x.sock'], ['image-endpoint'], ['timeout', '5'], ['debug', 'true']]);
+    assert.deepEqual(list.slice(0, 5), [
+      ['KEY', 'VALUE'],
+      ['runtime-endpoint', 'unix:///run/x.sock'],
+      ['image-endpoint'],
+      ['timeout', '5'],
+      ['debug', 'true'],
+    ]);
     assertOneLineError(await cfg(['--set', 'colour=red']), /no configuration option named colour/);
     assertOneLineError(await cfg(['--set', 'timeout=soon']), /parse timeout value 'soon'/);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 
-  test('config under --host-root reads and writes the node\'s /etc/crictl.yaml there, as every other command reads it', async () => {
+  test("config under --host-root reads and writes the node's /etc/crictl.yaml there, as every other command reads it", async () => {
     const root = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-hostroot-config-'));
     fs.mkdirSync(path.join(root, 'etc'));
     fs.writeFileSync(path.join(root, 'etc/crictl.yaml'), 'timeout: 7\n');
@@ -382,13 +524,26 @@ describe('update, checkpoint, runtime-config, events, config', () => {
 });
 
 describe('-v lists, --pinned, logs and pull flags', () => {
-  test('pods -v, ps -v and images -v print crictl\'s blocks; images --pinned adds the PINNED column', async () => {
+  test("pods -v, ps -v and images -v print crictl's blocks; images --pinned adds the PINNED column", async () => {
     const pods = (await run(['pods', '-v'])).stdout;
-    assert.match(pods, new RegExp(`^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: team-a\\nStatus: Ready\\nCreated: .+\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+Runtime: \\(default\\)\\n\\n$`));
+    assert.match(
+      pods,
+      new RegExp(
+        `^ID: ${ids.pod}\\nName: web\\nUID: ${POD.uid}\\nNamespace: team-a\\nStatus: Ready\\nCreated: .+\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+Runtime: \\(default\\)\\n\\n$`,
+      ),
+    );
     const ps = (await run(['ps', '-v', '--id', ids.app])).stdout;
-    assert.match(ps, new RegExp(`^ID: ${ids.app}\\nPodID: ${ids.pod}\\nName: app\\nAttempt: 0\\nState: Running\\nImage: \\S+\\nCreated: .+ ago\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+\\n$`));
+    assert.match(
+      ps,
+      new RegExp(
+        `^ID: ${ids.app}\\nPodID: ${ids.pod}\\nName: app\\nAttempt: 0\\nState: Running\\nImage: \\S+\\nCreated: .+ ago\\nLabels:\\n(\\t\\S+ -> \\S+\\n)+\\n$`,
+      ),
+    );
     const images = (await run(['images', '-v'])).stdout;
-    assert.match(images, /ID: sha256:[0-9a-f]{64}\nRepoTags: localhost\/syncpod\/busybox:1\.36\nRepoTags: localhost\/syncpod\/busybox:1\.37\nSize: \d+\n\n/);
+    assert.match(
+      images,
+      /ID: sha256:[0-9a-f]{64}\nRepoTags: localhost\/syncpod\/busybox:1\.36\nRepoTags: localhost\/syncpod\/busybox:1\.37\nSize: \d+\n\n/,
+    );
     const pinned = (await run(['images', '--pinned'])).stdout.split('\n');
     assert.match(pinned[0]!, /\s+SIZE\s+PINNED$/);
     assert.match(pinned[1]!, /\s+false$/);
@@ -402,7 +557,11 @@ describe('-v lists, --pinned, logs and pull flags', () => {
     assert.equal(err.stdout, '');
     assert.match(err.stderr, /^tock-1\n/);
     const limited = await run(['logs', '--stream', 'stdout', '--limit-bytes', '10', ids.talker]);
-    assert.equal(Buffer.byteLength(limited.stdout) <= 14 && limited.stdout.startsWith('tick-1\n'), true, limited.stdout);
+    assert.equal(
+      Buffer.byteLength(limited.stdout) <= 14 && limited.stdout.startsWith('tick-1\n'),
+      true,
+      limited.stdout,
+    );
     const unlimited = await run(['logs', '--stream', 'stdout', '--limit-bytes', '-1', ids.talker]);
     assert.equal(unlimited.code, 0, unlimited.stderr);
     assert.ok(unlimited.stdout.startsWith(out.stdout), "crictl's default -1 is no limit");
@@ -413,28 +572,60 @@ describe('-v lists, --pinned, logs and pull flags', () => {
 
   test('pull credentials: --creds USER[:PASS], CRICTL_CREDS, CRICTL_AUTH, -u with the password from stdin', async () => {
     const authOf = async (args: string[], env: Record<string, string> = {}, input = '') =>
-      JSON.parse((await syncpod(['pull', '--dry-run', '--show-secrets', ...args, 'registry.example/app:1'], { env: { ...lab.env, ...env }, input })).stdout).auth;
-    assert.deepEqual(await authOf(['--creds', 'ann:s3cret']), { username: 'ann', password: 's3cret', auth: '', serverAddress: '', identityToken: '', registryToken: '' });
+      JSON.parse(
+        (
+          await syncpod(['pull', '--dry-run', '--show-secrets', ...args, 'registry.example/app:1'], {
+            env: { ...lab.env, ...env },
+            input,
+          })
+        ).stdout,
+      ).auth;
+    assert.deepEqual(await authOf(['--creds', 'ann:s3cret']), {
+      username: 'ann',
+      password: 's3cret',
+      auth: '',
+      serverAddress: '',
+      identityToken: '',
+      registryToken: '',
+    });
     assert.equal((await authOf(['--creds', 'ann'])).password, '');
     assert.equal((await authOf([], { CRICTL_CREDS: 'bob:pw' })).username, 'bob');
     assert.equal((await authOf([], { CRICTL_AUTH: 'Ym9iOnB3' })).auth, 'Ym9iOnB3');
-    assert.deepEqual(await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [a.username, a.password]), ['carl', 'hunter2']);
-    assertOneLineError(await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }), /both --creds and --auth/);
+    assert.deepEqual(
+      await authOf(['-u', 'carl'], {}, 'hunter2\n').then((a: { username: string; password: string }) => [
+        a.username,
+        a.password,
+      ]),
+      ['carl', 'hunter2'],
+    );
+    assertOneLineError(
+      await syncpod(['pull', '--dry-run', 'x'], { env: { ...lab.env, CRICTL_CREDS: 'a:b', CRICTL_AUTH: 'Yg==' } }),
+      /both --creds and --auth/,
+    );
     // Without --show-secrets a dry run shows who would log in, never with what; --debug's request line neither.
-    const shown = await syncpod(['pull', '--dry-run', '--creds', 'ann:s3cret', 'registry.example/app:1'], { env: lab.env });
+    const shown = await syncpod(['pull', '--dry-run', '--creds', 'ann:s3cret', 'registry.example/app:1'], {
+      env: lab.env,
+    });
     assert.equal(shown.code, 0, shown.stderr);
     assert.equal(JSON.parse(shown.stdout).auth.username, 'ann');
     assert.doesNotMatch(shown.stdout, /s3cret/);
     assert.match(JSON.parse(shown.stdout).auth.password, /redacted/);
     assert.match(shown.stderr, /^1 registry credential redacted; --show-secrets prints it$/m);
-    assert.doesNotMatch((await syncpod(['pull', '--dry-run', '--auth', 'YW5uOnMzY3JldA==', 'x'], { env: lab.env })).stdout, /YW5uOnMzY3JldA/);
-    const debugged = await syncpod(['--debug', 'pull', '--creds', 'ann:s3cret', 'registry.invalid/app:1'], { env: lab.env });
+    assert.doesNotMatch(
+      (await syncpod(['pull', '--dry-run', '--auth', 'YW5uOnMzY3JldA==', 'x'], { env: lab.env })).stdout,
+      /YW5uOnMzY3JldA/,
+    );
+    const debugged = await syncpod(['--debug', 'pull', '--creds', 'ann:s3cret', 'registry.invalid/app:1'], {
+      env: lab.env,
+    });
     assert.match(debugged.stderr, /PullImageRequest: .*"username":"ann"/, debugged.stderr);
     assert.doesNotMatch(debugged.stderr, /s3cret/);
-    const annotated = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1', '--annotation', 'b=2', 'registry.example/app:1'])).stdout);
+    const annotated = JSON.parse(
+      (await run(['pull', '--dry-run', '-a', 'a=1', '--annotation', 'b=2', 'registry.example/app:1'])).stdout,
+    );
     assert.deepEqual(annotated.image.annotations, { a: '1', b: '2' }, "crictl's -a/--annotation");
     const commas = JSON.parse((await run(['pull', '--dry-run', '-a', 'a=1, b=2', 'registry.example/app:1'])).stdout);
-    assert.deepEqual(commas.image.annotations, { a: '1', b: '2' }, 'comma-separated as crictl\'s string slices');
+    assert.deepEqual(commas.image.annotations, { a: '1', b: '2' }, "comma-separated as crictl's string slices");
     assertOneLineError(await run(['pull', '--dry-run', '-a', 'nokey', 'x']), /incorrectly specified label: nokey/);
   });
 });
@@ -461,21 +652,41 @@ describe('events on a stand-in runtime (containerd 1.6 has no GetContainerEvents
       } as never,
       {
         GetContainerEvents: (call: { write(v: unknown): void; end(): void }) => {
-          call.write({ containerId: 'c1', containerEventType: 'CONTAINER_CREATED_EVENT', createdAt: '1700000000000000001' });
-          call.write({ containerId: 'c1', containerEventType: 'CONTAINER_STARTED_EVENT', createdAt: '1700000000000000002', containersStatuses: [{ id: 'c1', state: 'CONTAINER_RUNNING' }] });
+          call.write({
+            containerId: 'c1',
+            containerEventType: 'CONTAINER_CREATED_EVENT',
+            createdAt: '1700000000000000001',
+          });
+          call.write({
+            containerId: 'c1',
+            containerEventType: 'CONTAINER_STARTED_EVENT',
+            createdAt: '1700000000000000002',
+            containersStatuses: [{ id: 'c1', state: 'CONTAINER_RUNNING' }],
+          });
           call.end();
         },
       },
     );
-    await new Promise<void>((res, rej) => server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())));
+    await new Promise<void>((res, rej) =>
+      server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())),
+    );
     try {
       const r = await syncpod(['-r', `unix://${socket}`, 'events', '-o', 'json'], { env: { NO_COLOR: '1' } });
       assert.equal(r.code, 0, r.stderr);
       const lines = r.stdout.trimEnd().split('\n');
       assert.equal(lines.length, 2);
       const [created, started] = lines.map((l) => JSON.parse(l));
-      assert.deepEqual(Object.keys(created), ['containerId', 'containerEventType', 'createdAt', 'podSandboxStatus', 'containersStatuses']);
-      assert.deepEqual([created.containerEventType, created.createdAt, created.podSandboxStatus], ['CONTAINER_CREATED_EVENT', '1700000000000000001', null]);
+      assert.deepEqual(Object.keys(created), [
+        'containerId',
+        'containerEventType',
+        'createdAt',
+        'podSandboxStatus',
+        'containersStatuses',
+      ]);
+      assert.deepEqual(
+        [created.containerEventType, created.createdAt, created.podSandboxStatus],
+        ['CONTAINER_CREATED_EVENT', '1700000000000000001', null],
+      );
       assert.equal(started.containersStatuses[0].state, 'CONTAINER_RUNNING');
     } finally {
       server.forceShutdown();
@@ -500,7 +711,10 @@ describe('bulk flags', () => {
     assert.equal((await run(['ps', '-a', '-q'])).stdout, '');
     const rmp = await run(['rmp', '-a', '-f']);
     assert.equal(rmp.code, 0, rmp.stderr);
-    assert.match(rmp.stderr, new RegExp(`^1 pod sandbox to go:\\n  ${ids.pod.slice(0, 13)}  team-a/web \\(ready\\)\\n$`));
+    assert.match(
+      rmp.stderr,
+      new RegExp(`^1 pod sandbox to go:\\n  ${ids.pod.slice(0, 13)}  team-a/web \\(ready\\)\\n$`),
+    );
     assert.equal((await run(['pods', '-q'])).stdout, '');
   });
 });

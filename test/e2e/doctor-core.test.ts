@@ -16,7 +16,8 @@ import { nodeFlags, podManifest } from './sync-helpers';
 
 let lab: Lab;
 let dir: string;
-const run = (args: string[], opts: { prefix?: string[]; env?: Record<string, string> } = {}) => syncpod(args, { env: { ...lab.env, ...opts.env }, prefix: opts.prefix, timeoutMs: 120000 });
+const run = (args: string[], opts: { prefix?: string[]; env?: Record<string, string> } = {}) =>
+  syncpod(args, { env: { ...lab.env, ...opts.env }, prefix: opts.prefix, timeoutMs: 120000 });
 const DOCTOR = ['--no-node-profile', 'doctor', '--pods-api-socket', 'none'];
 
 interface Check {
@@ -28,7 +29,10 @@ interface Check {
   remedy?: string;
 }
 
-async function doctorJson(extra: string[] = [], opts: { prefix?: string[]; base?: string[] } = {}): Promise<Map<string, Check>> {
+async function doctorJson(
+  extra: string[] = [],
+  opts: { prefix?: string[]; base?: string[] } = {},
+): Promise<Map<string, Check>> {
   const r = await run([...(opts.base ?? DOCTOR), '-o', 'json', ...extra], opts);
   assert.equal(r.code, 0, r.stderr);
   const report = JSON.parse(r.stdout);
@@ -84,10 +88,27 @@ after(async () => {
 describe('doctor: runtime, kubelet and pods groups', () => {
   test('a healthy lab node: every check ok or skip, one JSON entry per check, exit codes and NPD/Prometheus conventions', async () => {
     const checks = await doctorJson();
-    for (const id of ['runtime.reachable', 'runtime.api-version', 'runtime.ready', 'runtime.network-ready', 'runtime.version', 'runtime.cgroup-driver', 'kubelet.found', 'kubelet.version', 'kubelet.cgroup-driver', 'kubelet.sandbox-image', 'pods.crashloop', 'pods.oomkilled', 'pods.stuck', 'pods.dead-sandboxes', 'pods.orphans']) {
+    for (const id of [
+      'runtime.reachable',
+      'runtime.api-version',
+      'runtime.ready',
+      'runtime.network-ready',
+      'runtime.version',
+      'runtime.cgroup-driver',
+      'kubelet.found',
+      'kubelet.version',
+      'kubelet.cgroup-driver',
+      'kubelet.sandbox-image',
+      'pods.crashloop',
+      'pods.oomkilled',
+      'pods.stuck',
+      'pods.dead-sandboxes',
+      'pods.orphans',
+    ]) {
       assert.ok(checks.has(id), `${id} is reported`);
     }
-    for (const c of checks.values()) assert.ok(c.status === 'ok' || c.status === 'skip', `${c.id}: ${c.status}: ${c.summary}`);
+    for (const c of checks.values())
+      assert.ok(c.status === 'ok' || c.status === 'skip', `${c.id}: ${c.status}: ${c.summary}`);
     assert.equal(checks.get('kubelet.found')!.status, 'skip', 'no kubelet: skip, never fail');
     assert.equal(checks.get('runtime.cgroup-driver')!.evidence[0].value, 'cgroupfs');
 
@@ -105,7 +126,10 @@ describe('doctor: runtime, kubelet and pods groups', () => {
   });
 
   test('an unknown id in --check or --skip is refused before anything runs', async () => {
-    assertOneLineError(await run([...DOCTOR, '--check', 'runtime.ready,pods.nope']), /^syncpod: --check: unknown check "pods\.nope"/);
+    assertOneLineError(
+      await run([...DOCTOR, '--check', 'runtime.ready,pods.nope']),
+      /^syncpod: --check: unknown check "pods\.nope"/,
+    );
     assertOneLineError(await run([...DOCTOR, '--skip', 'kubelett']), /^syncpod: --skip: unknown check "kubelett"/);
   });
 
@@ -123,7 +147,11 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.match(npd.stdout, /^NonOK: 1 fail: runtime\.network-ready: NetworkReady is false/);
       assert.ok(Buffer.byteLength(npd.stdout.trimEnd()) <= 80, npd.stdout);
       assert.equal((await run([...DOCTOR, '--check', 'runtime', '--detailed-exitcode'])).code, 2);
-      assert.equal((await run([...DOCTOR, '--check', 'runtime'])).code, 0, 'without --detailed-exitcode a finding is exit 0');
+      assert.equal(
+        (await run([...DOCTOR, '--check', 'runtime'])).code,
+        0,
+        'without --detailed-exitcode a finding is exit 0',
+      );
     } finally {
       // Written back, not renamed: containerd 1.6 reloads on a write event, not on a rename into the dir.
       fs.writeFileSync(conf, text);
@@ -152,7 +180,23 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     await new Promise<void>((r) => server.listen(sock, r));
     try {
       const started = Date.now();
-      const r = await run(['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'json', '--check-timeout', '2s', '--check', 'runtime,pods.stuck'], { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } });
+      const r = await run(
+        [
+          '--no-node-profile',
+          '--timeout',
+          '30s',
+          'doctor',
+          '--pods-api-socket',
+          'none',
+          '-o',
+          'json',
+          '--check-timeout',
+          '2s',
+          '--check',
+          'runtime,pods.stuck',
+        ],
+        { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } },
+      );
       assert.equal(r.code, 0, r.stderr);
       const checks = new Map((JSON.parse(r.stdout).checks as Check[]).map((c) => [c.id, c]));
       assert.equal(checks.get('runtime.reachable')!.status, 'fail');
@@ -163,7 +207,10 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.ok(Date.now() - started < 25000, 'the run ends near the deadline, not at the 30s CRI timeout');
       // As node-problem-detector runs it: default deadlines, done within NPD's 5 s plugin timeout.
       const npdStarted = Date.now();
-      const npd = await run(['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'npd'], { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } });
+      const npd = await run(
+        ['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'npd'],
+        { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } },
+      );
       const npdMs = Date.now() - npdStarted;
       assert.equal(npd.code, 1, npd.stdout + npd.stderr);
       assert.match(npd.stdout, /^NonOK: 1 fail: runtime\.reachable: /);
@@ -177,11 +224,20 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     const kdir = path.join(dir, 'kubelet');
     const statics = path.join(kdir, 'manifests');
     fs.mkdirSync(statics, { recursive: true });
-    const config = (driver: string) => `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: ${driver}\nstaticPodPath: ${statics}\ncontainerRuntimeEndpoint: ${lab.endpoint}\n`;
+    const config = (driver: string) =>
+      `apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfiguration\ncgroupDriver: ${driver}\nstaticPodPath: ${statics}\ncontainerRuntimeEndpoint: ${lab.endpoint}\n`;
     fs.writeFileSync(path.join(kdir, 'config.yaml'), config('systemd'));
-    fs.writeFileSync(path.join(statics, 'bad.yaml'), 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers: []\n');
+    fs.writeFileSync(
+      path.join(statics, 'bad.yaml'),
+      'apiVersion: v1\nkind: Pod\nmetadata:\n  name: bad\nspec:\n  containers: []\n',
+    );
     const base = ['doctor', '--pods-api-socket', 'none', '--check', 'kubelet'];
-    let kubelet: StandInKubelet = await startStandInKubelet({ dir: kdir, version: 'v1.40.1', args: ['--config', 'config.yaml', '--pod-infra-container-image=registry.k8s.io/pause:3.10'], cwd: kdir });
+    let kubelet: StandInKubelet = await startStandInKubelet({
+      dir: kdir,
+      version: 'v1.40.1',
+      args: ['--config', 'config.yaml', '--pod-infra-container-image=registry.k8s.io/pause:3.10'],
+      cwd: kdir,
+    });
     try {
       let c = await doctorJson([], { prefix: kubelet.inside, base });
       assert.equal(c.get('kubelet.found')!.status, 'ok');
@@ -189,7 +245,10 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.match(c.get('kubelet.version')!.summary, /v1\.40\.1 is newer than any rules syncpod mirrors/);
       const driver = c.get('kubelet.cgroup-driver')!;
       assert.equal(driver.status, 'fail', driver.summary);
-      assert.deepEqual(driver.evidence.map((e) => e.value), ['systemd', 'cgroupfs']);
+      assert.deepEqual(
+        driver.evidence.map((e) => e.value),
+        ['systemd', 'cgroupfs'],
+      );
       assert.match(driver.evidence[0].from, /config\.yaml/);
       const image = c.get('kubelet.sandbox-image')!;
       assert.equal(image.status, 'warn', image.summary);
@@ -206,8 +265,16 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       // Repaired: the runtime's driver and pause image, a mirrored version, a valid static pod.
       kubelet.stop();
       fs.writeFileSync(path.join(kdir, 'config.yaml'), config('cgroupfs'));
-      fs.writeFileSync(path.join(statics, 'bad.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n  - name: c\n    image: ${BUSYBOX_IMAGE}\n`);
-      kubelet = await startStandInKubelet({ dir: kdir, version: 'v1.30.4', args: ['--config', 'config.yaml', `--pod-infra-container-image=${PAUSE_IMAGE}`], cwd: kdir });
+      fs.writeFileSync(
+        path.join(statics, 'bad.yaml'),
+        `apiVersion: v1\nkind: Pod\nmetadata:\n  name: good\nspec:\n  containers:\n  - name: c\n    image: ${BUSYBOX_IMAGE}\n`,
+      );
+      kubelet = await startStandInKubelet({
+        dir: kdir,
+        version: 'v1.30.4',
+        args: ['--config', 'config.yaml', `--pod-infra-container-image=${PAUSE_IMAGE}`],
+        cwd: kdir,
+      });
       c = await doctorJson([], { prefix: kubelet.inside, base });
       for (const check of c.values()) assert.equal(check.status, 'ok', `${check.id}: ${check.summary}`);
     } finally {
@@ -217,7 +284,10 @@ describe('doctor: runtime, kubelet and pods groups', () => {
 
   test('a crash loop and an OOM kill: pods.crashloop fails with the back-off, pods.oomkilled warns; ok once the pods are gone', async () => {
     const crash = path.join(dir, 'crash.json');
-    fs.writeFileSync(crash, podManifest({ name: 'crasher', containers: [{ name: 'boom', image: BUSYBOX_IMAGE, script: 'exit 3' }] }));
+    fs.writeFileSync(
+      crash,
+      podManifest({ name: 'crasher', containers: [{ name: 'boom', image: BUSYBOX_IMAGE, script: 'exit 3' }] }),
+    );
     const oom = path.join(dir, 'oom.json');
     fs.writeFileSync(
       oom,
@@ -228,7 +298,15 @@ describe('doctor: runtime, kubelet and pods groups', () => {
         spec: {
           restartPolicy: 'Never',
           terminationGracePeriodSeconds: 1,
-          containers: [{ name: 'eat', image: BUSYBOX_IMAGE, imagePullPolicy: 'IfNotPresent', command: ['sh', '-c', 'a=$(head -c 268435456 /dev/zero | tr "\\000" x); echo ${#a}'], resources: { limits: { memory: '24Mi' } } }],
+          containers: [
+            {
+              name: 'eat',
+              image: BUSYBOX_IMAGE,
+              imagePullPolicy: 'IfNotPresent',
+              command: ['sh', '-c', 'a=$(head -c 268435456 /dev/zero | tr "\\000" x); echo ${#a}'],
+              resources: { limits: { memory: '24Mi' } },
+            },
+          ],
         },
       }),
     );

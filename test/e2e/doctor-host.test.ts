@@ -19,7 +19,8 @@ import { nodeFlags, podManifest } from './sync-helpers';
 let lab: Lab;
 let dir: string;
 const mounts: string[] = [];
-const run = (args: string[], env: Record<string, string> = {}) => syncpod(args, { env: { ...lab.env, ...env }, timeoutMs: 120000 });
+const run = (args: string[], env: Record<string, string> = {}) =>
+  syncpod(args, { env: { ...lab.env, ...env }, timeoutMs: 120000 });
 const DOCTOR = ['--no-node-profile', 'doctor', '--pods-api-socket', 'none'];
 
 interface Check {
@@ -60,7 +61,18 @@ describe('doctor: network, resources and dns groups', () => {
     const r = await run([...DOCTOR, '-o', 'json', '--check', 'network,resources,dns', ...nodeFlags(lab)]);
     assert.equal(r.code, 0, r.stderr);
     const checks = JSON.parse(r.stdout).checks as Check[];
-    for (const id of ['network.cni-config', 'network.cni-plugins', 'network.ipam-leases', 'network.ip-forward', 'network.bridge-nf-call-iptables', 'resources.cgroup-controllers', 'resources.swap', 'resources.imagefs', 'resources.logfs', 'dns.resolv-conf']) {
+    for (const id of [
+      'network.cni-config',
+      'network.cni-plugins',
+      'network.ipam-leases',
+      'network.ip-forward',
+      'network.bridge-nf-call-iptables',
+      'resources.cgroup-controllers',
+      'resources.swap',
+      'resources.imagefs',
+      'resources.logfs',
+      'dns.resolv-conf',
+    ]) {
       const c = checks.find((x) => x.id === id);
       assert.ok(c, `${id} reported`);
       assert.ok(c.status === 'ok' || c.status === 'skip', `${id}: ${c.status}: ${c.summary}`);
@@ -69,7 +81,11 @@ describe('doctor: network, resources and dns groups', () => {
     assert.equal(cfg.status, 'ok');
     assert.match(cfg.summary, /syncpod-lab from .*10-syncpod-lab\.conflist/);
     const plugins = checks.find((x) => x.id === 'network.cni-plugins')!;
-    assert.deepEqual(plugins.evidence.map((e) => e.value).sort(), ['/usr/lib/cni/bridge', '/usr/lib/cni/host-local', '/usr/lib/cni/portmap']);
+    assert.deepEqual(plugins.evidence.map((e) => e.value).sort(), [
+      '/usr/lib/cni/bridge',
+      '/usr/lib/cni/host-local',
+      '/usr/lib/cni/portmap',
+    ]);
   });
 
   test('no CNI config, then a plugin binary that does not exist: cni-config and cni-plugins fail; ok once restored', async () => {
@@ -127,7 +143,8 @@ describe('doctor: network, resources and dns groups', () => {
     fs.writeFileSync(manifest, podManifest({ name: 'fwd', containers: [{ name: 'c', image: BUSYBOX_IMAGE }] }));
     const s = await run(['sync', '-y', ...nodeFlags(lab), manifest]);
     assert.equal(s.code, 0, s.stderr);
-    const sysctl = (v: string) => execFileSync('ip', ['netns', 'exec', lab.netns, 'sysctl', '-qw', `net.ipv4.ip_forward=${v}`]);
+    const sysctl = (v: string) =>
+      execFileSync('ip', ['netns', 'exec', lab.netns, 'sysctl', '-qw', `net.ipv4.ip_forward=${v}`]);
     sysctl('0');
     const off = await check('network.ip-forward');
     assert.equal(off.status, 'fail', off.summary);
@@ -172,7 +189,10 @@ describe('doctor: network, resources and dns groups', () => {
       fs.writeFileSync(path.join(root, 'filler'), Buffer.alloc(fill));
       const full = await check('resources.imagefs', [], small);
       assert.equal(full.status, 'fail', full.summary);
-      assert.match(full.summary, /imagefs\.available .* is below the hard eviction threshold 15%.*imageGCHighThresholdPercent 85%/);
+      assert.match(
+        full.summary,
+        /imagefs\.available .* is below the hard eviction threshold 15%.*imageGCHighThresholdPercent 85%/,
+      );
       fs.rmSync(path.join(root, 'filler'));
       assert.equal((await check('resources.imagefs', [], small)).status, 'ok');
     } finally {

@@ -30,7 +30,12 @@ export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResul
     if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
     if (opts.prefix) argv.unshift(...opts.prefix);
     const child = spawn(argv[0], argv.slice(1), {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...opts.env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        CRI_CONFIG_FILE: '',
+        ...opts.env,
+      },
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -39,7 +44,11 @@ export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResul
     child.stderr.on('data', (d) => (stderr += d));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`syncpod ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 60000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `syncpod ${args.join(' ')} did not finish within ${opts.timeoutMs ?? 60000} ms\nstdout: ${stdout}\nstderr: ${stderr}`,
+        ),
+      );
     }, opts.timeoutMs ?? 60000);
     child.on('error', reject);
     child.on('close', (code) => {
@@ -74,7 +83,14 @@ export function worldReadableCli(): { cli: string; remove: () => void } {
   fs.copyFileSync(SYNCPOD, path.join(copy, 'bin', 'syncpod'));
   fs.chmodSync(copy, 0o755);
   const cli = path.join(copy, 'bin', 'syncpod');
-  const probe = spawnSync('setpriv', ['--reuid=65534', '--regid=65534', '--clear-groups', process.execPath, '-e', `require('fs').accessSync(${JSON.stringify(cli)})`]);
+  const probe = spawnSync('setpriv', [
+    '--reuid=65534',
+    '--regid=65534',
+    '--clear-groups',
+    process.execPath,
+    '-e',
+    `require('fs').accessSync(${JSON.stringify(cli)})`,
+  ]);
   if (probe.status !== 0) throw new Error(`nobody cannot read the copied CLI: ${probe.stderr}`);
   return { cli, remove: () => fs.rmSync(copy, { recursive: true, force: true }) };
 }

@@ -64,7 +64,10 @@ before(async () => {
   lab = await startLab();
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-hostile-'));
   // Something already running, so "nothing changed" is checked against a non-empty runtime.
-  const r = await syncpod(['sync', '-y', ...nodeFlags(lab), file('ok.yaml', pod('ok'))], { env: lab.env, netns: lab.netns });
+  const r = await syncpod(['sync', '-y', ...nodeFlags(lab), file('ok.yaml', pod('ok'))], {
+    env: lab.env,
+    netns: lab.netns,
+  });
   assert.equal(r.code, 0, r.stderr);
 });
 after(async () => {
@@ -77,27 +80,72 @@ describe('hostile input is refused before anything happens', () => {
   const rows: Array<[string, () => string[], RegExp, boolean?]> = [
     [
       'sync: a subPath climbing out of its volume (the sandbox was created before)',
-      () => ['sync', '-y', ...nodeFlags(lab), file('subpath.yaml', pod('subpath', ", volumeMounts: [{name: v, mountPath: /x, subPath: '../../etc'}]", '  volumes: [{name: v, emptyDir: {}}]'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file(
+          'subpath.yaml',
+          pod(
+            'subpath',
+            ", volumeMounts: [{name: v, mountPath: /x, subPath: '../../etc'}]",
+            '  volumes: [{name: v, emptyDir: {}}]',
+          ),
+        ),
+      ],
       /^syncpod: \S+subpath\.yaml: document 1: spec\.containers\[0\]\.volumeMounts\[0\]\.subPath: invalid value "\.\.\/\.\.\/etc": must not contain '\.\.' \(line 7, column \d+\)$/,
     ],
     [
       'sync: an absolute subPathExpr',
-      () => ['sync', '-y', ...nodeFlags(lab), file('subpathexpr.yaml', pod('subpathexpr', ', volumeMounts: [{name: v, mountPath: /x, subPathExpr: /etc}]', '  volumes: [{name: v, emptyDir: {}}]'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file(
+          'subpathexpr.yaml',
+          pod(
+            'subpathexpr',
+            ', volumeMounts: [{name: v, mountPath: /x, subPathExpr: /etc}]',
+            '  volumes: [{name: v, emptyDir: {}}]',
+          ),
+        ),
+      ],
       /^syncpod: \S+subpathexpr\.yaml: document 1: spec\.containers\[0\]\.volumeMounts\[0\]\.subPathExpr: invalid value "\/etc": must be a relative path/,
     ],
     [
       "runp: a hostPath with '..'",
-      () => ['runp', ...nodeFlags(lab), file('hostpath.yaml', pod('hostpath', ', volumeMounts: [{name: v, mountPath: /x}]', '  volumes: [{name: v, hostPath: {path: /var/../etc}}]'))],
+      () => [
+        'runp',
+        ...nodeFlags(lab),
+        file(
+          'hostpath.yaml',
+          pod(
+            'hostpath',
+            ', volumeMounts: [{name: v, mountPath: /x}]',
+            '  volumes: [{name: v, hostPath: {path: /var/../etc}}]',
+          ),
+        ),
+      ],
       /^syncpod: \S+hostpath\.yaml: document 1: spec\.volumes\[0\]\.hostPath\.path: invalid value "\/var\/\.\.\/etc": must not contain '\.\.'/,
     ],
     [
       'sync: an env fieldRef kubelet cannot fill in (the sandbox was created before)',
-      () => ['sync', '-y', ...nodeFlags(lab), file('fieldref.yaml', pod('fieldref', ', env: [{name: A, valueFrom: {fieldRef: {fieldPath: spec.bogus}}}]'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file('fieldref.yaml', pod('fieldref', ', env: [{name: A, valueFrom: {fieldRef: {fieldPath: spec.bogus}}}]')),
+      ],
       /^syncpod: \S+fieldref\.yaml: document 1: spec\.containers\[0\]\.env\[0\]\.valueFrom\.fieldRef\.fieldPath: unsupported value "spec\.bogus": supported values: "metadata\.name"/,
     ],
     [
       'sync: a resourceFieldRef of an unknown resource',
-      () => ['sync', '-y', ...nodeFlags(lab), file('resref.yaml', pod('resref', ', env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.gpu}}}]'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file('resref.yaml', pod('resref', ', env: [{name: A, valueFrom: {resourceFieldRef: {resource: limits.gpu}}}]')),
+      ],
       /^syncpod: \S+resref\.yaml: document 1: spec\.containers\[0\]\.env\[0\]\.valueFrom\.resourceFieldRef\.resource: unsupported value "limits\.gpu"/,
     ],
     [
@@ -107,7 +155,11 @@ describe('hostile input is refused before anything happens', () => {
     ],
     [
       'runp: memory of 10^26 Ei',
-      () => ['runp', ...nodeFlags(lab), file('mem.yaml', pod('mem', ', resources: {limits: {memory: 99999999999999999999999999Ei}}'))],
+      () => [
+        'runp',
+        ...nodeFlags(lab),
+        file('mem.yaml', pod('mem', ', resources: {limits: {memory: 99999999999999999999999999Ei}}')),
+      ],
       /^syncpod: \S+mem\.yaml: document 1: spec\.containers\[0\]\.resources\.limits\.memory: invalid value "\S+": too large \(at most 9007199254740991\)/,
     ],
     [
@@ -122,7 +174,10 @@ describe('hostile input is refused before anything happens', () => {
     ],
     [
       'runp: UTF-16 text (was a garbage string in the message)',
-      () => ['runp', file('utf16.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('kind: Pod\n', 'utf16le')]))],
+      () => [
+        'runp',
+        file('utf16.yaml', Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('kind: Pod\n', 'utf16le')])),
+      ],
       /^syncpod: \S+utf16\.yaml: byte 0: invalid UTF-8 \(manifests must be UTF-8 text\)$/,
     ],
     [
@@ -130,10 +185,21 @@ describe('hostile input is refused before anything happens', () => {
       () => ['plan', file('deep.yaml', '['.repeat(100000) + ']'.repeat(100000))],
       /^syncpod: \S+deep\.yaml: line 1, column \d+: nested too deeply \(no manifest nests this far\)$/,
     ],
-    ['plan: /dev/zero (was read until memory ran out)', () => ['plan', '/dev/zero'], /^syncpod: \/dev\/zero: larger than 128 MiB: refused/],
+    [
+      'plan: /dev/zero (was read until memory ran out)',
+      () => ['plan', '/dev/zero'],
+      /^syncpod: \/dev\/zero: larger than 128 MiB: refused/,
+    ],
     [
       'plan --node: a binary given file (was a YAML message about comments)',
-      () => ['plan', '--node', ...nodeFlags(lab), '--pods-api-socket', 'none', file('bin.yaml', Buffer.from([0x6b, 0x3a, 0x20, 0xc3, 0x28]))],
+      () => [
+        'plan',
+        '--node',
+        ...nodeFlags(lab),
+        '--pods-api-socket',
+        'none',
+        file('bin.yaml', Buffer.from([0x6b, 0x3a, 0x20, 0xc3, 0x28])),
+      ],
       /^syncpod: \S+bin\.yaml: byte 3: invalid UTF-8/,
       true, // the node plan lists its input problems
     ],
@@ -149,26 +215,75 @@ describe('hostile input is refused before anything happens', () => {
     ],
     [
       'sync: --resolv-conf that does not exist (was two lines: a fresh-uid note first)',
-      () => ['sync', '-y', ...nodeFlags(lab), '--resolv-conf', path.join(dir, 'missing.conf'), file('resolv.yaml', pod('resolv'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        '--resolv-conf',
+        path.join(dir, 'missing.conf'),
+        file('resolv.yaml', pod('resolv')),
+      ],
       /^syncpod: --resolv-conf \S+missing\.conf: no such file or directory$/,
     ],
-    ['plan: --every without --node (was ignored)', () => ['plan', '--every', '1m', file('every.yaml', pod('every'))], /^syncpod: --every applies with --node/],
-    ['sync: --remove-orphans without --node (was ignored)', () => ['sync', '-y', '--remove-orphans', file('orph.yaml', pod('orph'))], /^syncpod: --remove-orphans applies with --node/],
+    [
+      'plan: --every without --node (was ignored)',
+      () => ['plan', '--every', '1m', file('every.yaml', pod('every'))],
+      /^syncpod: --every applies with --node/,
+    ],
+    [
+      'sync: --remove-orphans without --node (was ignored)',
+      () => ['sync', '-y', '--remove-orphans', file('orph.yaml', pod('orph'))],
+      /^syncpod: --remove-orphans applies with --node/,
+    ],
     [
       'sync: two containers on one hostPort (the second container failed after the sandbox was made)',
-      () => ['sync', '-y', ...nodeFlags(lab), file('hostport.yaml', pod('hostport', ', ports: [{containerPort: 80, hostPort: 18080}]}\n  - {name: b, image: busybox, ports: [{containerPort: 81, hostPort: 18080}]'))],
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file(
+          'hostport.yaml',
+          pod(
+            'hostport',
+            ', ports: [{containerPort: 80, hostPort: 18080}]}\n  - {name: b, image: busybox, ports: [{containerPort: 81, hostPort: 18080}]',
+          ),
+        ),
+      ],
       /^syncpod: \S+hostport\.yaml: document 1: spec\.containers\[1\]\.ports\[0\]\.hostPort: duplicate value "18080\/TCP" \(also spec\.containers\[0\]\.ports\[0\]\.hostPort\)/,
     ],
-    ['plan: a List of empty Lists (was "the input has no documents")', () => ['plan', file('lists.json', '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List","items":[]}]}')], /^syncpod: \S+lists\.json: no pod found \(its Lists have no items\)$/],
+    [
+      'plan: a List of empty Lists (was "the input has no documents")',
+      () => [
+        'plan',
+        file('lists.json', '{"apiVersion":"v1","kind":"List","items":[{"apiVersion":"v1","kind":"List","items":[]}]}'),
+      ],
+      /^syncpod: \S+lists\.json: no pod found \(its Lists have no items\)$/,
+    ],
     [
       'plan --node --every 1000000h (the timer overflowed: plans ran in a tight loop)',
       () => ['plan', '--node', ...nodeFlags(lab), '--pods-api-socket', 'none', '--every', '1000000h', '-o', 'json'],
       /^syncpod: --every: "1000000h" is not a duration between 1s and 596h/,
     ],
-    ['stats --seconds 99999999 (was a timer overflow warning and exit 0)', () => ['stats', '--seconds', '99999999'], /^syncpod: --seconds must be at most 2147483$/],
-    ['update --memory 2^66 (was a serialization failure)', () => ['update', '--memory', '99999999999999999999', 'abc'], /^syncpod: option '--memory <bytes>' argument '99999999999999999999' is invalid\. --memory must be a whole number of at most 9007199254740991 in size$/],
-    ['exec -s --timeout 10^20 s (was a serialization failure)', () => ['exec', '-s', '--timeout', '99999999999999999999', 'abc', 'true'], /^syncpod: --timeout: at most 596h/],
-    ['a misspelt option (was two lines: the suggestion on its own)', () => ['pods', '--lable', 'a=b'], /^syncpod: unknown option '--lable' \(Did you mean --label\?\)$/],
+    [
+      'stats --seconds 99999999 (was a timer overflow warning and exit 0)',
+      () => ['stats', '--seconds', '99999999'],
+      /^syncpod: --seconds must be at most 2147483$/,
+    ],
+    [
+      'update --memory 2^66 (was a serialization failure)',
+      () => ['update', '--memory', '99999999999999999999', 'abc'],
+      /^syncpod: option '--memory <bytes>' argument '99999999999999999999' is invalid\. --memory must be a whole number of at most 9007199254740991 in size$/,
+    ],
+    [
+      'exec -s --timeout 10^20 s (was a serialization failure)',
+      () => ['exec', '-s', '--timeout', '99999999999999999999', 'abc', 'true'],
+      /^syncpod: --timeout: at most 596h/,
+    ],
+    [
+      'a misspelt option (was two lines: the suggestion on its own)',
+      () => ['pods', '--lable', 'a=b'],
+      /^syncpod: unknown option '--lable' \(Did you mean --label\?\)$/,
+    ],
   ];
 
   for (const [what, argv, pattern, report] of rows) {
@@ -182,7 +297,17 @@ describe('hostile input is refused before anything happens', () => {
   }
 
   test("sync --env-file FILE run as a program: syncpod's flag, not node's (node exited 9 first)", async () => {
-    const r = await runAsProgram(['sync', '-y', ...nodeFlags(lab), '--env-file', path.join(dir, 'no-such.env'), file('envfile.yaml', pod('envfile'))], lab.env);
+    const r = await runAsProgram(
+      [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        '--env-file',
+        path.join(dir, 'no-such.env'),
+        file('envfile.yaml', pod('envfile')),
+      ],
+      lab.env,
+    );
     assertOneLineError(r, /^syncpod: --env-file \S+no-such\.env: no such file or directory$/);
   });
 
@@ -192,7 +317,12 @@ describe('hostile input is refused before anything happens', () => {
     await new Promise<void>((resolve) => server.listen(sock, resolve));
     t.after(() => server.close());
     const r = await syncpod(['-r', `unix://${sock}`, '--timeout', '3s', 'pods'], { timeoutMs: 20000 });
-    assertOneLineError(r, new RegExp(`^syncpod: endpoint unix://${sock}: not a gRPC server, or it closed the connection \\(Protocol error\\)$`));
+    assertOneLineError(
+      r,
+      new RegExp(
+        `^syncpod: endpoint unix://${sock}: not a gRPC server, or it closed the connection \\(Protocol error\\)$`,
+      ),
+    );
   });
 
   test('--debug still shows the stack of a refusal', async () => {

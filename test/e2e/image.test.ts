@@ -40,7 +40,9 @@ function imagePod(name: string, args: string[], wholeHost = false): string {
             image: `syncpod:${VERSION}`,
             imagePullPolicy: 'Never',
             args,
-            env: wholeHost ? [] : [{ name: 'CONTAINER_RUNTIME_ENDPOINT', value: 'unix:///host/run/containerd/containerd.sock' }],
+            env: wholeHost
+              ? []
+              : [{ name: 'CONTAINER_RUNTIME_ENDPOINT', value: 'unix:///host/run/containerd/containerd.sock' }],
             volumeMounts: wholeHost
               ? [{ name: 'host', mountPath: '/host', readOnly: true }]
               : [{ name: 'cri', mountPath: '/host/run/containerd/containerd.sock' }],
@@ -62,7 +64,9 @@ async function runInImage(name: string, args: string[], wholeHost = false): Prom
   assert.equal(s.code, 0, s.stdout + s.stderr);
   const deadline = Date.now() + 60_000;
   for (;;) {
-    const ps = JSON.parse((await run(['ps', '-a', '-o', 'json', '--label', `io.kubernetes.pod.name=${name}`])).stdout).containers;
+    const ps = JSON.parse(
+      (await run(['ps', '-a', '-o', 'json', '--label', `io.kubernetes.pod.name=${name}`])).stdout,
+    ).containers;
     assert.equal(ps.length, 1);
     if (ps[0].state === 'CONTAINER_EXITED') {
       const insp = JSON.parse((await run(['inspect', ps[0].id])).stdout);
@@ -99,7 +103,10 @@ describe('image', () => {
     const host = await run(['pods', '-o', 'json']);
     assert.equal(host.code, 0, host.stderr);
     assert.deepEqual(JSON.parse(inside.log), JSON.parse(host.stdout));
-    assert.ok(JSON.parse(host.stdout).items.some((p: any) => p.metadata.name === 'lister'), 'it lists its own pod');
+    assert.ok(
+      JSON.parse(host.stdout).items.some((p: any) => p.metadata.name === 'lister'),
+      'it lists its own pod',
+    );
   });
 
   test('syncpod --version inside the image is the package version', async () => {
@@ -110,8 +117,10 @@ describe('image', () => {
 });
 
 describe('image with --host-root', () => {
-  test('the node\'s / at /host: the socket (a node path) and a log file the runtime reports are read under it', async () => {
-    const ps = JSON.parse((await run(['ps', '-a', '-o', 'json', '--label', 'io.kubernetes.pod.name=version'])).stdout).containers;
+  test("the node's / at /host: the socket (a node path) and a log file the runtime reports are read under it", async () => {
+    const ps = JSON.parse(
+      (await run(['ps', '-a', '-o', 'json', '--label', 'io.kubernetes.pod.name=version'])).stdout,
+    ).containers;
     assert.equal(ps.length, 1, 'the version pod of the test before');
     const root = ['--host-root', '/host', '-r', lab.endpoint];
     const logs = await runInImage('hostroot-logs', [...root, 'logs', ps[0].id], true);
@@ -126,17 +135,27 @@ describe('image with --host-root', () => {
 
 describe('deploy/', () => {
   const DEPLOY = path.join(ROOT, 'deploy');
-  const manifests = fs.readdirSync(DEPLOY).filter((f) => f.endsWith('.yaml')).sort();
+  const manifests = fs
+    .readdirSync(DEPLOY)
+    .filter((f) => f.endsWith('.yaml'))
+    .sort();
 
-  test('every manifest in deploy/ plans cleanly and names this version\'s image', async () => {
+  test("every manifest in deploy/ plans cleanly and names this version's image", async () => {
     assert.deepEqual(manifests, ['daemonset.yaml', 'debug-pod.yaml']);
     for (const f of manifests) {
       const r = await run(['plan', ...nodeFlags(lab), path.join(DEPLOY, f)]);
       assert.equal(r.code, 0, `${f}: ${r.stderr}`);
       assert.equal(r.stderr, '', f);
-      assert.match(fs.readFileSync(path.join(DEPLOY, f), 'utf8'), new RegExp(`image: syncpod:${VERSION.replace(/\./g, '\\.')}\\n`), f);
+      assert.match(
+        fs.readFileSync(path.join(DEPLOY, f), 'utf8'),
+        new RegExp(`image: syncpod:${VERSION.replace(/\./g, '\\.')}\\n`),
+        f,
+      );
     }
-    assert.match(fs.readFileSync(path.join(DEPLOY, 'kubectl-syncpod'), 'utf8'), new RegExp(`SYNCPOD_IMAGE:-syncpod:${VERSION.replace(/\./g, '\\.')}\\}`));
+    assert.match(
+      fs.readFileSync(path.join(DEPLOY, 'kubectl-syncpod'), 'utf8'),
+      new RegExp(`SYNCPOD_IMAGE:-syncpod:${VERSION.replace(/\./g, '\\.')}\\}`),
+    );
   });
 
   test("the DaemonSet's pod template, synced onto the runtime, logs a node plan that report reads", async () => {
@@ -144,14 +163,18 @@ describe('deploy/', () => {
     // (a node path, read under --host-root /host).
     const { parseDocument } = await import('yaml');
     const doc = parseDocument(fs.readFileSync(path.join(DEPLOY, 'daemonset.yaml'), 'utf8')).toJS();
-    for (const c of doc.spec.template.spec.containers) c.env.push({ name: 'CONTAINER_RUNTIME_ENDPOINT', value: lab.endpoint });
+    for (const c of doc.spec.template.spec.containers)
+      c.env.push({ name: 'CONTAINER_RUNTIME_ENDPOINT', value: lab.endpoint });
     const file = path.join(dir, 'daemonset.json');
     fs.writeFileSync(file, JSON.stringify(doc));
     const s = await run(['sync', '-y', ...nodeFlags(lab), file]);
     assert.equal(s.code, 0, s.stdout + s.stderr);
-    const all = JSON.parse((await run(['ps', '-o', 'json', '--label', 'io.kubernetes.pod.namespace=kube-system'])).stdout).containers;
+    const all = JSON.parse(
+      (await run(['ps', '-o', 'json', '--label', 'io.kubernetes.pod.namespace=kube-system'])).stdout,
+    ).containers;
     assert.deepEqual(all.map((c: any) => c.metadata.name).sort(), ['doctor', 'syncpod']);
-    for (const c of all) assert.equal(c.state, 'CONTAINER_RUNNING', `${c.metadata.name}: --every keeps the container running`);
+    for (const c of all)
+      assert.equal(c.state, 'CONTAINER_RUNNING', `${c.metadata.name}: --every keeps the container running`);
     const ps = all.filter((c: any) => c.metadata.name === 'syncpod');
     const podName = JSON.parse((await run(['inspectp', ps[0].podSandboxId])).stdout).status.metadata.name;
     // As kubectl logs --all-containers --prefix prints both containers' lines.
@@ -164,7 +187,12 @@ describe('deploy/', () => {
       }
       assert.notEqual(line, '', `${c.metadata.name}: a JSON line in the container log within 60 s`);
       const logs = (await run(['logs', c.id])).stdout;
-      prefixed.push(...logs.split('\n').filter((l) => l !== '').map((l) => `[pod/${podName}/${c.metadata.name}] ${l}`));
+      prefixed.push(
+        ...logs
+          .split('\n')
+          .filter((l) => l !== '')
+          .map((l) => `[pod/${podName}/${c.metadata.name}] ${l}`),
+      );
     }
     const rep = await syncpod(['report', '-o', 'json', '-'], { env: lab.env, input: `${prefixed.join('\n')}\n` });
     assert.equal(rep.code, 0, rep.stderr);
@@ -173,8 +201,14 @@ describe('deploy/', () => {
     const n = fleet.nodes[0];
     assert.equal(n.node, 'e2e-node', 'the node name came through the downward API and $(NODE_NAME)');
     assert.deepEqual(n.errors, []);
-    assert.ok(n.orphanPods.some((o: string) => o.startsWith(`kube-system/${podName} `)), `its own pod is an orphan (no static pods, no Pods API): ${n.orphanPods}`);
-    assert.ok(n.doctor, 'the doctor container\'s report is merged beside the plan');
-    assert.ok(n.doctor.findings.some((f: string) => /^warn pods\.orphans: /.test(f)), `doctor found the same orphan: ${n.doctor.findings}`);
+    assert.ok(
+      n.orphanPods.some((o: string) => o.startsWith(`kube-system/${podName} `)),
+      `its own pod is an orphan (no static pods, no Pods API): ${n.orphanPods}`,
+    );
+    assert.ok(n.doctor, "the doctor container's report is merged beside the plan");
+    assert.ok(
+      n.doctor.findings.some((f: string) => /^warn pods\.orphans: /.test(f)),
+      `doctor found the same orphan: ${n.doctor.findings}`,
+    );
   });
 });

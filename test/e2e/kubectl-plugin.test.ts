@@ -27,16 +27,29 @@ test('kubectl syncpod NODE ARGS: the debug pod spec with node and args; log foll
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-plugin-'));
   try {
     fs.writeFileSync(path.join(dir, 'kubectl'), FAKE_KUBECTL, { mode: 0o755 });
-    const r = spawnSync('bash', [PLUGIN, 'worker-7', 'plan', '--node', '--static-pod-path', '/etc/kubernetes/manifests', '-o', 'json'], {
-      env: { PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir },
-      encoding: 'utf8',
-    });
+    const r = spawnSync(
+      'bash',
+      [PLUGIN, 'worker-7', 'plan', '--node', '--static-pod-path', '/etc/kubernetes/manifests', '-o', 'json'],
+      {
+        env: { PATH: `${dir}:${process.env.PATH}`, FAKE_DIR: dir },
+        encoding: 'utf8',
+      },
+    );
     assert.equal(r.status, 3, r.stderr);
     assert.equal(r.stdout, 'plan output line\n');
     const created = JSON.parse(fs.readFileSync(path.join(dir, 'manifest.json'), 'utf8'));
     const shipped = parse(fs.readFileSync(path.join(ROOT, 'deploy', 'debug-pod.yaml'), 'utf8'));
     shipped.spec.nodeName = 'worker-7';
-    shipped.spec.containers[0].args = ['--host-root', '/host', 'plan', '--node', '--static-pod-path', '/etc/kubernetes/manifests', '-o', 'json'];
+    shipped.spec.containers[0].args = [
+      '--host-root',
+      '/host',
+      'plan',
+      '--node',
+      '--static-pod-path',
+      '/etc/kubernetes/manifests',
+      '-o',
+      'json',
+    ];
     assert.deepEqual(created.spec, shipped.spec);
     assert.equal(created.metadata.generateName, 'syncpod-');
     const calls = fs.readFileSync(path.join(dir, 'calls'), 'utf8').trim().split('\n');

@@ -23,7 +23,15 @@ function ctr(name: string, script: string, extra: object = {}) {
 
 function write(name: string, spec: object): string {
   const file = path.join(dir, `${name}.json`);
-  fs.writeFileSync(file, JSON.stringify({ apiVersion: 'v1', kind: 'Pod', metadata: { name, namespace: 'versions' }, spec: { terminationGracePeriodSeconds: 2, ...spec } }));
+  fs.writeFileSync(
+    file,
+    JSON.stringify({
+      apiVersion: 'v1',
+      kind: 'Pod',
+      metadata: { name, namespace: 'versions' },
+      spec: { terminationGracePeriodSeconds: 2, ...spec },
+    }),
+  );
   return file;
 }
 
@@ -40,7 +48,9 @@ async function sync(file: string, extra: string[]): Promise<string> {
 }
 
 async function containersOf(pod: string) {
-  const { containers } = await rt.call('ListContainers', { filter: { labelSelector: { 'io.kubernetes.pod.name': pod } } });
+  const { containers } = await rt.call('ListContainers', {
+    filter: { labelSelector: { 'io.kubernetes.pod.name': pod } },
+  });
   return containers.sort((a, b) => (BigInt(a.createdAt) < BigInt(b.createdAt) ? -1 : 1));
 }
 
@@ -75,7 +85,10 @@ describe('kubelet versions on containerd', () => {
     const file = write('rules', {
       restartPolicy: 'Never',
       containers: [
-        ctr('job', 'exit 42', { restartPolicy: 'Never', restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }] }),
+        ctr('job', 'exit 42', {
+          restartPolicy: 'Never',
+          restartPolicyRules: [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }],
+        }),
         ctr('keeper', LOOP),
       ],
     });
@@ -83,14 +96,29 @@ describe('kubelet versions on containerd', () => {
     await waitExited('rules', 'job');
 
     const as134 = await planJSON(file, ['--kubelet-version', '1.34']);
-    assert.deepEqual(as134.actions.containersToStart, [], '1.34 has ContainerRestartRules off: the pod policy Never keeps job down');
+    assert.deepEqual(
+      as134.actions.containersToStart,
+      [],
+      '1.34 has ContainerRestartRules off: the pod policy Never keeps job down',
+    );
     assert.equal(as134.kubelet.gates.ContainerRestartRules.enabled, false);
 
     const as135 = await planJSON(file, ['--kubelet-version', '1.35']);
-    assert.deepEqual(as135.actions.containersToStart.map((c: any) => [c.name, c.code]), [['job', 'exited']]);
-    assert.match(as135.actions.containersToStart[0].reason, /exited with code 42.*restartPolicyRules\[0\] \(exit code In \[42\]\): Restart/);
+    assert.deepEqual(
+      as135.actions.containersToStart.map((c: any) => [c.name, c.code]),
+      [['job', 'exited']],
+    );
+    assert.match(
+      as135.actions.containersToStart[0].reason,
+      /exited with code 42.*restartPolicyRules\[0\] \(exit code In \[42\]\): Restart/,
+    );
     assert.deepEqual([as135.kubelet.version, as135.kubelet.origin], ['1.35', 'flag']);
-    assert.deepEqual(as135.kubelet.gates.ContainerRestartRules, { enabled: true, origin: 'default', stage: 'beta', locked: false });
+    assert.deepEqual(as135.kubelet.gates.ContainerRestartRules, {
+      enabled: true,
+      origin: 'default',
+      stage: 'beta',
+      locked: false,
+    });
 
     await sync(file, ['--kubelet-version', '1.35']);
     const jobs = (await containersOf('rules')).filter((c) => c.metadata?.name === 'job');
@@ -103,7 +131,10 @@ describe('kubelet versions on containerd', () => {
       restartPolicy: 'Never',
       initContainers: [ctr('prep', 'echo ready')],
       containers: [
-        ctr('trigger', 'sleep 1; exit 88', { restartPolicy: 'Never', restartPolicyRules: [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [88] } }] }),
+        ctr('trigger', 'sleep 1; exit 88', {
+          restartPolicy: 'Never',
+          restartPolicyRules: [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [88] } }],
+        }),
         ctr('worker', LOOP),
       ],
     });
@@ -118,7 +149,12 @@ describe('kubelet versions on containerd', () => {
       as135.stderr.trim().replace(/ \(line \d+, column \d+\)$/, ''),
       `syncpod: ${file}: document 1: spec.containers[0].restartPolicyRules[0].action: unsupported value "RestartAllContainers": supported values: "Restart"`,
     );
-    const as135on = await planJSON(file, ['--kubelet-version', '1.35', '--feature-gates', 'RestartAllContainersOnContainerExits=true']);
+    const as135on = await planJSON(file, [
+      '--kubelet-version',
+      '1.35',
+      '--feature-gates',
+      'RestartAllContainersOnContainerExits=true',
+    ]);
     assert.equal(as135on.actions.restartAllContainers, true, 'alpha in 1.35, switched on');
 
     const plan = await planJSON(file, ['--kubelet-version', '1.36']);
@@ -137,24 +173,40 @@ describe('kubelet versions on containerd', () => {
     await sync(file, ['--kubelet-version', '1.36']);
     assert.deepEqual(await containersOf('restart-all'), [], 'every container is removed');
     const after = await sandboxesOf('restart-all');
-    assert.deepEqual(after.map((s) => [s.id, s.state]), [[sandbox.id, 'SANDBOX_READY']], 'the sandbox is kept');
+    assert.deepEqual(
+      after.map((s) => [s.id, s.state]),
+      [[sandbox.id, 'SANDBOX_READY']],
+      'the sandbox is kept',
+    );
 
     const next = await planJSON(file, ['--kubelet-version', '1.36']);
-    assert.deepEqual([next.actions.restartAllContainers, next.actions.createSandbox, next.actions.initContainersToStart], [false, false, ['prep']]);
+    assert.deepEqual(
+      [next.actions.restartAllContainers, next.actions.createSandbox, next.actions.initContainersToStart],
+      [false, false, ['prep']],
+    );
   });
 
   test('in-place resize as 1.36: a changed CPU limit is written with UpdateContainerResources, no restart', async () => {
     const spec = (cpu: string) => ({
-      containers: [ctr('app', LOOP, { resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu, memory: '64Mi' } } })],
+      containers: [
+        ctr('app', LOOP, { resources: { requests: { cpu: '100m', memory: '32Mi' }, limits: { cpu, memory: '64Mi' } } }),
+      ],
     });
     const file = write('resize', spec('200m'));
     await sync(file, ['--kubelet-version', '1.36']);
     const [before] = await containersOf('resize');
-    assert.equal((await planJSON(file, ['--kubelet-version', '1.36'])).changes, false, 'the runtime reports what the spec wants');
+    assert.equal(
+      (await planJSON(file, ['--kubelet-version', '1.36'])).changes,
+      false,
+      'the runtime reports what the spec wants',
+    );
 
     write('resize', spec('400m'));
     const plan = await planJSON(file, ['--kubelet-version', '1.36']);
-    assert.deepEqual(plan.actions.containersToUpdate.map((u: any) => [u.name, u.resources]), [['app', ['cpu']]]);
+    assert.deepEqual(
+      plan.actions.containersToUpdate.map((u: any) => [u.name, u.resources]),
+      [['app', ['cpu']]],
+    );
     assert.deepEqual([plan.actions.containersToKill, plan.actions.containersToStart], [[], []]);
     await sync(file, ['--kubelet-version', '1.36']);
 

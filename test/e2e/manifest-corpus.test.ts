@@ -68,10 +68,25 @@ spec:
     assert.equal(plan.code, 0, plan.stderr);
     const p = JSON.parse(plan.stdout);
     assert.equal(p.pod.name, 'e1');
-    assert.deepEqual(p.actions.containersToStart.map((c: any) => c.name), ['e5', '1e3x']);
+    assert.deepEqual(
+      p.actions.containersToStart.map((c: any) => c.name),
+      ['e5', '1e3x'],
+    );
     const r = await run(['sync', '--yes', ...nodeFlags(lab), file]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    const env = await run(['exec', '-s', '--pod', 'e1', '-n', 'e2e', '--container', 'e5', 'sh', '-c', 'echo "$E1 $E5 $MODE $NUM"']);
+    const env = await run([
+      'exec',
+      '-s',
+      '--pod',
+      'e1',
+      '-n',
+      'e2e',
+      '--container',
+      'e5',
+      'sh',
+      '-c',
+      'echo "$E1 $E5 $MODE $NUM"',
+    ]);
     assert.equal(env.code, 0, env.stderr);
     assert.equal(env.stdout, '-E1 e5 on 1e3\n');
     const again = await run(['plan', '--detailed-exitcode', ...nodeFlags(lab), file]);
@@ -112,10 +127,17 @@ spec: {minAvailable: 1, selector: {matchLabels: {app: checkout}}}
     );
     const r = await run(['plan', '-o', 'json', ...nodeFlags(lab), file]);
     assert.equal(r.code, 0, r.stderr);
-    assert.equal(r.stderr, 'skipped 3 documents: ServiceAccount/checkout, Service/checkout, PodDisruptionBudget/checkout\n');
+    assert.equal(
+      r.stderr,
+      'skipped 3 documents: ServiceAccount/checkout, Service/checkout, PodDisruptionBudget/checkout\n',
+    );
     const plan = JSON.parse(r.stdout);
     assert.equal(plan.pod.name, 'checkout');
-    assert.deepEqual(plan.source.skipped, ['ServiceAccount/checkout', 'Service/checkout', 'PodDisruptionBudget/checkout']);
+    assert.deepEqual(plan.source.skipped, [
+      'ServiceAccount/checkout',
+      'Service/checkout',
+      'PodDisruptionBudget/checkout',
+    ]);
     assert.equal(plan.source.controller.kind, 'Deployment');
   });
 
@@ -190,6 +212,9 @@ spec:
     const plan = JSON.parse(r.stdout);
     assert.equal(plan.pod.name, 'web-7b6c5d4f8-k9m2p');
     assert.equal(plan.match.by, 'controller-labels');
-    assert.match(plan.source.notes.join('\n'), /live pod web-7b6c5d4f8-k9m2p \(uid [0-9a-f-]+\) taken as the Deployment's pod.*labels taken from it: pod-template-hash=7b6c5d4f8/);
+    assert.match(
+      plan.source.notes.join('\n'),
+      /live pod web-7b6c5d4f8-k9m2p \(uid [0-9a-f-]+\) taken as the Deployment's pod.*labels taken from it: pod-template-hash=7b6c5d4f8/,
+    );
   });
 });

@@ -51,7 +51,9 @@ function sh(cmd: string, args: string[]): { code: number | null; stdout: string;
 function podAddresses(ifname: string): string[] | null {
   const r = sh('nsenter', [`--net=${pod.netns}`, '--', 'ip', '-j', 'addr', 'show', 'dev', ifname]);
   if (r.code !== 0) return null;
-  const links = JSON.parse(r.stdout) as Array<{ addr_info: Array<{ family: string; local: string; prefixlen: number }> }>;
+  const links = JSON.parse(r.stdout) as Array<{
+    addr_info: Array<{ family: string; local: string; prefixlen: number }>;
+  }>;
   return links.flatMap((l) => l.addr_info.filter((a) => a.family === 'inet').map((a) => `${a.local}/${a.prefixlen}`));
 }
 
@@ -61,7 +63,10 @@ const linkOnMachine = (name: string): boolean => sh('ip', ['link', 'show', name]
 function confDir(name: string, network: string, plugins: object[]): string {
   const dir = path.join(tmp, `conf-${name}`);
   fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '10-net.conflist'), JSON.stringify({ cniVersion: '1.0.0', name: network, plugins }, null, 2));
+  fs.writeFileSync(
+    path.join(dir, '10-net.conflist'),
+    JSON.stringify({ cniVersion: '1.0.0', name: network, plugins }, null, 2),
+  );
   return dir;
 }
 
@@ -75,7 +80,8 @@ const bridgePlugin = () => ({
 
 const cacheDir = () => path.join(tmp, 'cache');
 const binDirs = () => `${path.join(tmp, 'bin')}:${PLUGINS}`;
-const cacheFile = (network: string, ifname: string) => path.join(cacheDir(), 'results', `${network}-${pod.id}-${ifname}`);
+const cacheFile = (network: string, ifname: string) =>
+  path.join(cacheDir(), 'results', `${network}-${pod.id}-${ifname}`);
 const netArgs = (conf: string) => ['--cni-conf-dir', conf, '--cni-bin-dir', binDirs(), '--cni-cache-dir', cacheDir()];
 
 /** host-local's reservations for the pod in a network: files named by IP whose content starts with the id. */
@@ -107,7 +113,11 @@ async function runSandbox(name: string, uid: string, hostNetwork: boolean): Prom
     metadata: { name, namespace: pod.namespace, uid, attempt: 0 },
     hostname: hostNetwork ? '' : name,
     logDirectory: path.join(l.podLogsRoot, `${pod.namespace}_${name}_${uid}`),
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': pod.namespace, 'io.kubernetes.pod.uid': uid },
+    labels: {
+      'io.kubernetes.pod.name': name,
+      'io.kubernetes.pod.namespace': pod.namespace,
+      'io.kubernetes.pod.uid': uid,
+    },
     annotations: {},
     linux: { securityContext: { namespaceOptions: { network: hostNetwork ? 'NODE' : 'POD', pid: 'POD', ipc: 'POD' } } },
   };
@@ -137,7 +147,9 @@ after(async () => {
   // Best effort, each step on its own: DEL what may still be attached, then the lab (its netns
   // holds the bridge and veth host ends) and the temp dir.
   if (lab !== undefined && pod.id !== '' && fs.existsSync(path.join(tmp, 'conf-main'))) {
-    await syncpodInLab(['net-teardown', pod.id, '--ifname', 'eth1', ...netArgs(path.join(tmp, 'conf-main'))]).catch(() => undefined);
+    await syncpodInLab(['net-teardown', pod.id, '--ifname', 'eth1', ...netArgs(path.join(tmp, 'conf-main'))]).catch(
+      () => undefined,
+    );
   }
   rt?.close();
   await lab?.stop().catch(() => undefined);
@@ -174,11 +186,23 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
   });
 
   test('--dry-run -o json: the same invocations as data', async () => {
-    const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', '--dry-run', '-o', 'json', ...netArgs(main)]);
+    const r = await syncpodInLab([
+      'net-setup',
+      pod.id,
+      '--ifname',
+      'eth1',
+      '--dry-run',
+      '-o',
+      'json',
+      ...netArgs(main),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const plan = JSON.parse(r.stdout);
     assert.equal(plan.command, 'ADD');
-    assert.deepEqual(plan.invocations.map((i: any) => i.type), ['bridge', 'tuning']);
+    assert.deepEqual(
+      plan.invocations.map((i: any) => i.type),
+      ['bridge', 'tuning'],
+    );
     assert.equal(plan.invocations[0].env.CNI_NETNS, pod.netns);
     assert.equal(plan.invocations[0].stdin.name, NETWORK);
     assert.equal(plan.invocations[0].stdin.cniVersion, '1.0.0');
@@ -191,7 +215,10 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
     const outcome = JSON.parse(r.stdout);
     assert.equal(outcome.network, NETWORK);
     assert.equal(outcome.ifname, 'eth1');
-    assert.deepEqual(outcome.invocations.map((i: any) => `${i.command} ${i.type} ${i.ok}`), ['ADD bridge true', 'ADD tuning true']);
+    assert.deepEqual(
+      outcome.invocations.map((i: any) => `${i.command} ${i.type} ${i.ok}`),
+      ['ADD bridge true', 'ADD tuning true'],
+    );
     const ips = outcome.result.ips.map((i: any) => i.address);
     assert.equal(ips.length, 1);
     address = ips[0];
@@ -200,7 +227,11 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
     assert.deepEqual(podAddresses('eth1'), [address]);
     assert.deepEqual(reservations(NETWORK), [address.split('/')[0]]);
     assert.ok(fs.existsSync(cacheFile(NETWORK, 'eth1')), 'cache entry written');
-    assert.deepEqual(podAddresses('eth0')?.every((a) => !a.startsWith(SUBNET_PREFIX)), true, "containerd's eth0 untouched");
+    assert.deepEqual(
+      podAddresses('eth0')?.every((a) => !a.startsWith(SUBNET_PREFIX)),
+      true,
+      "containerd's eth0 untouched",
+    );
   });
 
   test("the bridge and veth host end live in the lab's namespace, not on the machine", () => {
@@ -218,7 +249,10 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
 
   test('net-setup on eth1 again is refused: the interface exists', async () => {
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', ...netArgs(main)]);
-    assertOneLineError(r, /^syncpod: sandbox [0-9a-f]{64} already has eth1: interface eth1 already exists in its network namespace; pick another --ifname or run net-teardown first$/);
+    assertOneLineError(
+      r,
+      /^syncpod: sandbox [0-9a-f]{64} already has eth1: interface eth1 already exists in its network namespace; pick another --ifname or run net-teardown first$/,
+    );
     assert.deepEqual(podAddresses('eth1'), [address], 'still attached once');
   });
 
@@ -227,7 +261,10 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
     assert.equal(r.code, 0, r.stderr);
     const outcome = JSON.parse(r.stdout);
     assert.equal(outcome.configSource, 'cache');
-    assert.deepEqual(outcome.invocations.map((i: any) => `${i.command} ${i.type}`), ['DEL tuning', 'DEL bridge']);
+    assert.deepEqual(
+      outcome.invocations.map((i: any) => `${i.command} ${i.type}`),
+      ['DEL tuning', 'DEL bridge'],
+    );
     assertNothingLeft(NETWORK);
     assert.ok(podAddresses('eth0') !== null, 'eth0 still there');
   });
@@ -235,7 +272,10 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
   test('a second net-teardown succeeds too (idempotent)', async () => {
     const r = await syncpodInLab(['net-teardown', pod.id, '--ifname', 'eth1', ...netArgs(main)]);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^network ${NETWORK} torn down for sandbox ${pod.id} on eth1 \\(config from conf-dir\\)$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(`^network ${NETWORK} torn down for sandbox ${pod.id} on eth1 \\(config from conf-dir\\)$`, 'm'),
+    );
     assert.match(r.stdout, /note: no cached result/);
     assertNothingLeft(NETWORK);
   });
@@ -255,7 +295,7 @@ describe('net-setup / net-check / net-teardown on a second interface', () => {
 });
 
 describe('refusals', () => {
-  test("net-setup on eth0, which containerd set up in RunPodSandbox, is refused", async () => {
+  test('net-setup on eth0, which containerd set up in RunPodSandbox, is refused', async () => {
     const r = await syncpodInLab(['net-setup', pod.id, ...netArgs(path.join(tmp, 'conf-main'))]);
     assertOneLineError(
       r,
@@ -265,11 +305,20 @@ describe('refusals', () => {
 
   test('a host-network sandbox is refused', async () => {
     const r = await syncpodInLab(['net-setup', hostPodId, '--ifname', 'eth1', ...netArgs(path.join(tmp, 'conf-main'))]);
-    assertOneLineError(r, new RegExp(`^syncpod: sandbox ${hostPodId} uses the host network: there is no pod network namespace to set up$`));
+    assertOneLineError(
+      r,
+      new RegExp(`^syncpod: sandbox ${hostPodId} uses the host network: there is no pod network namespace to set up$`),
+    );
   });
 
   test('a NOTREADY sandbox is refused for setup', async () => {
-    const r = await syncpodInLab(['net-setup', stoppedPodId, '--ifname', 'eth1', ...netArgs(path.join(tmp, 'conf-main'))]);
+    const r = await syncpodInLab([
+      'net-setup',
+      stoppedPodId,
+      '--ifname',
+      'eth1',
+      ...netArgs(path.join(tmp, 'conf-main')),
+    ]);
     assertOneLineError(r, /^syncpod: sandbox [0-9a-f]{64} is NOTREADY: its network namespace is gone/);
   });
 
@@ -282,17 +331,37 @@ describe('refusals', () => {
   });
 
   test('net-teardown of a NOTREADY sandbox still runs DEL (without a netns) and succeeds', async () => {
-    const r = await syncpodInLab(['net-teardown', stoppedPodId, '--ifname', 'eth1', '-o', 'json', ...netArgs(path.join(tmp, 'conf-main'))]);
+    const r = await syncpodInLab([
+      'net-teardown',
+      stoppedPodId,
+      '--ifname',
+      'eth1',
+      '-o',
+      'json',
+      ...netArgs(path.join(tmp, 'conf-main')),
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const outcome = JSON.parse(r.stdout);
     assert.equal(outcome.configSource, 'conf-dir');
-    assert.deepEqual(outcome.invocations.map((i: any) => `${i.command} ${i.type} ${i.ok}`), ['DEL tuning true', 'DEL bridge true']);
+    assert.deepEqual(
+      outcome.invocations.map((i: any) => `${i.command} ${i.type} ${i.ok}`),
+      ['DEL tuning true', 'DEL bridge true'],
+    );
   });
 
   test('bad flags and unknown sandboxes are one-line errors', async () => {
-    assertOneLineError(await syncpodInLab(['net-setup', pod.id, '-o', 'yaml']), /^syncpod: --output: must be one of table, json, got "yaml"$/);
-    assertOneLineError(await syncpodInLab(['net-setup', pod.id, '--timeout', 'soon']), /^syncpod: --timeout: invalid duration "soon"/);
-    assertOneLineError(await syncpodInLab(['net-check', 'ffffffffffff']), /^syncpod: no pod sandbox matches ID prefix "ffffffffffff": not found$/);
+    assertOneLineError(
+      await syncpodInLab(['net-setup', pod.id, '-o', 'yaml']),
+      /^syncpod: --output: must be one of table, json, got "yaml"$/,
+    );
+    assertOneLineError(
+      await syncpodInLab(['net-setup', pod.id, '--timeout', 'soon']),
+      /^syncpod: --timeout: invalid duration "soon"/,
+    );
+    assertOneLineError(
+      await syncpodInLab(['net-check', 'ffffffffffff']),
+      /^syncpod: no pod sandbox matches ID prefix "ffffffffffff": not found$/,
+    );
   });
 });
 
@@ -301,12 +370,20 @@ describe('broken configurations report one line and leave nothing behind', () =>
     const net = `spmiss-${rand}`;
     const conf = confDir('missing', net, [bridgePlugin(), { type: 'syncpod-no-such-plugin' }]);
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', ...netArgs(conf)]);
-    assertOneLineError(r, new RegExp(`^syncpod: CNI plugin "syncpod-no-such-plugin" of network "${net}" not found in ${binDirs()} \\(set --cni-bin-dir\\)$`));
+    assertOneLineError(
+      r,
+      new RegExp(
+        `^syncpod: CNI plugin "syncpod-no-such-plugin" of network "${net}" not found in ${binDirs()} \\(set --cni-bin-dir\\)$`,
+      ),
+    );
     assertNothingLeft(net);
   });
 
   test('a plugin that answers ADD with a CNI error: the chain is deleted again', async () => {
-    fakePlugin('sp-fail', 'if [ "$CNI_COMMAND" = ADD ]; then echo \'{"cniVersion":"1.0.0","code":7,"msg":"refused by the test","details":"on purpose"}\'; exit 1; fi\nexit 0');
+    fakePlugin(
+      'sp-fail',
+      'if [ "$CNI_COMMAND" = ADD ]; then echo \'{"cniVersion":"1.0.0","code":7,"msg":"refused by the test","details":"on purpose"}\'; exit 1; fi\nexit 0',
+    );
     const net = `spfail-${rand}`;
     const conf = confDir('fail', net, [bridgePlugin(), { type: 'sp-fail' }]);
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', ...netArgs(conf)]);
@@ -323,7 +400,10 @@ describe('broken configurations report one line and leave nothing behind', () =>
     const conf = confDir('hang', net, [bridgePlugin(), { type: 'sp-hang' }]);
     const started = Date.now();
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', '--timeout', '1s', ...netArgs(conf)]);
-    assertOneLineError(r, /^syncpod: network setup failed: CNI plugin "sp-hang" \(ADD\) did not finish within 1000 ms and was killed; cleanup DEL succeeded$/);
+    assertOneLineError(
+      r,
+      /^syncpod: network setup failed: CNI plugin "sp-hang" \(ADD\) did not finish within 1000 ms and was killed; cleanup DEL succeeded$/,
+    );
     assert.ok(Date.now() - started < 20_000, 'did not wait for the plugin');
     assertNothingLeft(net);
   });
@@ -332,7 +412,12 @@ describe('broken configurations report one line and leave nothing behind', () =>
     const net = `sppath-${rand}`;
     const conf = confDir('path', net, [{ ...bridgePlugin(), type: '../bin/bridge' }]);
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', ...netArgs(conf)]);
-    assertOneLineError(r, new RegExp(`^syncpod: CNI plugin type "\\.\\./bin/bridge" in network "${net}" is a path; a type names a binary in --cni-bin-dir$`));
+    assertOneLineError(
+      r,
+      new RegExp(
+        `^syncpod: CNI plugin type "\\.\\./bin/bridge" in network "${net}" is a path; a type names a binary in --cni-bin-dir$`,
+      ),
+    );
     assertNothingLeft(net);
   });
 });

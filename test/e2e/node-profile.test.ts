@@ -27,7 +27,11 @@ const logsDir = () => path.join(dir, 'kubelet-pod-logs');
 
 /** The CLI as an operator runs it on that node: no flags beyond `args`, no environment. */
 const onNode = (args: string[], opts: { cli?: string; user?: boolean } = {}) =>
-  syncpod(args, { prefix: [...kubelet.inside, ...(opts.user ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [])], cli: opts.cli, timeoutMs: 120000 });
+  syncpod(args, {
+    prefix: [...kubelet.inside, ...(opts.user ? ['setpriv', '--reuid=65534', '--regid=65534', '--clear-groups'] : [])],
+    cli: opts.cli,
+    timeoutMs: 120000,
+  });
 
 before(async () => {
   lab = await startLab();
@@ -44,7 +48,15 @@ before(async () => {
     dir,
     version: VERSION,
     // relative paths: read from the kubelet's working directory (/proc/PID/cwd)
-    args: ['--config', 'config.yaml', '--config-dir=conf.d', '--hostname-override=Stand-In-Node', '--kubeconfig', '/etc/kubernetes/kubelet.conf', '--v=2'],
+    args: [
+      '--config',
+      'config.yaml',
+      '--config-dir=conf.d',
+      '--hostname-override=Stand-In-Node',
+      '--kubeconfig',
+      '/etc/kubernetes/kubelet.conf',
+      '--v=2',
+    ],
     cwd: dir,
   });
   manifest = writeManifest(dir, { name: 'detected', uid: UID, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
@@ -66,15 +78,27 @@ describe('syncpod node', () => {
     assert.equal(p.kubelet.exe, kubelet.binary);
     assert.equal(p.kubelet.configFile, config);
     assert.deepEqual(p.kubelet.dropIns, [path.join(dir, 'conf.d', '10-dns.conf')]);
-    assert.deepEqual(p.kubeletVersion, { value: VERSION, source: 'kubelet-binary', from: `${kubelet.binary} --version` });
+    assert.deepEqual(p.kubeletVersion, {
+      value: VERSION,
+      source: 'kubelet-binary',
+      from: `${kubelet.binary} --version`,
+    });
     assert.deepEqual(p.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: config });
-    assert.deepEqual(p.clusterDNS, { value: ['10.96.0.10'], source: 'drop-in', from: path.join(dir, 'conf.d', '10-dns.conf') });
+    assert.deepEqual(p.clusterDNS, {
+      value: ['10.96.0.10'],
+      source: 'drop-in',
+      from: path.join(dir, 'conf.d', '10-dns.conf'),
+    });
     assert.deepEqual(p.clusterDomain, { value: 'cluster.test', source: 'kubelet-config', from: config });
     assert.deepEqual(p.podLogsDir, { value: logsDir(), source: 'kubelet-config', from: config });
     assert.deepEqual(p.rootDir, { value: '/var/lib/kubelet', source: 'default' });
     assert.deepEqual(p.nodeName, { value: 'stand-in-node', source: 'kubelet-flag', from: '--hostname-override' });
     assert.deepEqual(p.runtimeEndpoint, { value: lab.endpoint, source: 'kubelet-config', from: config });
-    assert.deepEqual(p.featureGates.SomeGateSyncpodDoesNotRead, { value: true, source: 'kubelet-config', from: config });
+    assert.deepEqual(p.featureGates.SomeGateSyncpodDoesNotRead, {
+      value: true,
+      source: 'kubelet-config',
+      from: config,
+    });
     // containerd 1.6 has no RuntimeConfig: the kubelet's own driver stands, with no warning
     assert.equal(p.runtimeCgroupDriver.answered, false);
     assert.equal(r.stderr, '');
@@ -83,7 +107,10 @@ describe('syncpod node', () => {
   test('the table names each setting, its value and source', async () => {
     const r = await onNode(['node']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`^Kubelet: pid 1,\\s+\\S*/bin/kubelet\\s+\\(Kubernetes\\s+${VERSION.replace(/\./g, '\\.')}\\)$`, 'm'));
+    assert.match(
+      r.stdout,
+      new RegExp(`^Kubelet: pid 1,\\s+\\S*/bin/kubelet\\s+\\(Kubernetes\\s+${VERSION.replace(/\./g, '\\.')}\\)$`, 'm'),
+    );
     // SOURCE wraps to the width: the file may be on the next line.
     assert.match(r.stdout, /^cgroupDriver\s+systemd\s+kubelet-config\s+\(.*config\.yaml\)$/m);
     assert.match(r.stdout, /^clusterDNS\s+10\.96\.0\.10\s+drop-in\s+\(.*10-dns\.conf\)$/m);
@@ -96,7 +123,21 @@ describe('syncpod node', () => {
   });
 
   test('syncpod flags win over the kubelet; --no-node-profile reads no kubelet', async () => {
-    const f = JSON.parse((await onNode(['node', '-o', 'json', '--cluster-domain', 'flag.test', '--cgroup-driver', 'cgroupfs', '--kubelet-version', '1.35'])).stdout);
+    const f = JSON.parse(
+      (
+        await onNode([
+          'node',
+          '-o',
+          'json',
+          '--cluster-domain',
+          'flag.test',
+          '--cgroup-driver',
+          'cgroupfs',
+          '--kubelet-version',
+          '1.35',
+        ])
+      ).stdout,
+    );
     assert.deepEqual(f.clusterDomain, { value: 'flag.test', source: 'flag', from: '--cluster-domain' });
     assert.deepEqual(f.cgroupDriver, { value: 'cgroupfs', source: 'flag', from: '--cgroup-driver' });
     assert.deepEqual(f.kubeletVersion, { value: '1.35', source: 'flag', from: '--kubelet-version' });
@@ -109,7 +150,7 @@ describe('syncpod node', () => {
     assert.equal(p.runtimeEndpoint.source, 'default');
   });
 
-  test('a syncpod run outside the kubelet\'s PID namespace does not take it for its node\'s kubelet', async () => {
+  test("a syncpod run outside the kubelet's PID namespace does not take it for its node's kubelet", async () => {
     const r = await syncpod(['node', '-o', 'json']);
     assert.equal(r.code, 0, r.stderr);
     assert.notEqual(JSON.parse(r.stdout).kubelet?.exe, kubelet.binary);
@@ -125,25 +166,35 @@ describe('plan and configs follow the detected kubelet (no flags, no environment
     assert.equal(plan.kubelet.version, '1.36.2');
     assert.equal(plan.kubelet.origin, 'detected');
     // a gate the kubelet's config sets is planned with; gates syncpod does not consult are left out
-    assert.deepEqual([plan.kubelet.gates.ContainerStopSignals.enabled, plan.kubelet.gates.ContainerStopSignals.origin], [true, 'detected']);
+    assert.deepEqual(
+      [plan.kubelet.gates.ContainerStopSignals.enabled, plan.kubelet.gates.ContainerStopSignals.origin],
+      [true, 'detected'],
+    );
     assert.equal(plan.kubelet.gates.ContainerRestartRules.origin, 'default');
     assert.equal(plan.kubelet.gates.SomeGateSyncpodDoesNotRead, undefined);
     const flag = JSON.parse((await onNode(['plan', '-o', 'json', '--kubelet-version', '1.33', manifest])).stdout);
     assert.deepEqual([flag.kubelet.version, flag.kubelet.origin], ['1.33', 'flag']);
   });
 
-  test('runp --dry-run carries the kubelet\'s log directory, DNS and a systemd cgroup parent', async () => {
+  test("runp --dry-run carries the kubelet's log directory, DNS and a systemd cgroup parent", async () => {
     const r = await onNode(['runp', '--dry-run', manifest]);
     assert.equal(r.code, 0, r.stderr);
     const { config } = JSON.parse(r.stdout);
     assert.equal(config.logDirectory, path.join(logsDir(), `e2e_detected_${UID}`));
     assert.deepEqual(config.dnsConfig.servers, ['10.96.0.10']);
-    assert.deepEqual(config.dnsConfig.searches.slice(0, 3), ['e2e.svc.cluster.test', 'svc.cluster.test', 'cluster.test']);
+    assert.deepEqual(config.dnsConfig.searches.slice(0, 3), [
+      'e2e.svc.cluster.test',
+      'svc.cluster.test',
+      'cluster.test',
+    ]);
     const uid = UID.replace(/-/g, '_');
-    assert.equal(config.linux.cgroupParent, `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`);
+    assert.equal(
+      config.linux.cgroupParent,
+      `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`,
+    );
   });
 
-  test('the kubelet\'s cgroupRoot and cgroupsPerQOS: false reach the cgroup parent and the node preflight; syncpod flags win', async (t) => {
+  test("the kubelet's cgroupRoot and cgroupsPerQOS: false reach the cgroup parent and the node preflight; syncpod flags win", async (t) => {
     const file = path.join(dir, 'config.yaml');
     t.after(() => fs.writeFileSync(file, configText));
     const uid = UID.replace(/-/g, '_');
@@ -153,24 +204,61 @@ describe('plan and configs follow the detected kubelet (no flags, no environment
       return JSON.parse(r.stdout).config.linux.cgroupParent;
     };
     fs.writeFileSync(file, `${configText}cgroupRoot: /custom\n`);
-    assert.equal(await parent(), `/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-pod${uid}.slice`);
+    assert.equal(
+      await parent(),
+      `/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-pod${uid}.slice`,
+    );
     assert.equal(await parent(['--cgroup-driver', 'cgroupfs']), `/custom/kubepods/besteffort/pod${UID}`);
     const shown = JSON.parse((await onNode(['node', '-o', 'json'])).stdout);
     assert.deepEqual(shown.cgroupRoot, { value: '/custom', source: 'kubelet-config', from: file });
 
     fs.writeFileSync(file, `${configText}cgroupsPerQOS: false\n`);
     assert.equal(await parent(), '', 'no pod cgroup: the runtime places the pod');
-    assert.equal(await parent(['--cgroups-per-qos=true']), `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`);
+    assert.equal(
+      await parent(['--cgroups-per-qos=true']),
+      `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`,
+    );
     const statics = fs.mkdtempSync(path.join(dir, 'static-'));
     fs.copyFileSync(manifest, path.join(statics, 'detected.json'));
-    const node = await onNode(['plan', '--node', '--static-pod-path', statics, '--pods-api-socket', 'none', '-o', 'json']);
+    const node = await onNode([
+      'plan',
+      '--node',
+      '--static-pod-path',
+      statics,
+      '--pods-api-socket',
+      'none',
+      '-o',
+      'json',
+    ]);
     assert.equal(node.code, 0, node.stderr);
     const steps = JSON.parse(node.stdout).plans[0].preflight.steps.map((s: any) => s.action);
     assert.ok(!steps.includes('create-pod-cgroup'), `no pod cgroup without cgroupsPerQOS: ${steps.join(', ')}`);
-    const withQos = JSON.parse((await onNode(['plan', '--node', '--static-pod-path', statics, '--pods-api-socket', 'none', '-o', 'json', '--cgroups-per-qos', '--cgroup-root', '/flagroot'])).stdout);
+    const withQos = JSON.parse(
+      (
+        await onNode([
+          'plan',
+          '--node',
+          '--static-pod-path',
+          statics,
+          '--pods-api-socket',
+          'none',
+          '-o',
+          'json',
+          '--cgroups-per-qos',
+          '--cgroup-root',
+          '/flagroot',
+        ])
+      ).stdout,
+    );
     const cg = withQos.plans[0].preflight.steps.find((s: any) => s.action === 'create-pod-cgroup');
-    assert.match(cg?.target ?? '', /^\/flagroot\.slice\/flagroot-kubepods\.slice\/flagroot-kubepods-besteffort\.slice\/flagroot-kubepods-besteffort-pod[0-9a-f_]+\.slice$/);
-    assertOneLineError(await onNode(['runp', '--dry-run', '--cgroups-per-qos=maybe', manifest]), /--cgroups-per-qos: must be true or false, got "maybe"/);
+    assert.match(
+      cg?.target ?? '',
+      /^\/flagroot\.slice\/flagroot-kubepods\.slice\/flagroot-kubepods-besteffort\.slice\/flagroot-kubepods-besteffort-pod[0-9a-f_]+\.slice$/,
+    );
+    assertOneLineError(
+      await onNode(['runp', '--dry-run', '--cgroups-per-qos=maybe', manifest]),
+      /--cgroups-per-qos: must be true or false, got "maybe"/,
+    );
   });
 
   test('with --cgroup-driver cgroupfs the flag wins', async () => {
@@ -185,7 +273,10 @@ describe('bad input and unreadable kubelets', () => {
     const file = path.join(dir, 'config.yaml');
     t.after(() => fs.writeFileSync(file, configText));
     fs.writeFileSync(file, configText.replace('cgroupDriver: systemd', 'cgroupDriver: systemdd'));
-    assertOneLineError(await onNode(['node']), new RegExp(`kubelet config ${file}: cgroupDriver: must be cgroupfs or systemd, got "systemdd"`));
+    assertOneLineError(
+      await onNode(['node']),
+      new RegExp(`kubelet config ${file}: cgroupDriver: must be cgroupfs or systemd, got "systemdd"`),
+    );
     assertOneLineError(await onNode(['runp', '--dry-run', manifest]), /cgroupDriver: must be cgroupfs or systemd/);
   });
 
@@ -201,7 +292,10 @@ describe('bad input and unreadable kubelets', () => {
     t.after(remove);
     const r = await onNode(['node', '-o', 'json'], { cli, user: true });
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stderr, /^WARN: kubelet process \d+ cannot be read: permission denied \(run as root\); using syncpod's defaults for the node settings\n$/);
+    assert.match(
+      r.stderr,
+      /^WARN: kubelet process \d+ cannot be read: permission denied \(run as root\); using syncpod's defaults for the node settings\n$/,
+    );
     const p = JSON.parse(r.stdout);
     assert.equal(p.detected, false);
     assert.equal(p.cgroupDriver.value, 'cgroupfs');
@@ -209,11 +303,14 @@ describe('bad input and unreadable kubelets', () => {
 });
 
 describe('bulk removals with a kubelet running', () => {
-  test('rmp -a names the running kubelet; --node keeps its static pods from the kubelet\'s own staticPodPath', async (t) => {
+  test("rmp -a names the running kubelet; --node keeps its static pods from the kubelet's own staticPodPath", async (t) => {
     const file = path.join(dir, 'config.yaml');
     const statics = fs.mkdtempSync(path.join(dir, 'manifests-'));
     t.after(() => fs.writeFileSync(file, configText));
-    fs.writeFileSync(path.join(statics, 'etcd.yaml'), `apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd\n  namespace: kube-system\nspec:\n  hostNetwork: true\n  containers:\n  - name: etcd\n    image: ${BUSYBOX_IMAGE}\n    command: ["sleep", "3600"]\n`);
+    fs.writeFileSync(
+      path.join(statics, 'etcd.yaml'),
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd\n  namespace: kube-system\nspec:\n  hostNetwork: true\n  containers:\n  - name: etcd\n    image: ${BUSYBOX_IMAGE}\n    command: ["sleep", "3600"]\n`,
+    );
     fs.writeFileSync(file, `${configText}staticPodPath: ${statics}\n`);
     const logs = ['--pod-dir-root', path.join(dir, 'kubelet-root')];
     const sync = await onNode(['sync', '--node', '--yes', '--pods-api-socket', 'none', ...logs]);
@@ -224,12 +321,20 @@ describe('bulk removals with a kubelet running', () => {
 
     const dry = await onNode(['rmp', '-a', '--dry-run']);
     assert.equal(dry.code, 0, dry.stderr);
-    assert.match(dry.stderr, /^WARN: a kubelet is running \(pid 1\): it starts the pods it should run again, so 2 of these pod sandboxes \(made by it\) may come back at once; --node keeps those of the node's desired pods$/m);
+    assert.match(
+      dry.stderr,
+      /^WARN: a kubelet is running \(pid 1\): it starts the pods it should run again, so 2 of these pod sandboxes \(made by it\) may come back at once; --node keeps those of the node's desired pods$/m,
+    );
 
     const rmp = await onNode(['rmp', '-a', '-f', '--node']);
     assert.equal(rmp.code, 0, rmp.stderr);
     assert.doesNotMatch(rmp.stderr, /WARN/);
-    assert.match(rmp.stderr, new RegExp(`^1 pod sandbox to go:\\n  ${detected.slice(0, 13)}  e2e/detected \\(ready\\)\\n1 pod sandbox kept for the pods this node should run:\\n  [0-9a-f]{13}  kube-system/etcd-stand-in-node \\(ready\\)  desired pod kube-system/etcd-stand-in-node\\n$`));
+    assert.match(
+      rmp.stderr,
+      new RegExp(
+        `^1 pod sandbox to go:\\n  ${detected.slice(0, 13)}  e2e/detected \\(ready\\)\\n1 pod sandbox kept for the pods this node should run:\\n  [0-9a-f]{13}  kube-system/etcd-stand-in-node \\(ready\\)  desired pod kube-system/etcd-stand-in-node\\n$`,
+      ),
+    );
     const left = JSON.parse((await onNode(['pods', '-o', 'json'])).stdout).items.map((s: any) => s.metadata.name);
     assert.deepEqual(left, ['etcd-stand-in-node']);
     assert.equal((await onNode(['rmp', '-a', '-f'])).code, 0);

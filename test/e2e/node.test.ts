@@ -45,7 +45,10 @@ describe('node-wide', () => {
   test('static pods and an orphan: plan, sync --node --yes --remove-orphans, then no changes', async () => {
     // The orphan: a pod made with kubelet's labels (runp from a manifest), whose uid nothing desires.
     const orphanFile = path.join(dir, 'orphan.json');
-    fs.writeFileSync(orphanFile, podManifest({ name: 'leftover', uid: ORPHAN_UID, containers: [{ name: 'x', image: BUSYBOX_IMAGE }] }));
+    fs.writeFileSync(
+      orphanFile,
+      podManifest({ name: 'leftover', uid: ORPHAN_UID, containers: [{ name: 'x', image: BUSYBOX_IMAGE }] }),
+    );
     const runp = await run(['runp', ...nodeFlags(lab), orphanFile]);
     assert.equal(runp.code, 0, runp.stderr);
     const orphanSandbox = runp.stdout.trim();
@@ -53,7 +56,13 @@ describe('node-wide', () => {
     assert.ok(fs.statSync(orphanLogs).isDirectory(), 'runp made the pod log directory');
     // A sandbox without kubelet's labels (a crictl-style config): never reported, never touched.
     const bare = path.join(dir, 'bare.json');
-    fs.writeFileSync(bare, JSON.stringify({ metadata: { name: 'handmade', namespace: 'other', uid: 'handmade-uid', attempt: 0 }, log_directory: path.join(dir, 'bare-logs') }));
+    fs.writeFileSync(
+      bare,
+      JSON.stringify({
+        metadata: { name: 'handmade', namespace: 'other', uid: 'handmade-uid', attempt: 0 },
+        log_directory: path.join(dir, 'bare-logs'),
+      }),
+    );
     const bareRun = await run(['runp', bare]);
     assert.equal(bareRun.code, 0, bareRun.stderr);
     const bareSandbox = bareRun.stdout.trim();
@@ -61,7 +70,10 @@ describe('node-wide', () => {
     const plan = await run(['plan', ...node(), '-o', 'json', '--detailed-exitcode']);
     assert.equal(plan.code, 2, plan.stderr);
     const p = JSON.parse(plan.stdout);
-    assert.deepEqual(p.plans.map((x: any) => `${x.pod.namespace}/${x.pod.name}`), ['e2e-static/alpha-e2e-node', 'e2e-static/beta-e2e-node']);
+    assert.deepEqual(
+      p.plans.map((x: any) => `${x.pod.namespace}/${x.pod.name}`),
+      ['e2e-static/alpha-e2e-node', 'e2e-static/beta-e2e-node'],
+    );
     for (const x of p.plans) {
       assert.equal(x.source.kind, 'static-pod');
       assert.ok(x.steps.some((s: any) => s.action === 'create-sandbox'));
@@ -82,17 +94,26 @@ describe('node-wide', () => {
     assert.match(sync.stdout, /Node e2e-node: 2 pods synced, 0 unchanged, 1 of 1 orphans removed\./);
 
     const after = await sandboxes();
-    const ready = after.filter((s) => s.state === 'SANDBOX_READY').map((s) => s.metadata.name).sort();
+    const ready = after
+      .filter((s) => s.state === 'SANDBOX_READY')
+      .map((s) => s.metadata.name)
+      .sort();
     assert.deepEqual(ready, ['alpha-e2e-node', 'beta-e2e-node', 'handmade']);
     assert.ok(!after.some((s) => s.id === orphanSandbox), 'the orphan sandbox is removed');
-    assert.ok(after.some((s) => s.id === bareSandbox), 'the unlabelled sandbox is left alone');
+    assert.ok(
+      after.some((s) => s.id === bareSandbox),
+      'the unlabelled sandbox is left alone',
+    );
     assert.ok(!fs.existsSync(orphanLogs), "the orphan's log directory went too, as kubelet's log GC removes it");
     assert.match(sync.stdout, new RegExp(`removed log directory ${orphanLogs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
     const static1 = after.find((s) => s.metadata.name === 'alpha-e2e-node');
     assert.equal(static1.annotations['kubernetes.io/config.source'], 'file');
     assert.equal(static1.annotations['kubernetes.io/config.hash'], static1.metadata.uid);
     const ps = await run(['ps', '-o', 'json', '--namespace', '^e2e-static$']);
-    assert.deepEqual(JSON.parse(ps.stdout).containers.map((c: any) => c.state), ['CONTAINER_RUNNING', 'CONTAINER_RUNNING']);
+    assert.deepEqual(
+      JSON.parse(ps.stdout).containers.map((c: any) => c.state),
+      ['CONTAINER_RUNNING', 'CONTAINER_RUNNING'],
+    );
 
     const again = await run(['plan', ...node(), '--detailed-exitcode']);
     assert.equal(again.code, 0, again.stdout + again.stderr);
@@ -102,35 +123,56 @@ describe('node-wide', () => {
     assert.equal(ok.stdout, 'OK: 2 pods as kubelet would keep them, no orphans\n');
   });
 
-  test('a static pod with an init container is ready after one sync --node (kubelet\'s next syncs run it to the app)', async () => {
+  test("a static pod with an init container is ready after one sync --node (kubelet's next syncs run it to the app)", async () => {
     const withInit = path.join(dir, 'init-manifests');
     fs.mkdirSync(withInit);
     fs.writeFileSync(
       path.join(withInit, 'gamma.yaml'),
-      staticPod('gamma').replace('  containers:\n', `  initContainers:\n  - name: prepare\n    image: ${BUSYBOX_IMAGE}\n    command: ["sh", "-c", "sleep 1"]\n  containers:\n`),
+      staticPod('gamma').replace(
+        '  containers:\n',
+        `  initContainers:\n  - name: prepare\n    image: ${BUSYBOX_IMAGE}\n    command: ["sh", "-c", "sleep 1"]\n  containers:\n`,
+      ),
     );
     const flags = [...nodeFlags(lab), '--node', '--static-pod-path', withInit];
     const sync = await run(['sync', ...flags, '--yes']);
     assert.equal(sync.code, 0, sync.stdout + sync.stderr);
-    const ps = JSON.parse((await run(['ps', '-a', '-o', 'json', '--name', '^(prepare|main)$', '--namespace', '^e2e-static$'])).stdout).containers;
+    const ps = JSON.parse(
+      (await run(['ps', '-a', '-o', 'json', '--name', '^(prepare|main)$', '--namespace', '^e2e-static$'])).stdout,
+    ).containers;
     const gamma = ps.filter((c: any) => c.labels['io.kubernetes.pod.name'] === 'gamma-e2e-node');
-    assert.deepEqual(gamma.map((c: any) => `${c.metadata.name}:${c.state}`).sort(), ['main:CONTAINER_RUNNING', 'prepare:CONTAINER_EXITED']);
+    assert.deepEqual(gamma.map((c: any) => `${c.metadata.name}:${c.state}`).sort(), [
+      'main:CONTAINER_RUNNING',
+      'prepare:CONTAINER_EXITED',
+    ]);
     // (the other static pods of this lab are orphans to this staticPodPath: only gamma's plan is asked here)
     const again = JSON.parse((await run(['plan', ...flags, '-o', 'json'])).stdout);
-    assert.deepEqual(again.plans.map((x: any) => [x.pod.name, x.steps.length]), [['gamma-e2e-node', 0]]);
+    assert.deepEqual(
+      again.plans.map((x: any) => [x.pod.name, x.steps.length]),
+      [['gamma-e2e-node', 0]],
+    );
     const ids = (await run(['pods', '-q', '--name', '^gamma-e2e-node$'])).stdout.trim().split('\n');
     assert.equal((await run(['rmp', '-f', ...ids])).code, 0);
   });
 
-  test('rmp/rm -a --node keep what the node\'s desired pods run; everything else goes (orphans, pods made by hand)', async () => {
+  test("rmp/rm -a --node keep what the node's desired pods run; everything else goes (orphans, pods made by hand)", async () => {
     const extra = path.join(dir, 'orphan-2.json');
-    fs.writeFileSync(extra, podManifest({ name: 'leftover-2', uid: '0b0b0b0b-1111-2222-3333-444444444444', containers: [{ name: 'x', image: BUSYBOX_IMAGE }] }));
+    fs.writeFileSync(
+      extra,
+      podManifest({
+        name: 'leftover-2',
+        uid: '0b0b0b0b-1111-2222-3333-444444444444',
+        containers: [{ name: 'x', image: BUSYBOX_IMAGE }],
+      }),
+    );
     const runp = await run(['runp', ...nodeFlags(lab), extra]);
     assert.equal(runp.code, 0, runp.stderr);
     const leftover = runp.stdout.trim();
     const before = await sandboxes();
     const handmade = before.find((s) => s.metadata.name === 'handmade').id;
-    const statics = before.filter((s) => /^(alpha|beta)-e2e-node$/.test(s.metadata.name)).map((s) => s.id).sort();
+    const statics = before
+      .filter((s) => /^(alpha|beta)-e2e-node$/.test(s.metadata.name))
+      .map((s) => s.id)
+      .sort();
     assert.equal(statics.length, 2);
     const desired = ['--node', '--static-pod-path', manifests, '--node-name', 'e2e-node'];
 
@@ -138,7 +180,10 @@ describe('node-wide', () => {
     assert.equal(dry.code, 0, dry.stderr);
     const requested = [...dry.stdout.matchAll(/"podSandboxId": "([0-9a-f]{64})"/g)].map((m) => m[1]).sort();
     assert.deepEqual(requested, [handmade, leftover].sort());
-    assert.match(dry.stderr, /^2 pod sandboxes to go:\n(  [0-9a-f]{13}  \S+ \(ready\)\n){2}2 pod sandboxes kept for the pods this node should run:\n/);
+    assert.match(
+      dry.stderr,
+      /^2 pod sandboxes to go:\n(  [0-9a-f]{13}  \S+ \(ready\)\n){2}2 pod sandboxes kept for the pods this node should run:\n/,
+    );
     assert.match(dry.stderr, /e2e-static\/alpha-e2e-node \(ready\)  desired pod e2e-static\/alpha-e2e-node\n/);
 
     const rm = await run(['rm', '-a', '-f', ...desired]);
@@ -151,17 +196,32 @@ describe('node-wide', () => {
     assert.deepEqual(left.map((s) => s.id).sort(), statics);
     assert.ok(left.every((s) => s.state === 'SANDBOX_READY'));
     const ps = JSON.parse((await run(['ps', '-o', 'json', '--namespace', '^e2e-static$'])).stdout).containers;
-    assert.deepEqual(ps.map((c: any) => c.state), ['CONTAINER_RUNNING', 'CONTAINER_RUNNING']);
+    assert.deepEqual(
+      ps.map((c: any) => c.state),
+      ['CONTAINER_RUNNING', 'CONTAINER_RUNNING'],
+    );
 
-    assertOneLineError(await run(['rmp', '--node', '--static-pod-path', manifests, leftover]), /^syncpod: --node needs -a/);
-    assertOneLineError(await run(['rm', '-a', '--static-pod-path', manifests]), /^syncpod: --static-pod-path, --pods and --node-name need --node$/);
-    assertOneLineError(await run(['rmp', '-a', '--node', '--node-name', 'e2e-node']), /^syncpod: --node: no desired pods were given/);
+    assertOneLineError(
+      await run(['rmp', '--node', '--static-pod-path', manifests, leftover]),
+      /^syncpod: --node needs -a/,
+    );
+    assertOneLineError(
+      await run(['rm', '-a', '--static-pod-path', manifests]),
+      /^syncpod: --static-pod-path, --pods and --node-name need --node$/,
+    );
+    assertOneLineError(
+      await run(['rmp', '-a', '--node', '--node-name', 'e2e-node']),
+      /^syncpod: --node: no desired pods were given/,
+    );
     const broken = path.join(dir, 'broken-list.yaml');
     fs.writeFileSync(broken, 'apiVersion: v1\nkind: List\nitems:\n- kind: ConfigMap\n  metadata:\n    name: c\n');
     const refused = await run(['rmp', '-a', '-f', ...desired, '--pods', broken]);
     assert.equal(refused.code, 1);
     assert.match(refused.stderr, /broken-list\.yaml: document 1: items\[0\]: ConfigMap\/c is not a Pod/);
-    assert.match(refused.stderr, /^syncpod: --node: a desired pod input could not be read, so a pod the node should run could go; nothing was done$/m);
+    assert.match(
+      refused.stderr,
+      /^syncpod: --node: a desired pod input could not be read, so a pod the node should run could go; nothing was done$/m,
+    );
     assert.equal((await sandboxes()).length, 2);
   });
 
@@ -171,8 +231,21 @@ describe('node-wide', () => {
     fs.writeFileSync(path.join(bad, 'alpha.yaml'), staticPod('alpha'));
     fs.writeFileSync(path.join(bad, 'cm.yaml'), 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\n');
     const list = path.join(dir, 'list.yaml');
-    fs.writeFileSync(list, `apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: d\n`);
-    const r = await run(['plan', ...nodeFlags(lab), '--node', '--static-pod-path', bad, list, '-o', 'json', '--detailed-exitcode']);
+    fs.writeFileSync(
+      list,
+      `apiVersion: v1\nkind: List\nitems:\n- apiVersion: apps/v1\n  kind: Deployment\n  metadata:\n    name: d\n`,
+    );
+    const r = await run([
+      'plan',
+      ...nodeFlags(lab),
+      '--node',
+      '--static-pod-path',
+      bad,
+      list,
+      '-o',
+      'json',
+      '--detailed-exitcode',
+    ]);
     assert.equal(r.code, 1, r.stderr);
     const lines = r.stderr.split('\n').filter((l) => l.startsWith('syncpod: '));
     assert.equal(lines.length, 2, r.stderr);
@@ -180,7 +253,10 @@ describe('node-wide', () => {
     assert.ok(lines.some((l) => /list\.yaml: document 1: items\[0\]: Deployment\/d is not a Pod/.test(l)));
     assert.ok(!/\n\s+at /.test(r.stderr));
     const p = JSON.parse(r.stdout);
-    assert.deepEqual(p.plans.map((x: any) => x.pod.name), ['alpha-e2e-node']);
+    assert.deepEqual(
+      p.plans.map((x: any) => x.pod.name),
+      ['alpha-e2e-node'],
+    );
 
     const missing = await run(['plan', ...nodeFlags(lab), '--node', '--static-pod-path', path.join(dir, 'nope')]);
     assert.equal(missing.code, 1);
@@ -198,9 +274,21 @@ describe('node-wide', () => {
     // With the static pods' containers gone, busybox is used by nothing: only --node keeps it.
     const ids = (await run(['ps', '-a', '-q'])).stdout.trim().split('\n').filter(Boolean);
     assert.equal((await run(['rm', '-f', ...ids])).code, 0);
-    const desired = await run(['rmi', '--prune', '--dry-run', '--node', '--node-name', 'e2e-node', '--static-pod-path', manifests]);
+    const desired = await run([
+      'rmi',
+      '--prune',
+      '--dry-run',
+      '--node',
+      '--node-name',
+      'e2e-node',
+      '--static-pod-path',
+      manifests,
+    ]);
     assert.equal(desired.code, 0, desired.stderr);
-    assert.match(row(desired.stdout, BUSYBOX_IMAGE), /keep: needed by desired pod e2e-static\/alpha-e2e-node, e2e-static\/beta-e2e-node$/);
+    assert.match(
+      row(desired.stdout, BUSYBOX_IMAGE),
+      /keep: needed by desired pod e2e-static\/alpha-e2e-node, e2e-static\/beta-e2e-node$/,
+    );
     assert.match(row(desired.stdout, PAUSE_IMAGE), /keep: the runtime's sandbox image$/);
     assert.match(desired.stderr, /^0 images would be removed; none was \(--dry-run\)$/m);
 

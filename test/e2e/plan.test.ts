@@ -52,13 +52,17 @@ async function sync(file: string, extra: string[] = []): Promise<void> {
 }
 
 async function containersOf(pod: string) {
-  const { containers } = await rt.call('ListContainers', { filter: { labelSelector: { 'io.kubernetes.pod.name': pod } } });
+  const { containers } = await rt.call('ListContainers', {
+    filter: { labelSelector: { 'io.kubernetes.pod.name': pod } },
+  });
   return containers;
 }
 
 async function waitExited(pod: string, name: string): Promise<void> {
   for (let i = 0; i < 150; i++) {
-    const c = (await containersOf(pod)).filter((x) => x.metadata?.name === name).sort((a, b) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : -1))[0];
+    const c = (await containersOf(pod))
+      .filter((x) => x.metadata?.name === name)
+      .sort((a, b) => (BigInt(b.createdAt) > BigInt(a.createdAt) ? 1 : -1))[0];
     if (c?.state === 'CONTAINER_EXITED') return;
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -99,7 +103,11 @@ describe('plan against live state', () => {
     assert.equal(plan.actions.sandboxId, '');
     assert.equal(plan.actions.attempt, 0);
     assert.deepEqual(plan.actions.initContainersToStart, ['init-a']);
-    assert.equal(plan.actions.nextInitContainerToStart, null, 'kubelet 1.33 starts init containers through initContainersToStart');
+    assert.equal(
+      plan.actions.nextInitContainerToStart,
+      null,
+      'kubelet 1.33 starts init containers through initContainersToStart',
+    );
     assert.deepEqual(plan.actions.containersToStart, []);
     assert.deepEqual(
       plan.steps.map((s: any) => s.action),
@@ -112,7 +120,12 @@ describe('plan against live state', () => {
   });
 
   test('(f) the same with kubelet 1.29.0 rules and SidecarContainers off: the classic init path names nextInitContainerToStart', async () => {
-    const plan = await planJSON(write(twoInits), ['--kubelet-version', '1.29.0', '--feature-gates', 'SidecarContainers=false']);
+    const plan = await planJSON(write(twoInits), [
+      '--kubelet-version',
+      '1.29.0',
+      '--feature-gates',
+      'SidecarContainers=false',
+    ]);
     assert.equal(plan.actions.nextInitContainerToStart, 'init-a');
     assert.deepEqual(plan.actions.initContainersToStart, []);
   });
@@ -142,20 +155,34 @@ describe('plan against live state', () => {
   });
 
   test('(b) a changed image: kill and start that container only', async () => {
-    const changed = { ...twoInits, containers: [{ name: 'app', script: 'sleep 3600', image: BUSYBOX_IMAGE_2 }, twoInits.containers[1]] };
+    const changed = {
+      ...twoInits,
+      containers: [{ name: 'app', script: 'sleep 3600', image: BUSYBOX_IMAGE_2 }, twoInits.containers[1]],
+    };
     const plan = await planJSON(write(changed));
-    const app = (await containersOf('staged')).find((c) => c.metadata?.name === 'app' && c.state === 'CONTAINER_RUNNING');
+    const app = (await containersOf('staged')).find(
+      (c) => c.metadata?.name === 'app' && c.state === 'CONTAINER_RUNNING',
+    );
     assert.ok(app);
     assert.equal(plan.actions.killPod, false);
     assert.equal(plan.actions.createSandbox, false);
-    assert.deepEqual(plan.actions.containersToKill.map((k: any) => [k.name, k.containerId]), [['app', app!.id]]);
-    assert.deepEqual(plan.actions.containersToStart.map((s: any) => s.name), ['app']);
+    assert.deepEqual(
+      plan.actions.containersToKill.map((k: any) => [k.name, k.containerId]),
+      [['app', app!.id]],
+    );
+    assert.deepEqual(
+      plan.actions.containersToStart.map((s: any) => s.name),
+      ['app'],
+    );
     assert.match(plan.actions.containersToStart[0].reason, /definition changed|image/i);
     assert.deepEqual(plan.actions.initContainersToStart, []);
-    assert.deepEqual(plan.steps.map((s: any) => [s.action, s.target]), [
-      ['kill-container', 'app'],
-      ['start-container', 'app'],
-    ]);
+    assert.deepEqual(
+      plan.steps.map((s: any) => [s.action, s.target]),
+      [
+        ['kill-container', 'app'],
+        ['start-container', 'app'],
+      ],
+    );
   });
 
   test('(d) a stopped sandbox: kill the pod and create a sandbox with attempt + 1', async () => {
@@ -193,7 +220,10 @@ describe('(c) an exited container under each restart policy', () => {
       await waitExited(name, 'job');
       const plan = await planJSON(file);
       assert.equal(plan.actions.createSandbox, false);
-      assert.deepEqual(plan.actions.containersToStart.map((s: any) => s.name), c.restart ? ['job'] : []);
+      assert.deepEqual(
+        plan.actions.containersToStart.map((s: any) => s.name),
+        c.restart ? ['job'] : [],
+      );
       assert.equal(plan.actions.killPod, c.killPod);
       if (c.restart) assert.match(plan.actions.containersToStart[0].reason, new RegExp(`exit(ed)? .*${c.code}`, 'i'));
     });
@@ -203,8 +233,15 @@ describe('(c) an exited container under each restart policy', () => {
 describe('plan input errors', () => {
   test('a manifest error names the file, document and field', async () => {
     const file = path.join(dir, 'bad.yaml');
-    fs.writeFileSync(file, manifest({ name: 'ok', containers: [{ name: 'a', script: 'true' }] }) + '---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n  - name: a\n    image: x\n  - name: b\n');
-    assertOneLineError(await run(['plan', file]), new RegExp(`${file.replace(/[.]/g, '\\.')}: document 2: spec\\.containers\\[1\\]\\.image: required`));
+    fs.writeFileSync(
+      file,
+      manifest({ name: 'ok', containers: [{ name: 'a', script: 'true' }] }) +
+        '---\napiVersion: v1\nkind: Pod\nmetadata: {name: bad}\nspec:\n  containers:\n  - name: a\n    image: x\n  - name: b\n',
+    );
+    assertOneLineError(
+      await run(['plan', file]),
+      new RegExp(`${file.replace(/[.]/g, '\\.')}: document 2: spec\\.containers\\[1\\]\\.image: required`),
+    );
   });
 
   test('a YAML syntax error gives line and column', async () => {
@@ -214,12 +251,21 @@ describe('plan input errors', () => {
   });
 
   test('--liveness-failed with a container the pod does not have is an error, not ignored', async () => {
-    assertOneLineError(await run(['plan', '--liveness-failed', 'ap', ...nodeFlags(), write(twoInits)]), /--liveness-failed: pod plans\/staged has no container named "ap"/);
+    assertOneLineError(
+      await run(['plan', '--liveness-failed', 'ap', ...nodeFlags(), write(twoInits)]),
+      /--liveness-failed: pod plans\/staged has no container named "ap"/,
+    );
   });
 
   test('a kubelet older than 1.29 is refused with the supported range; an unknown gate is refused', async () => {
-    assertOneLineError(await run(['plan', '--kubelet-version', '1.28', write(twoInits)]), /kubelet 1\.28 is not supported: syncpod mirrors kubelet 1\.29–1\.37/);
-    assertOneLineError(await run(['plan', '--feature-gates', 'NoSuchGate=true', write(twoInits)]), /unknown feature gate NoSuchGate/);
+    assertOneLineError(
+      await run(['plan', '--kubelet-version', '1.28', write(twoInits)]),
+      /kubelet 1\.28 is not supported: syncpod mirrors kubelet 1\.29–1\.37/,
+    );
+    assertOneLineError(
+      await run(['plan', '--feature-gates', 'NoSuchGate=true', write(twoInits)]),
+      /unknown feature gate NoSuchGate/,
+    );
   });
 
   test('a kubelet newer than 1.37 is planned with 1.37 rules and a warning on stderr', async () => {
@@ -232,8 +278,10 @@ describe('plan input errors', () => {
   });
 
   test('a large JSON plan written to a pipe arrives whole (exit waits for stdout to drain)', async () => {
-    const items = Array.from({ length: 150 }, (_, i) =>
-      `  - apiVersion: v1\n    kind: Pod\n    metadata: {name: bulk-${i}, namespace: plans}\n    spec:\n      containers:\n      - {name: app, image: ${BUSYBOX_IMAGE}}\n`,
+    const items = Array.from(
+      { length: 150 },
+      (_, i) =>
+        `  - apiVersion: v1\n    kind: Pod\n    metadata: {name: bulk-${i}, namespace: plans}\n    spec:\n      containers:\n      - {name: app, image: ${BUSYBOX_IMAGE}}\n`,
     ).join('');
     const file = path.join(dir, 'bulk-list.yaml');
     fs.writeFileSync(file, `apiVersion: v1\nkind: List\nitems:\n${items}`);
@@ -251,7 +299,10 @@ describe('plan input errors', () => {
     const r = await run(['plan', '-o', 'json', ...nodeFlags(), a, b]);
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
-    assert.deepEqual(out.plans.map((p: any) => p.pod.name), ['multi-a', 'multi-b']);
+    assert.deepEqual(
+      out.plans.map((p: any) => p.pod.name),
+      ['multi-a', 'multi-b'],
+    );
     const table = await run(['plan', ...nodeFlags(), a, b]);
     assert.match(table.stdout, /multi-a[\s\S]*multi-b/);
   });

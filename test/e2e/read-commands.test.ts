@@ -22,13 +22,24 @@ function sandboxConfig(name: string, uid: string, labels: Record<string, string>
   return {
     metadata: { name, namespace: 'team-a', uid, attempt: 0 },
     logDirectory: path.join(lab.podLogsRoot, `team-a_${name}_${uid}`),
-    labels: { 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'team-a', 'io.kubernetes.pod.uid': uid, ...labels },
+    labels: {
+      'io.kubernetes.pod.name': name,
+      'io.kubernetes.pod.namespace': 'team-a',
+      'io.kubernetes.pod.uid': uid,
+      ...labels,
+    },
     annotations: {},
     linux: {},
   };
 }
 
-async function runContainer(podId: string, sb: ReturnType<typeof sandboxConfig>, name: string, command: string[], attempt = 0): Promise<string> {
+async function runContainer(
+  podId: string,
+  sb: ReturnType<typeof sandboxConfig>,
+  name: string,
+  command: string[],
+  attempt = 0,
+): Promise<string> {
   fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
   const { containerId } = await rt.call(
     'CreateContainer',
@@ -39,7 +50,12 @@ async function runContainer(podId: string, sb: ReturnType<typeof sandboxConfig>,
         image: { image: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/${attempt}.log`,
-        labels: { 'io.kubernetes.container.name': name, 'io.kubernetes.pod.uid': sb.metadata.uid, 'io.kubernetes.pod.namespace': 'team-a', 'io.kubernetes.pod.name': sb.metadata.name },
+        labels: {
+          'io.kubernetes.container.name': name,
+          'io.kubernetes.pod.uid': sb.metadata.uid,
+          'io.kubernetes.pod.namespace': 'team-a',
+          'io.kubernetes.pod.name': sb.metadata.name,
+        },
       },
       sandboxConfig: sb,
     },
@@ -73,9 +89,15 @@ before(async () => {
     '-c',
     'echo first; echo to-stderr >&2; printf "partial-"; sleep 0.2; echo joined; for i in 1 2 3 4 5; do echo line-$i; done; sleep 3600',
   ]);
-  await waitFor(async () => (await rt.call('ContainerStatus', { containerId: ids.exited })).status?.state === 'CONTAINER_EXITED', 'the once container to exit');
+  await waitFor(
+    async () => (await rt.call('ContainerStatus', { containerId: ids.exited })).status?.state === 'CONTAINER_EXITED',
+    'the once container to exit',
+  );
   const logPath = path.join(b.logDirectory, 'logger/0.log');
-  await waitFor(async () => fs.existsSync(logPath) && fs.readFileSync(logPath, 'utf8').includes('line-5'), 'the logger output');
+  await waitFor(
+    async () => fs.existsSync(logPath) && fs.readFileSync(logPath, 'utf8').includes('line-5'),
+    'the logger output',
+  );
   await rt.call('StopPodSandbox', { podSandboxId: ids.podB }, { timeoutMs: 30000 });
 });
 
@@ -85,10 +107,13 @@ after(async () => {
 });
 
 describe('version and info', () => {
-  test('version prints crictl\'s four lines (the CRI API in use only on stderr, and only when not v1)', async () => {
+  test("version prints crictl's four lines (the CRI API in use only on stderr, and only when not v1)", async () => {
     const r = await run(['version']);
     assert.equal(r.code, 0, r.stderr);
-    assert.match(r.stdout, /^Version:  0\.1\.0\nRuntimeName:  containerd\nRuntimeVersion:  \S+\nRuntimeApiVersion:  v1\n$/);
+    assert.match(
+      r.stdout,
+      /^Version:  0\.1\.0\nRuntimeName:  containerd\nRuntimeVersion:  \S+\nRuntimeApiVersion:  v1\n$/,
+    );
     assert.equal(r.stderr, '');
   });
 
@@ -120,7 +145,15 @@ describe('pods', () => {
     const out = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(out), ['items']);
     const web = out.items.find((p: any) => p.id === ids.podA);
-    assert.deepEqual(Object.keys(web), ['id', 'metadata', 'state', 'createdAt', 'labels', 'annotations', 'runtimeHandler']);
+    assert.deepEqual(Object.keys(web), [
+      'id',
+      'metadata',
+      'state',
+      'createdAt',
+      'labels',
+      'annotations',
+      'runtimeHandler',
+    ]);
     assert.deepEqual(web.metadata, { name: 'web', uid: 'uid-web-1', namespace: 'team-a', attempt: 0 });
     assert.equal(web.state, 'SANDBOX_READY');
     assert.match(web.createdAt, /^\d{19}$/);
@@ -142,7 +175,11 @@ describe('pods', () => {
     assert.equal((await run(['pods', '-q', '--label', 'app=db'])).stdout, `${ids.podB}\n`);
     assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=front'])).stdout, `${ids.podA}\n`);
     assert.equal((await run(['pods', '-q', '--label', 'app=web', '--label', 'tier=back'])).stdout, '');
-    assert.equal((await run(['pods', '-q', '--label', 'app=web, tier=front'])).stdout, `${ids.podA}\n`, "crictl's string slices split on commas");
+    assert.equal(
+      (await run(['pods', '-q', '--label', 'app=web, tier=front'])).stdout,
+      `${ids.podA}\n`,
+      "crictl's string slices split on commas",
+    );
     assert.equal((await run(['pods', '-q', '--label', 'app=web,tier=back'])).stdout, '');
     assert.equal((await run(['pods', '-q', '--name', 'w.b'])).stdout, `${ids.podA}\n`);
     assert.equal((await run(['pods', '-q', '--namespace', '^team-b$'])).stdout, '');
@@ -224,7 +261,18 @@ describe('ps', () => {
     const out = JSON.parse(r.stdout);
     assert.deepEqual(Object.keys(out), ['containers']);
     const once = out.containers.find((c: any) => c.id === ids.exited);
-    assert.deepEqual(Object.keys(once), ['id', 'podSandboxId', 'metadata', 'image', 'imageRef', 'state', 'createdAt', 'labels', 'annotations', 'imageId']);
+    assert.deepEqual(Object.keys(once), [
+      'id',
+      'podSandboxId',
+      'metadata',
+      'image',
+      'imageRef',
+      'state',
+      'createdAt',
+      'labels',
+      'annotations',
+      'imageId',
+    ]);
     assert.equal(once.state, 'CONTAINER_EXITED');
     assert.equal(once.metadata.attempt, 0);
     assert.equal(once.image.image, BUSYBOX_IMAGE.replace(/^localhost\//, 'localhost/'));
@@ -234,8 +282,14 @@ describe('ps', () => {
     assert.equal((await run(['ps', '-a', '-q', '--pod', ids.podB.slice(0, 7)])).stdout, `${ids.logger}\n`);
     assert.equal((await run(['ps', '-a', '-q', '--name', '^once$'])).stdout, `${ids.exited}\n`);
     assert.equal((await run(['ps', '-q', '--state', 'exited'])).stdout.split('\n').filter(Boolean).length, 2);
-    assert.equal((await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app'])).stdout, `${ids.running}\n`);
-    assert.equal((await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app,io.kubernetes.pod.name=web'])).stdout, `${ids.running}\n`);
+    assert.equal(
+      (await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app'])).stdout,
+      `${ids.running}\n`,
+    );
+    assert.equal(
+      (await run(['ps', '-a', '-q', '--label', 'io.kubernetes.container.name=app,io.kubernetes.pod.name=web'])).stdout,
+      `${ids.running}\n`,
+    );
     const byImage = (await run(['ps', '-a', '-q', '--image', BUSYBOX_IMAGE])).stdout.split('\n').filter(Boolean);
     assert.equal(byImage.length, 3);
     assert.equal((await run(['ps', '-a', '-q', '--image', PAUSE_IMAGE])).stdout, '');
@@ -244,18 +298,28 @@ describe('ps', () => {
 
 describe('ps -r and inspect by filters', () => {
   test('ps -r shows the first repo tag where the image id was (kubelet creates containers by image id)', async () => {
-    const img = await new CriService<ImageMethods>(lab.endpoint, 'ImageService', { timeoutMs: 30000 }).call('ImageStatus', { image: { image: BUSYBOX_IMAGE_2 } });
+    const img = await new CriService<ImageMethods>(lab.endpoint, 'ImageService', { timeoutMs: 30000 }).call(
+      'ImageStatus',
+      { image: { image: BUSYBOX_IMAGE_2 } },
+    );
     const sb = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
     const { containerId } = await rt.call(
       'CreateContainer',
-      { podSandboxId: ids.podA, config: { metadata: { name: 'by-id', attempt: 0 }, image: { image: img.image!.id }, command: ['true'] }, sandboxConfig: sb },
+      {
+        podSandboxId: ids.podA,
+        config: { metadata: { name: 'by-id', attempt: 0 }, image: { image: img.image!.id }, command: ['true'] },
+        sandboxConfig: sb,
+      },
       { timeoutMs: 30000 },
     );
     try {
       const cell = async (args: string[]) => {
         const r = await run(['ps', '-a', '--id', containerId, ...args]);
         assert.equal(r.code, 0, r.stderr);
-        return r.stdout.trimEnd().split('\n')[1].split(/\s{3,}/)[1];
+        return r.stdout
+          .trimEnd()
+          .split('\n')[1]
+          .split(/\s{3,}/)[1];
       };
       assert.equal(await cell([]), img.image!.id.slice('sha256:'.length, 'sha256:'.length + 13));
       assert.equal(await cell(['--no-trunc']), img.image!.id);
@@ -277,7 +341,10 @@ describe('ps -r and inspect by filters', () => {
     assert.deepEqual(await ids_(['--state', 'exited']), [ids.exited, ids.logger].sort());
     assert.deepEqual(await ids_(['--latest']), [ids.logger], 'the newest container in any state');
     assert.deepEqual(await ids_(['-a', '--name', '^once$']), [ids.exited]);
-    assert.deepEqual(await ids_(['-a', '--image', BUSYBOX_IMAGE, '--namespace', 'team-a', '--label', 'io.kubernetes.pod.name=db']), [ids.logger]);
+    assert.deepEqual(
+      await ids_(['-a', '--image', BUSYBOX_IMAGE, '--namespace', 'team-a', '--label', 'io.kubernetes.pod.name=db']),
+      [ids.logger],
+    );
     assertOneLineError(await run(['inspect', '-a', '--image', PAUSE_IMAGE]), /nothing found per filter/);
   });
 
@@ -286,7 +353,10 @@ describe('ps -r and inspect by filters', () => {
     assert.equal(r.code, 0, r.stderr);
     const out = JSON.parse(r.stdout);
     const listed = JSON.parse((await run(['images', '-o', 'json'])).stdout).images.map((i: any) => i.id);
-    assert.deepEqual(out.map((o: any) => o.status.id), listed);
+    assert.deepEqual(
+      out.map((o: any) => o.status.id),
+      listed,
+    );
     assertOneLineError(await run(['inspecti', '-f', 'dangling=true']), /nothing found per filter/);
   });
 });
@@ -326,7 +396,11 @@ describe('inspect and logs', () => {
 
   test('logs -f follows a running container and returns when it exits', async () => {
     const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
-    const id = await runContainer(ids.podA, a, 'counter', ['sh', '-c', 'for i in 1 2 3 4; do echo tick-$i; sleep 0.4; done']);
+    const id = await runContainer(ids.podA, a, 'counter', [
+      'sh',
+      '-c',
+      'for i in 1 2 3 4; do echo tick-$i; sleep 0.4; done',
+    ]);
     const r = await run(['logs', '-f', id]);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(r.stdout, 'tick-1\ntick-2\ntick-3\ntick-4\n');
@@ -335,8 +409,15 @@ describe('inspect and logs', () => {
 
   test('a large log arrives whole', async () => {
     const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
-    const id = await runContainer(ids.podA, a, 'bulk', ['sh', '-c', 'i=0; while [ $i -lt 6000 ]; do echo "line $i of a long log that fills more than one pipe buffer"; i=$((i+1)); done']);
-    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: id })).status?.state === 'CONTAINER_EXITED', 'bulk to exit');
+    const id = await runContainer(ids.podA, a, 'bulk', [
+      'sh',
+      '-c',
+      'i=0; while [ $i -lt 6000 ]; do echo "line $i of a long log that fills more than one pipe buffer"; i=$((i+1)); done',
+    ]);
+    await waitFor(
+      async () => (await rt.call('ContainerStatus', { containerId: id })).status?.state === 'CONTAINER_EXITED',
+      'bulk to exit',
+    );
     const r = await run(['logs', id]);
     assert.equal(r.code, 0, r.stderr);
     const lines = r.stdout.split('\n');
@@ -347,9 +428,15 @@ describe('inspect and logs', () => {
   test('logs --previous reads the earlier instance of the same container in the pod', async () => {
     const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
     const first = await runContainer(ids.podA, a, 'again', ['sh', '-c', 'echo first run']);
-    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: first })).status?.state === 'CONTAINER_EXITED', 'first run');
+    await waitFor(
+      async () => (await rt.call('ContainerStatus', { containerId: first })).status?.state === 'CONTAINER_EXITED',
+      'first run',
+    );
     const second = await runContainer(ids.podA, a, 'again', ['sh', '-c', 'echo second run'], 1);
-    await waitFor(async () => (await rt.call('ContainerStatus', { containerId: second })).status?.state === 'CONTAINER_EXITED', 'second run');
+    await waitFor(
+      async () => (await rt.call('ContainerStatus', { containerId: second })).status?.state === 'CONTAINER_EXITED',
+      'second run',
+    );
     assert.equal((await run(['logs', second])).stdout, 'second run\n');
     assert.equal((await run(['logs', '--previous', second])).stdout, 'first run\n');
     assertOneLineError(await run(['logs', '--previous', first]), /has no previous instance in its pod/);

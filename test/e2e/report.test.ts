@@ -10,7 +10,9 @@ const plan = (node: string, changes: boolean) =>
   JSON.stringify({
     schemaVersion: 1,
     node,
-    plans: [{ pod: { namespace: 'default', name: 'web', uid: 'u1' }, changes, preflight: { steps: [], blocked: null } }],
+    plans: [
+      { pod: { namespace: 'default', name: 'web', uid: 'u1' }, changes, preflight: { steps: [], blocked: null } },
+    ],
     orphans: [],
     problems: [],
     summary: { pods: 1, podsWithChanges: changes ? 1 : 0, podsBlocked: 0, orphans: 0, problems: 0, changes, text: '' },
@@ -21,14 +23,27 @@ test('report merges stdin and files; -o json; --detailed-exitcode 2 with pending
   try {
     const file = path.join(dir, 'b.log');
     fs.writeFileSync(file, `[pod/syncpod-b/syncpod] ${plan('node-b', true)}\n`);
-    const r = await syncpod(['report', '-o', 'json', '--detailed-exitcode', '-', file], { input: `[pod/syncpod-a/syncpod] ${plan('node-a', false)}\n` });
+    const r = await syncpod(['report', '-o', 'json', '--detailed-exitcode', '-', file], {
+      input: `[pod/syncpod-a/syncpod] ${plan('node-a', false)}\n`,
+    });
     assert.equal(r.code, 2, r.stderr);
     const j = JSON.parse(r.stdout);
-    assert.deepEqual(j.nodes.map((n: any) => [n.node, n.podsWithChanges]), [['node-a', 0], ['node-b', 1]]);
-    const quiet = await syncpod(['report', '--detailed-exitcode', '-'], { input: `[pod/syncpod-a/syncpod] ${plan('node-a', false)}\n` });
+    assert.deepEqual(
+      j.nodes.map((n: any) => [n.node, n.podsWithChanges]),
+      [
+        ['node-a', 0],
+        ['node-b', 1],
+      ],
+    );
+    const quiet = await syncpod(['report', '--detailed-exitcode', '-'], {
+      input: `[pod/syncpod-a/syncpod] ${plan('node-a', false)}\n`,
+    });
     assert.equal(quiet.code, 0, quiet.stderr);
     assert.match(quiet.stdout, /^Fleet: 1 node, 0 with pending changes/m);
-    assertOneLineError(await syncpod(['report', path.join(dir, 'missing.log')]), /missing\.log: cannot read: no such file or directory/);
+    assertOneLineError(
+      await syncpod(['report', path.join(dir, 'missing.log')]),
+      /missing\.log: cannot read: no such file or directory/,
+    );
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

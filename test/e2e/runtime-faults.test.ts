@@ -32,7 +32,12 @@ after(async () => {
 /** A sync running in the background; `lines` grows with its stderr (plain progress: not a terminal). */
 function background(args: string[]): { lines: string[]; done: Promise<RunResult>; kill(): void } {
   const child = spawn(process.execPath, [SYNCPOD, ...args], {
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...lab.env },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      CRI_CONFIG_FILE: '',
+      ...lab.env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
@@ -83,9 +88,17 @@ async function planExit(file: string): Promise<number | null> {
  */
 function assertEveryContainerOnce(states: string[], names: string[], story: string): void {
   const why = `${states.join(', ')}\n${story}`;
-  assert.deepEqual(states.filter((s) => s.endsWith('=CONTAINER_RUNNING')), names.map((n) => `${n}=CONTAINER_RUNNING`), why);
+  assert.deepEqual(
+    states.filter((s) => s.endsWith('=CONTAINER_RUNNING')),
+    names.map((n) => `${n}=CONTAINER_RUNNING`),
+    why,
+  );
   const rest = states.filter((s) => !s.endsWith('=CONTAINER_RUNNING'));
-  assert.deepEqual(rest.filter((s) => !/=CONTAINER_(CREATED|EXITED)$/.test(s)), [], why);
+  assert.deepEqual(
+    rest.filter((s) => !/=CONTAINER_(CREATED|EXITED)$/.test(s)),
+    [],
+    why,
+  );
   assert.equal(new Set(rest.map((s) => s.split('=')[0])).size, rest.length, why);
 }
 
@@ -102,8 +115,13 @@ async function converge(file: string): Promise<string> {
     story += `sync ${n}:\n${r.stdout}${r.stderr}\n`;
     if (r.code === 0) return story;
     assert.equal(r.code, 1, story);
-    const failed = unwrapped(r.stdout).split('\n').filter((l) => /^\d+\s+\S+\s+\S+\s+[A-Za-z]+Error\s/.test(l));
-    assert.ok(failed.length > 0 && failed.every((l) => /CreateContainerError .*failed to rename: .* file exists/.test(l)), story);
+    const failed = unwrapped(r.stdout)
+      .split('\n')
+      .filter((l) => /^\d+\s+\S+\s+\S+\s+[A-Za-z]+Error\s/.test(l));
+    assert.ok(
+      failed.length > 0 && failed.every((l) => /CreateContainerError .*failed to rename: .* file exists/.test(l)),
+      story,
+    );
   }
   assert.fail(`the pod did not converge in 3 syncs\n${story}`);
 }
@@ -135,15 +153,24 @@ describe('the runtime fails under a sync', () => {
     assert.equal(again.code, 0, again.stdout + again.stderr);
     const acts: string[] = JSON.parse(again.stdout).results.map((x: any) => `${x.action} ${x.target}`);
     assert.equal(acts.at(-1), 'start-container app', acts.join(', '));
-    assert.ok(!acts.some((a) => a.startsWith('create-sandbox')), `the sandbox survived the restart: ${acts.join(', ')}`);
-    assert.deepEqual((await sandboxes('crash-init')).map((s) => s.state), ['SANDBOX_READY']);
+    assert.ok(
+      !acts.some((a) => a.startsWith('create-sandbox')),
+      `the sandbox survived the restart: ${acts.join(', ')}`,
+    );
+    assert.deepEqual(
+      (await sandboxes('crash-init')).map((s) => s.state),
+      ['SANDBOX_READY'],
+    );
     assert.deepEqual(await containerStates('crash-init'), ['app=CONTAINER_RUNNING', 'slow=CONTAINER_EXITED']);
     assert.equal(await planExit(file), 0);
   });
 
   test('containerd killed between two steps (right after the sandbox), then restarted: sync converges, every container once', async () => {
     const names = ['c1', 'c2', 'c3', 'c4'];
-    const file = writeManifest(dir, { name: 'crash-steps', containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+    const file = writeManifest(dir, {
+      name: 'crash-steps',
+      containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })),
+    });
     const bg = background(['sync', '--yes', ...flags(), file]);
     await until('the sandbox step', () => bg.lines.some((l) => /create-sandbox .*: ok/.test(l)), 60000);
     // Frozen first so that it dies at this point of the sync, not a few calls later.
@@ -156,14 +183,21 @@ describe('the runtime fails under a sync', () => {
 
     await lab.restartContainerd();
     const story = `killed sync:\n${r.stdout}\n${await converge(file)}`;
-    assert.deepEqual((await sandboxes('crash-steps')).map((s) => s.state), ['SANDBOX_READY'], `one sandbox\n${story}`);
+    assert.deepEqual(
+      (await sandboxes('crash-steps')).map((s) => s.state),
+      ['SANDBOX_READY'],
+      `one sandbox\n${story}`,
+    );
     assertEveryContainerOnce(await containerStates('crash-steps'), names, story);
     assert.equal(await planExit(file), 0);
   });
 
   test('containerd frozen: before the sync, the first call is cut at --timeout in one line; under a step, the sync waits and finishes once it runs again', async () => {
     const names = ['c1', 'c2', 'c3'];
-    const file = writeManifest(dir, { name: 'frozen', containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+    const file = writeManifest(dir, {
+      name: 'frozen',
+      containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })),
+    });
     lab.signalContainerd('SIGSTOP');
     let r: RunResult;
     try {
@@ -186,8 +220,15 @@ describe('the runtime fails under a sync', () => {
     assert.match(during.stdout, /^Sync done: 4 steps\.$/m);
     assert.ok(lockGone('frozen'), 'the lock was released');
 
-    assert.deepEqual((await sandboxes('frozen')).map((s) => s.state), ['SANDBOX_READY'], 'one sandbox');
-    assert.deepEqual(await containerStates('frozen'), names.map((n) => `${n}=CONTAINER_RUNNING`));
+    assert.deepEqual(
+      (await sandboxes('frozen')).map((s) => s.state),
+      ['SANDBOX_READY'],
+      'one sandbox',
+    );
+    assert.deepEqual(
+      await containerStates('frozen'),
+      names.map((n) => `${n}=CONTAINER_RUNNING`),
+    );
     assert.equal(await planExit(file), 0);
   });
 
@@ -199,7 +240,10 @@ describe('the runtime fails under a sync', () => {
       ['after the first container', (l) => l.some((x) => /start-container c1: /.test(x))],
     ];
     for (const [i, [when, ready]] of points.entries()) {
-      const file = writeManifest(dir, { name: `killed-${i}`, containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+      const file = writeManifest(dir, {
+        name: `killed-${i}`,
+        containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })),
+      });
       const bg = background(['sync', '--yes', ...flags(), file]);
       await until(`syncpod ${when}`, () => ready(bg.lines));
       bg.kill();
@@ -207,7 +251,11 @@ describe('the runtime fails under a sync', () => {
       const again = await run(['sync', '--yes', ...flags(), file]);
       const story = `killed ${when}; the rerun:\n${again.stdout}${again.stderr}`;
       assert.equal(again.code, 0, story);
-      assert.deepEqual((await sandboxes(`killed-${i}`)).map((s) => s.state), ['SANDBOX_READY'], `one sandbox: ${story}`);
+      assert.deepEqual(
+        (await sandboxes(`killed-${i}`)).map((s) => s.state),
+        ['SANDBOX_READY'],
+        `one sandbox: ${story}`,
+      );
       assertEveryContainerOnce(await containerStates(`killed-${i}`), names, story);
       assert.equal(await planExit(file), 0, story);
     }

@@ -47,7 +47,8 @@ describe('runp, create, start from a manifest', () => {
     const insp = JSON.parse((await run(['inspectp', ids.pod])).stdout);
     assert.deepEqual(insp.status.metadata, req.config.metadata);
     assert.deepEqual(insp.status.labels, req.config.labels);
-    const strip = (a: Record<string, string>) => Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'kubernetes.io/config.seen'));
+    const strip = (a: Record<string, string>) =>
+      Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'kubernetes.io/config.seen'));
     assert.deepEqual(strip(insp.status.annotations), strip(req.config.annotations));
     const cfg = insp.info.config;
     assert.equal(cfg.log_directory ?? cfg.logDirectory, req.config.logDirectory);
@@ -55,7 +56,15 @@ describe('runp, create, start from a manifest', () => {
   });
 
   test('create --container --dry-run prints the CreateContainer request that create then sends', async () => {
-    const d = await run(['create', '--dry-run', ...nodeFlags(lab), '--container', 'app', ids.pod.slice(0, 8), manifest]);
+    const d = await run([
+      'create',
+      '--dry-run',
+      ...nodeFlags(lab),
+      '--container',
+      'app',
+      ids.pod.slice(0, 8),
+      manifest,
+    ]);
     assert.equal(d.code, 0, d.stderr);
     const req = JSON.parse(d.stdout);
     assert.equal(req.podSandboxId, ids.pod);
@@ -78,7 +87,11 @@ describe('runp, create, start from a manifest', () => {
     );
     assert.ok(info.envs.some((e: any) => e.key === 'MODE' && e.value === 'steps'));
     // The termination-log file name is random per instance (as in kubelet): compared up to it.
-    const mounts = (list: any[]) => list.map((m) => `${m.container_path ?? m.containerPath}<-${(m.host_path ?? m.hostPath).replace(/\/[0-9a-f]{8}$/, '/<random>')}`);
+    const mounts = (list: any[]) =>
+      list.map(
+        (m) =>
+          `${m.container_path ?? m.containerPath}<-${(m.host_path ?? m.hostPath).replace(/\/[0-9a-f]{8}$/, '/<random>')}`,
+      );
     assert.deepEqual(mounts(info.mounts), mounts(sent.mounts));
   });
 
@@ -93,11 +106,23 @@ describe('runp, create, start from a manifest', () => {
     const envFile = path.join(dir, 'values.env');
     fs.writeFileSync(envFile, 'e2e/db/password=hunter2-not-for-terminals\n');
     const b64 = Buffer.from('hunter2-not-for-terminals').toString('base64');
-    const args = ['create', '--dry-run', ...nodeFlags(lab), '--env-file', envFile, '--container', 'app', ids.pod, secretPod];
+    const args = [
+      'create',
+      '--dry-run',
+      ...nodeFlags(lab),
+      '--env-file',
+      envFile,
+      '--container',
+      'app',
+      ids.pod,
+      secretPod,
+    ];
     const hidden = await run(args);
     assert.equal(hidden.code, 0, hidden.stderr);
     assert.ok(!hidden.stdout.includes(b64) && !hidden.stdout.includes('hunter2'), 'the secret is not printed');
-    const envs = JSON.parse(hidden.stdout).config.envs.map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`);
+    const envs = JSON.parse(hidden.stdout).config.envs.map(
+      (e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`,
+    );
     assert.ok(envs.includes('MODE=steps'));
     assert.ok(envs.includes('PW=<redacted: from a Secret; --show-secrets shows it>'), envs.join(' '));
     assert.match(hidden.stderr, /1 value from Secrets redacted; --show-secrets prints them/);
@@ -111,7 +136,10 @@ describe('runp, create, start from a manifest', () => {
     const expanded = await run(args);
     assert.equal(expanded.code, 0, expanded.stderr);
     assert.doesNotMatch(expanded.stdout, /hunter2/);
-    assert.deepEqual(JSON.parse(expanded.stdout).config.args, ['--password=<redacted: from a Secret; --show-secrets shows it>', '--mode=steps']);
+    assert.deepEqual(JSON.parse(expanded.stdout).config.args, [
+      '--password=<redacted: from a Secret; --show-secrets shows it>',
+      '--mode=steps',
+    ]);
   });
 
   test('--debug logs the CreateContainer request without environment values (a Secret among them)', async () => {
@@ -128,7 +156,8 @@ describe('runp, create, start from a manifest', () => {
       assert.match(r.stderr, /CreateContainerRequest: .*"key":"PW","value":"<not logged/);
       assert.doesNotMatch(r.stderr, /hunter2|aHVudGVyMi1ub3QtZm9yLWxvZ3/);
     } finally {
-      for (const id of (await run(['pods', '-q', '--namespace', 'e2e-debug'])).stdout.split('\n').filter(Boolean)) await run(['rmp', '-f', id]);
+      for (const id of (await run(['pods', '-q', '--namespace', 'e2e-debug'])).stdout.split('\n').filter(Boolean))
+        await run(['rmp', '-f', id]);
     }
   });
 
@@ -190,7 +219,10 @@ describe('crictl-style configs, pull, rmi', () => {
     const sbFile = path.join(dir, 'raw-sandbox.json');
     fs.writeFileSync(sbFile, JSON.stringify(sandbox));
     const ctrFile = path.join(dir, 'raw-container.yaml');
-    fs.writeFileSync(ctrFile, `metadata:\n  name: raw\nimage:\n  image: ${BUSYBOX_IMAGE}\ncommand: [sh, -c, "sleep 1"]\nlog_path: raw/0.log\n`);
+    fs.writeFileSync(
+      ctrFile,
+      `metadata:\n  name: raw\nimage:\n  image: ${BUSYBOX_IMAGE}\ncommand: [sh, -c, "sleep 1"]\nlog_path: raw/0.log\n`,
+    );
     const d = await run(['runp', '--dry-run', sbFile]);
     assert.equal(JSON.parse(d.stdout).config.logDirectory, sandbox.log_directory);
     const p = await run(['runp', sbFile]);
@@ -218,9 +250,14 @@ describe('crictl-style configs, pull, rmi', () => {
     assert.equal(req.image.image, BUSYBOX_IMAGE);
     assert.equal(req.auth.username, 'me');
     assert.match(req.auth.password, /^<redacted/, 'the password is not printed without --show-secrets');
-    const shown = JSON.parse((await run(['pull', '--dry-run', '--show-secrets', '--creds', 'me:secret', BUSYBOX_IMAGE])).stdout);
+    const shown = JSON.parse(
+      (await run(['pull', '--dry-run', '--show-secrets', '--creds', 'me:secret', BUSYBOX_IMAGE])).stdout,
+    );
     assert.equal(shown.auth.password, 'secret');
-    assertOneLineError(await run(['pull', '--creds', 'a:b', '--auth', 'eA==', BUSYBOX_IMAGE]), /both --creds and --auth/);
+    assertOneLineError(
+      await run(['pull', '--creds', 'a:b', '--auth', 'eA==', BUSYBOX_IMAGE]),
+      /both --creds and --auth/,
+    );
     assertOneLineError(await run(['pull', 'localhost/syncpod/absent:1']), /^syncpod: pulling image: /);
   });
   test('rmi removes an image by reference and prints its tags', async () => {

@@ -66,8 +66,14 @@ describe('sync', () => {
     assert.equal(byName('init-a').length, 1);
     assert.equal(byName('init-b').length, 1);
     assert.equal(byName('init-a')[0].state, 'CONTAINER_EXITED');
-    assert.ok(BigInt(byName('init-a')[0].createdAt) < BigInt(byName('init-b')[0].createdAt), 'init-a ran before init-b');
-    assert.ok(BigInt(byName('init-b')[0].createdAt) < BigInt(byName('app')[0].createdAt), 'inits before regular containers');
+    assert.ok(
+      BigInt(byName('init-a')[0].createdAt) < BigInt(byName('init-b')[0].createdAt),
+      'init-a ran before init-b',
+    );
+    assert.ok(
+      BigInt(byName('init-b')[0].createdAt) < BigInt(byName('app')[0].createdAt),
+      'inits before regular containers',
+    );
     assert.equal(byName('app')[0].state, 'CONTAINER_RUNNING');
     assert.equal(byName('side')[0].state, 'CONTAINER_RUNNING');
     assert.equal(await planExit(file), 0);
@@ -88,11 +94,16 @@ describe('sync', () => {
   test('an image change replaces only that container', async () => {
     const file = writeManifest(dir, webPod(BUSYBOX_IMAGE_2));
     const before = await psJson('web');
-    const app0 = before.find((c) => c.labels['io.kubernetes.container.name'] === 'app' && c.state === 'CONTAINER_RUNNING');
+    const app0 = before.find(
+      (c) => c.labels['io.kubernetes.container.name'] === 'app' && c.state === 'CONTAINER_RUNNING',
+    );
     const r = await run(['sync', '--yes', '-o', 'json', ...flags(), file]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(r.stdout);
-    assert.deepEqual(report.results.map((x: any) => `${x.action} ${x.target} ${x.ok}`), ['kill-container side true', 'start-container side true']);
+    assert.deepEqual(
+      report.results.map((x: any) => `${x.action} ${x.target} ${x.ok}`),
+      ['kill-container side true', 'start-container side true'],
+    );
     const after = await psJson('web');
     const running = after.filter((c) => c.state === 'CONTAINER_RUNNING');
     assert.deepEqual(running.map((c) => c.labels['io.kubernetes.container.name']).sort(), ['app', 'side']);
@@ -123,14 +134,28 @@ describe('sync', () => {
     const report = JSON.parse(r.stdout);
     assert.deepEqual(
       report.results.map((x: any) => `${x.action} ${x.target}`),
-      ['remove-init-container setup', 'create-sandbox e2e/again attempt 1', 'start-init-container setup', 'wait-init-container setup', 'start-container one', 'start-container two'],
+      [
+        'remove-init-container setup',
+        'create-sandbox e2e/again attempt 1',
+        'start-init-container setup',
+        'wait-init-container setup',
+        'start-container one',
+        'start-container two',
+      ],
     );
     const pods = await podsJson('again');
     const ready = pods.filter((p) => p.state === 'SANDBOX_READY');
     assert.equal(ready.length, 1);
     assert.equal(ready[0].metadata.attempt, sb.metadata.attempt + 1);
     const running = (await psJson('again')).filter((c) => c.state === 'CONTAINER_RUNNING');
-    assert.deepEqual(running.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.metadata.attempt}:${c.podSandboxId === ready[0].id}`).sort(), ['one:1:true', 'two:1:true']);
+    assert.deepEqual(
+      running
+        .map(
+          (c) => `${c.labels['io.kubernetes.container.name']}:${c.metadata.attempt}:${c.podSandboxId === ready[0].id}`,
+        )
+        .sort(),
+      ['one:1:true', 'two:1:true'],
+    );
     assert.equal(await planExit(file), 0);
   });
 
@@ -141,7 +166,12 @@ describe('sync', () => {
       containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
     });
     const child = spawn(process.execPath, [SYNCPOD, 'sync', '--wait', ...flags(), file], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: process.env.HOME ?? '/root', CRI_CONFIG_FILE: '', ...lab.env },
+      env: {
+        PATH: process.env.PATH ?? '/usr/bin:/bin',
+        HOME: process.env.HOME ?? '/root',
+        CRI_CONFIG_FILE: '',
+        ...lab.env,
+      },
       stdio: 'ignore',
     });
     const exited = new Promise((resolve) => child.on('close', resolve));
@@ -176,10 +206,21 @@ describe('sync', () => {
     assert.equal(r.code, 1, r.stdout + r.stderr);
     const report = JSON.parse(r.stdout);
     const acts = report.results.map((x: any) => `${x.action}:${x.ok ? 'ok' : x.error}`);
-    assert.deepEqual(acts, ['create-sandbox:ok', 'start-init-container:ok', 'wait-init-container:InitContainerFailed', 'kill-pod:ok']);
+    assert.deepEqual(acts, [
+      'create-sandbox:ok',
+      'start-init-container:ok',
+      'wait-init-container:InitContainerFailed',
+      'kill-pod:ok',
+    ]);
     const cs = await psJson('never');
-    assert.deepEqual(cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}:${c.metadata.attempt}`), ['boom:CONTAINER_EXITED:0']);
-    assert.deepEqual((await podsJson('never')).map((p) => p.state), ['SANDBOX_NOTREADY']);
+    assert.deepEqual(
+      cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}:${c.metadata.attempt}`),
+      ['boom:CONTAINER_EXITED:0'],
+    );
+    assert.deepEqual(
+      (await podsJson('never')).map((p) => p.state),
+      ['SANDBOX_NOTREADY'],
+    );
   });
 
   test('a failing init container under restartPolicy OnFailure is restarted (then held back by back-off)', async () => {
@@ -200,7 +241,10 @@ describe('sync', () => {
     assert.equal(last.error, 'CrashLoopBackOff');
     assert.match(last.message, /^back-off 10s restarting failed container=flaky pod=onfail_e2e\(/);
     const cs = await psJson('onfail');
-    assert.ok(cs.every((c) => c.labels['io.kubernetes.container.name'] === 'flaky'), 'no regular container was started');
+    assert.ok(
+      cs.every((c) => c.labels['io.kubernetes.container.name'] === 'flaky'),
+      'no regular container was started',
+    );
   });
 
   test('an image that does not exist: a clear error, the rest as kubelet leaves it', async () => {
@@ -218,18 +262,39 @@ describe('sync', () => {
     const by = (t: string) => report.results.find((x: any) => x.target === t);
     assert.equal(by('good').ok, true);
     assert.equal(by('never').error, 'ErrImageNeverPull');
-    assert.equal(by('never').message, 'Container image "localhost/syncpod/absent:1" is not present with pull policy of Never');
+    assert.equal(
+      by('never').message,
+      'Container image "localhost/syncpod/absent:1" is not present with pull policy of Never',
+    );
     assert.equal(by('ifnp').error, 'ErrImagePull');
     assert.match(by('ifnp').message, /^Failed to pull image "localhost\/syncpod\/absent:2": /);
     // kubelet leaves the sandbox and the started container; nothing was created for the missing images.
     const cs = await psJson('noimg');
-    assert.deepEqual(cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}`), ['good:CONTAINER_RUNNING']);
+    assert.deepEqual(
+      cs.map((c) => `${c.labels['io.kubernetes.container.name']}:${c.state}`),
+      ['good:CONTAINER_RUNNING'],
+    );
     assert.equal((await podsJson('noimg')).length, 1);
   });
 
   test('--feature-gates reaches the sync: the plan it executes uses the gate as given, with origin flag', async () => {
-    const file = writeManifest(dir, { name: 'gates', uid: '6a1e0d4c-0000-4000-8000-00000000a7e5', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
-    const d = await run(['sync', '--dry-run', '-o', 'json', '--kubelet-version', '1.35', '--feature-gates', 'ContainerRestartRules=false', ...flags(), file]);
+    const file = writeManifest(dir, {
+      name: 'gates',
+      uid: '6a1e0d4c-0000-4000-8000-00000000a7e5',
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+    });
+    const d = await run([
+      'sync',
+      '--dry-run',
+      '-o',
+      'json',
+      '--kubelet-version',
+      '1.35',
+      '--feature-gates',
+      'ContainerRestartRules=false',
+      ...flags(),
+      file,
+    ]);
     assert.equal(d.code, 0, d.stderr);
     const text = d.stdout;
     const m = /"ContainerRestartRules":\s*(\{[^}]*\})/.exec(text);
@@ -251,7 +316,10 @@ describe('sync', () => {
     const d = await run(['sync', '--dry-run', '-o', 'json', ...flags(), file]);
     assert.equal(d.code, 0, d.stderr);
     const dry = JSON.parse(d.stdout);
-    assert.deepEqual(dry.requests.map((x: any) => x.rpc), ['RunPodSandbox', 'CreateContainer', 'StartContainer']);
+    assert.deepEqual(
+      dry.requests.map((x: any) => x.rpc),
+      ['RunPodSandbox', 'CreateContainer', 'StartContainer'],
+    );
     assert.equal((await podsJson('dry')).length, 0, 'dry run created nothing');
     const r = await run(['sync', ...flags(), file]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
@@ -274,19 +342,33 @@ describe('sync', () => {
     const info = insp.info.config;
     assert.deepEqual(info.command, sent.command);
     const envOf = (list: any[]) => list.map((e) => `${e.key}=${e.value}`);
-    assert.deepEqual(envOf(info.envs), sent.envs.map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`));
-    const mounts = (list: any[]) => list.map((m) => `${m.container_path ?? m.containerPath}<-${(m.host_path ?? m.hostPath).replace(/\/[0-9a-f]{8}$/, '/<random>')}`);
+    assert.deepEqual(
+      envOf(info.envs),
+      sent.envs.map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`),
+    );
+    const mounts = (list: any[]) =>
+      list.map(
+        (m) =>
+          `${m.container_path ?? m.containerPath}<-${(m.host_path ?? m.hostPath).replace(/\/[0-9a-f]{8}$/, '/<random>')}`,
+      );
     assert.deepEqual(mounts(info.mounts), mounts(sent.mounts));
   });
 
   test('two concurrent syncs of one pod leave exactly one sandbox', async () => {
-    const file = writeManifest(dir, { name: 'race', uid: '6a1e0d4c-0000-4000-8000-0000000000ac', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    const file = writeManifest(dir, {
+      name: 'race',
+      uid: '6a1e0d4c-0000-4000-8000-0000000000ac',
+      containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+    });
     const [a, b] = await Promise.all([run(['sync', ...flags(), file]), run(['sync', ...flags(), file])]);
     assert.equal(a.code, 0, a.stderr);
     assert.equal(b.code, 0, b.stderr);
     assert.equal((await podsJson('race')).length, 1);
     assert.equal((await psJson('race')).length, 1);
-    assert.ok([a.stdout, b.stdout].some((o) => /No changes\./.test(o)), 'the second sync found nothing to do');
+    assert.ok(
+      [a.stdout, b.stdout].some((o) => /No changes\./.test(o)),
+      'the second sync found nothing to do',
+    );
   });
 
   test('five concurrent syncs of one manifest without a uid leave exactly one sandbox', async () => {
@@ -296,19 +378,29 @@ describe('sync', () => {
     const pods = await podsJson('race-nouid');
     assert.equal(pods.length, 1, JSON.stringify(pods.map((p) => p.metadata)));
     assert.equal((await psJson('race-nouid')).length, 1);
-    assert.equal(runs.filter((r) => /No changes\./.test(r.stdout)).length, 4, 'four syncs found the pod the first one made');
+    assert.equal(
+      runs.filter((r) => /No changes\./.test(r.stdout)).length,
+      4,
+      'four syncs found the pod the first one made',
+    );
   });
 
   test('concurrent syncs of four different pods all converge, each with one sandbox and its own IP', async () => {
     const names = ['multi-a', 'multi-b', 'multi-c', 'multi-d'];
-    const files = names.map((name) => writeManifest(dir, { name, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] }));
+    const files = names.map((name) =>
+      writeManifest(dir, { name, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] }),
+    );
     const runs = await Promise.all(files.map((f) => run(['sync', '--yes', '-o', 'json', ...flags(), f])));
     for (const r of runs) assert.equal(r.code, 0, r.stderr);
     const ips = new Set<string>();
     for (const name of names) {
       const pods = await podsJson(name);
       assert.equal(pods.length, 1, name);
-      assert.deepEqual((await psJson(name)).map((c) => c.state), ['CONTAINER_RUNNING'], name);
+      assert.deepEqual(
+        (await psJson(name)).map((c) => c.state),
+        ['CONTAINER_RUNNING'],
+        name,
+      );
       const r = await run(['inspectp', '-o', 'json', pods[0].id]);
       ips.add(JSON.parse(r.stdout).status.network.ip);
     }
@@ -318,10 +410,16 @@ describe('sync', () => {
 
   test('a sync whose stderr reader goes away after one line still starts every container and releases the lock', async () => {
     const names = ['c1', 'c2', 'c3', 'c4', 'c5', 'c6'];
-    const file = writeManifest(dir, { name: 'epipe', containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })) });
+    const file = writeManifest(dir, {
+      name: 'epipe',
+      containers: names.map((name) => ({ name, image: BUSYBOX_IMAGE })),
+    });
     // As in `syncpod sync --yes pod.yaml 2>&1 >/dev/null | head -1`: the reader leaves after the first line.
     const cmd = `${[process.execPath, SYNCPOD, 'sync', '--yes', ...flags(), file].map((a) => `'${a}'`).join(' ')} 2>&1 >/dev/null | head -1`;
-    const child = spawn('sh', ['-c', cmd], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env }, stdio: ['ignore', 'pipe', 'inherit'] });
+    const child = spawn('sh', ['-c', cmd], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     let first = '';
     child.stdout.on('data', (d) => (first += d));
     await new Promise((resolve) => child.on('close', resolve));
@@ -331,7 +429,10 @@ describe('sync', () => {
     for (let i = 0; i < 600 && fs.existsSync(lockFile); i++) await new Promise((r) => setTimeout(r, 100));
     assert.equal(fs.existsSync(lockFile), false, 'the lock was released');
     const states = (await psJson('epipe')).map((c) => `${c.metadata.name}=${c.state}`).sort();
-    assert.deepEqual(states, names.map((n) => `${n}=CONTAINER_RUNNING`));
+    assert.deepEqual(
+      states,
+      names.map((n) => `${n}=CONTAINER_RUNNING`),
+    );
   });
 
   test('another uid of the same namespace/name: plan lists it as a duplicate, sync kills and removes it first', async () => {
@@ -348,21 +449,41 @@ describe('sync', () => {
     const plan = await run(['plan', '-o', 'json', '--detailed-exitcode', ...flags(), withUid]);
     assert.equal(plan.code, 2, plan.stderr);
     const p = JSON.parse(plan.stdout);
-    assert.deepEqual(p.duplicates.map((d: any) => [d.uid, d.kubelet, d.sandboxes.map((s: any) => s.id)]), [[oldUid, 'kill', [old.id]]]);
+    assert.deepEqual(
+      p.duplicates.map((d: any) => [d.uid, d.kubelet, d.sandboxes.map((s: any) => s.id)]),
+      [[oldUid, 'kill', [old.id]]],
+    );
     const table = await run(['plan', ...flags(), withUid]);
     assert.match(table.stdout, new RegExp(`^Duplicates: 1 other uid of e2e/dup on this node`, 'm'));
     // KUBELET WOULD wraps to the width (100 columns off a terminal): "then remove" may be on the next line.
-    assert.match(table.stdout, new RegExp(`^e2e +dup +${oldUid} +${old.id.slice(0, 13)} +ready .*kill \\(grace 1s\\),\\s+then remove$`, 'm'));
+    assert.match(
+      table.stdout,
+      new RegExp(`^e2e +dup +${oldUid} +${old.id.slice(0, 13)} +ready .*kill \\(grace 1s\\),\\s+then remove$`, 'm'),
+    );
 
-    assertOneLineError(await run(['sync', ...flags(), withUid]), /^syncpod: the plan kills the duplicate pod e2e\/dup \(uid [0-9a-f-]+\); stdin is not a terminal, so pass --yes/);
-    assert.deepEqual((await podsJson('dup')).map((x) => x.metadata.uid), [oldUid], 'refused: nothing was done');
+    assertOneLineError(
+      await run(['sync', ...flags(), withUid]),
+      /^syncpod: the plan kills the duplicate pod e2e\/dup \(uid [0-9a-f-]+\); stdin is not a terminal, so pass --yes/,
+    );
+    assert.deepEqual(
+      (await podsJson('dup')).map((x) => x.metadata.uid),
+      [oldUid],
+      'refused: nothing was done',
+    );
 
     const r = await run(['sync', '--yes', ...flags(), withUid]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^Duplicate e2e/dup \\(uid ${oldUid}\\): removed \\(stopped container\\s`, 'm'));
     const pods = await podsJson('dup');
-    assert.deepEqual(pods.map((x) => [x.metadata.uid, x.state]), [['6a1e0d4c-0000-4000-8000-0000000000d2', 'SANDBOX_READY']], 'one sandbox: the new uid');
-    assert.deepEqual((await psJson('dup')).map((c) => [c.labels['io.kubernetes.pod.uid'], c.state]), [['6a1e0d4c-0000-4000-8000-0000000000d2', 'CONTAINER_RUNNING']]);
+    assert.deepEqual(
+      pods.map((x) => [x.metadata.uid, x.state]),
+      [['6a1e0d4c-0000-4000-8000-0000000000d2', 'SANDBOX_READY']],
+      'one sandbox: the new uid',
+    );
+    assert.deepEqual(
+      (await psJson('dup')).map((c) => [c.labels['io.kubernetes.pod.uid'], c.state]),
+      [['6a1e0d4c-0000-4000-8000-0000000000d2', 'CONTAINER_RUNNING']],
+    );
     assert.equal(await planExit(withUid), 0);
     assert.equal(await planExit(noUid), 0, 'the uid-less manifest now finds the one pod, no duplicate');
   });
@@ -378,16 +499,23 @@ describe('sync', () => {
     const second = writeManifest(dir, { name: 'dirs', uid, containers: [{ name: 'app', image: BUSYBOX_IMAGE_2 }] });
     const r = await run(['sync', '--yes', '-o', 'json', ...flags(), second]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout).results.map((x: any) => `${x.action} ${x.target} ${x.ok}`), ['kill-container app true', 'start-container app true']);
+    assert.deepEqual(
+      JSON.parse(r.stdout).results.map((x: any) => `${x.action} ${x.target} ${x.ok}`),
+      ['kill-container app true', 'start-container app true'],
+    );
     assert.ok(fs.existsSync(path.join(podDir, 'etc-hosts')), 'etc-hosts written again');
-    for (const d of [podDir, path.join(podDir, 'volumes'), path.join(podDir, 'plugins')]) assert.equal(fs.statSync(d).mode & 0o777, 0o750, d);
+    for (const d of [podDir, path.join(podDir, 'volumes'), path.join(podDir, 'plugins')])
+      assert.equal(fs.statSync(d).mode & 0o777, 0o750, d);
     assert.equal((await psJson('dirs')).filter((c) => c.state === 'CONTAINER_RUNNING').length, 1);
     assert.equal(await planExit(second), 0);
   });
 
   test('a write error on stdout is exit 1 with one line naming the cause', async () => {
     const out = fs.openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [SYNCPOD, 'pods', '-o', 'json'], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env }, stdio: ['ignore', out, 'pipe'] });
+    const child = spawn(process.execPath, [SYNCPOD, 'pods', '-o', 'json'], {
+      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', CRI_CONFIG_FILE: '', ...lab.env },
+      stdio: ['ignore', out, 'pipe'],
+    });
     fs.closeSync(out);
     let stderr = '';
     child.stderr!.on('data', (d) => (stderr += d));

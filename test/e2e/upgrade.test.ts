@@ -74,7 +74,7 @@ describe('plan --upgrade-to', () => {
       ['side', 'running', 'restart', 'hash-scheme'],
     ]);
     for (const c of u.pods[0].containers) {
-      assert.equal(c.hash.observed, c.hash.current, 'the annotation is the old kubelet\'s hash');
+      assert.equal(c.hash.observed, c.hash.current, "the annotation is the old kubelet's hash");
       assert.notEqual(c.hash.target, c.hash.observed);
     }
     assert.equal(u.summary.text, `upgrading ${OLD} → ${NEW} restarts 2 of 2 running containers in 1 pod.`);
@@ -88,22 +88,56 @@ describe('plan --upgrade-to', () => {
   });
 
   test(`${SAME_FROM} → ${SAME_TO}: nothing restarts; exit 0 with --detailed-exitcode`, async () => {
-    const r = await run(['plan', ...nodeFlags(lab), '--kubelet-version', SAME_FROM, '--upgrade-to', SAME_TO, '-o', 'json', '--detailed-exitcode', files.same]);
+    const r = await run([
+      'plan',
+      ...nodeFlags(lab),
+      '--kubelet-version',
+      SAME_FROM,
+      '--upgrade-to',
+      SAME_TO,
+      '-o',
+      'json',
+      '--detailed-exitcode',
+      files.same,
+    ]);
     assert.equal(r.code, 0, r.stderr);
     const u = JSON.parse(r.stdout);
-    assert.deepEqual(u.pods[0].containers.map((c: any) => [c.name, c.verdict]), [['app', 'keep']]);
+    assert.deepEqual(
+      u.pods[0].containers.map((c: any) => [c.name, c.verdict]),
+      [['app', 'keep']],
+    );
     assert.equal(u.changes, false);
   });
 
   test(`--node: the preview for every pod the node should run (given files here), summed for the node`, async () => {
-    const r = await run(['plan', '--node', ...nodeFlags(lab), '--pods-api-socket', 'none', '--kubelet-version', OLD, '--upgrade-to', NEW, '-o', 'json', '--detailed-exitcode', files.old]);
+    const r = await run([
+      'plan',
+      '--node',
+      ...nodeFlags(lab),
+      '--pods-api-socket',
+      'none',
+      '--kubelet-version',
+      OLD,
+      '--upgrade-to',
+      NEW,
+      '-o',
+      'json',
+      '--detailed-exitcode',
+      files.old,
+    ]);
     assert.equal(r.code, 2, r.stderr);
     const u = JSON.parse(r.stdout);
-    assert.deepEqual(u.pods.map((p: any) => p.pod.name), ['legacy']);
+    assert.deepEqual(
+      u.pods.map((p: any) => p.pod.name),
+      ['legacy'],
+    );
     assert.equal(u.summary.text, `upgrading ${OLD} → ${NEW} restarts 2 of 2 running containers on node e2e-node.`);
   });
 
   test('an unknown target version is refused before the runtime is asked', async () => {
-    assertOneLineError(await run(['plan', ...nodeFlags(lab), '--upgrade-to', 'one-point-x', files.same]), /one-point-x/);
+    assertOneLineError(
+      await run(['plan', ...nodeFlags(lab), '--upgrade-to', 'one-point-x', files.same]),
+      /one-point-x/,
+    );
   });
 });

@@ -14,7 +14,9 @@ export async function cleanPods(endpoint: string): Promise<void> {
   const client = new pkg.runtime.v1.RuntimeService(endpoint, grpc.credentials.createInsecure());
   const call = (method: string, req: unknown): Promise<any> =>
     new Promise((resolve, reject) => {
-      client[method](req, { deadline: Date.now() + 20_000 }, (err: Error | null, res: unknown) => (err ? reject(err) : resolve(res)));
+      client[method](req, { deadline: Date.now() + 20_000 }, (err: Error | null, res: unknown) =>
+        err ? reject(err) : resolve(res),
+      );
     });
   try {
     const { items } = await call('listPodSandbox', {});

@@ -68,7 +68,9 @@ function requirePrerequisites(): void {
   if (!fs.existsSync('/bin/busybox')) missing.push('/bin/busybox (busybox-static)');
   if (!fs.existsSync('/usr/lib/cni/bridge')) missing.push('/usr/lib/cni/bridge (containernetworking-plugins)');
   if (missing.length) {
-    throw new Error(`the containerd lab needs: ${missing.join(', ')} — apt-get install -y containerd runc containernetworking-plugins busybox-static`);
+    throw new Error(
+      `the containerd lab needs: ${missing.join(', ')} — apt-get install -y containerd runc containernetworking-plugins busybox-static`,
+    );
   }
 }
 
@@ -76,20 +78,40 @@ function requirePrerequisites(): void {
 function buildImages(workDir: string): string[] {
   const rootfs = path.join(workDir, 'rootfs');
   fs.rmSync(rootfs, { recursive: true, force: true });
-  for (const d of ['bin', 'tmp', 'etc', 'proc', 'sys', 'dev', 'var', 'root']) fs.mkdirSync(path.join(rootfs, d), { recursive: true });
+  for (const d of ['bin', 'tmp', 'etc', 'proc', 'sys', 'dev', 'var', 'root'])
+    fs.mkdirSync(path.join(rootfs, d), { recursive: true });
   fs.copyFileSync('/bin/busybox', path.join(rootfs, 'bin/busybox'));
   fs.chmodSync(path.join(rootfs, 'bin/busybox'), 0o755);
-  const applets = run('/bin/busybox', ['--list']).split('\n').filter((a) => /^[a-z0-9_.[-]+$/.test(a) && a !== 'busybox');
+  const applets = run('/bin/busybox', ['--list'])
+    .split('\n')
+    .filter((a) => /^[a-z0-9_.[-]+$/.test(a) && a !== 'busybox');
   for (const a of applets) fs.symlinkSync('busybox', path.join(rootfs, 'bin', a));
-  fs.writeFileSync(path.join(rootfs, 'etc/passwd'), 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n');
+  fs.writeFileSync(
+    path.join(rootfs, 'etc/passwd'),
+    'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n',
+  );
   fs.writeFileSync(path.join(rootfs, 'etc/group'), 'root:x:0:\nnogroup:x:65534:\n');
   const layer = path.join(workDir, 'layer.tar');
-  run('tar', ['--sort=name', '--mtime=@0', '--owner=0', '--group=0', '--numeric-owner', '-C', rootfs, '-cf', layer, '.']);
+  run('tar', [
+    '--sort=name',
+    '--mtime=@0',
+    '--owner=0',
+    '--group=0',
+    '--numeric-owner',
+    '-C',
+    rootfs,
+    '-cf',
+    layer,
+    '.',
+  ]);
   const layerBytes = fs.readFileSync(layer);
   const diffId = createHash('sha256').update(layerBytes).digest('hex');
   const images: Array<{ tags: string[]; entrypoint: string[]; cmd?: string[] }> = [
     // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
-    { tags: [PAUSE_IMAGE], entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'] },
+    {
+      tags: [PAUSE_IMAGE],
+      entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'],
+    },
     { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
   ];
   const tars: string[] = [];
@@ -98,7 +120,12 @@ function buildImages(workDir: string): string[] {
       architecture: 'amd64',
       os: 'linux',
       created: '1970-01-01T00:00:00Z',
-      config: { Env: ['PATH=/bin'], Entrypoint: img.entrypoint.length ? img.entrypoint : undefined, Cmd: img.cmd, WorkingDir: '/' },
+      config: {
+        Env: ['PATH=/bin'],
+        Entrypoint: img.entrypoint.length ? img.entrypoint : undefined,
+        Cmd: img.cmd,
+        WorkingDir: '/',
+      },
       rootfs: { type: 'layers', diff_ids: [`sha256:${diffId}`] },
       history: [{ created: '1970-01-01T00:00:00Z', created_by: 'syncpod test harness' }],
     };
@@ -109,7 +136,10 @@ function buildImages(workDir: string): string[] {
     fs.mkdirSync(path.join(stage, diffId), { recursive: true });
     fs.writeFileSync(path.join(stage, `${configId}.json`), configBytes);
     fs.copyFileSync(layer, path.join(stage, diffId, 'layer.tar'));
-    fs.writeFileSync(path.join(stage, 'manifest.json'), JSON.stringify([{ Config: `${configId}.json`, RepoTags: img.tags, Layers: [`${diffId}/layer.tar`] }]));
+    fs.writeFileSync(
+      path.join(stage, 'manifest.json'),
+      JSON.stringify([{ Config: `${configId}.json`, RepoTags: img.tags, Layers: [`${diffId}/layer.tar`] }]),
+    );
     const tar = path.join(workDir, `image-${configId.slice(0, 12)}.tar`);
     run('tar', ['-C', stage, '-cf', tar, '.']);
     fs.rmSync(stage, { recursive: true, force: true });
@@ -331,7 +361,11 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const waitUntilUp = async (): Promise<void> => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (fs.existsSync(socket) && spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0) return;
+      if (
+        fs.existsSync(socket) &&
+        spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0
+      )
+        return;
       if (Date.now() > deadline) {
         const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
         throw new Error(`containerd did not come up within 30s: ${tail}`);
@@ -339,13 +373,14 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       await sleep(100);
     }
   };
-  const containerdPids = (): number[] => pidsMatching(`--config ${dir}/config.toml`).filter((pid) => {
-    try {
-      return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'containerd';
-    } catch {
-      return false;
-    }
-  });
+  const containerdPids = (): number[] =>
+    pidsMatching(`--config ${dir}/config.toml`).filter((pid) => {
+      try {
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'containerd';
+      } catch {
+        return false;
+      }
+    });
   const signalContainerd = (signal: NodeJS.Signals = 'SIGKILL'): void => {
     const pids = containerdPids();
     if (pids.length === 0) throw new Error('lab: containerd is not running');

@@ -45,14 +45,21 @@ export function compileStandIn(dir: string, version: string): { binary: string; 
   const src = path.join(dir, 'kubelet.c');
   fs.writeFileSync(src, SOURCE);
   const binary = path.join(bin, 'kubelet');
-  const cc = spawnSync('cc', ['-O0', `-DVERSION="${version}"`, `-DCOUNTER="${counter}"`, '-o', binary, src], { encoding: 'utf8' });
+  const cc = spawnSync('cc', ['-O0', `-DVERSION="${version}"`, `-DCOUNTER="${counter}"`, '-o', binary, src], {
+    encoding: 'utf8',
+  });
   if (cc.status !== 0) throw new Error(`cc failed: ${cc.stderr || cc.error?.message}`);
   return { binary, counter };
 }
 
 function childPid(parent: number): number | undefined {
   try {
-    const kids = fs.readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+    const kids = fs
+      .readFileSync(`/proc/${parent}/task/${parent}/children`, 'utf8')
+      .trim()
+      .split(/\s+/)
+      .filter(Boolean)
+      .map(Number);
     return kids.find((k) => {
       try {
         return fs.readFileSync(`/proc/${k}/comm`, 'utf8') === 'kubelet\n';
@@ -71,11 +78,19 @@ process.on('exit', () => {
 });
 
 /** Starts the stand-in with `args` and working directory `cwd`; resolves once it runs. */
-export async function startStandInKubelet(opts: { dir: string; version: string; args: string[]; cwd: string }): Promise<StandInKubelet> {
+export async function startStandInKubelet(opts: {
+  dir: string;
+  version: string;
+  args: string[];
+  cwd: string;
+}): Promise<StandInKubelet> {
   const { binary, counter } = compileStandIn(opts.dir, opts.version);
   fs.rmSync(counter, { force: true });
   // --kill-child: when unshare dies the kubelet (pid 1 of the namespace) dies, and so the namespace.
-  const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', binary, ...opts.args], { cwd: opts.cwd, stdio: 'ignore' });
+  const child = spawn('unshare', ['--pid', '--fork', '--mount-proc', '--kill-child', binary, ...opts.args], {
+    cwd: opts.cwd,
+    stdio: 'ignore',
+  });
   running.add(child);
   let pid: number | undefined;
   for (let i = 0; i < 200 && pid === undefined; i++) {
@@ -91,7 +106,8 @@ export async function startStandInKubelet(opts: { dir: string; version: string; 
   return {
     pid: kubeletPid,
     binary,
-    versionCalls: () => (fs.existsSync(counter) ? fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0),
+    versionCalls: () =>
+      fs.existsSync(counter) ? fs.readFileSync(counter, 'utf8').split('\n').filter(Boolean).length : 0,
     inside: ['nsenter', `--target=${kubeletPid}`, '--pid', '--mount', '--'],
     stop() {
       try {

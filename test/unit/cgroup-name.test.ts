@@ -49,7 +49,11 @@ const systemdBase: Array<[string, CgroupName, string]> = [
   ['three components', ['test', 'a', 'b'], 'test-a-b.slice'],
   ['four components', ['test', 'a', 'b', 'Burstable'], 'test-a-b-Burstable.slice'],
   ['a QoS class alone', ['Burstable'], 'Burstable.slice'],
-  ['a pod uid with every "-" escaped', ['BestEffort', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d'], 'BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice'],
+  [
+    'a pod uid with every "-" escaped',
+    ['BestEffort', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d'],
+    'BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice',
+  ],
 ];
 for (const [name, input, want] of systemdBase) {
   test(`systemd unit name: ${name}`, () => assert.equal(baseName(toSystemd(input)), want));
@@ -59,12 +63,20 @@ const systemdFull: Array<[string, CgroupName, string]> = [
   ['the root is "/"', RootCgroupName, '/'],
   ['one level', ['Burstable'], '/Burstable.slice'],
   ['two levels nest as slices', ['Burstable', 'pod-123'], '/Burstable.slice/Burstable-pod_123.slice'],
-  ['a pod uid', ['BestEffort', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d'], '/BestEffort.slice/BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice'],
+  [
+    'a pod uid',
+    ['BestEffort', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d'],
+    '/BestEffort.slice/BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice',
+  ],
   ['kubepods', ['kubepods'], '/kubepods.slice'],
   // empty components are skipped
   ['a trailing empty component', ['Burstable', ''], '/Burstable.slice'],
   ['a leading empty component', ['', 'Burstable', 'pod-123'], '/Burstable.slice/Burstable-pod_123.slice'],
-  ['empty components inside and at the end', ['BestEffort', '', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d', ''], '/BestEffort.slice/BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice'],
+  [
+    'empty components inside and at the end',
+    ['BestEffort', '', 'pod-6c1a4e95-6bb6-11e6-bc26-28d2444e470d', ''],
+    '/BestEffort.slice/BestEffort-pod_6c1a4e95_6bb6_11e6_bc26_28d2444e470d.slice',
+  ],
   ['kubepods with an empty component', ['kubepods', ''], '/kubepods.slice'],
 ];
 for (const [name, input, want] of systemdFull) {
@@ -80,7 +92,10 @@ test('cgroupfs path: the root is "/", components join with "/"', () => {
 test('a systemd name parses back from its last element, with or without ".slice"', () => {
   assert.deepEqual(parseSystemdToCgroupName('/test'), ['test']);
   assert.deepEqual(parseSystemdToCgroupName('/test.slice'), ['test']);
-  assert.deepEqual(parseSystemdToCgroupName('/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-poda_b.slice'), ['kubepods', 'burstable', 'poda-b']);
+  assert.deepEqual(
+    parseSystemdToCgroupName('/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-poda_b.slice'),
+    ['kubepods', 'burstable', 'poda-b'],
+  );
 });
 
 test('cgroupfs names parse at "/"; "/" and "" are the root', () => {
@@ -92,18 +107,49 @@ test('cgroupfs names parse at "/"; "/" and "" are the root', () => {
 test('slices expand as runc does; malformed slice names are refused', () => {
   assert.equal(expandSlice('-.slice'), '/');
   assert.equal(expandSlice('a-b-c.slice'), '/a.slice/a-b.slice/a-b-c.slice');
-  for (const bad of ['.slice', 'a', 'a/b.slice', 'a--b.slice', '-a.slice']) assert.throws(() => expandSlice(bad), /invalid slice name/, bad);
+  for (const bad of ['.slice', 'a', 'a/b.slice', 'a--b.slice', '-a.slice'])
+    assert.throws(() => expandSlice(bad), /invalid slice name/, bad);
 });
 
 // The pod container manager's tables: QoS cgroups rooted at the root itself, one pod per QoS class and driver.
 const rootQos = qosContainersInfo(RootCgroupName);
-const podNames: Array<[string, 'Guaranteed' | 'Burstable' | 'BestEffort', 'cgroupfs' | 'systemd', string, CgroupName, string]> = [
+const podNames: Array<
+  [string, 'Guaranteed' | 'Burstable' | 'BestEffort', 'cgroupfs' | 'systemd', string, CgroupName, string]
+> = [
   ['guaranteed, cgroupfs', 'Guaranteed', 'cgroupfs', 'fake-uid-1', ['podfake-uid-1'], '/podfake-uid-1'],
   ['guaranteed, systemd', 'Guaranteed', 'systemd', 'fake-uid-2', ['podfake-uid-2'], '/podfake_uid_2.slice'],
-  ['burstable, cgroupfs', 'Burstable', 'cgroupfs', 'fake-uid-3', ['burstable', 'podfake-uid-3'], '/burstable/podfake-uid-3'],
-  ['burstable, systemd', 'Burstable', 'systemd', 'fake-uid-4', ['burstable', 'podfake-uid-4'], '/burstable.slice/burstable-podfake_uid_4.slice'],
-  ['best-effort, cgroupfs', 'BestEffort', 'cgroupfs', 'fake-uid-5', ['besteffort', 'podfake-uid-5'], '/besteffort/podfake-uid-5'],
-  ['best-effort, systemd', 'BestEffort', 'systemd', 'fake-uid-6', ['besteffort', 'podfake-uid-6'], '/besteffort.slice/besteffort-podfake_uid_6.slice'],
+  [
+    'burstable, cgroupfs',
+    'Burstable',
+    'cgroupfs',
+    'fake-uid-3',
+    ['burstable', 'podfake-uid-3'],
+    '/burstable/podfake-uid-3',
+  ],
+  [
+    'burstable, systemd',
+    'Burstable',
+    'systemd',
+    'fake-uid-4',
+    ['burstable', 'podfake-uid-4'],
+    '/burstable.slice/burstable-podfake_uid_4.slice',
+  ],
+  [
+    'best-effort, cgroupfs',
+    'BestEffort',
+    'cgroupfs',
+    'fake-uid-5',
+    ['besteffort', 'podfake-uid-5'],
+    '/besteffort/podfake-uid-5',
+  ],
+  [
+    'best-effort, systemd',
+    'BestEffort',
+    'systemd',
+    'fake-uid-6',
+    ['besteffort', 'podfake-uid-6'],
+    '/besteffort.slice/besteffort-podfake_uid_6.slice',
+  ],
 ];
 for (const [name, qos, driver, uid, wantName, wantLiteral] of podNames) {
   test(`pod container name: ${name}`, () => {
@@ -115,31 +161,77 @@ for (const [name, qos, driver, uid, wantName, wantLiteral] of podNames) {
 
 // Node layouts: kubelet's cgroupRoot (default "/" with cgroupsPerQOS), "kubepods" beneath it, the QoS level, the pod.
 const layouts: Array<[string, CgroupLayout, 'Guaranteed' | 'Burstable' | 'BestEffort', string]> = [
-  ['defaults, cgroupfs', { cgroupDriver: 'cgroupfs', cgroupRoot: '', cgroupsPerQOS: true }, 'Burstable', '/kubepods/burstable/podu-1'],
-  ['cgroupRoot "/" is the default', { cgroupDriver: 'systemd', cgroupRoot: '/', cgroupsPerQOS: true }, 'Guaranteed', '/kubepods.slice/kubepods-podu_1.slice'],
-  ['cgroupRoot /custom, cgroupfs', { cgroupDriver: 'cgroupfs', cgroupRoot: '/custom', cgroupsPerQOS: true }, 'BestEffort', '/custom/kubepods/besteffort/podu-1'],
+  [
+    'defaults, cgroupfs',
+    { cgroupDriver: 'cgroupfs', cgroupRoot: '', cgroupsPerQOS: true },
+    'Burstable',
+    '/kubepods/burstable/podu-1',
+  ],
+  [
+    'cgroupRoot "/" is the default',
+    { cgroupDriver: 'systemd', cgroupRoot: '/', cgroupsPerQOS: true },
+    'Guaranteed',
+    '/kubepods.slice/kubepods-podu_1.slice',
+  ],
+  [
+    'cgroupRoot /custom, cgroupfs',
+    { cgroupDriver: 'cgroupfs', cgroupRoot: '/custom', cgroupsPerQOS: true },
+    'BestEffort',
+    '/custom/kubepods/besteffort/podu-1',
+  ],
   [
     'cgroupRoot /custom, systemd: every level a slice under custom.slice',
     { cgroupDriver: 'systemd', cgroupRoot: '/custom', cgroupsPerQOS: true },
     'Burstable',
     '/custom.slice/custom-kubepods.slice/custom-kubepods-burstable.slice/custom-kubepods-burstable-podu_1.slice',
   ],
-  ['cgroupRoot with two levels and a trailing "/", cgroupfs', { cgroupDriver: 'cgroupfs', cgroupRoot: '/a/b/', cgroupsPerQOS: true }, 'Guaranteed', '/a/b/kubepods/podu-1'],
-  ['cgroupRoot with two levels and a trailing "/", systemd', { cgroupDriver: 'systemd', cgroupRoot: '/a/b/', cgroupsPerQOS: true }, 'Guaranteed', '/a.slice/a-b.slice/a-b-kubepods.slice/a-b-kubepods-podu_1.slice'],
-  ['a "-" in cgroupRoot is escaped for systemd', { cgroupDriver: 'systemd', cgroupRoot: '/my-root', cgroupsPerQOS: true }, 'BestEffort', '/my_root.slice/my_root-kubepods.slice/my_root-kubepods-besteffort.slice/my_root-kubepods-besteffort-podu_1.slice'],
-  ['cgroupsPerQOS false: no parent, the runtime places the pod', { cgroupDriver: 'cgroupfs', cgroupRoot: '', cgroupsPerQOS: false }, 'Burstable', ''],
-  ['cgroupsPerQOS false with a cgroupRoot and systemd: still no parent', { cgroupDriver: 'systemd', cgroupRoot: '/custom', cgroupsPerQOS: false }, 'Guaranteed', ''],
+  [
+    'cgroupRoot with two levels and a trailing "/", cgroupfs',
+    { cgroupDriver: 'cgroupfs', cgroupRoot: '/a/b/', cgroupsPerQOS: true },
+    'Guaranteed',
+    '/a/b/kubepods/podu-1',
+  ],
+  [
+    'cgroupRoot with two levels and a trailing "/", systemd',
+    { cgroupDriver: 'systemd', cgroupRoot: '/a/b/', cgroupsPerQOS: true },
+    'Guaranteed',
+    '/a.slice/a-b.slice/a-b-kubepods.slice/a-b-kubepods-podu_1.slice',
+  ],
+  [
+    'a "-" in cgroupRoot is escaped for systemd',
+    { cgroupDriver: 'systemd', cgroupRoot: '/my-root', cgroupsPerQOS: true },
+    'BestEffort',
+    '/my_root.slice/my_root-kubepods.slice/my_root-kubepods-besteffort.slice/my_root-kubepods-besteffort-podu_1.slice',
+  ],
+  [
+    'cgroupsPerQOS false: no parent, the runtime places the pod',
+    { cgroupDriver: 'cgroupfs', cgroupRoot: '', cgroupsPerQOS: false },
+    'Burstable',
+    '',
+  ],
+  [
+    'cgroupsPerQOS false with a cgroupRoot and systemd: still no parent',
+    { cgroupDriver: 'systemd', cgroupRoot: '/custom', cgroupsPerQOS: false },
+    'Guaranteed',
+    '',
+  ],
 ];
 for (const [name, layout, qos, want] of layouts) {
   test(`pod cgroup on the node: ${name}`, () => assert.equal(podCgroupName('u-1', qos, layout).literal, want));
 }
 
 test('the sandbox config carries the layout: cgroupRoot under systemd, and an empty parent without cgroupsPerQOS', () => {
-  const pod: Pod = { metadata: { name: 'web', namespace: 'default', uid: 'u-1' }, spec: { containers: [{ name: 'app', image: 'x' }] } };
+  const pod: Pod = {
+    metadata: { name: 'web', namespace: 'default', uid: 'u-1' },
+    spec: { containers: [{ name: 'app', image: 'x' }] },
+  };
   const opts = { resolvConf: 'nameserver 10.0.0.1\n', configSeen: '2024-01-01T00:00:00.000000000Z', gates: GATES_133 };
   const cg = (o: object) => generatePodSandboxConfig(pod, 0, { ...opts, ...o }).config.linux!.cgroupParent;
   assert.equal(cg({}), '/kubepods/besteffort/podu-1');
-  assert.equal(cg({ cgroupDriver: 'systemd', cgroupRoot: '/custom' }), '/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-podu_1.slice');
+  assert.equal(
+    cg({ cgroupDriver: 'systemd', cgroupRoot: '/custom' }),
+    '/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-podu_1.slice',
+  );
   assert.equal(cg({ cgroupsPerQOS: false }), '');
   assert.equal(cg({ cgroupsPerQOS: false, cgroupParent: '/given' }), '/given');
   assert.equal(podCgroupParent(pod, { cgroupRoot: '/custom' }), '/custom/kubepods/besteffort/podu-1');

@@ -6,7 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { decodeCacheEntry, encodeCacheEntry, findCacheEntries, readCacheEntry, writeCacheEntry } from '../../src/cni/cache';
+import {
+  decodeCacheEntry,
+  encodeCacheEntry,
+  findCacheEntries,
+  readCacheEntry,
+  writeCacheEntry,
+} from '../../src/cni/cache';
 import { normaliseResult } from '../../src/cni/result';
 
 const fixture = join(__dirname, '..', 'fixtures', 'cni', 'cache', 'podnet-4a1f0c-eth0');
@@ -33,7 +39,10 @@ describe('cache entries', () => {
       assert.equal((await stat(join(dir, 'results'))).mode & 0o777, 0o700);
       assert.deepEqual(await readCacheEntry(dir, 'podnet', '4a1f0c', 'eth0'), entry);
       assert.equal(await readCacheEntry(dir, 'podnet', '4a1f0c', 'eth1'), undefined);
-      assert.deepEqual((await findCacheEntries(dir, '4a1f0c', 'eth0')).map((e) => e.networkName), ['podnet']);
+      assert.deepEqual(
+        (await findCacheEntries(dir, '4a1f0c', 'eth0')).map((e) => e.networkName),
+        ['podnet'],
+      );
       assert.deepEqual(await findCacheEntries(dir, '4a1f0', 'eth0'), []);
     } finally {
       await rm(dir, { recursive: true, force: true });
@@ -41,7 +50,10 @@ describe('cache entries', () => {
   });
 
   test('an entry of another kind is refused with the file named', () => {
-    assert.throws(() => decodeCacheEntry('{"kind":"other"}', '/x/y'), /CNI cache entry \/x\/y is not of kind cniCacheV1/);
+    assert.throws(
+      () => decodeCacheEntry('{"kind":"other"}', '/x/y'),
+      /CNI cache entry \/x\/y is not of kind cniCacheV1/,
+    );
   });
 });
 

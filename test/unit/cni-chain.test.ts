@@ -25,7 +25,13 @@ let caseNo = 0;
 
 beforeEach(async () => {
   const base = join(root, String(++caseNo));
-  dirs = { bin: join(base, 'bin'), bin2: join(base, 'bin2'), conf: join(base, 'conf'), cache: join(base, 'cache'), record: join(base, 'record') };
+  dirs = {
+    bin: join(base, 'bin'),
+    bin2: join(base, 'bin2'),
+    conf: join(base, 'conf'),
+    cache: join(base, 'cache'),
+    record: join(base, 'record'),
+  };
   for (const d of Object.values(dirs)) await mkdir(d, { recursive: true });
 });
 
@@ -110,7 +116,10 @@ async function twoPluginNetwork(cniVersion = '1.0.0', extra: object = {}): Promi
     cniVersion,
     name: 'testnet',
     ...extra,
-    plugins: [{ type: 'fake-a', mode: 'x' }, { type: 'fake-b', capabilities: { portMappings: true, bandwidth: true } }],
+    plugins: [
+      { type: 'fake-a', mode: 'x' },
+      { type: 'fake-b', capabilities: { portMappings: true, bandwidth: true } },
+    ],
   });
 }
 
@@ -120,9 +129,13 @@ describe('ADD', () => {
     const outcome = await setupNetwork(request, options(), deps);
 
     const seen = await calls();
-    assert.deepEqual(seen.map((c) => c.who), ['fake-a ADD', 'fake-b ADD']);
+    assert.deepEqual(
+      seen.map((c) => c.who),
+      ['fake-a ADD', 'fake-b ADD'],
+    );
     assert.deepEqual(seen[0].env, {
-      CNI_ARGS: 'IgnoreUnknown=1;K8S_POD_NAMESPACE=shop;K8S_POD_NAME=web-0;K8S_POD_INFRA_CONTAINER_ID=abc123;K8S_POD_UID=uid-1',
+      CNI_ARGS:
+        'IgnoreUnknown=1;K8S_POD_NAMESPACE=shop;K8S_POD_NAME=web-0;K8S_POD_INFRA_CONTAINER_ID=abc123;K8S_POD_UID=uid-1',
       CNI_COMMAND: 'ADD',
       CNI_CONTAINERID: 'abc123',
       CNI_IFNAME: 'eth0',
@@ -143,10 +156,15 @@ describe('ADD', () => {
 
     const cached = JSON.parse(await readFile(cacheFilePath(dirs.cache, 'testnet', 'abc123', 'eth0'), 'utf8'));
     assert.equal(cached.kind, 'cniCacheV1');
-    assert.equal(Buffer.from(cached.config, 'base64').toString('utf8'), await readFile(join(dirs.conf, '10-test.conflist'), 'utf8'));
+    assert.equal(
+      Buffer.from(cached.config, 'base64').toString('utf8'),
+      await readFile(join(dirs.conf, '10-test.conflist'), 'utf8'),
+    );
     assert.deepEqual(cached.result, RESULT_B);
     assert.equal(cached.netns, '/run/netns/fake-pod');
-    assert.deepEqual(cached.capabilityArgs.portMappings, [{ hostPort: 8080, containerPort: 80, protocol: 'tcp', hostIP: '' }]);
+    assert.deepEqual(cached.capabilityArgs.portMappings, [
+      { hostPort: 8080, containerPort: 80, protocol: 'tcp', hostIP: '' },
+    ]);
   });
 
   test('refuses to ADD again while a cache entry exists, running nothing', async () => {
@@ -173,7 +191,10 @@ describe('ADD', () => {
       return true;
     });
     const seen = await calls();
-    assert.deepEqual(seen.map((c) => c.who), ['fake-a ADD', 'fake-a DEL']);
+    assert.deepEqual(
+      seen.map((c) => c.who),
+      ['fake-a ADD', 'fake-a DEL'],
+    );
     assert.equal(seen[1].stdin.prevResult, undefined, 'no prevResult: nothing was cached');
     assert.deepEqual(await readdir(join(dirs.cache)).catch(() => []), []);
   });
@@ -197,8 +218,14 @@ describe('ADD', () => {
     await writePlugin('fake-stderr', '#!/bin/sh\ncat >/dev/null\necho "cannot open config" >&2\nexit 2\n');
     await writePlugin('fake-badjson', '#!/bin/sh\ncat >/dev/null\necho "{oops"\n');
     const cases: [string, RegExp][] = [
-      ['fake-garbage', /^network setup failed: CNI plugin "fake-garbage" \(ADD\): exited with code 3 and printed something that is not a CNI error: "segfault at 0x0 <core dumped>"; /],
-      ['fake-stderr', /^network setup failed: CNI plugin "fake-stderr" \(ADD\): exited with code 2; stderr: "cannot open config"; /],
+      [
+        'fake-garbage',
+        /^network setup failed: CNI plugin "fake-garbage" \(ADD\): exited with code 3 and printed something that is not a CNI error: "segfault at 0x0 <core dumped>"; /,
+      ],
+      [
+        'fake-stderr',
+        /^network setup failed: CNI plugin "fake-stderr" \(ADD\): exited with code 2; stderr: "cannot open config"; /,
+      ],
       ['fake-badjson', /^network setup failed: CNI plugin "fake-badjson" \(ADD\): printed invalid JSON: /],
     ];
     for (const [type, expected] of cases) {
@@ -214,7 +241,10 @@ describe('ADD', () => {
   test('a plugin type with a path separator is refused before anything runs', async () => {
     await recorder('fake-a', RESULT_A);
     await conflist({ cniVersion: '1.0.0', name: 'testnet', plugins: [{ type: 'fake-a' }, { type: '../bin/fake-a' }] });
-    await assert.rejects(setupNetwork(request, options(), deps), /CNI plugin type "\.\.\/bin\/fake-a" in network "testnet" is a path/);
+    await assert.rejects(
+      setupNetwork(request, options(), deps),
+      /CNI plugin type "\.\.\/bin\/fake-a" in network "testnet" is a path/,
+    );
     assert.deepEqual(await calls(), []);
   });
 
@@ -222,7 +252,10 @@ describe('ADD', () => {
     await recorder('fake-a', RESULT_A);
     await conflist({ cniVersion: '1.0.0', name: 'testnet', plugins: [{ type: 'fake-a' }, { type: 'nope' }] });
     await assert.rejects(setupNetwork(request, options(), deps), (err: Error) => {
-      assert.equal(err.message, `CNI plugin "nope" of network "testnet" not found in ${dirs.bin}:${dirs.bin2} (set --cni-bin-dir)`);
+      assert.equal(
+        err.message,
+        `CNI plugin "nope" of network "testnet" not found in ${dirs.bin}:${dirs.bin2} (set --cni-bin-dir)`,
+      );
       return true;
     });
     assert.deepEqual(await calls(), []);
@@ -230,10 +263,17 @@ describe('ADD', () => {
 
   test('plugins are found in later directories of the search path', async () => {
     await recorder('fake-a', RESULT_A);
-    await writePlugin('fake-b', (await readFile(join(dirs.bin, 'fake-a'), 'utf8')).replace('fake-a', 'fake-b'), dirs.bin2);
+    await writePlugin(
+      'fake-b',
+      (await readFile(join(dirs.bin, 'fake-a'), 'utf8')).replace('fake-a', 'fake-b'),
+      dirs.bin2,
+    );
     await conflist({ cniVersion: '1.0.0', name: 'testnet', plugins: [{ type: 'fake-a' }, { type: 'fake-b' }] });
     await setupNetwork(request, options(), deps);
-    assert.deepEqual((await calls()).map((c) => c.who), ['fake-a ADD', 'fake-b ADD']);
+    assert.deepEqual(
+      (await calls()).map((c) => c.who),
+      ['fake-a ADD', 'fake-b ADD'],
+    );
   });
 });
 
@@ -243,10 +283,15 @@ describe('DEL', () => {
     await setupNetwork(request, options(), deps);
     const outcome = await teardownNetwork({ ...request, portMappings: [] }, options(), deps);
     const dels = (await calls()).slice(2);
-    assert.deepEqual(dels.map((c) => c.who), ['fake-b DEL', 'fake-a DEL']);
+    assert.deepEqual(
+      dels.map((c) => c.who),
+      ['fake-b DEL', 'fake-a DEL'],
+    );
     for (const c of dels) assert.deepEqual(c.stdin.prevResult, RESULT_B);
     // Capability args come from the cache (what ADD used), not from the teardown request.
-    assert.deepEqual(dels[0].stdin.runtimeConfig, { portMappings: [{ hostPort: 8080, containerPort: 80, protocol: 'tcp', hostIP: '' }] });
+    assert.deepEqual(dels[0].stdin.runtimeConfig, {
+      portMappings: [{ hostPort: 8080, containerPort: 80, protocol: 'tcp', hostIP: '' }],
+    });
     assert.equal(outcome.configSource, 'cache');
     assert.deepEqual(await readdir(join(dirs.cache, 'results')), []);
   });
@@ -256,7 +301,10 @@ describe('DEL', () => {
     await setupNetwork(request, options(), deps);
     await rm(join(dirs.conf, '10-test.conflist'));
     await teardownNetwork(request, options(), deps);
-    assert.deepEqual((await calls()).slice(2).map((c) => c.who), ['fake-b DEL', 'fake-a DEL']);
+    assert.deepEqual(
+      (await calls()).slice(2).map((c) => c.who),
+      ['fake-b DEL', 'fake-a DEL'],
+    );
   });
 
   test('cniVersion 0.3.1 gets no prevResult on DEL', async () => {
@@ -275,7 +323,10 @@ describe('DEL', () => {
       assert.match(outcome.notes.join(), /no cached result for sandbox abc123 on eth0/);
     }
     const seen = await calls();
-    assert.deepEqual(seen.map((c) => c.who), ['fake-b DEL', 'fake-a DEL', 'fake-b DEL', 'fake-a DEL']);
+    assert.deepEqual(
+      seen.map((c) => c.who),
+      ['fake-b DEL', 'fake-a DEL', 'fake-b DEL', 'fake-a DEL'],
+    );
     assert.equal(seen[0].stdin.prevResult, undefined);
   });
 
@@ -290,7 +341,10 @@ describe('DEL', () => {
     await conflist({ cniVersion: '1.0.0', name: 'testnet', plugins: [{ type: 'fake-a' }] });
     await setupNetwork(request, options(), deps);
     await writePlugin('fake-a', `#!/bin/sh\ncat >/dev/null\necho '{"code":11,"msg":"busy"}'\nexit 1\n`);
-    await assert.rejects(teardownNetwork(request, options(), deps), /network teardown failed: CNI plugin "fake-a" failed \(DEL\): busy \[code 11 \(try again later\)\] \(cache entry kept/);
+    await assert.rejects(
+      teardownNetwork(request, options(), deps),
+      /network teardown failed: CNI plugin "fake-a" failed \(DEL\): busy \[code 11 \(try again later\)\] \(cache entry kept/,
+    );
     assert.deepEqual(await readdir(join(dirs.cache, 'results')), ['testnet-abc123-eth0']);
   });
 });
@@ -301,7 +355,10 @@ describe('CHECK', () => {
     await setupNetwork(request, options(), deps);
     const outcome = await checkNetwork(request, options(), deps);
     const checks = (await calls()).slice(2);
-    assert.deepEqual(checks.map((c) => c.who), ['fake-a CHECK', 'fake-b CHECK']);
+    assert.deepEqual(
+      checks.map((c) => c.who),
+      ['fake-a CHECK', 'fake-b CHECK'],
+    );
     for (const c of checks) assert.deepEqual(c.stdin.prevResult, RESULT_B);
     assert.equal(outcome.skipped, false);
   });
@@ -309,7 +366,10 @@ describe('CHECK', () => {
   test('is refused below cniVersion 0.4.0 and skipped with disableCheck, running nothing', async () => {
     await twoPluginNetwork('0.3.1');
     await setupNetwork(request, options(), deps);
-    await assert.rejects(checkNetwork(request, options(), deps), /CHECK needs cniVersion 0\.4\.0 or later; network "testnet" uses 0\.3\.1/);
+    await assert.rejects(
+      checkNetwork(request, options(), deps),
+      /CHECK needs cniVersion 0\.4\.0 or later; network "testnet" uses 0\.3\.1/,
+    );
     await teardownNetwork(request, options(), deps);
 
     await twoPluginNetwork('1.0.0', { disableCheck: true });
@@ -331,10 +391,13 @@ describe('dry run', () => {
     await twoPluginNetwork();
     const plan = await describeInvocations('ADD', request, options(), deps);
     assert.deepEqual(await calls(), []);
-    assert.deepEqual(plan.invocations.map((i) => [i.type, i.pluginPath]), [
-      ['fake-a', join(dirs.bin, 'fake-a')],
-      ['fake-b', join(dirs.bin, 'fake-b')],
-    ]);
+    assert.deepEqual(
+      plan.invocations.map((i) => [i.type, i.pluginPath]),
+      [
+        ['fake-a', join(dirs.bin, 'fake-a')],
+        ['fake-b', join(dirs.bin, 'fake-b')],
+      ],
+    );
     assert.equal(plan.invocations[0].env.CNI_COMMAND, 'ADD');
     assert.equal(plan.invocations[1].stdin.prevResult, '<result of plugin 0 (fake-a)>');
     // What the dry run shows is what a real run passes.
@@ -349,10 +412,13 @@ describe('dry run', () => {
     await setupNetwork(request, options(), deps);
     await rm(join(dirs.bin, 'fake-a'));
     const plan = await describeInvocations('DEL', request, options(), deps);
-    assert.deepEqual(plan.invocations.map((i) => [i.type, i.pluginPath]), [
-      ['fake-b', join(dirs.bin, 'fake-b')],
-      ['fake-a', null],
-    ]);
+    assert.deepEqual(
+      plan.invocations.map((i) => [i.type, i.pluginPath]),
+      [
+        ['fake-b', join(dirs.bin, 'fake-b')],
+        ['fake-a', null],
+      ],
+    );
     assert.deepEqual(plan.invocations[0].stdin.prevResult, RESULT_B);
     assert.match(plan.warnings.join(), /CNI plugin "fake-a" of network "testnet" not found/);
   });

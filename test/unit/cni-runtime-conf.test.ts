@@ -28,7 +28,12 @@ describe('capabilityArgsFor', () => {
       key: 'portMappings',
       expect: [{ hostPort: 9000, containerPort: 9, protocol: 'sctp', hostIP: '127.0.0.1' }],
     },
-    { name: 'no host ports: no portMappings', request: { portMappings: [{ protocol: 'TCP', containerPort: 80, hostPort: 0, hostIp: '' }] }, key: 'portMappings', expect: undefined },
+    {
+      name: 'no host ports: no portMappings',
+      request: { portMappings: [{ protocol: 'TCP', containerPort: 80, hostPort: 0, hostIp: '' }] },
+      key: 'portMappings',
+      expect: undefined,
+    },
     {
       name: 'bandwidth from annotations, bits per second, bursts at the uint32 maximum',
       request: { annotations: { 'kubernetes.io/ingress-bandwidth': '10M', 'kubernetes.io/egress-bandwidth': '1Gi' } },
@@ -41,9 +46,24 @@ describe('capabilityArgsFor', () => {
       key: 'bandwidth',
       expect: { egressRate: 1500, egressBurst: 4294967295 },
     },
-    { name: 'dns', request: { dns: { servers: ['10.96.0.10'], searches: ['ns.svc.cluster.local'], options: ['ndots:5'] } }, key: 'dns', expect: { servers: ['10.96.0.10'], searches: ['ns.svc.cluster.local'], options: ['ndots:5'] } },
-    { name: 'cgroupPath from the cgroup parent', request: { cgroupParent: '/kubepods/besteffort/podu' }, key: 'cgroupPath', expect: '/kubepods/besteffort/podu' },
-    { name: 'pod annotations always, as containerd', request: { annotations: { b: '2', a: '1' } }, key: 'io.kubernetes.cri.pod-annotations', expect: { a: '1', b: '2' } },
+    {
+      name: 'dns',
+      request: { dns: { servers: ['10.96.0.10'], searches: ['ns.svc.cluster.local'], options: ['ndots:5'] } },
+      key: 'dns',
+      expect: { servers: ['10.96.0.10'], searches: ['ns.svc.cluster.local'], options: ['ndots:5'] },
+    },
+    {
+      name: 'cgroupPath from the cgroup parent',
+      request: { cgroupParent: '/kubepods/besteffort/podu' },
+      key: 'cgroupPath',
+      expect: '/kubepods/besteffort/podu',
+    },
+    {
+      name: 'pod annotations always, as containerd',
+      request: { annotations: { b: '2', a: '1' } },
+      key: 'io.kubernetes.cri.pod-annotations',
+      expect: { a: '1', b: '2' },
+    },
   ];
   for (const c of cases) {
     test(c.name, () => {
@@ -96,14 +116,20 @@ describe('pluginStdin', () => {
     cgroupParent: '/x',
   });
 
-  test('name and cniVersion of the list replace the plugin\'s own; no runtimeConfig without capabilities', () => {
-    assert.deepEqual(pluginStdin(network, network.plugins[0], caps, undefined), { type: 'bridge', name: 'net', cniVersion: '1.0.0' });
+  test("name and cniVersion of the list replace the plugin's own; no runtimeConfig without capabilities", () => {
+    assert.deepEqual(pluginStdin(network, network.plugins[0], caps, undefined), {
+      type: 'bridge',
+      name: 'net',
+      cniVersion: '1.0.0',
+    });
   });
 
   test('runtimeConfig holds only declared capabilities the runtime has; prevResult appended', () => {
     const prev = { cniVersion: '1.0.0', ips: [] };
     const stdin = pluginStdin(network, network.plugins[1], caps, prev);
-    assert.deepEqual(stdin.runtimeConfig, { portMappings: [{ hostPort: 5353, containerPort: 53, protocol: 'udp', hostIP: '' }] });
+    assert.deepEqual(stdin.runtimeConfig, {
+      portMappings: [{ hostPort: 5353, containerPort: 53, protocol: 'udp', hostIP: '' }],
+    });
     assert.deepEqual(stdin.prevResult, prev);
   });
 });

@@ -7,7 +7,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { DryRun } from '../../src/cni/network';
 import type { SetupOutcome, TeardownOutcome } from '../../src/cni/types';
-import { renderCniJson, renderDryRun, renderSetupOutcome, renderTeardownOutcome, } from '../../src/render/cni-view';
+import { renderCniJson, renderDryRun, renderSetupOutcome, renderTeardownOutcome } from '../../src/render/cni-view';
 import type { Colours } from '../../src/render/colour';
 
 const goldenDir = join(__dirname, '..', 'fixtures', 'cni', 'golden');
@@ -50,9 +50,17 @@ const teardown: TeardownOutcome = {
   configSource: 'conf-dir',
   invocations: [
     { command: 'DEL', type: 'portmap', index: 1, ok: true },
-    { command: 'DEL', type: 'bridge', index: 0, ok: false, error: 'CNI plugin "bridge" failed (DEL): busy [code 11 (try again later)]' },
+    {
+      command: 'DEL',
+      type: 'bridge',
+      index: 0,
+      ok: false,
+      error: 'CNI plugin "bridge" failed (DEL): busy [code 11 (try again later)]',
+    },
   ],
-  notes: ['no cached result for sandbox 4a1f0c on eth0: DEL ran with /etc/cni/net.d/10-podnet.conflist and no prevResult'],
+  notes: [
+    'no cached result for sandbox 4a1f0c on eth0: DEL ran with /etc/cni/net.d/10-podnet.conflist and no prevResult',
+  ],
   warnings: [],
 };
 
@@ -75,7 +83,8 @@ const dryRun: DryRun = {
         CNI_CONTAINERID: '4a1f0c',
         CNI_NETNS: '/var/run/netns/cni-1234',
         CNI_IFNAME: 'eth0',
-        CNI_ARGS: 'IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=4a1f0c;K8S_POD_UID=u-1',
+        CNI_ARGS:
+          'IgnoreUnknown=1;K8S_POD_NAMESPACE=default;K8S_POD_NAME=web;K8S_POD_INFRA_CONTAINER_ID=4a1f0c;K8S_POD_UID=u-1',
       },
       stdin: { type: 'bridge', bridge: 'cni0', cniVersion: '1.0.0', name: 'podnet' },
     },
@@ -105,7 +114,14 @@ describe('cni-view', () => {
   });
 
   test('colour is a port: headings and failures go through it, nothing else does', () => {
-    const marks: Colours = { enabled: true, header: (t) => `<h>${t}</h>`, good: (t) => `<ok>${t}</ok>`, bad: (t) => `<bad>${t}</bad>`, pending: (t) => `<p>${t}</p>`, dim: (t) => `<dim>${t}</dim>` };
+    const marks: Colours = {
+      enabled: true,
+      header: (t) => `<h>${t}</h>`,
+      good: (t) => `<ok>${t}</ok>`,
+      bad: (t) => `<bad>${t}</bad>`,
+      pending: (t) => `<p>${t}</p>`,
+      dim: (t) => `<dim>${t}</dim>`,
+    };
     const text = renderTeardownOutcome(teardown, marks);
     assert.match(text, /^<ok>network podnet torn down/);
     assert.match(text, /\n<h>COMMAND +PLUGIN +STATUS +ERROR<\/h>\n/);

@@ -21,19 +21,57 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'ContainerStatus',
       value: {},
       json: {
-        id: '', metadata: null, state: 'CONTAINER_CREATED', createdAt: '0', startedAt: '0', finishedAt: '0', exitCode: 0, image: null,
-        imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [], logPath: '', resources: null, imageId: '',
-        user: null, stopSignal: 'RUNTIME_DEFAULT',
+        id: '',
+        metadata: null,
+        state: 'CONTAINER_CREATED',
+        createdAt: '0',
+        startedAt: '0',
+        finishedAt: '0',
+        exitCode: 0,
+        image: null,
+        imageRef: '',
+        reason: '',
+        message: '',
+        labels: {},
+        annotations: {},
+        mounts: [],
+        logPath: '',
+        resources: null,
+        imageId: '',
+        user: null,
+        stopSignal: 'RUNTIME_DEFAULT',
       },
     },
     {
       name: 'int64 as strings, int32 as numbers, enums as names, fields in declaration order',
       type: 'ContainerStatus',
-      value: { exitCode: 137, createdAt: '1700000000123456789', state: 'CONTAINER_EXITED', metadata: { name: 'app', attempt: 2 }, id: 'c1' },
+      value: {
+        exitCode: 137,
+        createdAt: '1700000000123456789',
+        state: 'CONTAINER_EXITED',
+        metadata: { name: 'app', attempt: 2 },
+        id: 'c1',
+      },
       json: {
-        id: 'c1', metadata: { name: 'app', attempt: 2 }, state: 'CONTAINER_EXITED', createdAt: '1700000000123456789', startedAt: '0',
-        finishedAt: '0', exitCode: 137, image: null, imageRef: '', reason: '', message: '', labels: {}, annotations: {}, mounts: [],
-        logPath: '', resources: null, imageId: '', user: null, stopSignal: 'RUNTIME_DEFAULT',
+        id: 'c1',
+        metadata: { name: 'app', attempt: 2 },
+        state: 'CONTAINER_EXITED',
+        createdAt: '1700000000123456789',
+        startedAt: '0',
+        finishedAt: '0',
+        exitCode: 137,
+        image: null,
+        imageRef: '',
+        reason: '',
+        message: '',
+        labels: {},
+        annotations: {},
+        mounts: [],
+        logPath: '',
+        resources: null,
+        imageId: '',
+        user: null,
+        stopSignal: 'RUNTIME_DEFAULT',
       },
     },
     {
@@ -41,8 +79,17 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'LinuxSandboxSecurityContext',
       value: { runAsGroup: { value: '0' }, runAsUser: { value: '1000' } },
       json: {
-        namespaceOptions: null, selinuxOptions: null, runAsUser: { value: '1000' }, runAsGroup: { value: '0' }, readonlyRootfs: false,
-        supplementalGroups: [], supplementalGroupsPolicy: 'Merge', privileged: false, seccomp: null, apparmor: null, seccompProfilePath: '',
+        namespaceOptions: null,
+        selinuxOptions: null,
+        runAsUser: { value: '1000' },
+        runAsGroup: { value: '0' },
+        readonlyRootfs: false,
+        supplementalGroups: [],
+        supplementalGroupsPolicy: 'Merge',
+        privileged: false,
+        seccomp: null,
+        apparmor: null,
+        seccompProfilePath: '',
       },
     },
     {
@@ -50,8 +97,14 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'Image',
       value: { id: 'sha256:1', size: '18446744073709551615', spec: {} },
       json: {
-        id: 'sha256:1', repoTags: [], repoDigests: [], size: '18446744073709551615', uid: null, username: '',
-        spec: { image: '', annotations: {}, userSpecifiedImage: '', runtimeHandler: '', imageRef: '' }, pinned: false,
+        id: 'sha256:1',
+        repoTags: [],
+        repoDigests: [],
+        size: '18446744073709551615',
+        uid: null,
+        username: '',
+        spec: { image: '', annotations: {}, userSpecifiedImage: '', runtimeHandler: '', imageRef: '' },
+        pinned: false,
       },
     },
     {
@@ -77,8 +130,16 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'Mount',
       value: { containerPath: '/data', uidMappings: [{ hostId: 1000 }], propagation: 'PROPAGATION_BIDIRECTIONAL' },
       json: {
-        containerPath: '/data', hostPath: '', readonly: false, selinuxRelabel: false, propagation: 'PROPAGATION_BIDIRECTIONAL',
-        uidMappings: [{ hostId: 1000, containerId: 0, length: 0 }], gidMappings: [], recursiveReadOnly: false, image: null, imageSubPath: '',
+        containerPath: '/data',
+        hostPath: '',
+        readonly: false,
+        selinuxRelabel: false,
+        propagation: 'PROPAGATION_BIDIRECTIONAL',
+        uidMappings: [{ hostId: 1000, containerId: 0, length: 0 }],
+        gidMappings: [],
+        recursiveReadOnly: false,
+        image: null,
+        imageSubPath: '',
         mountOptions: [],
       },
     },
@@ -101,15 +162,27 @@ test('map keys come out sorted by byte order (as Go sorts them), whatever the in
 
 test('the JSON of a decoded message reads back to the same message', () => {
   const status = {
-    id: 'c1', metadata: { name: 'app', attempt: 1 }, state: 'CONTAINER_RUNNING', createdAt: '1700000000123456789', exitCode: -1,
-    labels: { z: '1', a: '2' }, mounts: [{ containerPath: '/x', propagation: 'PROPAGATION_HOST_TO_CONTAINER' }],
+    id: 'c1',
+    metadata: { name: 'app', attempt: 1 },
+    state: 'CONTAINER_RUNNING',
+    createdAt: '1700000000123456789',
+    exitCode: -1,
+    labels: { z: '1', a: '2' },
+    mounts: [{ containerPath: '/x', propagation: 'PROPAGATION_HOST_TO_CONTAINER' }],
     user: { linux: { uid: '0', gid: '0', supplementalGroups: ['1', '9007199254740993'] } },
   };
   const decoded = decodeMessage(runtimeV1, 'ContainerStatus', encodeMessage(runtimeV1, 'ContainerStatus', status));
   const json = JSON.parse(JSON.stringify(toProtoJSON(runtimeV1, 'ContainerStatus', decoded)));
   assert.deepEqual(fromProtoJSON(runtimeV1, 'ContainerStatus', json), decoded);
-  const exec = decodeMessage(runtimeV1, 'ExecSyncResponse', encodeMessage(runtimeV1, 'ExecSyncResponse', { stdout: Buffer.from('out'), exitCode: 3 }));
-  assert.deepEqual(fromProtoJSON(runtimeV1, 'ExecSyncResponse', toProtoJSON(runtimeV1, 'ExecSyncResponse', exec)), exec);
+  const exec = decodeMessage(
+    runtimeV1,
+    'ExecSyncResponse',
+    encodeMessage(runtimeV1, 'ExecSyncResponse', { stdout: Buffer.from('out'), exitCode: 3 }),
+  );
+  assert.deepEqual(
+    fromProtoJSON(runtimeV1, 'ExecSyncResponse', toProtoJSON(runtimeV1, 'ExecSyncResponse', exec)),
+    exec,
+  );
 });
 
 test('stop signals carry the CRI API value names: crictl prints "stopSignal": "SIGUSR1" and reads "stop_signal": "SIGTERM"', () => {
@@ -123,7 +196,10 @@ test('stop signals carry the CRI API value names: crictl prints "stopSignal": "S
   assert.equal(config.stopSignal, 'SIGTERM');
   const again = decodeMessage(runtimeV1, 'ContainerConfig', encodeMessage(runtimeV1, 'ContainerConfig', config));
   assert.equal(toProtoJSON(runtimeV1, 'ContainerConfig', again).stopSignal, 'SIGTERM');
-  assert.ok(encodeMessage(runtimeV1, 'ContainerConfig', { stopSignal: 'SIGTERM' }).includes(Buffer.from([0x90, 0x01, 23])), 'field 18 = 23');
+  assert.ok(
+    encodeMessage(runtimeV1, 'ContainerConfig', { stopSignal: 'SIGTERM' }).includes(Buffer.from([0x90, 0x01, 23])),
+    'field 18 = 23',
+  );
 });
 
 test('fromProtoJSON reads proto names and JSON names alike, enum numbers, int64 numbers', () => {
@@ -131,13 +207,27 @@ test('fromProtoJSON reads proto names and JSON names alike, enum numbers, int64 
     metadata: { name: 'web', namespace: 'default', uid: 'u1', attempt: 1 },
     log_directory: '/var/log/pods/x',
     port_mappings: [{ container_port: 80, host_port: 8080, protocol: 'UDP' }],
-    linux: { cgroup_parent: '/kubepods', security_context: { namespace_options: { network: 2 }, run_as_user: { value: 1000 }, supplemental_groups: [1, '2'] } },
+    linux: {
+      cgroup_parent: '/kubepods',
+      security_context: {
+        namespace_options: { network: 2 },
+        run_as_user: { value: 1000 },
+        supplemental_groups: [1, '2'],
+      },
+    },
   };
   const camel = {
     metadata: { name: 'web', namespace: 'default', uid: 'u1', attempt: 1 },
     logDirectory: '/var/log/pods/x',
     portMappings: [{ containerPort: 80, hostPort: 8080, protocol: 'UDP' }],
-    linux: { cgroupParent: '/kubepods', securityContext: { namespaceOptions: { network: 'NODE' }, runAsUser: { value: '1000' }, supplementalGroups: ['1', '2'] } },
+    linux: {
+      cgroupParent: '/kubepods',
+      securityContext: {
+        namespaceOptions: { network: 'NODE' },
+        runAsUser: { value: '1000' },
+        supplementalGroups: ['1', '2'],
+      },
+    },
   };
   const a = fromProtoJSON(runtimeV1, 'PodSandboxConfig', snake);
   const b = fromProtoJSON(runtimeV1, 'PodSandboxConfig', camel);
@@ -176,7 +266,12 @@ test('fromProtoJSON reads a crictl-style YAML sandbox config; null means unset',
     '    host_port: 8080',
   ].join('\n');
   const cfg = fromProtoJSON(runtimeV1, 'PodSandboxConfig', parseYaml(text));
-  assert.deepEqual(cfg.metadata, { name: 'nginx-sandbox', uid: 'hdishd83djaidwnduwk28bcsb', namespace: 'default', attempt: 1 });
+  assert.deepEqual(cfg.metadata, {
+    name: 'nginx-sandbox',
+    uid: 'hdishd83djaidwnduwk28bcsb',
+    namespace: 'default',
+    attempt: 1,
+  });
   assert.equal(cfg.logDirectory, '/tmp');
   assert.equal(cfg.dnsConfig, undefined);
   assert.deepEqual(cfg.labels, { app: 'nginx' });
@@ -184,30 +279,61 @@ test('fromProtoJSON reads a crictl-style YAML sandbox config; null means unset',
   assert.deepEqual(cfg.linux?.securityContext?.seccomp, { profileType: 'RuntimeDefault', localhostRef: '' });
   assert.deepEqual(cfg.portMappings, [{ protocol: 'TCP', containerPort: 80, hostPort: 8080, hostIp: '' }]);
   // and it encodes as a CRI request
-  const req = decodeMessage(runtimeV1, 'RunPodSandboxRequest', encodeMessage(runtimeV1, 'RunPodSandboxRequest', { config: cfg }));
+  const req = decodeMessage(
+    runtimeV1,
+    'RunPodSandboxRequest',
+    encodeMessage(runtimeV1, 'RunPodSandboxRequest', { config: cfg }),
+  );
   assert.deepEqual(req.config, cfg);
 });
 
 test('fromProtoJSON decodes bytes from standard or URL-safe base64', () => {
   assert.deepEqual(fromProtoJSON(runtimeV1, 'ExecSyncResponse', { stdout: '+/8=', stderr: '-_8' }), {
-    stdout: Buffer.from([0xfb, 0xff]), stderr: Buffer.from([0xfb, 0xff]), exitCode: 0,
+    stdout: Buffer.from([0xfb, 0xff]),
+    stderr: Buffer.from([0xfb, 0xff]),
+    exitCode: 0,
   });
 });
 
 test('bad config input fails with one line naming the field path and the cause', () => {
   const cases: { name: string; type?: string; value: unknown; path?: string; error: string }[] = [
-    { name: 'unknown nested field', value: { linux: { security_context: { foo: 1 } } }, error: 'linux.security_context.foo: unknown field' },
-    { name: 'path prefix', value: { linux: { bogus: true } }, path: 'sandbox', error: 'sandbox.linux.bogus: unknown field' },
+    {
+      name: 'unknown nested field',
+      value: { linux: { security_context: { foo: 1 } } },
+      error: 'linux.security_context.foo: unknown field',
+    },
+    {
+      name: 'path prefix',
+      value: { linux: { bogus: true } },
+      path: 'sandbox',
+      error: 'sandbox.linux.bogus: unknown field',
+    },
     { name: 'string field given a number', value: { hostname: 5 }, error: 'hostname: expected a string, got number 5' },
     {
       name: 'unknown enum name in a list item',
       value: { port_mappings: [{}, { protocol: 'ICMP' }] },
       error: 'port_mappings[1].protocol: unknown value "ICMP" for enum Protocol (one of TCP, UDP, SCTP)',
     },
-    { name: 'map value of the wrong type', value: { labels: { app: 1 } }, error: 'labels["app"]: expected a string, got number 1' },
-    { name: 'object expected', value: { metadata: 'web' }, error: 'metadata: expected an object (PodSandboxMetadata), got string "web"' },
-    { name: 'list expected', value: { port_mappings: { container_port: 80 } }, error: 'port_mappings: expected a list, got an object' },
-    { name: 'fractional integer', value: { linux: { resources: { cpu_shares: 1.5 } } }, error: 'linux.resources.cpu_shares: expected an integer, got number 1.5' },
+    {
+      name: 'map value of the wrong type',
+      value: { labels: { app: 1 } },
+      error: 'labels["app"]: expected a string, got number 1',
+    },
+    {
+      name: 'object expected',
+      value: { metadata: 'web' },
+      error: 'metadata: expected an object (PodSandboxMetadata), got string "web"',
+    },
+    {
+      name: 'list expected',
+      value: { port_mappings: { container_port: 80 } },
+      error: 'port_mappings: expected a list, got an object',
+    },
+    {
+      name: 'fractional integer',
+      value: { linux: { resources: { cpu_shares: 1.5 } } },
+      error: 'linux.resources.cpu_shares: expected an integer, got number 1.5',
+    },
     {
       name: 'int64 out of range',
       value: { linux: { resources: { memory_limit_in_bytes: '9223372036854775808' } } },
@@ -216,13 +342,35 @@ test('bad config input fails with one line naming the field path and the cause',
     {
       name: 'int64 beyond exact JSON numbers',
       value: { linux: { resources: { memory_limit_in_bytes: 2 ** 60 } } },
-      error: 'linux.resources.memory_limit_in_bytes: 1152921504606847000 is too large to be exact as a JSON number; write it as a string',
+      error:
+        'linux.resources.memory_limit_in_bytes: 1152921504606847000 is too large to be exact as a JSON number; write it as a string',
     },
-    { name: 'int32 out of range', value: { port_mappings: [{ container_port: 4294967296 }] }, error: 'port_mappings[0].container_port: 4294967296 is out of range for int32' },
-    { name: 'bool given a string', value: { linux: { security_context: { privileged: 'yes' } } }, error: 'linux.security_context.privileged: expected true or false, got string "yes"' },
-    { name: 'same field under both names', value: { log_directory: '/a', logDirectory: '/b' }, error: 'logDirectory: field given twice (as log_directory and logDirectory)' },
-    { name: 'not an object at the top', value: [1], error: '(top level): expected an object (PodSandboxConfig), got a list' },
-    { name: 'bad base64', type: 'ExecSyncResponse', value: { stdout: 'not base64!' }, error: 'stdout: expected base64 text, got string "not base64!"' },
+    {
+      name: 'int32 out of range',
+      value: { port_mappings: [{ container_port: 4294967296 }] },
+      error: 'port_mappings[0].container_port: 4294967296 is out of range for int32',
+    },
+    {
+      name: 'bool given a string',
+      value: { linux: { security_context: { privileged: 'yes' } } },
+      error: 'linux.security_context.privileged: expected true or false, got string "yes"',
+    },
+    {
+      name: 'same field under both names',
+      value: { log_directory: '/a', logDirectory: '/b' },
+      error: 'logDirectory: field given twice (as log_directory and logDirectory)',
+    },
+    {
+      name: 'not an object at the top',
+      value: [1],
+      error: '(top level): expected an object (PodSandboxConfig), got a list',
+    },
+    {
+      name: 'bad base64',
+      type: 'ExecSyncResponse',
+      value: { stdout: 'not base64!' },
+      error: 'stdout: expected base64 text, got string "not base64!"',
+    },
   ];
   for (const c of cases) {
     assert.throws(

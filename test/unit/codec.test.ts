@@ -35,7 +35,8 @@ function normalize(v: unknown): unknown {
 function assertContains(actual: unknown, expected: unknown, path: string): void {
   if (expected && typeof expected === 'object' && !Array.isArray(expected)) {
     assert.ok(actual && typeof actual === 'object', `${path}: missing`);
-    for (const [k, v] of Object.entries(expected)) assertContains((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
+    for (const [k, v] of Object.entries(expected))
+      assertContains((actual as Record<string, unknown>)[k], v, `${path}.${k}`);
   } else if (Array.isArray(expected)) {
     assert.ok(Array.isArray(actual) && actual.length === expected.length, `${path}: list length`);
     expected.forEach((v, i) => assertContains(actual[i], v, `${path}[${i}]`));
@@ -46,10 +47,18 @@ function assertContains(actual: unknown, expected: unknown, path: string): void 
 function crossCheck(root: protobuf.Root, desc: typeof runtimeV1, type: string, sample: Record<string, unknown>) {
   const ours = encodeMessage(desc, type, sample);
   const decodedOurs = decodeMessage(desc, type, ours);
-  assert.deepEqual(normalize(decodedOurs), pbjsView(root, desc.package, type, ours), `${type}: our bytes read the same by protobufjs`);
+  assert.deepEqual(
+    normalize(decodedOurs),
+    pbjsView(root, desc.package, type, ours),
+    `${type}: our bytes read the same by protobufjs`,
+  );
   const T = root.lookupType(`${desc.package}.${type}`);
   const theirs = T.encode(T.fromObject(sample)).finish();
-  assert.deepEqual(normalize(decodeMessage(desc, type, theirs)), pbjsView(root, desc.package, type, theirs), `${type}: protobufjs bytes read the same by us`);
+  assert.deepEqual(
+    normalize(decodeMessage(desc, type, theirs)),
+    pbjsView(root, desc.package, type, theirs),
+    `${type}: protobufjs bytes read the same by us`,
+  );
   return decodedOurs as Record<string, any>;
 }
 
@@ -57,17 +66,30 @@ const podSandboxConfig = {
   metadata: { name: 'web-0', uid: '6f1c0a4e-5b1e-4b7e-9d0a-2c3b4d5e6f70', namespace: 'default', attempt: 2 },
   hostname: 'web-0',
   logDirectory: '/var/log/pods/default_web-0_6f1c0a4e-5b1e-4b7e-9d0a-2c3b4d5e6f70',
-  dnsConfig: { servers: ['10.96.0.10'], searches: ['default.svc.cluster.local', 'svc.cluster.local'], options: ['ndots:5'] },
+  dnsConfig: {
+    servers: ['10.96.0.10'],
+    searches: ['default.svc.cluster.local', 'svc.cluster.local'],
+    options: ['ndots:5'],
+  },
   portMappings: [
     { protocol: 'TCP', containerPort: 8080, hostPort: 30080, hostIp: '0.0.0.0' },
     { protocol: 'UDP', containerPort: 53 },
   ],
   labels: { app: 'web', 'io.kubernetes.pod.name': 'web-0', 'io.kubernetes.pod.uid': '6f1c0a4e' },
-  annotations: { 'kubernetes.io/config.source': 'api', 'emoji': 'ünïcødé ✓ 😀' },
+  annotations: { 'kubernetes.io/config.source': 'api', emoji: 'ünïcødé ✓ 😀' },
   linux: {
     cgroupParent: '/kubepods/burstable/pod6f1c0a4e',
     securityContext: {
-      namespaceOptions: { network: 'NODE', pid: 'CONTAINER', ipc: 'POD', usernsOptions: { mode: 'POD', uids: [{ hostId: 100000, containerId: 0, length: 65536 }], gids: [{ hostId: 100000, length: 65536 }] } },
+      namespaceOptions: {
+        network: 'NODE',
+        pid: 'CONTAINER',
+        ipc: 'POD',
+        usernsOptions: {
+          mode: 'POD',
+          uids: [{ hostId: 100000, containerId: 0, length: 65536 }],
+          gids: [{ hostId: 100000, length: 65536 }],
+        },
+      },
       selinuxOptions: { user: 'system_u', role: 'system_r', type: 'spc_t', level: 's0' },
       runAsUser: { value: '1000' },
       runAsGroup: { value: '0' },
@@ -98,7 +120,11 @@ const containerStatus = {
   startedAt: '1700000001123456789',
   finishedAt: '1700000099123456789',
   exitCode: -1,
-  image: { image: 'docker.io/library/nginx:1.25', annotations: { 'org.opencontainers.image.title': 'nginx' }, userSpecifiedImage: 'nginx:1.25' },
+  image: {
+    image: 'docker.io/library/nginx:1.25',
+    annotations: { 'org.opencontainers.image.title': 'nginx' },
+    userSpecifiedImage: 'nginx:1.25',
+  },
   imageRef: 'docker.io/library/nginx@sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31',
   reason: 'Error',
   message: 'exit status 255',
@@ -107,8 +133,14 @@ const containerStatus = {
   mounts: [
     { containerPath: '/etc/hosts', hostPath: '/var/lib/kubelet/pods/x/etc-hosts', propagation: 'PROPAGATION_PRIVATE' },
     {
-      containerPath: '/data', hostPath: '/mnt/data', readonly: true, selinuxRelabel: true, propagation: 'PROPAGATION_BIDIRECTIONAL',
-      uidMappings: [{ hostId: 1000, containerId: 0, length: 1 }], recursiveReadOnly: true, mountOptions: ['noexec', 'nosuid'],
+      containerPath: '/data',
+      hostPath: '/mnt/data',
+      readonly: true,
+      selinuxRelabel: true,
+      propagation: 'PROPAGATION_BIDIRECTIONAL',
+      uidMappings: [{ hostId: 1000, containerId: 0, length: 1 }],
+      recursiveReadOnly: true,
+      mountOptions: ['noexec', 'nosuid'],
     },
   ],
   logPath: 'nginx/3.log',
@@ -159,11 +191,37 @@ test('decoded messages carry every default and leave absent sub-messages undefin
   assert.deepEqual(s.mounts, []);
   assert.equal(s.stopSignal, 'RUNTIME_DEFAULT');
   assert.deepEqual(Object.keys(s), [
-    'id', 'metadata', 'state', 'createdAt', 'startedAt', 'finishedAt', 'exitCode', 'image', 'imageRef', 'reason',
-    'message', 'labels', 'annotations', 'mounts', 'logPath', 'resources', 'imageId', 'user', 'stopSignal',
+    'id',
+    'metadata',
+    'state',
+    'createdAt',
+    'startedAt',
+    'finishedAt',
+    'exitCode',
+    'image',
+    'imageRef',
+    'reason',
+    'message',
+    'labels',
+    'annotations',
+    'mounts',
+    'logPath',
+    'resources',
+    'imageId',
+    'user',
+    'stopSignal',
   ]);
-  assert.deepEqual(decodeMessage(runtimeV1, 'ExecSyncResponse', Buffer.alloc(0)), { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0), exitCode: 0 });
-  assert.deepEqual(newMessage(runtimeV1, 'PortMapping'), { protocol: 'TCP', containerPort: 0, hostPort: 0, hostIp: '' });
+  assert.deepEqual(decodeMessage(runtimeV1, 'ExecSyncResponse', Buffer.alloc(0)), {
+    stdout: Buffer.alloc(0),
+    stderr: Buffer.alloc(0),
+    exitCode: 0,
+  });
+  assert.deepEqual(newMessage(runtimeV1, 'PortMapping'), {
+    protocol: 'TCP',
+    containerPort: 0,
+    hostPort: 0,
+    hostIp: '',
+  });
 });
 
 // Hand-assembled wire bytes for the wire-level cases.
@@ -186,10 +244,34 @@ test('64-bit and 32-bit integers encode to the expected varints and decode back 
     { name: 'int64 as number', type: 'Int64Value', value: 1000, wire: 1000n, back: '1000' },
     { name: 'int64 as bigint', type: 'Int64Value', value: 1000n, wire: 1000n, back: '1000' },
     { name: 'int64 -1 (ten-byte varint)', type: 'Int64Value', value: '-1', wire: -1n, back: '-1' },
-    { name: 'int64 above 2^53', type: 'Int64Value', value: '9007199254740993', wire: 9007199254740993n, back: '9007199254740993' },
-    { name: 'int64 max', type: 'Int64Value', value: '9223372036854775807', wire: 9223372036854775807n, back: '9223372036854775807' },
-    { name: 'int64 min', type: 'Int64Value', value: '-9223372036854775808', wire: -9223372036854775808n, back: '-9223372036854775808' },
-    { name: 'uint64 max', type: 'UInt64Value', value: '18446744073709551615', wire: 18446744073709551615n, back: '18446744073709551615' },
+    {
+      name: 'int64 above 2^53',
+      type: 'Int64Value',
+      value: '9007199254740993',
+      wire: 9007199254740993n,
+      back: '9007199254740993',
+    },
+    {
+      name: 'int64 max',
+      type: 'Int64Value',
+      value: '9223372036854775807',
+      wire: 9223372036854775807n,
+      back: '9223372036854775807',
+    },
+    {
+      name: 'int64 min',
+      type: 'Int64Value',
+      value: '-9223372036854775808',
+      wire: -9223372036854775808n,
+      back: '-9223372036854775808',
+    },
+    {
+      name: 'uint64 max',
+      type: 'UInt64Value',
+      value: '18446744073709551615',
+      wire: 18446744073709551615n,
+      back: '18446744073709551615',
+    },
     { name: 'uint64 2^32', type: 'UInt64Value', value: 4294967296, wire: 4294967296n, back: '4294967296' },
   ];
   for (const c of cases) {
@@ -208,7 +290,10 @@ test('scalars at their default stay off the wire; present empty sub-messages are
   assert.equal(encodeMessage(runtimeV1, 'Int64Value', { value: '0' }).length, 0);
   assert.equal(encodeMessage(runtimeV1, 'ContainerStatus', {}).length, 0);
   assert.deepEqual([...encodeMessage(runtimeV1, 'ContainerStatus', { metadata: {} })], [...tag(2, 2), 0]);
-  assert.deepEqual(decodeMessage(runtimeV1, 'ContainerStatus', Buffer.from([...tag(2, 2), 0])).metadata, { name: '', attempt: 0 });
+  assert.deepEqual(decodeMessage(runtimeV1, 'ContainerStatus', Buffer.from([...tag(2, 2), 0])).metadata, {
+    name: '',
+    attempt: 0,
+  });
 });
 
 test('enums encode from names or numbers and decode to names; unknown numbers stay numbers', () => {
@@ -219,7 +304,11 @@ test('enums encode from names or numbers and decode to names; unknown numbers st
   assert.equal(decodeMessage(runtimeV1, 'PortMapping', byName).protocol, 'SCTP');
   assert.equal(decodeMessage(runtimeV1, 'PortMapping', Buffer.from([...tag(1, 0), 9])).protocol, 9);
   // nested enum type
-  const sp = decodeMessage(runtimeV1, 'SecurityProfile', encodeMessage(runtimeV1, 'SecurityProfile', { profileType: 'Localhost' }));
+  const sp = decodeMessage(
+    runtimeV1,
+    'SecurityProfile',
+    encodeMessage(runtimeV1, 'SecurityProfile', { profileType: 'Localhost' }),
+  );
   assert.equal(sp.profileType, 'Localhost');
 });
 
@@ -233,18 +322,39 @@ test('repeated scalars are written packed and read both packed and unpacked', ()
   assert.deepEqual(decodeMessage(runtimeV1, 'LinuxSandboxSecurityContext', packed).supplementalGroups, groups);
   // both forms in one message append in order
   const mixed = Buffer.concat([unpacked, packed]);
-  assert.deepEqual(decodeMessage(runtimeV1, 'LinuxSandboxSecurityContext', mixed).supplementalGroups, [...groups, ...groups]);
+  assert.deepEqual(decodeMessage(runtimeV1, 'LinuxSandboxSecurityContext', mixed).supplementalGroups, [
+    ...groups,
+    ...groups,
+  ]);
 });
 
 test('unknown fields of every wire type and wire-type mismatches are skipped', () => {
   const known = [...tag(1, 2), ...str('web'), ...tag(4, 0), 7]; // PodSandboxMetadata name, attempt
   const unknown = [
-    ...tag(99, 0), ...varint(-5n),
-    ...tag(100, 1), 1, 2, 3, 4, 5, 6, 7, 8,
-    ...tag(101, 2), ...str('ignored'),
-    ...tag(102, 5), 1, 2, 3, 4,
-    ...tag(103, 3), ...tag(1, 0), 1, ...tag(103, 4),
-    ...tag(2, 0), 5, // uid is a string: a varint there is skipped, not misread
+    ...tag(99, 0),
+    ...varint(-5n),
+    ...tag(100, 1),
+    1,
+    2,
+    3,
+    4,
+    5,
+    6,
+    7,
+    8,
+    ...tag(101, 2),
+    ...str('ignored'),
+    ...tag(102, 5),
+    1,
+    2,
+    3,
+    4,
+    ...tag(103, 3),
+    ...tag(1, 0),
+    1,
+    ...tag(103, 4),
+    ...tag(2, 0),
+    5, // uid is a string: a varint there is skipped, not misread
   ];
   const m = decodeMessage(runtimeV1, 'PodSandboxMetadata', Buffer.from([...unknown, ...known]));
   assert.deepEqual(m, { name: 'web', uid: '', namespace: '', attempt: 7 });
@@ -255,15 +365,28 @@ test('maps read entries with missing key or value as defaults; a repeated sub-me
   const bytes = Buffer.from([...entry([...tag(1, 2), ...str('a')]), ...entry([...tag(2, 2), ...str('v')])]);
   assert.deepEqual(decodeMessage(runtimeV1, 'PodSandboxConfig', bytes).labels, { a: '', '': 'v' });
   const twice = Buffer.from([...tag(1, 2), 3, ...tag(1, 2), 1, 0x61, ...tag(1, 2), 2, ...tag(4, 0), 3]);
-  assert.deepEqual(decodeMessage(runtimeV1, 'PodSandboxConfig', twice).metadata, { name: 'a', uid: '', namespace: '', attempt: 3 });
-  const proto = decodeMessage(runtimeV1, 'PodSandboxConfig', encodeMessage(runtimeV1, 'PodSandboxConfig', { labels: { ['__proto__']: 'x' } }));
+  assert.deepEqual(decodeMessage(runtimeV1, 'PodSandboxConfig', twice).metadata, {
+    name: 'a',
+    uid: '',
+    namespace: '',
+    attempt: 3,
+  });
+  const proto = decodeMessage(
+    runtimeV1,
+    'PodSandboxConfig',
+    encodeMessage(runtimeV1, 'PodSandboxConfig', { labels: { ['__proto__']: 'x' } }),
+  );
   assert.deepEqual(Object.keys(proto.labels), ['__proto__']);
   assert.equal(Object.getPrototypeOf(proto.labels), Object.prototype);
 });
 
 test('large messages get multi-byte length prefixes', () => {
   const long = 'x'.repeat(70000);
-  const back = decodeMessage(runtimeV1, 'RunPodSandboxRequest', encodeMessage(runtimeV1, 'RunPodSandboxRequest', { config: { hostname: long, annotations: { a: long } } }));
+  const back = decodeMessage(
+    runtimeV1,
+    'RunPodSandboxRequest',
+    encodeMessage(runtimeV1, 'RunPodSandboxRequest', { config: { hostname: long, annotations: { a: long } } }),
+  );
   assert.equal(back.config?.hostname, long);
   assert.equal(back.config?.annotations.a, long);
 });
@@ -277,34 +400,57 @@ test('malformed input fails with one line naming the message type', () => {
   ];
   for (const [name, bytes] of cases) {
     const type = name === 'truncated sub-message' ? 'ContainerStatus' : 'PodSandboxMetadata';
-    assert.throws(() => decodeMessage(runtimeV1, type, Buffer.from(bytes)), (err: unknown) => {
-      assert.ok(err instanceof SyncpodError, name);
-      assert.match(err.message, new RegExp(`^cannot decode runtime\\.v1\\.${type}: `), name);
-      assert.ok(!err.message.includes('\n'), name);
-      return true;
-    });
+    assert.throws(
+      () => decodeMessage(runtimeV1, type, Buffer.from(bytes)),
+      (err: unknown) => {
+        assert.ok(err instanceof SyncpodError, name);
+        assert.match(err.message, new RegExp(`^cannot decode runtime\\.v1\\.${type}: `), name);
+        assert.ok(!err.message.includes('\n'), name);
+        return true;
+      },
+    );
   }
 });
 
 test('encoding a wrong value names the message, the field and the cause', () => {
   const cases: { type: string; value: unknown; error: RegExp }[] = [
-    { type: 'PortMapping', value: { containerPort: 'eighty' }, error: /^cannot encode runtime\.v1\.PortMapping: PortMapping\.containerPort: expected an integer, got "eighty"$/ },
+    {
+      type: 'PortMapping',
+      value: { containerPort: 'eighty' },
+      error: /^cannot encode runtime\.v1\.PortMapping: PortMapping\.containerPort: expected an integer, got "eighty"$/,
+    },
     { type: 'PortMapping', value: { protocol: 'ICMP' }, error: /PortMapping\.protocol: unknown enum value "ICMP"$/ },
-    { type: 'CreateContainerRequest', value: { config: { linux: { resources: { cpuShares: 1.5 } } } }, error: /LinuxContainerResources\.cpuShares: expected an integer, got number 1\.5$/ },
+    {
+      type: 'CreateContainerRequest',
+      value: { config: { linux: { resources: { cpuShares: 1.5 } } } },
+      error: /LinuxContainerResources\.cpuShares: expected an integer, got number 1\.5$/,
+    },
     { type: 'UInt64Value', value: { value: '-1' }, error: /UInt64Value\.value: -1 is out of range$/ },
     { type: 'Int64Value', value: { value: '9223372036854775808' }, error: /out of range$/ },
     { type: 'PodSandboxConfig', value: { labels: ['a'] }, error: /PodSandboxConfig\.labels: expected a map/ },
-    { type: 'PodSandboxConfig', value: { hostname: 5 }, error: /PodSandboxConfig\.hostname: expected a string, got number 5$/ },
+    {
+      type: 'PodSandboxConfig',
+      value: { hostname: 5 },
+      error: /PodSandboxConfig\.hostname: expected a string, got number 5$/,
+    },
     { type: 'Nope', value: {}, error: /^unknown message type runtime\.v1\.Nope$/ },
   ];
   for (const c of cases) {
-    assert.throws(() => encodeMessage(runtimeV1, c.type, c.value), (err: unknown) => err instanceof SyncpodError && c.error.test(err.message), c.type);
+    assert.throws(
+      () => encodeMessage(runtimeV1, c.type, c.value),
+      (err: unknown) => err instanceof SyncpodError && c.error.test(err.message),
+      c.type,
+    );
   }
 });
 
 test('a request round-trips through encode and decode', () => {
   const req = { filter: { state: { state: 'CONTAINER_RUNNING' }, labelSelector: { 'io.kubernetes.pod.uid': 'u1' } } };
-  const back = decodeMessage(runtimeV1, 'ListContainersRequest', encodeMessage(runtimeV1, 'ListContainersRequest', req));
+  const back = decodeMessage(
+    runtimeV1,
+    'ListContainersRequest',
+    encodeMessage(runtimeV1, 'ListContainersRequest', req),
+  );
   assert.equal(back.filter?.state?.state, 'CONTAINER_RUNNING');
   assert.deepEqual(back.filter?.labelSelector, { 'io.kubernetes.pod.uid': 'u1' });
   assert.equal(back.filter?.id, '');
@@ -314,8 +460,15 @@ test('v1alpha2 descriptors decode v1alpha2 messages (and agree with protobufjs)'
   const sample = {
     containers: [
       {
-        id: 'c1', podSandboxId: 's1', metadata: { name: 'app', attempt: 1 }, image: { image: 'busybox', annotations: { a: 'b' } },
-        imageRef: 'sha256:abc', state: 'CONTAINER_RUNNING', createdAt: '1600000000000000000', labels: { x: 'y' }, annotations: {},
+        id: 'c1',
+        podSandboxId: 's1',
+        metadata: { name: 'app', attempt: 1 },
+        image: { image: 'busybox', annotations: { a: 'b' } },
+        imageRef: 'sha256:abc',
+        state: 'CONTAINER_RUNNING',
+        createdAt: '1600000000000000000',
+        labels: { x: 'y' },
+        annotations: {},
       },
     ],
   };
@@ -325,6 +478,20 @@ test('v1alpha2 descriptors decode v1alpha2 messages (and agree with protobufjs)'
   // v1 bytes of the same message read under v1alpha2 (same wire numbers for these fields)
   const v1bytes = encodeMessage(runtimeV1, 'ListContainersResponse', sample);
   assert.deepEqual(normalize(decodeMessage(runtimeV1alpha2, 'ListContainersResponse', v1bytes)), normalize(back));
-  const version = decodeMessage(runtimeV1alpha2, 'VersionResponse', encodeMessage(runtimeV1alpha2, 'VersionResponse', { version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.5.0', runtimeApiVersion: 'v1alpha2' }));
-  assert.deepEqual(version, { version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.5.0', runtimeApiVersion: 'v1alpha2' });
+  const version = decodeMessage(
+    runtimeV1alpha2,
+    'VersionResponse',
+    encodeMessage(runtimeV1alpha2, 'VersionResponse', {
+      version: '0.1.0',
+      runtimeName: 'containerd',
+      runtimeVersion: 'v1.5.0',
+      runtimeApiVersion: 'v1alpha2',
+    }),
+  );
+  assert.deepEqual(version, {
+    version: '0.1.0',
+    runtimeName: 'containerd',
+    runtimeVersion: 'v1.5.0',
+    runtimeApiVersion: 'v1alpha2',
+  });
 });

@@ -18,7 +18,13 @@ const EMPTYDIR = `${ROOT}/pods/${UID}/volumes/kubernetes.io~empty-dir`;
 
 const podWith = (c: Partial<Container> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod => ({
   metadata: { name: 'web', namespace: 'shop', uid: UID },
-  spec: { nodeName: 'n1', enableServiceLinks: true, securityContext: {}, containers: [{ name: 'app', image: 'busybox', ...c }], ...spec },
+  spec: {
+    nodeName: 'n1',
+    enableServiceLinks: true,
+    securityContext: {},
+    containers: [{ name: 'app', image: 'busybox', ...c }],
+    ...spec,
+  },
 });
 const baseOpts = (gates: ReturnType<typeof gatesAt>): ContainerOptions => ({
   resolvConf: null,
@@ -50,70 +56,122 @@ interface GateCase {
 
 const stopPod = podWith({ lifecycle: { stopSignal: 'SIGUSR1' } as Container['lifecycle'] });
 const envFilePod = podWith(
-  { env: [{ name: 'TOKEN', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'app.env', key: 'TOKEN' } } }], volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }] } as Partial<Container>,
+  {
+    env: [{ name: 'TOKEN', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'app.env', key: 'TOKEN' } } }],
+    volumeMounts: [{ name: 'cfg', mountPath: '/cfg' }],
+  } as Partial<Container>,
   { volumes: [{ name: 'cfg', emptyDir: {} }] },
 );
 const overridePod = podWith({}, { hostnameOverride: 'custom-host.example', subdomain: 'sub' });
-const imagePod = podWith({ volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true, subPath: 'models' }] }, {
-  volumes: [{ name: 'data', image: { reference: 'registry.example/models:v1', pullPolicy: 'IfNotPresent' } }],
-});
-const podLevelPod = podWith({ resources: { requests: { cpu: '250m', memory: '64Mi' } } }, { resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '2', memory: '1Gi' } } });
+const imagePod = podWith(
+  { volumeMounts: [{ name: 'data', mountPath: '/data', readOnly: true, subPath: 'models' }] },
+  {
+    volumes: [{ name: 'data', image: { reference: 'registry.example/models:v1', pullPolicy: 'IfNotPresent' } }],
+  },
+);
+const podLevelPod = podWith(
+  { resources: { requests: { cpu: '250m', memory: '64Mi' } } },
+  { resources: { requests: { cpu: '500m', memory: '256Mi' }, limits: { cpu: '2', memory: '1Gi' } } },
+);
 const procPod = podWith({ securityContext: { procMount: 'Unmasked' } }, { hostUsers: false });
-const rroPod = podWith({ volumeMounts: [{ name: 'v', mountPath: '/v', readOnly: true, recursiveReadOnly: 'Enabled' } as never] }, { volumes: [{ name: 'v', hostPath: { path: '/srv' } }] });
+const rroPod = podWith(
+  { volumeMounts: [{ name: 'v', mountPath: '/v', readOnly: true, recursiveReadOnly: 'Enabled' } as never] },
+  { volumes: [{ name: 'v', hostPath: { path: '/srv' } }] },
+);
 const relaxedPod = podWith({ envFrom: [{ configMapRef: { name: 'cfg' } }] });
 const strictPod = podWith({}, { securityContext: { supplementalGroupsPolicy: 'Strict' } as never });
-const usernsPod = podWith({ volumeMounts: [{ name: 'v', mountPath: '/v' }] }, { hostUsers: false, volumes: [{ name: 'v', emptyDir: {} }] });
+const usernsPod = podWith(
+  { volumeMounts: [{ name: 'v', mountPath: '/v' }] },
+  { hostUsers: false, volumes: [{ name: 'v', emptyDir: {} }] },
+);
 const RANGE = { hostId: 65536 * 3, length: 65536 };
 
 const CASES: GateCase[] = [
-  { gate: 'ContainerStopSignals', defaultOnFrom: null, effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGUSR1' },
   {
-    gate: 'EnvFiles', defaultOnFrom: 35,
-    effect: (g) => envOf(container(envFilePod, { gates: g, envFiles: { [`${EMPTYDIR}/cfg/app.env`]: "TOKEN='t0k'\n" } })).TOKEN === 't0k',
+    gate: 'ContainerStopSignals',
+    defaultOnFrom: null,
+    effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGUSR1',
   },
-  { gate: 'HostnameOverride', defaultOnFrom: 35, effect: (g) => sandbox(overridePod, { gates: g }).hostname === 'custom-host.example' },
   {
-    gate: 'ImageVolume', defaultOnFrom: 35,
+    gate: 'EnvFiles',
+    defaultOnFrom: 35,
+    effect: (g) =>
+      envOf(container(envFilePod, { gates: g, envFiles: { [`${EMPTYDIR}/cfg/app.env`]: "TOKEN='t0k'\n" } })).TOKEN ===
+      't0k',
+  },
+  {
+    gate: 'HostnameOverride',
+    defaultOnFrom: 35,
+    effect: (g) => sandbox(overridePod, { gates: g }).hostname === 'custom-host.example',
+  },
+  {
+    gate: 'ImageVolume',
+    defaultOnFrom: 35,
     effect: (g) => {
       try {
-        return container(imagePod, { gates: g, imageVolumes: { data: 'sha256:beef' } }).mounts.some((m) => m.image?.image === 'sha256:beef');
+        return container(imagePod, { gates: g, imageVolumes: { data: 'sha256:beef' } }).mounts.some(
+          (m) => m.image?.image === 'sha256:beef',
+        );
       } catch (err) {
         assert.match((err as Error).message, /volume data: type image needs the ImageVolume feature gate/);
         return false;
       }
     },
   },
-  { gate: 'PodLevelResources', defaultOnFrom: 34, effect: (g) => container(podLevelPod, { gates: g }).linux!.resources!.memoryLimitInBytes === String(1024 ** 3) },
   {
-    gate: 'ProcMountType', defaultOnFrom: 33,
+    gate: 'PodLevelResources',
+    defaultOnFrom: 34,
+    effect: (g) => container(podLevelPod, { gates: g }).linux!.resources!.memoryLimitInBytes === String(1024 ** 3),
+  },
+  {
+    gate: 'ProcMountType',
+    defaultOnFrom: 33,
     effect: (g) => {
       if (!g.UserNamespacesSupport) return false; // hostUsers: false is refused without user namespaces
       return container(procPod, { gates: g, userNamespace: RANGE }).linux!.securityContext!.maskedPaths.length === 0;
     },
   },
   {
-    gate: 'RecursiveReadOnlyMounts', defaultOnFrom: 31,
+    gate: 'RecursiveReadOnlyMounts',
+    defaultOnFrom: 31,
     effect: (g) => {
       try {
         return container(rroPod, { gates: g }).mounts[0]!.recursiveReadOnly;
       } catch (err) {
-        assert.match((err as Error).message, /recursive read-only mount needs feature gate "RecursiveReadOnlyMounts" to be enabled/);
+        assert.match(
+          (err as Error).message,
+          /recursive read-only mount needs feature gate "RecursiveReadOnlyMounts" to be enabled/,
+        );
         return false;
       }
     },
   },
   {
-    gate: 'RelaxedEnvironmentVariableValidation', defaultOnFrom: 32,
-    effect: (g) => '1_REPLACE_ME' in envOf(container(relaxedPod, { gates: g, values: { configMaps: { cfg: { '1_REPLACE_ME': 'x', OK: 'y' } } } })),
+    gate: 'RelaxedEnvironmentVariableValidation',
+    defaultOnFrom: 32,
+    effect: (g) =>
+      '1_REPLACE_ME' in
+      envOf(container(relaxedPod, { gates: g, values: { configMaps: { cfg: { '1_REPLACE_ME': 'x', OK: 'y' } } } })),
   },
-  { gate: 'SupplementalGroupsPolicy', defaultOnFrom: 33, effect: (g) => sandbox(strictPod, { gates: g }).linux!.securityContext!.supplementalGroupsPolicy === 'Strict' },
   {
-    gate: 'UserNamespacesSupport', defaultOnFrom: 33,
+    gate: 'SupplementalGroupsPolicy',
+    defaultOnFrom: 33,
+    effect: (g) => sandbox(strictPod, { gates: g }).linux!.securityContext!.supplementalGroupsPolicy === 'Strict',
+  },
+  {
+    gate: 'UserNamespacesSupport',
+    defaultOnFrom: 33,
     effect: (g) => {
       try {
-        return sandbox(usernsPod, { gates: g, userNamespace: RANGE }).linux!.securityContext!.namespaceOptions!.usernsOptions?.mode === 'POD';
+        return (
+          sandbox(usernsPod, { gates: g, userNamespace: RANGE }).linux!.securityContext!.namespaceOptions!.usernsOptions
+            ?.mode === 'POD'
+        );
       } catch (err) {
-        assert.match((err as Error).message, /the feature gate "UserNamespacesSupport" is disabled: can't set spec.HostUsers/);
+        assert.match(
+          (err as Error).message,
+          /the feature gate "UserNamespacesSupport" is disabled: can't set spec.HostUsers/,
+        );
         return false;
       }
     },
@@ -131,23 +189,44 @@ for (const c of CASES) {
 test('explicit --feature-gates change the config the same way (ContainerStopSignals on at 1.34, PodLevelResources off at 1.36)', () => {
   assert.equal(container(stopPod, { gates: gatesAt(34, { ContainerStopSignals: true }) }).stopSignal, 'SIGUSR1');
   assert.equal(container(stopPod, { gates: gatesAt(34) }).stopSignal, 'RUNTIME_DEFAULT');
-  assert.equal(container(podLevelPod, { gates: gatesAt(36, { PodLevelResources: false }) }).linux!.resources!.memoryLimitInBytes, '0');
+  assert.equal(
+    container(podLevelPod, { gates: gatesAt(36, { PodLevelResources: false }) }).linux!.resources!.memoryLimitInBytes,
+    '0',
+  );
   const bad = podWith({ lifecycle: { stopSignal: 'SIGNOPE' } as Container['lifecycle'] });
-  assert.throws(() => container(bad, { gates: gatesAt(34, { ContainerStopSignals: true }) }), /lifecycle.stopSignal SIGNOPE is not a signal the CRI knows/);
+  assert.throws(
+    () => container(bad, { gates: gatesAt(34, { ContainerStopSignals: true }) }),
+    /lifecycle.stopSignal SIGNOPE is not a signal the CRI knows/,
+  );
 });
 
 test('ImageVolume: CRI Mount.image carries the pulled image, image_sub_path the subPath, no host path, read-only', () => {
   const m = container(imagePod, { gates: gatesAt(36), imageVolumes: { data: 'sha256:beef' } }).mounts[0]!;
   assert.deepEqual(
-    { containerPath: m.containerPath, hostPath: m.hostPath, readonly: m.readonly, image: m.image?.image, user: m.image?.userSpecifiedImage, sub: m.imageSubPath },
-    { containerPath: '/data', hostPath: '', readonly: true, image: 'sha256:beef', user: 'registry.example/models:v1', sub: 'models' },
+    {
+      containerPath: m.containerPath,
+      hostPath: m.hostPath,
+      readonly: m.readonly,
+      image: m.image?.image,
+      user: m.image?.userSpecifiedImage,
+      sub: m.imageSubPath,
+    },
+    {
+      containerPath: '/data',
+      hostPath: '',
+      readonly: true,
+      image: 'sha256:beef',
+      user: 'registry.example/models:v1',
+      sub: 'models',
+    },
   );
   assert.throws(() => container(imagePod, { gates: gatesAt(36) }), /image volume data has not been pulled/);
 });
 
 test('user namespaces: POD mode with the allocated range on the sandbox, the container and every mount', () => {
   const g = gatesAt(36);
-  const sb = sandbox(usernsPod, { gates: g, userNamespace: RANGE }).linux!.securityContext!.namespaceOptions!.usernsOptions!;
+  const sb = sandbox(usernsPod, { gates: g, userNamespace: RANGE }).linux!.securityContext!.namespaceOptions!
+    .usernsOptions!;
   const map = [{ hostId: 196608, containerId: 0, length: 65536 }];
   assert.deepEqual(sb, { mode: 'POD', uids: map, gids: map });
   const c = container(usernsPod, { gates: g, userNamespace: RANGE });
@@ -155,30 +234,47 @@ test('user namespaces: POD mode with the allocated range on the sandbox, the con
   assert.ok(c.mounts.length >= 2);
   for (const m of c.mounts) assert.deepEqual([m.uidMappings, m.gidMappings], [map, map], m.containerPath);
   assert.throws(() => sandbox(usernsPod, { gates: g }), /hostUsers: false needs a user-namespace range/);
-  const hostUsersPod = podWith({ volumeMounts: [{ name: 'v', mountPath: '/v' }] }, { hostUsers: true, volumes: [{ name: 'v', emptyDir: {} }] });
+  const hostUsersPod = podWith(
+    { volumeMounts: [{ name: 'v', mountPath: '/v' }] },
+    { hostUsers: true, volumes: [{ name: 'v', emptyDir: {} }] },
+  );
   const node = container(hostUsersPod, { gates: g });
   assert.equal(node.linux!.securityContext!.namespaceOptions!.usernsOptions!.mode, 'NODE');
   assert.deepEqual(node.mounts[0]!.uidMappings, [], 'no id-mapped mounts outside a pod user namespace');
 });
 
 test('HostnameOverride: hostname and /etc/hosts use the override, no domain; an invalid name is refused', () => {
-  const c = generateContainerConfig(overridePod, overridePod.spec!.containers[0]!, 'regular', { ...baseOpts(gatesAt(35)) });
+  const c = generateContainerConfig(overridePod, overridePod.spec!.containers[0]!, 'regular', {
+    ...baseOpts(gatesAt(35)),
+  });
   const hosts = c.effects.find((e) => e.kind === 'writeFile');
-  assert.ok(hosts && hosts.kind === 'writeFile' && hosts.content.endsWith('10.1.0.5\tcustom-host.example\n'), hosts && 'content' in hosts ? hosts.content : '');
+  assert.ok(
+    hosts && hosts.kind === 'writeFile' && hosts.content.endsWith('10.1.0.5\tcustom-host.example\n'),
+    hosts && 'content' in hosts ? hosts.content : '',
+  );
   const long = podWith({}, { hostnameOverride: `${'a'.repeat(62)}.bc` });
   assert.equal(sandbox(long, { gates: gatesAt(35) }).hostname, 'a'.repeat(62));
-  assert.throws(() => sandbox(podWith({}, { hostnameOverride: 'Bad_Name' }), { gates: gatesAt(35) }), /pod HostnameOverride "Bad_Name" is not a valid DNS subdomain/);
+  assert.throws(
+    () => sandbox(podWith({}, { hostnameOverride: 'Bad_Name' }), { gates: gatesAt(35) }),
+    /pod HostnameOverride "Bad_Name" is not a valid DNS subdomain/,
+  );
   assert.equal(sandbox(overridePod, { gates: gatesAt(34) }).hostname, 'web', 'gate off: the pod name');
 });
 
 test('PodLevelResources: sandbox resources and QoS from the pod-level values; container limits fall back to them', () => {
   const on = gatesAt(34);
   const sb = sandbox(podLevelPod, { gates: on }).linux!;
-  assert.deepEqual([sb.resources!.cpuQuota, sb.resources!.cpuShares, sb.resources!.memoryLimitInBytes], ['200000', '512', String(1024 ** 3)]);
+  assert.deepEqual(
+    [sb.resources!.cpuQuota, sb.resources!.cpuShares, sb.resources!.memoryLimitInBytes],
+    ['200000', '512', String(1024 ** 3)],
+  );
   assert.equal(sb.cgroupParent, `/kubepods/burstable/pod${UID}`);
   const c = container(podLevelPod, { gates: on }).linux!.resources!;
   assert.deepEqual([c.cpuQuota, c.cpuShares, c.memoryLimitInBytes], ['200000', '256', String(1024 ** 3)]);
-  const guaranteed = podWith({}, { resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } });
+  const guaranteed = podWith(
+    {},
+    { resources: { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '1', memory: '1Gi' } } },
+  );
   assert.equal(sandbox(guaranteed, { gates: on }).linux!.cgroupParent, `/kubepods/pod${UID}`);
   assert.equal(getPodQOS(guaranteed, true), 'Guaranteed');
   assert.equal(getPodQOS(guaranteed, false), 'BestEffort', 'gate off: container values only');
@@ -191,15 +287,32 @@ test('EnvFiles: the file is read from the volume, optional keys may be missing, 
   const file = `${EMPTYDIR}/cfg/app.env`;
   assert.deepEqual(envFileHostPaths(envFilePod, envFilePod.spec!.containers[0]!, { gates: g }), [file]);
   assert.deepEqual(envFileHostPaths(envFilePod, envFilePod.spec!.containers[0]!, { gates: gatesAt(34) }), []);
-  assert.throws(() => container(envFilePod, { gates: g, envFiles: { [file]: "OTHER='x'\n" } }), new RegExp(`environment variable key "TOKEN" not found in file "${file}"`));
+  assert.throws(
+    () => container(envFilePod, { gates: g, envFiles: { [file]: "OTHER='x'\n" } }),
+    new RegExp(`environment variable key "TOKEN" not found in file "${file}"`),
+  );
   assert.throws(() => container(envFilePod, { gates: g }), /couldn't parse env file .*app\.env: it could not be read/);
-  assert.throws(() => container(envFilePod, { gates: g, envFiles: { [file]: 'TOKEN=bare\n' } }), /line 1: value must be enclosed in single quotes/);
-  assert.equal(envOf(container(envFilePod, { gates: gatesAt(34) })).TOKEN, '', 'gate off: kubelet leaves the variable empty');
+  assert.throws(
+    () => container(envFilePod, { gates: g, envFiles: { [file]: 'TOKEN=bare\n' } }),
+    /line 1: value must be enclosed in single quotes/,
+  );
+  assert.equal(
+    envOf(container(envFilePod, { gates: gatesAt(34) })).TOKEN,
+    '',
+    'gate off: kubelet leaves the variable empty',
+  );
 });
 
 test('env file format (kubelet ParseEnv, strict single-quoted form)', () => {
   const text = "# comment\n\n  A='1'\nB='two words' # trailing comment\nC='multi\nline'\nD= 'ignored'\nE=''\n";
-  const rows: Array<[string, string | undefined]> = [['A', '1'], ['B', 'two words'], ['C', 'multi\nline'], ['D', undefined], ['E', undefined], ['Z', undefined]];
+  const rows: Array<[string, string | undefined]> = [
+    ['A', '1'],
+    ['B', 'two words'],
+    ['C', 'multi\nline'],
+    ['D', undefined],
+    ['E', undefined],
+    ['Z', undefined],
+  ];
   for (const [k, want] of rows) assert.equal(parseEnvFileValue(text, k), want, k);
   const bad: Array<[string, RegExp]> = [
     ['NOEQ\n', /line 1: missing '='/],

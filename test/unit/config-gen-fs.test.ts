@@ -18,7 +18,12 @@ test('no usable CNI config: the error line names every skipped file and why', as
     fs.writeFileSync(path.join(dir, '10-a.conf'), '{"name":"a","cniVersion":"0.4.0"}');
     fs.writeFileSync(path.join(dir, '20-b.conflist'), '{not json');
     await assert.rejects(loadNetworkConfig(dir), (e: Error) => {
-      assert.match(e.message, new RegExp(`^no usable CNI network config in ${dir}: 2 skipped: ${dir}/10-a\\.conf: no "type" \\(perhaps this is a \\.conflist\\?\\); ${dir}/20-b\\.conflist: invalid JSON: `));
+      assert.match(
+        e.message,
+        new RegExp(
+          `^no usable CNI network config in ${dir}: 2 skipped: ${dir}/10-a\\.conf: no "type" \\(perhaps this is a \\.conflist\\?\\); ${dir}/20-b\\.conflist: invalid JSON: `,
+        ),
+      );
       assert.ok(!e.message.includes('see warnings'));
       assert.ok(!e.message.includes('\n'), 'one line');
       return true;
@@ -29,7 +34,11 @@ test('no usable CNI config: the error line names every skipped file and why', as
 });
 
 test('a relative --cni-bin-dir entry is made absolute against the working directory', () => {
-  assert.deepEqual(parseBinDirs('bin:/usr/lib/cni::./x/../plugins'), [path.resolve('bin'), '/usr/lib/cni', path.resolve('plugins')]);
+  assert.deepEqual(parseBinDirs('bin:/usr/lib/cni::./x/../plugins'), [
+    path.resolve('bin'),
+    '/usr/lib/cni',
+    path.resolve('plugins'),
+  ]);
 });
 
 /** A temp dir holding `shadow` (mode 0600, "secret") and `name` planted as a symlink to it. */
@@ -50,7 +59,13 @@ function withPlantedSymlink(name: string, fn: (link: string, target: string) => 
 
 test("writing the pod's etc-hosts over a symlink replaces the link and leaves its target alone", () => {
   withPlantedSymlink('etc-hosts', (hosts) => {
-    applyEffect(nodeFs, { kind: 'writeFile', path: hosts, mode: 0o644, content: '127.0.0.1\tlocalhost\n', why: 'managed /etc/hosts' });
+    applyEffect(nodeFs, {
+      kind: 'writeFile',
+      path: hosts,
+      mode: 0o644,
+      content: '127.0.0.1\tlocalhost\n',
+      why: 'managed /etc/hosts',
+    });
     assert.ok(fs.lstatSync(hosts).isFile(), 'etc-hosts is now a regular file');
     assert.equal(fs.lstatSync(hosts).mode & 0o777, 0o644);
     assert.equal(fs.readFileSync(hosts, 'utf8'), '127.0.0.1\tlocalhost\n');
@@ -59,6 +74,9 @@ test("writing the pod's etc-hosts over a symlink replaces the link and leaves it
 
 test('the termination-log touch does not follow a symlink either', () => {
   withPlantedSymlink('3f9a0c12', (log) => {
-    assert.throws(() => applyEffect(nodeFs, { kind: 'touch', path: log, mode: 0o666, why: 'termination-message file' }), /symbolic link/);
+    assert.throws(
+      () => applyEffect(nodeFs, { kind: 'touch', path: log, mode: 0o666, why: 'termination-message file' }),
+      /symbolic link/,
+    );
   });
 });

@@ -14,7 +14,8 @@ import { GATES_133 } from '../fixtures/gates';
 
 const UID = '0c9d3b5e-1111-4222-8333-944455556666';
 const POD_DIR = `/var/lib/kubelet/pods/${UID}`;
-const webPod = (): Pod => JSON.parse(readFileSync(new URL('../fixtures/configs/web-pod.json', import.meta.url), 'utf8'));
+const webPod = (): Pod =>
+  JSON.parse(readFileSync(new URL('../fixtures/configs/web-pod.json', import.meta.url), 'utf8'));
 const opts: ContainerOptions = {
   resolvConf: null,
   clusterDomain: 'cluster.local',
@@ -60,18 +61,28 @@ test('identity fields of the web container', () => {
     'io.kubernetes.pod.terminationGracePeriod': '30',
     'io.kubernetes.container.ports': '[{"containerPort":80,"protocol":"TCP"}]',
   });
-  assert.deepEqual([config.command, config.args, config.workingDir, config.stdin, config.stdinOnce, config.tty], [[], [], '', false, false, false]);
+  assert.deepEqual(
+    [config.command, config.args, config.workingDir, config.stdin, config.stdinOnce, config.tty],
+    [[], [], '', false, false, false],
+  );
 });
 
 test('annotations: legacy hash scheme, hashWithoutResources, deletion grace period, preStop', () => {
   const made = podWith({ lifecycle: { preStop: { exec: { command: ['sh', '-c', 'sleep 5 && nginx -s quit'] } } } });
   const c = made.c;
   const pod: Pod = { ...made.pod, metadata: { ...made.pod.metadata, deletionGracePeriodSeconds: 10 } };
-  const legacy = generateContainerConfig(pod, c, 'regular', { ...opts, hashScheme: 'whole-spec', hashWithoutResources: true }).config.annotations;
+  const legacy = generateContainerConfig(pod, c, 'regular', {
+    ...opts,
+    hashScheme: 'whole-spec',
+    hashWithoutResources: true,
+  }).config.annotations;
   assert.equal(legacy['io.kubernetes.container.hash'], formatHash(hashContainerLegacy(c)));
   assert.ok(/^[0-9a-f]+$/.test(legacy['io.kubernetes.container.hashWithoutResources']!));
   assert.equal(legacy['io.kubernetes.pod.deletionGracePeriod'], '10');
-  assert.equal(legacy['io.kubernetes.container.preStopHandler'], '{"exec":{"command":["sh","-c","sleep 5 \\u0026\\u0026 nginx -s quit"]}}');
+  assert.equal(
+    legacy['io.kubernetes.container.preStopHandler'],
+    '{"exec":{"command":["sh","-c","sleep 5 \\u0026\\u0026 nginx -s quit"]}}',
+  );
   const plain = gen({ ports: [] }).config.annotations;
   assert.equal(plain['io.kubernetes.container.ports'], undefined, 'no ports annotation without ports');
   assert.equal(plain['io.kubernetes.container.preStopHandler'], undefined);
@@ -79,25 +90,51 @@ test('annotations: legacy hash scheme, hashWithoutResources, deletion grace peri
 
 test('Go encoding/json text of ports and preStop handlers', () => {
   const ports: Array<[string, Container['ports'], string]> = [
-    ['field order and omitempty', [{ name: 'http', hostPort: 8080, containerPort: 80, protocol: 'TCP', hostIP: '0.0.0.0' }], '[{"name":"http","hostPort":8080,"containerPort":80,"protocol":"TCP","hostIP":"0.0.0.0"}]'],
+    [
+      'field order and omitempty',
+      [{ name: 'http', hostPort: 8080, containerPort: 80, protocol: 'TCP', hostIP: '0.0.0.0' }],
+      '[{"name":"http","hostPort":8080,"containerPort":80,"protocol":"TCP","hostIP":"0.0.0.0"}]',
+    ],
     ['containerPort is never omitted', [{ containerPort: 0 }], '[{"containerPort":0}]'],
-    ['keys given in another order are written in Go order', [{ protocol: 'UDP', containerPort: 53, name: 'dns' }], '[{"name":"dns","containerPort":53,"protocol":"UDP"}]'],
-    ['HTML characters escaped', [{ name: 'a<b>&c', containerPort: 1 }], '[{"name":"a\\u003cb\\u003e\\u0026c","containerPort":1}]'],
+    [
+      'keys given in another order are written in Go order',
+      [{ protocol: 'UDP', containerPort: 53, name: 'dns' }],
+      '[{"name":"dns","containerPort":53,"protocol":"UDP"}]',
+    ],
+    [
+      'HTML characters escaped',
+      [{ name: 'a<b>&c', containerPort: 1 }],
+      '[{"name":"a\\u003cb\\u003e\\u0026c","containerPort":1}]',
+    ],
   ];
   for (const [name, p, want] of ports) assert.equal(encodeContainerPorts(p ?? []), want, name);
 
   const handlers: Array<[string, Parameters<typeof encodeLifecycleHandler>[0], string]> = [
-    ['httpGet with named port, headers', { httpGet: { path: '/quit?a=1&b=2', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-A', value: '' }] } },
-      '{"httpGet":{"path":"/quit?a=1\\u0026b=2","port":"http","scheme":"HTTP","httpHeaders":[{"name":"X-A","value":""}]}}'],
-    ['httpGet numeric port, host', { httpGet: { port: 8080, host: 'localhost' } }, '{"httpGet":{"port":8080,"host":"localhost"}}'],
+    [
+      'httpGet with named port, headers',
+      { httpGet: { path: '/quit?a=1&b=2', port: 'http', scheme: 'HTTP', httpHeaders: [{ name: 'X-A', value: '' }] } },
+      '{"httpGet":{"path":"/quit?a=1\\u0026b=2","port":"http","scheme":"HTTP","httpHeaders":[{"name":"X-A","value":""}]}}',
+    ],
+    [
+      'httpGet numeric port, host',
+      { httpGet: { port: 8080, host: 'localhost' } },
+      '{"httpGet":{"port":8080,"host":"localhost"}}',
+    ],
     ['tcpSocket', { tcpSocket: { port: 6379 } }, '{"tcpSocket":{"port":6379}}'],
     ['sleep', { sleep: { seconds: 5 } }, '{"sleep":{"seconds":5}}'],
     ['empty exec keeps the object', { exec: {} }, '{"exec":{}}'],
-    ['quotes, backslashes, newline, tab, U+2028', { exec: { command: ['a"b\\c\nd\te\u2028'] } }, '{"exec":{"command":["a\\"b\\\\c\\nd\\te\\u2028"]}}'],
+    [
+      'quotes, backslashes, newline, tab, U+2028',
+      { exec: { command: ['a"b\\c\nd\te\u2028'] } },
+      '{"exec":{"command":["a\\"b\\\\c\\nd\\te\\u2028"]}}',
+    ],
     ['control characters', { exec: { command: ['\u0001\b\f'] } }, '{"exec":{"command":["\\u0001\\b\\f"]}}'],
   ];
   for (const [name, h, want] of handlers) assert.equal(encodeLifecycleHandler(h), want, name);
-  assert.throws(() => encodeContainerPorts([{ containerPort: 'eighty' as unknown as number }]), /ports\[0\]\.containerPort: expected an integer/);
+  assert.throws(
+    () => encodeContainerPorts([{ containerPort: 'eighty' as unknown as number }]),
+    /ports\[0\]\.containerPort: expected an integer/,
+  );
 });
 
 test('command, args and env in the config', () => {
@@ -116,7 +153,14 @@ test('command, args and env in the config', () => {
   });
   assert.deepEqual(config.command, ['/bin/sh', '-c']);
   assert.deepEqual(config.args, ['echo hello from web $(HOME) $(MISSING)']);
-  assert.deepEqual(config.envs.map((e) => [e.key, text(e.value)]), [['POD_NAME', 'web'], ['GREETING', 'hello'], ['POD_IP', '10.244.1.7']]);
+  assert.deepEqual(
+    config.envs.map((e) => [e.key, text(e.value)]),
+    [
+      ['POD_NAME', 'web'],
+      ['GREETING', 'hello'],
+      ['POD_IP', '10.244.1.7'],
+    ],
+  );
   assert.deepEqual([config.workingDir, config.stdin, config.stdinOnce, config.tty], ['/srv', true, true, true]);
 });
 
@@ -164,7 +208,10 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
     why: 'managed /etc/hosts',
   });
   assert.deepEqual(
-    effects.map((e) => `${e.kind} ${'path' in e ? e.path : `${e.root} + ${e.subPath}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`),
+    effects.map(
+      (e) =>
+        `${e.kind} ${'path' in e ? e.path : `${e.root} + ${e.subPath}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
+    ),
     [
       `mkdir ${POD_DIR} 750`,
       `mkdir ${POD_DIR}/volumes 750`,
@@ -203,8 +250,15 @@ test('--dry-run lists the pod directory once for two containers, and makes nothi
     for (const name of ['app', 'side']) {
       for (const e of gen({ name }, { kubeletRoot: root, podLogsRoot: `${root}/logs` }).effects) applyEffect(fs, e);
     }
-    assert.deepEqual(changes.filter((l) => l.startsWith(`mkdir -p ${root}/pods/${UID} `)), [`mkdir -p ${root}/pods/${UID} (750)`]);
-    assert.equal(changes.filter((l) => l.startsWith('write ')).length, 2, 'etc-hosts is written for each container, as kubelet does');
+    assert.deepEqual(
+      changes.filter((l) => l.startsWith(`mkdir -p ${root}/pods/${UID} `)),
+      [`mkdir -p ${root}/pods/${UID} (750)`],
+    );
+    assert.equal(
+      changes.filter((l) => l.startsWith('write ')).length,
+      2,
+      'etc-hosts is written for each container, as kubelet does',
+    );
     assert.deepEqual(readdirSync(root), []);
   } finally {
     rmSync(root, { recursive: true, force: true });
@@ -219,110 +273,263 @@ test('no /etc/hosts without pod IPs or when a volume mounts it; no termination l
     {},
     { volumes: [{ name: 'hosts', hostPath: { path: '/etc/hosts', type: 'File' } }] },
   );
-  assert.deepEqual(own.config.mounts.map((m) => [m.containerPath, m.hostPath]), [['/etc/hosts', '/etc/hosts']]);
-  assert.deepEqual(own.effects[3], { kind: 'checkHostPath', path: '/etc/hosts', type: 'File', why: 'hostPath volume hosts' });
+  assert.deepEqual(
+    own.config.mounts.map((m) => [m.containerPath, m.hostPath]),
+    [['/etc/hosts', '/etc/hosts']],
+  );
+  assert.deepEqual(own.effects[3], {
+    kind: 'checkHostPath',
+    path: '/etc/hosts',
+    type: 'File',
+    why: 'hostPath volume hosts',
+  });
   assert.equal(own.config.annotations['io.kubernetes.container.terminationMessagePath'], '');
 });
 
 test('host-network pods get the node hosts file', () => {
   const r = gen({}, { nodeHostsFile: '127.0.0.1 localhost\n192.168.1.5 node-1\n' }, { hostNetwork: true });
   const hosts = r.effects.find((e) => e.kind === 'writeFile');
-  assert.equal(hosts && hosts.kind === 'writeFile' && hosts.content, '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n192.168.1.5 node-1\n');
+  assert.equal(
+    hosts && hosts.kind === 'writeFile' && hosts.content,
+    '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n192.168.1.5 node-1\n',
+  );
   assert.throws(() => gen({}, {}, { hostNetwork: true }), /node's \/etc\/hosts, which was not given/);
 });
 
 test('mount and volume errors', () => {
   const cases: Array<[string, Partial<Container>, Partial<Pod['spec']>, RegExp | string]> = [
-    ['unknown volume', { volumeMounts: [{ name: 'nope', mountPath: '/x' }] }, {}, 'cannot find volume "nope" to mount into container "app"'],
-    ['unsupported type', { volumeMounts: [{ name: 'cfg', mountPath: '/x' }] }, { volumes: [{ name: 'cfg', configMap: { name: 'c' } }] }, 'volume cfg: type configMap is not supported by syncpod'],
-    ['memory emptyDir', { volumeMounts: [{ name: 'm', mountPath: '/x' }] }, { volumes: [{ name: 'm', emptyDir: { medium: 'Memory' } }] }, 'volume m: emptyDir medium Memory is not supported by syncpod'],
-    ['absolute subPath', { volumeMounts: [{ name: 'd', mountPath: '/x', subPath: '/etc' }] }, { volumes: [{ name: 'd', emptyDir: {} }] }, 'error SubPath `/etc` must not be an absolute path'],
-    ['subPath with ..', { volumeMounts: [{ name: 'd', mountPath: '/x', subPath: 'a/../../b' }] }, { volumes: [{ name: 'd', emptyDir: {} }] }, /unable to provision SubPath `a\/\.\.\/\.\.\/b`/],
-    ['subPathExpr with a missing variable', { volumeMounts: [{ name: 'd', mountPath: '/x', subPathExpr: '$(NOPE)' }] }, { volumes: [{ name: 'd', emptyDir: {} }] }, 'container app: volumeMount d: subPathExpr: missing value for NOPE'],
-    ['recursiveReadOnly Enabled without runtime support', { volumeMounts: [{ name: 'd', mountPath: '/x', readOnly: true, recursiveReadOnly: 'Enabled' } as never] }, { volumes: [{ name: 'd', emptyDir: {} }] }, /recursiveReadOnly Enabled is not supported by the runtime/],
+    [
+      'unknown volume',
+      { volumeMounts: [{ name: 'nope', mountPath: '/x' }] },
+      {},
+      'cannot find volume "nope" to mount into container "app"',
+    ],
+    [
+      'unsupported type',
+      { volumeMounts: [{ name: 'cfg', mountPath: '/x' }] },
+      { volumes: [{ name: 'cfg', configMap: { name: 'c' } }] },
+      'volume cfg: type configMap is not supported by syncpod',
+    ],
+    [
+      'memory emptyDir',
+      { volumeMounts: [{ name: 'm', mountPath: '/x' }] },
+      { volumes: [{ name: 'm', emptyDir: { medium: 'Memory' } }] },
+      'volume m: emptyDir medium Memory is not supported by syncpod',
+    ],
+    [
+      'absolute subPath',
+      { volumeMounts: [{ name: 'd', mountPath: '/x', subPath: '/etc' }] },
+      { volumes: [{ name: 'd', emptyDir: {} }] },
+      'error SubPath `/etc` must not be an absolute path',
+    ],
+    [
+      'subPath with ..',
+      { volumeMounts: [{ name: 'd', mountPath: '/x', subPath: 'a/../../b' }] },
+      { volumes: [{ name: 'd', emptyDir: {} }] },
+      /unable to provision SubPath `a\/\.\.\/\.\.\/b`/,
+    ],
+    [
+      'subPathExpr with a missing variable',
+      { volumeMounts: [{ name: 'd', mountPath: '/x', subPathExpr: '$(NOPE)' }] },
+      { volumes: [{ name: 'd', emptyDir: {} }] },
+      'container app: volumeMount d: subPathExpr: missing value for NOPE',
+    ],
+    [
+      'recursiveReadOnly Enabled without runtime support',
+      { volumeMounts: [{ name: 'd', mountPath: '/x', readOnly: true, recursiveReadOnly: 'Enabled' } as never] },
+      { volumes: [{ name: 'd', emptyDir: {} }] },
+      /recursiveReadOnly Enabled is not supported by the runtime/,
+    ],
   ];
   for (const [name, c, spec, want] of cases) {
-    assert.throws(() => gen(c, {}, spec), typeof want === 'string' ? { name: 'SyncpodError', message: want } : want, name);
+    assert.throws(
+      () => gen(c, {}, spec),
+      typeof want === 'string' ? { name: 'SyncpodError', message: want } : want,
+      name,
+    );
   }
-  assert.throws(() => gen({}, { terminationLogName: 'XYZ' }), /termination-log file name "XYZ" is not 8 lowercase hex digits/);
+  assert.throws(
+    () => gen({}, { terminationLogName: 'XYZ' }),
+    /termination-log file name "XYZ" is not 8 lowercase hex digits/,
+  );
 });
 
 test('linux resources of the container', () => {
-  const r = gen({ resources: { requests: { cpu: '250m', memory: '1Gi' }, limits: { cpu: '500m', memory: '2Gi' } } }).config.linux!.resources!;
+  const r = gen({ resources: { requests: { cpu: '250m', memory: '1Gi' }, limits: { cpu: '500m', memory: '2Gi' } } })
+    .config.linux!.resources!;
   assert.deepEqual(
     [r.cpuShares, r.cpuQuota, r.cpuPeriod, r.memoryLimitInBytes, r.oomScoreAdj, r.unified],
     ['256', '50000', '100000', String(2 * 1024 ** 3), '938', { 'memory.oom.group': '1' }],
   );
   assert.deepEqual(gen({}, { cgroupVersion: 1 }).config.linux!.resources!.unified, {});
-  assert.equal(gen({}, {}, { priorityClassName: 'system-node-critical', priority: 2000001000 }).config.linux!.resources!.oomScoreAdj, '-997');
-  assert.throws(() => gen({ resources: { requests: { memory: '1Gi' } } }, { memoryCapacityBytes: undefined }), /needs the node's memory capacity/);
+  assert.equal(
+    gen({}, {}, { priorityClassName: 'system-node-critical', priority: 2000001000 }).config.linux!.resources!
+      .oomScoreAdj,
+    '-997',
+  );
+  assert.throws(
+    () => gen({ resources: { requests: { memory: '1Gi' } } }, { memoryCapacityBytes: undefined }),
+    /needs the node's memory capacity/,
+  );
 });
 
 test('security context', () => {
-  type Case = { name: string; c?: Partial<Container>; spec?: Partial<Pod['spec']>; o?: Partial<ContainerOptions>; check: (sc: NonNullable<NonNullable<ReturnType<typeof gen>['config']['linux']>['securityContext']>) => void };
+  type Case = {
+    name: string;
+    c?: Partial<Container>;
+    spec?: Partial<Pod['spec']>;
+    o?: Partial<ContainerOptions>;
+    check: (sc: NonNullable<NonNullable<ReturnType<typeof gen>['config']['linux']>['securityContext']>) => void;
+  };
   const cases: Case[] = [
-    { name: 'defaults: image without user runs as uid 0, Unconfined seccomp, default masked paths', check: (sc) => {
-      assert.deepEqual(sc.runAsUser, { value: '0' });
-      assert.equal(sc.runAsUsername, '');
-      assert.deepEqual(sc.seccomp, { profileType: 'Unconfined', localhostRef: '' });
-      assert.equal(sc.maskedPaths.length, 11);
-      assert.deepEqual(sc.readonlyPaths, ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger']);
-      assert.equal(sc.capabilities, undefined);
-      assert.equal(sc.apparmor, undefined);
-      assert.deepEqual([sc.privileged, sc.readonlyRootfs, sc.noNewPrivs], [false, false, false]);
-    } },
-    { name: '--seccomp-default gives RuntimeDefault', o: { seccompDefault: true }, check: (sc) => assert.equal(sc.seccomp!.profileType, 'RuntimeDefault') },
-    { name: 'image user name and uid', o: { imageUser: { username: 'nginx' } }, check: (sc) => {
-      assert.equal(sc.runAsUser, undefined);
-      assert.equal(sc.runAsUsername, 'nginx');
-    } },
-    { name: 'image uid', o: { imageUser: { uid: '101' } }, check: (sc) => assert.deepEqual(sc.runAsUser, { value: '101' }) },
-    { name: 'container fields override the pod; capabilities as written', spec: { securityContext: { runAsUser: 1000, runAsGroup: 1000, fsGroup: 2000, supplementalGroups: [3000], seLinuxOptions: { type: 'pod_t' } } },
-      c: { securityContext: { runAsUser: 1001, capabilities: { add: ['NET_ADMIN'], drop: ['ALL'] }, privileged: true, readOnlyRootFilesystem: true, allowPrivilegeEscalation: false, procMount: 'Unmasked' } },
+    {
+      name: 'defaults: image without user runs as uid 0, Unconfined seccomp, default masked paths',
+      check: (sc) => {
+        assert.deepEqual(sc.runAsUser, { value: '0' });
+        assert.equal(sc.runAsUsername, '');
+        assert.deepEqual(sc.seccomp, { profileType: 'Unconfined', localhostRef: '' });
+        assert.equal(sc.maskedPaths.length, 11);
+        assert.deepEqual(sc.readonlyPaths, ['/proc/bus', '/proc/fs', '/proc/irq', '/proc/sys', '/proc/sysrq-trigger']);
+        assert.equal(sc.capabilities, undefined);
+        assert.equal(sc.apparmor, undefined);
+        assert.deepEqual([sc.privileged, sc.readonlyRootfs, sc.noNewPrivs], [false, false, false]);
+      },
+    },
+    {
+      name: '--seccomp-default gives RuntimeDefault',
+      o: { seccompDefault: true },
+      check: (sc) => assert.equal(sc.seccomp!.profileType, 'RuntimeDefault'),
+    },
+    {
+      name: 'image user name and uid',
+      o: { imageUser: { username: 'nginx' } },
+      check: (sc) => {
+        assert.equal(sc.runAsUser, undefined);
+        assert.equal(sc.runAsUsername, 'nginx');
+      },
+    },
+    {
+      name: 'image uid',
+      o: { imageUser: { uid: '101' } },
+      check: (sc) => assert.deepEqual(sc.runAsUser, { value: '101' }),
+    },
+    {
+      name: 'container fields override the pod; capabilities as written',
+      spec: {
+        securityContext: {
+          runAsUser: 1000,
+          runAsGroup: 1000,
+          fsGroup: 2000,
+          supplementalGroups: [3000],
+          seLinuxOptions: { type: 'pod_t' },
+        },
+      },
+      c: {
+        securityContext: {
+          runAsUser: 1001,
+          capabilities: { add: ['NET_ADMIN'], drop: ['ALL'] },
+          privileged: true,
+          readOnlyRootFilesystem: true,
+          allowPrivilegeEscalation: false,
+          procMount: 'Unmasked',
+        },
+      },
       check: (sc) => {
         assert.deepEqual(sc.runAsUser, { value: '1001' });
         assert.deepEqual(sc.runAsGroup, { value: '1000' });
-        assert.deepEqual(sc.capabilities, { addCapabilities: ['NET_ADMIN'], dropCapabilities: ['ALL'], addAmbientCapabilities: [] });
+        assert.deepEqual(sc.capabilities, {
+          addCapabilities: ['NET_ADMIN'],
+          dropCapabilities: ['ALL'],
+          addAmbientCapabilities: [],
+        });
         assert.deepEqual([sc.privileged, sc.readonlyRootfs, sc.noNewPrivs], [true, true, true]);
         assert.deepEqual(sc.supplementalGroups, ['2000', '3000']);
         assert.equal(sc.selinuxOptions!.type, 'pod_t');
         assert.deepEqual([sc.maskedPaths, sc.readonlyPaths], [[], []]);
-      } },
-    { name: 'seccomp Localhost under <root>/seccomp, container wins over pod', spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } } },
-      c: { securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/audit.json' } } }, o: { kubeletRoot: '/srv/kubelet' },
-      check: (sc) => assert.deepEqual(sc.seccomp, { profileType: 'Localhost', localhostRef: '/srv/kubelet/seccomp/profiles/audit.json' }) },
-    { name: 'pod seccomp used when the container has none', spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } } }, check: (sc) => assert.equal(sc.seccomp!.profileType, 'RuntimeDefault') },
-    { name: 'AppArmor from the legacy annotation', check: (sc) => {
-      assert.deepEqual(sc.apparmor, { profileType: 'Localhost', localhostRef: 'k8s-nginx' });
-      assert.equal(sc.apparmorProfile, 'localhost/k8s-nginx');
-    }, spec: {} },
-    { name: 'AppArmor field on the container', c: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } as never }, check: (sc) => {
-      assert.deepEqual(sc.apparmor, { profileType: 'RuntimeDefault', localhostRef: '' });
-      assert.equal(sc.apparmorProfile, 'runtime/default');
-    } },
-    { name: 'namespaces follow the pod', spec: { hostIPC: true, shareProcessNamespace: true }, check: (sc) => {
-      assert.deepEqual([sc.namespaceOptions!.network, sc.namespaceOptions!.pid, sc.namespaceOptions!.ipc], ['POD', 'POD', 'NODE']);
-    } },
+      },
+    },
+    {
+      name: 'seccomp Localhost under <root>/seccomp, container wins over pod',
+      spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } } },
+      c: { securityContext: { seccompProfile: { type: 'Localhost', localhostProfile: 'profiles/audit.json' } } },
+      o: { kubeletRoot: '/srv/kubelet' },
+      check: (sc) =>
+        assert.deepEqual(sc.seccomp, {
+          profileType: 'Localhost',
+          localhostRef: '/srv/kubelet/seccomp/profiles/audit.json',
+        }),
+    },
+    {
+      name: 'pod seccomp used when the container has none',
+      spec: { securityContext: { seccompProfile: { type: 'RuntimeDefault' } } },
+      check: (sc) => assert.equal(sc.seccomp!.profileType, 'RuntimeDefault'),
+    },
+    {
+      name: 'AppArmor from the legacy annotation',
+      check: (sc) => {
+        assert.deepEqual(sc.apparmor, { profileType: 'Localhost', localhostRef: 'k8s-nginx' });
+        assert.equal(sc.apparmorProfile, 'localhost/k8s-nginx');
+      },
+      spec: {},
+    },
+    {
+      name: 'AppArmor field on the container',
+      c: { securityContext: { appArmorProfile: { type: 'RuntimeDefault' } } as never },
+      check: (sc) => {
+        assert.deepEqual(sc.apparmor, { profileType: 'RuntimeDefault', localhostRef: '' });
+        assert.equal(sc.apparmorProfile, 'runtime/default');
+      },
+    },
+    {
+      name: 'namespaces follow the pod',
+      spec: { hostIPC: true, shareProcessNamespace: true },
+      check: (sc) => {
+        assert.deepEqual(
+          [sc.namespaceOptions!.network, sc.namespaceOptions!.pid, sc.namespaceOptions!.ipc],
+          ['POD', 'POD', 'NODE'],
+        );
+      },
+    },
   ];
   for (const k of cases) {
     const { pod, c } = podWith(k.c ?? {}, k.spec ?? {});
-    if (k.name.startsWith('AppArmor from the legacy')) pod.metadata!.annotations = { 'container.apparmor.security.beta.kubernetes.io/app': 'localhost/k8s-nginx' };
+    if (k.name.startsWith('AppArmor from the legacy'))
+      pod.metadata!.annotations = { 'container.apparmor.security.beta.kubernetes.io/app': 'localhost/k8s-nginx' };
     const sc = generateContainerConfig(pod, c, 'regular', { ...opts, ...k.o }).config.linux!.securityContext!;
     k.check(sc);
   }
-  assert.throws(
-    () => gen({ securityContext: { seccompProfile: { type: 'Localhost' } } }),
-    { message: 'localhostProfile must be set if seccompProfile type is Localhost.' },
-  );
+  assert.throws(() => gen({ securityContext: { seccompProfile: { type: 'Localhost' } } }), {
+    message: 'localhostProfile must be set if seccompProfile type is Localhost.',
+  });
 });
 
 test('runAsNonRoot is verified with kubelet messages', () => {
   const pod = 'web_default(0c9d3b5e-1111-4222-8333-944455556666)';
   const cases: Array<[string, Partial<Container>, Partial<ContainerOptions>, string | undefined]> = [
-    ['runAsUser 0', { securityContext: { runAsNonRoot: true, runAsUser: 0 } }, {}, `container's runAsUser breaks non-root policy (pod: "${pod}", container: app)`],
-    ['image runs as root', { securityContext: { runAsNonRoot: true } }, {}, `container has runAsNonRoot and image will run as root (pod: "${pod}", container: app)`],
-    ['non-numeric image user', { securityContext: { runAsNonRoot: true } }, { imageUser: { username: 'nginx' } }, `container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: "${pod}", container: app)`],
-    ['numeric non-root image user passes', { securityContext: { runAsNonRoot: true } }, { imageUser: { uid: 101 } }, undefined],
+    [
+      'runAsUser 0',
+      { securityContext: { runAsNonRoot: true, runAsUser: 0 } },
+      {},
+      `container's runAsUser breaks non-root policy (pod: "${pod}", container: app)`,
+    ],
+    [
+      'image runs as root',
+      { securityContext: { runAsNonRoot: true } },
+      {},
+      `container has runAsNonRoot and image will run as root (pod: "${pod}", container: app)`,
+    ],
+    [
+      'non-numeric image user',
+      { securityContext: { runAsNonRoot: true } },
+      { imageUser: { username: 'nginx' } },
+      `container has runAsNonRoot and image has non-numeric user (nginx), cannot verify user is non-root (pod: "${pod}", container: app)`,
+    ],
+    [
+      'numeric non-root image user passes',
+      { securityContext: { runAsNonRoot: true } },
+      { imageUser: { uid: 101 } },
+      undefined,
+    ],
     ['runAsUser non-zero passes', { securityContext: { runAsNonRoot: true, runAsUser: 1000 } }, {}, undefined],
   ];
   for (const [name, c, o, message] of cases) {
@@ -341,8 +548,14 @@ test('init and ephemeral containers', () => {
   assert.equal(i.labels['io.kubernetes.container.name'], 'setup');
   assert.equal(i.logPath, 'setup/0.log');
   const e = generateContainerConfig(pod, debug, 'ephemeral', { ...opts, targetContainerId: 'abc123' }).config;
-  assert.deepEqual([e.linux!.securityContext!.namespaceOptions!.pid, e.linux!.securityContext!.namespaceOptions!.targetId], ['TARGET', 'abc123']);
-  assert.throws(() => generateContainerConfig(pod, debug, 'ephemeral', opts), /targets container app, whose container id was not given/);
+  assert.deepEqual(
+    [e.linux!.securityContext!.namespaceOptions!.pid, e.linux!.securityContext!.namespaceOptions!.targetId],
+    ['TARGET', 'abc123'],
+  );
+  assert.throws(
+    () => generateContainerConfig(pod, debug, 'ephemeral', opts),
+    /targets container app, whose container id was not given/,
+  );
   assert.throws(() => generateContainerConfig(pod, init, 'regular', opts), /pod has no container named setup/);
   const shared = webPod();
   shared.spec!.shareProcessNamespace = true;
@@ -362,7 +575,11 @@ test('dry-run fs: what it would make reads back with its kind and mode; what exi
     assert.equal(fs.mode(`${root}/a/b/scratch`) & 0o777, 0o777, 'an emptyDir made at 0777 reads as 0777, not 755');
     assert.equal(fs.kind(`${root}/a`), 'dir');
     fs.mkdirAll(`${root}/file/sub`, 0o755);
-    assert.equal(fs.kind(`${root}/file`), 'file', 'an existing file under a planned directory is not marked a directory');
+    assert.equal(
+      fs.kind(`${root}/file`),
+      'file',
+      'an existing file under a planned directory is not marked a directory',
+    );
     fs.touch(`${root}/a/log`, 0o640);
     assert.equal(fs.mode(`${root}/a/log`), 0o640);
     assert.deepEqual(readdirSync(root), ['file'], 'nothing was made');

@@ -18,7 +18,10 @@ test('every command has a man page and every page in man/ is current (run npm ru
     if ((c as unknown as { _hidden?: boolean })._hidden) continue;
     assert.ok(pages.has(`syncpod-${c.name()}.1`), `no page generated for ${c.name()}`);
   }
-  const onDisk = fs.readdirSync(manDir).filter((f) => f.endsWith('.1')).sort();
+  const onDisk = fs
+    .readdirSync(manDir)
+    .filter((f) => f.endsWith('.1'))
+    .sort();
   assert.deepEqual(onDisk, [...pages.keys()].sort(), 'man/ does not hold exactly the generated pages');
   for (const [name, text] of pages) {
     assert.equal(fs.readFileSync(path.join(manDir, name), 'utf8'), text, `man/${name} is stale`);
@@ -85,7 +88,8 @@ function sourceText(): string {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
         if (p !== path.join(root, 'cri', 'gen')) walk(p);
-      } else if (e.name.endsWith('.ts') && p !== path.join(root, 'cli', 'command-docs.ts')) out.push(fs.readFileSync(p, 'utf8'));
+      } else if (e.name.endsWith('.ts') && p !== path.join(root, 'cli', 'command-docs.ts'))
+        out.push(fs.readFileSync(p, 'utf8'));
     }
   };
   walk(root);
@@ -107,7 +111,24 @@ test('every command page explains the command: a DESCRIPTION beyond its NAME lin
 
 test('the common tasks have examples that run the command they document', () => {
   const pages = renderManPages();
-  const wanted = ['plan', 'sync', 'doctor', 'logs', 'exec', 'port-forward', 'runp', 'create', 'net-setup', 'rmi', 'report', 'pods', 'ps', 'images', 'stats', 'statsp'];
+  const wanted = [
+    'plan',
+    'sync',
+    'doctor',
+    'logs',
+    'exec',
+    'port-forward',
+    'runp',
+    'create',
+    'net-setup',
+    'rmi',
+    'report',
+    'pods',
+    'ps',
+    'images',
+    'stats',
+    'statsp',
+  ];
   for (const cmd of wanted) {
     const examples = section(pages.get(`syncpod-${cmd}.1`)!, 'EXAMPLES') ?? '';
     assert.match(examples, new RegExp(`syncpod ${cmd} `), `syncpod-${cmd}.1: no example runs syncpod ${cmd}`);
@@ -118,11 +139,28 @@ test('the common tasks have examples that run the command they document', () => 
 });
 
 test('sections come in the usual order', () => {
-  const order = ['NAME', 'SYNOPSIS', 'DESCRIPTION', 'ARGUMENTS', 'OPTIONS', 'GLOBAL OPTIONS', 'COMMANDS', 'EXIT STATUS', 'ENVIRONMENT', 'FILES', 'EXAMPLES', 'SEE ALSO'];
+  const order = [
+    'NAME',
+    'SYNOPSIS',
+    'DESCRIPTION',
+    'ARGUMENTS',
+    'OPTIONS',
+    'GLOBAL OPTIONS',
+    'COMMANDS',
+    'EXIT STATUS',
+    'ENVIRONMENT',
+    'FILES',
+    'EXAMPLES',
+    'SEE ALSO',
+  ];
   for (const [file, page] of renderManPages()) {
     const names = sections(page).map(([n]) => n);
     for (const n of names) assert.ok(order.includes(n), `${file}: unexpected section ${n}`);
-    assert.deepEqual(names, [...names].sort((a, b) => order.indexOf(a) - order.indexOf(b)), `${file}: sections out of order`);
+    assert.deepEqual(
+      names,
+      [...names].sort((a, b) => order.indexOf(a) - order.indexOf(b)),
+      `${file}: sections out of order`,
+    );
   }
 });
 
@@ -132,8 +170,10 @@ test('exit codes: the pages of commands with --detailed-exitcode or -o npd say w
     const page = renderManPages().get(`syncpod-${c.name()}.1`);
     if (!page) continue;
     const status = section(page, 'EXIT STATUS')!;
-    if (c.options.some((o) => o.long === '--detailed-exitcode')) assert.match(status, /\b2 With --detailed-exitcode/, `syncpod-${c.name()}.1`);
-    if (c.options.some((o) => o.long === '--output' && /npd/.test(o.description))) assert.match(status, /-o npd/, `syncpod-${c.name()}.1`);
+    if (c.options.some((o) => o.long === '--detailed-exitcode'))
+      assert.match(status, /\b2 With --detailed-exitcode/, `syncpod-${c.name()}.1`);
+    if (c.options.some((o) => o.long === '--output' && /npd/.test(o.description)))
+      assert.match(status, /-o npd/, `syncpod-${c.name()}.1`);
   }
   assert.match(section(renderManPages().get('syncpod-exec.1')!, 'EXIT STATUS')!, /130 Interrupted/);
 });
@@ -146,12 +186,24 @@ test('every environment variable a page names is read by src/, and syncpod(1) na
     if (!env) continue;
     const names = [...env.matchAll(/^\.TP\n\\fB([A-Z0-9\\_]+)\\fR$/gm)].map((m) => m[1]!.replace(/\\/g, ''));
     assert.ok(names.length > 0, `${file}: ENVIRONMENT names nothing`);
-    for (const n of names) assert.ok(new RegExp(`env\\.${n}\\b|env\\[['"]${n}['"]\\]`).test(src), `${file}: ${n} is not read anywhere in src/`);
+    for (const n of names)
+      assert.ok(
+        new RegExp(`env\\.${n}\\b|env\\[['"]${n}['"]\\]`).test(src),
+        `${file}: ${n} is not read anywhere in src/`,
+      );
   }
   const read = new Set([...src.matchAll(/\benv\.([A-Z][A-Z0-9_]+)\b/g)].map((m) => m[1]!));
   const overview = section(pages.get('syncpod.1')!, 'ENVIRONMENT')!;
-  for (const n of read) assert.match(overview, new RegExp(`\\b${n}\\b`), `syncpod.1: ENVIRONMENT does not name ${n}, which src/ reads`);
-  for (const n of ['CONTAINER_RUNTIME_ENDPOINT', 'IMAGE_SERVICE_ENDPOINT', 'CRI_CONFIG_FILE', 'SYNCPOD_HOST_ROOT', 'NO_COLOR']) assert.ok(read.has(n), n);
+  for (const n of read)
+    assert.match(overview, new RegExp(`\\b${n}\\b`), `syncpod.1: ENVIRONMENT does not name ${n}, which src/ reads`);
+  for (const n of [
+    'CONTAINER_RUNTIME_ENDPOINT',
+    'IMAGE_SERVICE_ENDPOINT',
+    'CRI_CONFIG_FILE',
+    'SYNCPOD_HOST_ROOT',
+    'NO_COLOR',
+  ])
+    assert.ok(read.has(n), n);
 });
 
 test('every node path a FILES section names is one src/ uses', () => {
@@ -161,7 +213,15 @@ test('every node path a FILES section names is one src/ uses', () => {
     for (const s of needles) assert.ok(s.length > 1 && src.includes(s), `FILES.${key}: "${s}" is not in src/`);
   }
   const overview = section(renderManPages().get('syncpod.1')!, 'FILES')!;
-  for (const p of ['/etc/crictl.yaml', '/run/syncpod/locks/', '/etc/cni/net.d', '/var/lib/cni/results/', '--config-dir', '/var/log/pods/']) assert.ok(overview.includes(p), `syncpod.1: FILES lacks ${p}`);
+  for (const p of [
+    '/etc/crictl.yaml',
+    '/run/syncpod/locks/',
+    '/etc/cni/net.d',
+    '/var/lib/cni/results/',
+    '--config-dir',
+    '/var/log/pods/',
+  ])
+    assert.ok(overview.includes(p), `syncpod.1: FILES lacks ${p}`);
 });
 
 test('syncpod(1) has ENVIRONMENT, FILES and SEE ALSO crictl(1); the pages of commands that touch the node name its files', () => {
@@ -171,7 +231,10 @@ test('syncpod(1) has ENVIRONMENT, FILES and SEE ALSO crictl(1); the pages of com
   assert.ok(section(main, 'FILES'));
   assert.match(section(main, 'SEE ALSO')!, /crictl\(1\)/);
   assert.match(section(pages.get('syncpod-sync.1')!, 'FILES')!, /\/run\/syncpod\/locks\//);
-  assert.match(section(pages.get('syncpod-net-setup.1')!, 'FILES')!, /\/etc\/cni\/net\.d .*\/opt\/cni\/bin.*\/var\/lib\/cni\/results\//);
+  assert.match(
+    section(pages.get('syncpod-net-setup.1')!, 'FILES')!,
+    /\/etc\/cni\/net\.d .*\/opt\/cni\/bin.*\/var\/lib\/cni\/results\//,
+  );
   assert.match(section(pages.get('syncpod-plan.1')!, 'FILES')!, /\/etc\/crictl\.yaml .*--config-dir.*staticPodPath/);
   assert.match(section(pages.get('syncpod-logs.1')!, 'FILES')!, /\/var\/log\/pods\//);
 });
@@ -179,7 +242,10 @@ test('syncpod(1) has ENVIRONMENT, FILES and SEE ALSO crictl(1); the pages of com
 test('a command without man page text is refused by name', () => {
   const docs = { ...COMMAND_DOCS };
   delete (docs as Record<string, unknown>).plan;
-  assert.throws(() => renderManPages(programForDocs(), docs), /no man page text for plan: add an entry to src\/cli\/command-docs\.ts/);
+  assert.throws(
+    () => renderManPages(programForDocs(), docs),
+    /no man page text for plan: add an entry to src\/cli\/command-docs\.ts/,
+  );
 });
 
 test("a command's help ends by pointing at its man page", () => {
@@ -199,7 +265,12 @@ function words(line: string): string[] {
 
 test('every syncpod command line in EXAMPLES names a real command and only flags it takes', () => {
   const program = programForDocs();
-  const flagsOf = (opts: readonly Option[]) => new Map(opts.flatMap((o) => [o.short, o.long].filter((f): f is string => !!f).map((f) => [f, o.required || o.optional] as const)));
+  const flagsOf = (opts: readonly Option[]) =>
+    new Map(
+      opts.flatMap((o) =>
+        [o.short, o.long].filter((f): f is string => !!f).map((f) => [f, o.required || o.optional] as const),
+      ),
+    );
   const globals = flagsOf(program.options);
   const docs = Object.entries(COMMAND_DOCS).flatMap(([name, d]) => d.examples.map((e) => [name, e.command] as const));
   let checked = 0;
@@ -234,7 +305,9 @@ test('every syncpod command line in EXAMPLES names a real command and only flags
 });
 
 test('the docs table holds exactly the visible commands, and SEE ALSO names pages that exist', () => {
-  const names = programForDocs().commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden).map((c) => c.name());
+  const names = programForDocs()
+    .commands.filter((c) => !(c as unknown as { _hidden?: boolean })._hidden)
+    .map((c) => c.name());
   assert.deepEqual(Object.keys(COMMAND_DOCS).sort(), [...names].sort());
   for (const [name, d] of Object.entries(COMMAND_DOCS)) {
     for (const ref of d.seeAlso) {

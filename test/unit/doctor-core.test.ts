@@ -12,13 +12,30 @@ import { promLabel, renderDoctorPrometheus, renderDoctorTable } from '../../src/
 import { podInfraContainerImage } from '../../src/doctor/checks/kubelet';
 import { imageMatches, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../../src/doctor/runtime-info';
 
-const check = (id: string, group: DoctorCheck['group'], run: DoctorCheck['run'] = async () => ({ status: 'ok', summary: 'fine.', evidence: [] })): DoctorCheck => ({ id, group, title: id, run });
-const result = (id: string, status: CheckResult['status'], summary = 'something.'): CheckResult => ({ id, group: id.split('.')[0] as CheckResult['group'], status, summary, evidence: [], durationMs: 1 });
+const check = (
+  id: string,
+  group: DoctorCheck['group'],
+  run: DoctorCheck['run'] = async () => ({ status: 'ok', summary: 'fine.', evidence: [] }),
+): DoctorCheck => ({ id, group, title: id, run });
+const result = (id: string, status: CheckResult['status'], summary = 'something.'): CheckResult => ({
+  id,
+  group: id.split('.')[0] as CheckResult['group'],
+  status,
+  summary,
+  evidence: [],
+  durationMs: 1,
+});
 
 test('selectChecks: ids and groups in registry order; an unknown value names its flag', () => {
   const all = [check('runtime.ready', 'runtime'), check('runtime.version', 'runtime'), check('pods.stuck', 'pods')];
-  assert.deepEqual(selectChecks(all, [], []).map((c) => c.id), ['runtime.ready', 'runtime.version', 'pods.stuck']);
-  assert.deepEqual(selectChecks(all, ['pods.stuck', 'runtime'], ['runtime.version']).map((c) => c.id), ['runtime.ready', 'pods.stuck']);
+  assert.deepEqual(
+    selectChecks(all, [], []).map((c) => c.id),
+    ['runtime.ready', 'runtime.version', 'pods.stuck'],
+  );
+  assert.deepEqual(
+    selectChecks(all, ['pods.stuck', 'runtime'], ['runtime.version']).map((c) => c.id),
+    ['runtime.ready', 'pods.stuck'],
+  );
   assert.throws(() => selectChecks(all, ['runtime.redy'], []), /^SyncpodError: --check: unknown check "runtime\.redy"/);
   assert.throws(() => selectChecks(all, [], ['nope']), /--skip: unknown check "nope"/);
 });
@@ -27,7 +44,20 @@ test('the registry: ids unique, each in its group, the ids the issue names for t
   const ids = DOCTOR_CHECKS.map((c) => c.id);
   assert.equal(new Set(ids).size, ids.length);
   for (const c of DOCTOR_CHECKS) assert.ok(c.id.startsWith(`${c.group}.`), c.id);
-  for (const id of ['runtime.reachable', 'runtime.ready', 'runtime.network-ready', 'kubelet.found', 'kubelet.version', 'kubelet.cgroup-driver', 'kubelet.sandbox-image', 'pods.crashloop', 'pods.oomkilled', 'pods.stuck', 'pods.dead-sandboxes', 'pods.orphans']) {
+  for (const id of [
+    'runtime.reachable',
+    'runtime.ready',
+    'runtime.network-ready',
+    'kubelet.found',
+    'kubelet.version',
+    'kubelet.cgroup-driver',
+    'kubelet.sandbox-image',
+    'pods.crashloop',
+    'pods.oomkilled',
+    'pods.stuck',
+    'pods.dead-sandboxes',
+    'pods.orphans',
+  ]) {
     assert.ok(ids.includes(id), id);
   }
 });
@@ -41,18 +71,31 @@ test('runChecks: a hung check is skip: timed out while the others answer; a thro
     }),
   ];
   const results = await runChecks(checks, {} as DoctorEnv, { deadlineMs: 50, clock: () => 0 });
-  assert.deepEqual(results.map((r) => [r.id, r.status, r.summary]), [
-    ['runtime.ready', 'ok', 'fine.'],
-    ['runtime.version', 'skip', 'timed out: no answer within 0.05s'],
-    ['pods.stuck', 'skip', 'could not run: ListContainers: connection refused'],
-  ]);
+  assert.deepEqual(
+    results.map((r) => [r.id, r.status, r.summary]),
+    [
+      ['runtime.ready', 'ok', 'fine.'],
+      ['runtime.version', 'skip', 'timed out: no answer within 0.05s'],
+      ['pods.stuck', 'skip', 'could not run: ListContainers: connection refused'],
+    ],
+  );
 });
 
 test('memoisedCallers: each unfiltered list, Status and Version sent once whoever asks; filtered lists and single statuses go through', async () => {
   const sent: string[] = [];
-  const fake = { call: async (method: string, req: unknown) => (sent.push(`${method} ${JSON.stringify(req)}`), method === 'ListPodSandbox' ? { items: [] } : { containers: [], images: [] }) };
+  const fake = {
+    call: async (method: string, req: unknown) => (
+      sent.push(`${method} ${JSON.stringify(req)}`),
+      method === 'ListPodSandbox' ? { items: [] } : { containers: [], images: [] }
+    ),
+  };
   const { runtime, image } = memoisedCallers(fake as never, fake as never);
-  await Promise.all([runtime.call('ListPodSandbox', {}), runtime.call('ListPodSandbox', {}), runtime.call('ListContainers', {}), runtime.call('ListContainers', { filter: undefined })]);
+  await Promise.all([
+    runtime.call('ListPodSandbox', {}),
+    runtime.call('ListPodSandbox', {}),
+    runtime.call('ListContainers', {}),
+    runtime.call('ListContainers', { filter: undefined }),
+  ]);
   await runtime.call('Status', { verbose: false });
   await runtime.call('Status', { verbose: true });
   await runtime.call('ListContainers', { filter: { podSandboxId: 'x' } });
@@ -75,7 +118,11 @@ test('the summary and --detailed-exitcode: 0 all ok or skipped, 2 when one warns
   const okOnly = buildDoctorReport('n1', [result('runtime.ready', 'ok'), result('kubelet.found', 'skip')]);
   assert.equal(okOnly.summary.text, 'Node n1: 1 ok, 1 skipped (2 checks).');
   assert.equal(doctorExitCode(okOnly, true), 0);
-  const bad = buildDoctorReport('n1', [result('runtime.ready', 'fail'), result('pods.stuck', 'warn'), result('pods.orphans', 'ok')]);
+  const bad = buildDoctorReport('n1', [
+    result('runtime.ready', 'fail'),
+    result('pods.stuck', 'warn'),
+    result('pods.orphans', 'ok'),
+  ]);
   assert.deepEqual([bad.summary.status, bad.summary.text], ['fail', 'Node n1: 1 fail, 1 warn, 1 ok (3 checks).']);
   assert.equal(doctorExitCode(bad, true), 2);
   assert.equal(doctorExitCode(bad, false), 0);
@@ -83,9 +130,15 @@ test('the summary and --detailed-exitcode: 0 all ok or skipped, 2 when one warns
 });
 
 test('NPD: exit 0 OK / 1 NonOK (first fail, else first warn) / 2 Unknown (nothing could run); the line within 80 bytes, never split inside a character', () => {
-  assert.deepEqual(npdStatus(buildDoctorReport('n', [result('runtime.ready', 'ok'), result('kubelet.found', 'skip')])), { exitCode: 0, line: 'OK: 1 checks ok, 1 skipped' });
-  const long = 'NetworkReady is false: NetworkPluginNotReady: Network plugin returns error: cni plugin not initialized.';
-  const nonOk = npdStatus(buildDoctorReport('n', [result('pods.stuck', 'warn'), result('runtime.network-ready', 'fail', long)]));
+  assert.deepEqual(
+    npdStatus(buildDoctorReport('n', [result('runtime.ready', 'ok'), result('kubelet.found', 'skip')])),
+    { exitCode: 0, line: 'OK: 1 checks ok, 1 skipped' },
+  );
+  const long =
+    'NetworkReady is false: NetworkPluginNotReady: Network plugin returns error: cni plugin not initialized.';
+  const nonOk = npdStatus(
+    buildDoctorReport('n', [result('pods.stuck', 'warn'), result('runtime.network-ready', 'fail', long)]),
+  );
   assert.equal(nonOk.exitCode, 1);
   assert.ok(nonOk.line.startsWith('NonOK: 1 fail, 1 warn: runtime.network-ready: NetworkReady is false'), nonOk.line);
   assert.equal(Buffer.byteLength(nonOk.line), NPD_MAX_OUTPUT);
@@ -97,10 +150,16 @@ test('NPD: exit 0 OK / 1 NonOK (first fail, else first warn) / 2 Unknown (nothin
 });
 
 test('Prometheus: every line is a comment or a sample of the text exposition format; values 0/1/2; labels escaped; a timestamp gauge', () => {
-  const report = buildDoctorReport('node "a"\\b', [result('runtime.ready', 'ok'), result('pods.stuck', 'warn'), result('runtime.network-ready', 'fail'), result('kubelet.found', 'skip')]);
+  const report = buildDoctorReport('node "a"\\b', [
+    result('runtime.ready', 'ok'),
+    result('pods.stuck', 'warn'),
+    result('runtime.network-ready', 'fail'),
+    result('kubelet.found', 'skip'),
+  ]);
   const text = renderDoctorPrometheus(report, 1_700_000_000_123);
   assert.ok(text.endsWith('\n'));
-  const sample = /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*",?)*)\} (-?\d+(?:\.\d+)?)$/;
+  const sample =
+    /^([a-zA-Z_:][a-zA-Z0-9_:]*)\{((?:[a-zA-Z_][a-zA-Z0-9_]*="(?:[^"\\\n]|\\["\\n])*",?)*)\} (-?\d+(?:\.\d+)?)$/;
   const typed = new Set<string>();
   for (const line of text.trimEnd().split('\n')) {
     if (line.startsWith('# TYPE ')) {
@@ -123,8 +182,15 @@ test('Prometheus: every line is a comment or a sample of the text exposition for
 });
 
 test('the human view: grouped in registry order, status symbol, id, finding, remedy; no escape codes with the plain palette', () => {
-  const r = { ...result('runtime.network-ready', 'fail', 'NetworkReady is false.'), remedy: 'Put a CNI config in /etc/cni/net.d.' };
-  const text = renderDoctorTable(buildDoctorReport('n', [r, result('pods.stuck', 'ok', 'Nothing stuck.')]), undefined, 120);
+  const r = {
+    ...result('runtime.network-ready', 'fail', 'NetworkReady is false.'),
+    remedy: 'Put a CNI config in /etc/cni/net.d.',
+  };
+  const text = renderDoctorTable(
+    buildDoctorReport('n', [r, result('pods.stuck', 'ok', 'Nothing stuck.')]),
+    undefined,
+    120,
+  );
   assert.equal(
     text,
     [
@@ -144,17 +210,24 @@ test('the human view: grouped in registry order, status symbol, id, finding, rem
 });
 
 test('the human view puts what needs attention first and wraps FINDING and REMEDY to the width, never cutting a word', () => {
-  const long = 'The kubelet runs with cgroupDriver systemd while the runtime reports cgroupfs for its default handler runc, so pods fail to start.';
+  const long =
+    'The kubelet runs with cgroupDriver systemd while the runtime reports cgroupfs for its default handler runc, so pods fail to start.';
   const checks = [
     result('runtime.reachable', 'ok', 'The runtime answers.'),
     result('pods.stuck', 'ok', 'Nothing stuck.'),
     result('pods.crashloop', 'warn', 'web restarts.'),
-    { ...result('kubelet.cgroup-driver', 'fail', long), remedy: 'Set SystemdCgroup = true in the runc options of /etc/containerd/config.toml and restart containerd.' },
+    {
+      ...result('kubelet.cgroup-driver', 'fail', long),
+      remedy: 'Set SystemdCgroup = true in the runc options of /etc/containerd/config.toml and restart containerd.',
+    },
   ];
   const text = renderDoctorTable(buildDoctorReport('n', checks), undefined, 80);
   const lines = text.trimEnd().split('\n');
   // kubelet (a fail) and pods (a warn) before runtime (all ok); in pods the warn before the ok.
-  assert.deepEqual(lines.filter((l) => /^[A-Z]+$/.test(l)), ['KUBELET', 'PODS', 'RUNTIME']);
+  assert.deepEqual(
+    lines.filter((l) => /^[A-Z]+$/.test(l)),
+    ['KUBELET', 'PODS', 'RUNTIME'],
+  );
   assert.ok(lines.findIndex((l) => l.includes('pods.crashloop')) < lines.findIndex((l) => l.includes('pods.stuck')));
   for (const l of lines) assert.ok(l.length <= 80, l);
   const words = (t: string) => t.split(/\s+/).filter(Boolean);
@@ -163,12 +236,29 @@ test('the human view puts what needs attention first and wraps FINDING and REMED
 
 test("the runtime's own configuration in Status info, the kubelet's pause image flag, image names compared as references", () => {
   const status = (config: unknown) => ({ info: { config: JSON.stringify(config) }, runtimeHandlers: [] });
-  assert.deepEqual(runtimeSandboxImage(status({ sandboxImage: 'registry.k8s.io/pause:3.9' })), { image: 'registry.k8s.io/pause:3.9', from: 'CRI Status info.config.sandboxImage' });
-  assert.equal(runtimeSandboxImage(status({ pinnedImages: { sandbox: 'registry.k8s.io/pause:3.10' }, sandboxImage: 'x' }))!.image, 'registry.k8s.io/pause:3.10');
+  assert.deepEqual(runtimeSandboxImage(status({ sandboxImage: 'registry.k8s.io/pause:3.9' })), {
+    image: 'registry.k8s.io/pause:3.9',
+    from: 'CRI Status info.config.sandboxImage',
+  });
+  assert.equal(
+    runtimeSandboxImage(status({ pinnedImages: { sandbox: 'registry.k8s.io/pause:3.10' }, sandboxImage: 'x' }))!.image,
+    'registry.k8s.io/pause:3.10',
+  );
   assert.equal(runtimeSandboxImage({ info: {}, runtimeHandlers: [] }), undefined);
-  assert.equal(runtimeInfoCgroupDriver(status({ containerd: { defaultRuntimeName: 'runc', runtimes: { runc: { options: { SystemdCgroup: true } } } } }))!.driver, 'systemd');
-  assert.equal(runtimeInfoCgroupDriver(status({ containerd: { runtimes: { runc: { options: {} } } } }))!.driver, 'cgroupfs');
-  assert.equal(podInfraContainerImage(['--config', 'c.yaml', '--pod-infra-container-image=reg/pause:3.9']), 'reg/pause:3.9');
+  assert.equal(
+    runtimeInfoCgroupDriver(
+      status({ containerd: { defaultRuntimeName: 'runc', runtimes: { runc: { options: { SystemdCgroup: true } } } } }),
+    )!.driver,
+    'systemd',
+  );
+  assert.equal(
+    runtimeInfoCgroupDriver(status({ containerd: { runtimes: { runc: { options: {} } } } }))!.driver,
+    'cgroupfs',
+  );
+  assert.equal(
+    podInfraContainerImage(['--config', 'c.yaml', '--pod-infra-container-image=reg/pause:3.9']),
+    'reg/pause:3.9',
+  );
   assert.equal(podInfraContainerImage(['--pod-infra-container-image', 'reg/pause:3.8']), 'reg/pause:3.8');
   assert.equal(podInfraContainerImage(['--v=2']), undefined);
   assert.ok(imageMatches('pause:3.9', ['docker.io/library/pause:3.9']));
@@ -182,7 +272,13 @@ test('report: doctor reports from a second container are merged beside the plans
   const { buildNodePlan } = await import('../../src/plan/node-plan');
   const plan = JSON.stringify(buildNodePlan('node-a', [], [], []));
   const older = JSON.stringify(buildDoctorReport('node-a', [result('runtime.ready', 'fail')]));
-  const newer = JSON.stringify(buildDoctorReport('node-a', [result('pods.stuck', 'warn', 'one stuck.'), result('runtime.network-ready', 'fail', 'NetworkReady is false.'), result('runtime.ready', 'ok')]));
+  const newer = JSON.stringify(
+    buildDoctorReport('node-a', [
+      result('pods.stuck', 'warn', 'one stuck.'),
+      result('runtime.network-ready', 'fail', 'NetworkReady is false.'),
+      result('runtime.ready', 'ok'),
+    ]),
+  );
   const onlyDoctor = JSON.stringify(buildDoctorReport('node-b', [result('runtime.ready', 'ok')]));
   const log = [
     `[pod/s-a/syncpod] 2026-11-25T01:00:00Z ${plan}`,
@@ -191,10 +287,20 @@ test('report: doctor reports from a second container are merged beside the plans
     `[pod/s-b/doctor] 2026-11-25T01:10:00Z ${onlyDoctor}`,
   ].join('\n');
   const r = buildFleetReport([{ name: '<stdin>', text: log }]);
-  assert.deepEqual(r.nodes.map((n) => [n.node, n.runs, n.doctor?.status, n.doctor?.runs, n.doctor?.findings, n.errors]), [
-    ['node-a', 1, 'fail', 2, ['fail runtime.network-ready: NetworkReady is false.', 'warn pods.stuck: one stuck.'], []],
-    ['node-b', 0, 'ok', 1, [], []],
-  ]);
+  assert.deepEqual(
+    r.nodes.map((n) => [n.node, n.runs, n.doctor?.status, n.doctor?.runs, n.doctor?.findings, n.errors]),
+    [
+      [
+        'node-a',
+        1,
+        'fail',
+        2,
+        ['fail runtime.network-ready: NetworkReady is false.', 'warn pods.stuck: one stuck.'],
+        [],
+      ],
+      ['node-b', 0, 'ok', 1, [], []],
+    ],
+  );
   assert.equal(r.summary.nodesWithDoctorFindings, 1);
   assert.match(r.summary.text, /, 1 of 2 doctored nodes with findings\.$/);
   const text = renderFleetReport(r);
@@ -206,13 +312,23 @@ test('report: doctor reports from a second container are merged beside the plans
 // ---------------------------------------------------------------------------------------------
 // checks against a hand-written DoctorEnv
 
-type Lists = { sandboxes?: unknown[]; containers?: unknown[]; statuses?: Record<string, unknown>; desired?: string[]; runtimeDriver?: 'systemd' | 'cgroupfs' };
+type Lists = {
+  sandboxes?: unknown[];
+  containers?: unknown[];
+  statuses?: Record<string, unknown>;
+  desired?: string[];
+  runtimeDriver?: 'systemd' | 'cgroupfs';
+};
 const NOW = 1_800_000_000_000;
 const ns = (ms: number) => String(BigInt(ms) * 1_000_000n);
 function fakeEnv(profile: Record<string, unknown>, l: Lists = {}): DoctorEnv {
   const unused = () => Promise.reject(new Error('not used'));
   return {
-    profile: { kubeletVersion: { value: '1.33', source: 'default' }, staticPodPath: { value: '', source: 'default' }, ...profile } as never,
+    profile: {
+      kubeletVersion: { value: '1.33', source: 'default' },
+      staticPodPath: { value: '', source: 'default' },
+      ...profile,
+    } as never,
     readNodeFile: unused,
     nodePath: (p) => p,
     now: () => NOW,
@@ -221,25 +337,52 @@ function fakeEnv(profile: Record<string, unknown>, l: Lists = {}): DoctorEnv {
       endpoint: 'unix:///run/fake.sock',
       version: unused,
       status: async () => ({ info: {}, runtimeHandlers: [] }),
-      runtimeConfig: async () => (l.runtimeDriver ? { answered: true, cgroupDriver: l.runtimeDriver, endpoint: 'unix:///run/fake.sock' } : { answered: false, why: 'RuntimeConfig is not implemented' }),
+      runtimeConfig: async () =>
+        l.runtimeDriver
+          ? { answered: true, cgroupDriver: l.runtimeDriver, endpoint: 'unix:///run/fake.sock' }
+          : { answered: false, why: 'RuntimeConfig is not implemented' },
       sandboxes: async () => (l.sandboxes ?? []) as never,
       containers: async () => (l.containers ?? []) as never,
       containerStatus: async (id) => l.statuses?.[id] as never,
       images: async () => [],
       imageFsInfo: unused,
     },
-    nodePlan: async () => ({ plan: { orphans: [], problems: [], plans: [] } as never, podsApiRead: false, desiredUids: new Set(l.desired ?? []) }),
+    nodePlan: async () => ({
+      plan: { orphans: [], problems: [], plans: [] } as never,
+      podsApiRead: false,
+      desiredUids: new Set(l.desired ?? []),
+    }),
   };
 }
 const byId = (id: string) => DOCTOR_CHECKS.find((c) => c.id === id)!;
-const labels = (uid: string, name: string, container?: string) => ({ 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': 'ns', ...(container ? { 'io.kubernetes.container.name': container } : {}) });
+const labels = (uid: string, name: string, container?: string) => ({
+  'io.kubernetes.pod.uid': uid,
+  'io.kubernetes.pod.name': name,
+  'io.kubernetes.pod.namespace': 'ns',
+  ...(container ? { 'io.kubernetes.container.name': container } : {}),
+});
 
-test('kubelet.cgroup-driver: the kubelet\'s own driver against the runtime\'s; a kubelet taking the runtime\'s agrees; no kubelet is skip', async () => {
+test("kubelet.cgroup-driver: the kubelet's own driver against the runtime's; a kubelet taking the runtime's agrees; no kubelet is skip", async () => {
   const kubelet = { pid: 7, exe: '/usr/bin/kubelet', args: [], dropIns: [] };
   const cases: Array<[string, Record<string, unknown>, Lists, string]> = [
-    ['config systemd, runtime cgroupfs', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config', from: '/var/lib/kubelet/config.yaml' } }, { runtimeDriver: 'cgroupfs' }, 'fail'],
-    ['both systemd', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } }, { runtimeDriver: 'systemd' }, 'ok'],
-    ['kubelet takes the runtime\'s', { kubelet, cgroupDriver: { value: 'systemd', source: 'runtime' } }, { runtimeDriver: 'systemd' }, 'ok'],
+    [
+      'config systemd, runtime cgroupfs',
+      { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config', from: '/var/lib/kubelet/config.yaml' } },
+      { runtimeDriver: 'cgroupfs' },
+      'fail',
+    ],
+    [
+      'both systemd',
+      { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } },
+      { runtimeDriver: 'systemd' },
+      'ok',
+    ],
+    [
+      "kubelet takes the runtime's",
+      { kubelet, cgroupDriver: { value: 'systemd', source: 'runtime' } },
+      { runtimeDriver: 'systemd' },
+      'ok',
+    ],
     ['runtime says nothing', { kubelet, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } }, {}, 'skip'],
     ['no kubelet', { cgroupDriver: { value: 'cgroupfs', source: 'default' } }, { runtimeDriver: 'systemd' }, 'skip'],
   ];
@@ -250,32 +393,68 @@ test('kubelet.cgroup-driver: the kubelet\'s own driver against the runtime\'s; a
 });
 
 test("pods.dead-sandboxes: kubelet's GC keeps the newest sandbox of a live pod and removes every NotReady one of a pod that is gone", async () => {
-  const sb = (id: string, uid: string, state: string, ageS: number) => ({ id, state, createdAt: ns(NOW - ageS * 1000), labels: labels(uid, `pod-${uid}`), metadata: { attempt: 0 } });
-  const env = fakeEnv({}, {
-    desired: ['live', 'live-only'],
-    sandboxes: [sb('old', 'live', 'SANDBOX_NOTREADY', 600), sb('new', 'live', 'SANDBOX_READY', 60), sb('kept', 'live-only', 'SANDBOX_NOTREADY', 60), sb('gone', 'deleted', 'SANDBOX_NOTREADY', 30)],
+  const sb = (id: string, uid: string, state: string, ageS: number) => ({
+    id,
+    state,
+    createdAt: ns(NOW - ageS * 1000),
+    labels: labels(uid, `pod-${uid}`),
+    metadata: { attempt: 0 },
   });
+  const env = fakeEnv(
+    {},
+    {
+      desired: ['live', 'live-only'],
+      sandboxes: [
+        sb('old', 'live', 'SANDBOX_NOTREADY', 600),
+        sb('new', 'live', 'SANDBOX_READY', 60),
+        sb('kept', 'live-only', 'SANDBOX_NOTREADY', 60),
+        sb('gone', 'deleted', 'SANDBOX_NOTREADY', 30),
+      ],
+    },
+  );
   const r = await byId('pods.dead-sandboxes').run(env);
   assert.equal(r.status, 'warn');
-  assert.deepEqual(r.evidence.map((e) => e.value.split(',')[0]), ['NotReady sandbox old', 'NotReady sandbox gone']);
+  assert.deepEqual(
+    r.evidence.map((e) => e.value.split(',')[0]),
+    ['NotReady sandbox old', 'NotReady sandbox gone'],
+  );
 });
 
 test('pods.crashloop and pods.oomkilled: the newest exited instance of each container, its restart count and the back-off now', async () => {
-  const c = (id: string, uid: string, name: string, state: string, ageS: number, restarts: number) => ({ id, podSandboxId: 's', state, createdAt: ns(NOW - ageS * 1000), labels: labels(uid, `pod-${uid}`, name), annotations: { 'io.kubernetes.container.restartCount': String(restarts) } });
-  const st = (exitCode: number, reason: string, finishedAgoS: number) => ({ exitCode, reason, startedAt: ns(NOW - (finishedAgoS + 1) * 1000), finishedAt: ns(NOW - finishedAgoS * 1000), annotations: {} });
-  const env = fakeEnv({}, {
-    containers: [
-      c('loop2', 'a', 'app', 'CONTAINER_EXITED', 5, 2),
-      c('loop1', 'a', 'app', 'CONTAINER_EXITED', 50, 1),
-      c('oom1', 'b', 'eat', 'CONTAINER_EXITED', 100, 0),
-      c('oom2', 'b', 'eat', 'CONTAINER_RUNNING', 10, 1),
-      c('done', 'c', 'job', 'CONTAINER_EXITED', 100, 0),
-    ],
-    statuses: { loop2: st(1, 'Error', 3), oom1: st(137, 'OOMKilled', 20), done: st(0, 'Completed', 90) },
+  const c = (id: string, uid: string, name: string, state: string, ageS: number, restarts: number) => ({
+    id,
+    podSandboxId: 's',
+    state,
+    createdAt: ns(NOW - ageS * 1000),
+    labels: labels(uid, `pod-${uid}`, name),
+    annotations: { 'io.kubernetes.container.restartCount': String(restarts) },
   });
+  const st = (exitCode: number, reason: string, finishedAgoS: number) => ({
+    exitCode,
+    reason,
+    startedAt: ns(NOW - (finishedAgoS + 1) * 1000),
+    finishedAt: ns(NOW - finishedAgoS * 1000),
+    annotations: {},
+  });
+  const env = fakeEnv(
+    {},
+    {
+      containers: [
+        c('loop2', 'a', 'app', 'CONTAINER_EXITED', 5, 2),
+        c('loop1', 'a', 'app', 'CONTAINER_EXITED', 50, 1),
+        c('oom1', 'b', 'eat', 'CONTAINER_EXITED', 100, 0),
+        c('oom2', 'b', 'eat', 'CONTAINER_RUNNING', 10, 1),
+        c('done', 'c', 'job', 'CONTAINER_EXITED', 100, 0),
+      ],
+      statuses: { loop2: st(1, 'Error', 3), oom1: st(137, 'OOMKilled', 20), done: st(0, 'Completed', 90) },
+    },
+  );
   const loop = await byId('pods.crashloop').run(env);
   assert.equal(loop.status, 'fail');
-  assert.deepEqual(loop.evidence.map((e) => [e.name, e.value]), [['ns/pod-a app', 'restarts 2, last exit code 1 Error; CrashLoopBackOff, next start in ~17s of 20s']]);
+  assert.deepEqual(
+    loop.evidence.map((e) => [e.name, e.value]),
+    [['ns/pod-a app', 'restarts 2, last exit code 1 Error; CrashLoopBackOff, next start in ~17s of 20s']],
+  );
   const oom = await byId('pods.oomkilled').run(env);
   assert.equal(oom.status, 'warn');
   assert.equal(oom.evidence.length, 1);

@@ -13,7 +13,8 @@ import {
 } from '../../src/kubelet/features';
 import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 
-const oneLine = (re: RegExp) => (e: unknown) => e instanceof SyncpodError && !e.message.includes('\n') && re.test(e.message);
+const oneLine = (re: RegExp) => (e: unknown) =>
+  e instanceof SyncpodError && !e.message.includes('\n') && re.test(e.message);
 
 test('versions: minor and patch kept, v prefix and vendor suffixes accepted', () => {
   const rows: Array<[string, number, number | null, string]> = [
@@ -39,35 +40,39 @@ test('versions: minor and patch kept, v prefix and vendor suffixes accepted', ()
 const MINORS = [29, 30, 31, 32, 33, 34, 35, 36, 37];
 const BY_MINOR: Array<[GateName, string]> = [
   //                                          29   30   31   32   33   34   35   36   37
-  ['AtomicWriteVolumeUserFields',           '-    -    -    -    -    -    -    -    off'],
+  ['AtomicWriteVolumeUserFields', '-    -    -    -    -    -    -    -    off'],
   ['ChangeContainerStatusOnKubeletRestart', 'on   on   on   on   on   on   off  off  off'],
-  ['ContainerRestartRules',                 '-    -    -    -    -    off  on   on   on'],
-  ['ContainerStopSignals',                  '-    -    -    -    off  off  off  off  off'],
-  ['EmptyDirVolumeMode',                    '-    -    -    -    -    -    -    -    off'],
-  ['EnvFiles',                              '-    -    -    -    -    off  on   on   on'],
-  ['GRPCContainerProbeTLS',                 '-    -    -    -    -    -    -    -    off'],
-  ['H2CContainerProbe',                     '-    -    -    -    -    -    -    -    off'],
-  ['HostnameOverride',                      '-    -    -    -    -    off  on   on   on'],
-  ['ImageVolume',                           '-    -    off  off  off  off  on   ON   ON'],
+  ['ContainerRestartRules', '-    -    -    -    -    off  on   on   on'],
+  ['ContainerStopSignals', '-    -    -    -    off  off  off  off  off'],
+  ['EmptyDirVolumeMode', '-    -    -    -    -    -    -    -    off'],
+  ['EnvFiles', '-    -    -    -    -    off  on   on   on'],
+  ['GRPCContainerProbeTLS', '-    -    -    -    -    -    -    -    off'],
+  ['H2CContainerProbe', '-    -    -    -    -    -    -    -    off'],
+  ['HostnameOverride', '-    -    -    -    -    off  on   on   on'],
+  ['ImageVolume', '-    -    off  off  off  off  on   ON   ON'],
   ['InPlacePodLevelResourcesVerticalScaling', '-  -    -    -    -    -    off  on   on'],
-  ['InPlacePodVerticalScaling',             'off  off  off  off  on   on   ON   ON   ON'],
+  ['InPlacePodVerticalScaling', 'off  off  off  off  on   on   ON   ON   ON'],
   ['InPlacePodVerticalScalingInitContainers', '-  -    -    -    -    -    -    on   on'],
-  ['KubeletCrashLoopBackOffMax',            '-    -    -    off  off  off  on   on   on'],
-  ['LegacySidecarContainers',               '-    -    -    -    off  -    -    -    -'],
-  ['NodeSwap',                              'off  on   on   on   on   ON   ON   ON   ON'],
-  ['PodLevelResources',                     '-    -    -    off  off  on   on   on   on'],
-  ['ProcMountType',                         'off  off  off  off  on   on   on   ON   ON'],
-  ['RecursiveReadOnlyMounts',               '-    off  on   on   ON   ON   ON   ON   ON'],
-  ['RelaxedEnvironmentVariableValidation',  '-    off  off  on   on   ON   ON   ON   ON'],
-  ['RestartAllContainersOnContainerExits',  '-    -    -    -    -    -    off  on   on'],
-  ['SidecarContainers',                     'on   on   on   on   ON   ON   ON   -    -'],
-  ['SupplementalGroupsPolicy',              '-    -    off  off  on   on   ON   ON   ON'],
-  ['UserNamespacesSupport',                 'off  off  off  off  on   on   on   ON   ON'],
-  ['VolumeBindMountOptions',                '-    -    -    -    -    -    -    -    off'],
+  ['KubeletCrashLoopBackOffMax', '-    -    -    off  off  off  on   on   on'],
+  ['LegacySidecarContainers', '-    -    -    -    off  -    -    -    -'],
+  ['NodeSwap', 'off  on   on   on   on   ON   ON   ON   ON'],
+  ['PodLevelResources', '-    -    -    off  off  on   on   on   on'],
+  ['ProcMountType', 'off  off  off  off  on   on   on   ON   ON'],
+  ['RecursiveReadOnlyMounts', '-    off  on   on   ON   ON   ON   ON   ON'],
+  ['RelaxedEnvironmentVariableValidation', '-    off  off  on   on   ON   ON   ON   ON'],
+  ['RestartAllContainersOnContainerExits', '-    -    -    -    -    -    off  on   on'],
+  ['SidecarContainers', 'on   on   on   on   ON   ON   ON   -    -'],
+  ['SupplementalGroupsPolicy', '-    -    off  off  on   on   ON   ON   ON'],
+  ['UserNamespacesSupport', 'off  off  off  off  on   on   on   ON   ON'],
+  ['VolumeBindMountOptions', '-    -    -    -    -    -    -    -    off'],
 ];
 
 test('gate defaults and locks per minor 1.29–1.37 follow the versioned specs of kube_features.go', () => {
-  assert.deepEqual(BY_MINOR.map(([n]) => n), [...GATE_NAMES], 'every gate of the table is stated');
+  assert.deepEqual(
+    BY_MINOR.map(([n]) => n),
+    [...GATE_NAMES],
+    'every gate of the table is stated',
+  );
   for (const [name, row] of BY_MINOR) {
     const cells = row.trim().split(/\s+/);
     assert.equal(cells.length, MINORS.length, name);
@@ -80,9 +85,15 @@ test('gate defaults and locks per minor 1.29–1.37 follow the versioned specs o
 });
 
 test('a gate kubelet locks or no longer has is refused in --feature-gates, one line', () => {
-  assert.throws(() => resolveFeatureGates(36, '1.36', { ImageVolume: false }), oneLine(/ImageVolume is GA and locked to true in kubelet 1.36/));
+  assert.throws(
+    () => resolveFeatureGates(36, '1.36', { ImageVolume: false }),
+    oneLine(/ImageVolume is GA and locked to true in kubelet 1.36/),
+  );
   assert.throws(() => resolveFeatureGates(36, '1.36', { UserNamespacesSupport: false }), oneLine(/locked to true/));
-  assert.throws(() => resolveFeatureGates(36, '1.36', { SidecarContainers: true }), oneLine(/SidecarContainers does not exist in kubelet 1.36/));
+  assert.throws(
+    () => resolveFeatureGates(36, '1.36', { SidecarContainers: true }),
+    oneLine(/SidecarContainers does not exist in kubelet 1.36/),
+  );
   assert.equal(resolveFeatureGates(35, '1.35', { ProcMountType: false }).ProcMountType?.enabled, false);
 });
 
@@ -92,12 +103,19 @@ test('every gate row cites a source and says what it changes', () => {
     assert.ok(row.source.length > 10 && !row.source.includes('\n'), name);
     assert.ok(row.effect.length > 10, name);
     const sinces = row.specs.map((s) => s.since);
-    assert.deepEqual(sinces, [...sinces].sort((a, b) => a - b), `${name} specs in version order`);
+    assert.deepEqual(
+      sinces,
+      [...sinces].sort((a, b) => a - b),
+      `${name} specs in version order`,
+    );
   }
 });
 
 test('--feature-gates: kubelet syntax, unknown or malformed entries are one-line errors', () => {
-  assert.deepEqual(parseFeatureGates('ContainerRestartRules=false, ImageVolume=TRUE'), { ContainerRestartRules: false, ImageVolume: true });
+  assert.deepEqual(parseFeatureGates('ContainerRestartRules=false, ImageVolume=TRUE'), {
+    ContainerRestartRules: false,
+    ImageVolume: true,
+  });
   assert.deepEqual(parseFeatureGates(undefined), {});
   assert.throws(() => parseFeatureGates('NoSuchGate=true'), oneLine(/unknown feature gate NoSuchGate/));
   assert.throws(() => parseFeatureGates('ImageVolume'), oneLine(/"ImageVolume" is not NAME=true\|false/));
@@ -113,10 +131,19 @@ test('resolved gates say where each value came from: flag > detected > default',
 });
 
 test('a locked gate set against its default, or a gate the version lacks, is refused', () => {
-  assert.throws(() => resolveFeatureGates(35, '1.35', { InPlacePodVerticalScaling: false }), oneLine(/InPlacePodVerticalScaling is GA and locked to true in kubelet 1\.35/));
+  assert.throws(
+    () => resolveFeatureGates(35, '1.35', { InPlacePodVerticalScaling: false }),
+    oneLine(/InPlacePodVerticalScaling is GA and locked to true in kubelet 1\.35/),
+  );
   assert.doesNotThrow(() => resolveFeatureGates(35, '1.35', { InPlacePodVerticalScaling: true }));
-  assert.throws(() => resolveFeatureGates(34, '1.34', { LegacySidecarContainers: true }), oneLine(/LegacySidecarContainers does not exist in kubelet 1\.34/));
-  assert.throws(() => resolveFeatureGates(33, '1.33', {}, { SidecarContainers: false }), oneLine(/^kubelet configuration featureGates: feature gate SidecarContainers/));
+  assert.throws(
+    () => resolveFeatureGates(34, '1.34', { LegacySidecarContainers: true }),
+    oneLine(/LegacySidecarContainers does not exist in kubelet 1\.34/),
+  );
+  assert.throws(
+    () => resolveFeatureGates(33, '1.33', {}, { SidecarContainers: false }),
+    oneLine(/^kubelet configuration featureGates: feature gate SidecarContainers/),
+  );
 });
 
 test('the resolved rules carry version origin and gate provenance', () => {
@@ -126,7 +153,11 @@ test('the resolved rules carry version origin and gate provenance', () => {
   assert.equal(flagged.versionOrigin, 'flag');
   assert.equal(flagged.gateOrigins.LegacySidecarContainers?.origin, 'flag');
   assert.equal(flagged.gates.LegacySidecarContainers, true);
-  const detected = resolveKubeletRules(undefined, {}, { version: 'v1.33.0', featureGates: { InPlacePodVerticalScaling: false } });
+  const detected = resolveKubeletRules(
+    undefined,
+    {},
+    { version: 'v1.33.0', featureGates: { InPlacePodVerticalScaling: false } },
+  );
   assert.equal(detected.versionOrigin, 'detected');
   assert.equal(detected.gateOrigins.InPlacePodVerticalScaling?.origin, 'detected');
   assert.equal(resolveKubeletRules().versionOrigin, 'default');
@@ -134,7 +165,13 @@ test('the resolved rules carry version origin and gate provenance', () => {
 
 test('InPlacePodVerticalScalingInitContainers: a 1.36 kubelet resizes a running init container in place unless the gate is set off; 1.35 has no such gate', () => {
   assert.equal(resolveKubeletRules('v1.36.1').resizeRunningInitContainers, true);
-  assert.equal(resolveKubeletRules('v1.36.1', { InPlacePodVerticalScalingInitContainers: false }).resizeRunningInitContainers, false);
+  assert.equal(
+    resolveKubeletRules('v1.36.1', { InPlacePodVerticalScalingInitContainers: false }).resizeRunningInitContainers,
+    false,
+  );
   assert.equal(resolveKubeletRules('v1.35.2').resizeRunningInitContainers, false);
-  assert.throws(() => resolveKubeletRules('v1.35.2', { InPlacePodVerticalScalingInitContainers: true }), oneLine(/InPlacePodVerticalScalingInitContainers/));
+  assert.throws(
+    () => resolveKubeletRules('v1.35.2', { InPlacePodVerticalScalingInitContainers: true }),
+    oneLine(/InPlacePodVerticalScalingInitContainers/),
+  );
 });

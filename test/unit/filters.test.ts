@@ -18,7 +18,13 @@ import {
 } from '../../src/state/filters';
 import { seeded } from '../fixtures/seeded';
 
-const pod = (id: string, name: string, namespace: string, createdAt: number, extra: Partial<PodSandbox> = {}): PodSandbox => ({
+const pod = (
+  id: string,
+  name: string,
+  namespace: string,
+  createdAt: number,
+  extra: Partial<PodSandbox> = {},
+): PodSandbox => ({
   id,
   metadata: { name, uid: `uid-${id}`, namespace, attempt: 0 },
   state: 'SANDBOX_READY',
@@ -62,7 +68,11 @@ test('pods: client-side filters, newest first, --latest/--last', () => {
     ['--last after the other filters', { namespace: 'prod', last: 1 }, ['aaa222']],
   ];
   for (const [name, flags, want] of cases) {
-    assert.deepEqual(filterPods(PODS, flags).map((p) => p.id), want, name);
+    assert.deepEqual(
+      filterPods(PODS, flags).map((p) => p.id),
+      want,
+      name,
+    );
   }
 });
 
@@ -75,8 +85,12 @@ test('bad flag values are one-line errors in crictl words', () => {
     [() => filterImages([], ['colour=red']), 'unknown filter flag: colour=red'],
   ];
   for (const [fn, message] of cases) assert.throws(fn, { name: 'SyncpodError', message });
-  assert.throws(() => filterPods(PODS, { name: '(' }), (err: Error) =>
-    err.name === 'SyncpodError' && err.message.startsWith('invalid regular expression "(": ') && !err.message.includes('\n'),
+  assert.throws(
+    () => filterPods(PODS, { name: '(' }),
+    (err: Error) =>
+      err.name === 'SyncpodError' &&
+      err.message.startsWith('invalid regular expression "(": ') &&
+      !err.message.includes('\n'),
   );
 });
 
@@ -98,19 +112,34 @@ const busybox = { image: 'busybox', annotations: {}, userSpecifiedImage: '', run
 const CONTAINERS: Container[] = [
   ctr('c1', 'nginx', 10, { labels: { 'io.kubernetes.pod.namespace': 'default' } }),
   ctr('c2', 'sidecar', 30, { state: 'CONTAINER_EXITED', image: busybox }),
-  ctr('c3', 'nginx', 20, { state: 'CONTAINER_CREATED', podSandboxId: 'pod-x', labels: { 'io.kubernetes.pod.namespace': 'kube-system' } }),
+  ctr('c3', 'nginx', 20, {
+    state: 'CONTAINER_CREATED',
+    podSandboxId: 'pod-x',
+    labels: { 'io.kubernetes.pod.namespace': 'kube-system' },
+  }),
 ];
 
 test('ps: CRI filter is running-only unless -a, --state, --latest or --last', () => {
   const cases: Array<[string, ContainerListFlags, unknown]> = [
     ['default', {}, { id: '', podSandboxId: '', labelSelector: {}, state: { state: 'CONTAINER_RUNNING' } }],
     ['-a', { all: true }, { id: '', podSandboxId: '', labelSelector: {} }],
-    ['--state exited', { state: 'Exited' }, { id: '', podSandboxId: '', labelSelector: {}, state: { state: 'CONTAINER_EXITED' } }],
+    [
+      '--state exited',
+      { state: 'Exited' },
+      { id: '', podSandboxId: '', labelSelector: {}, state: { state: 'CONTAINER_EXITED' } },
+    ],
     ['--latest drops the state', { state: 'running', latest: true }, { id: '', podSandboxId: '', labelSelector: {} }],
     ['--last drops the state', { last: 3 }, { id: '', podSandboxId: '', labelSelector: {} }],
-    ['--id, --pod and labels', { id: 'c1', pod: 'pod', labels: ['a=b'] }, {
-      id: 'c1', podSandboxId: 'pod', labelSelector: { a: 'b' }, state: { state: 'CONTAINER_RUNNING' },
-    }],
+    [
+      '--id, --pod and labels',
+      { id: 'c1', pod: 'pod', labels: ['a=b'] },
+      {
+        id: 'c1',
+        podSandboxId: 'pod',
+        labelSelector: { a: 'b' },
+        state: { state: 'CONTAINER_RUNNING' },
+      },
+    ],
   ];
   for (const [name, flags, want] of cases) assert.deepEqual(containerFilter(flags), want, name);
 });
@@ -131,14 +160,23 @@ test('ps: client-side filters, newest first', () => {
     ['--last 2', { last: 2 }, ['c2', 'c3']],
   ];
   for (const [name, flags, want] of cases) {
-    assert.deepEqual(filterContainers(CONTAINERS, flags, idOf).map((c) => c.id), want, name);
+    assert.deepEqual(
+      filterContainers(CONTAINERS, flags, idOf).map((c) => c.id),
+      want,
+      name,
+    );
   }
   assert.deepEqual(imageRefsToResolve(CONTAINERS, 'nginx'), ['busybox', 'nginx', 'nginx:1.25']);
   assert.deepEqual(imageRefsToResolve(CONTAINERS, undefined), []);
 });
 
 const img = (id: string, repoTags: string[], repoDigests: string[] = []): Image => ({
-  id, repoTags, repoDigests, size: '1', username: '', pinned: false,
+  id,
+  repoTags,
+  repoDigests,
+  size: '1',
+  username: '',
+  pinned: false,
 });
 
 const IMAGES = sortImages([
@@ -149,7 +187,10 @@ const IMAGES = sortImages([
 ]);
 
 test('images are sorted by first repo tag as crictl sorts them', () => {
-  assert.deepEqual(IMAGES.map((i) => i.id), ['sha256:aaa', 'sha256:bbb', 'sha256:ddd', 'sha256:ccc']);
+  assert.deepEqual(
+    IMAGES.map((i) => i.id),
+    ['sha256:aaa', 'sha256:bbb', 'sha256:ddd', 'sha256:ccc'],
+  );
 });
 
 test('images --filter conditions', () => {
@@ -163,10 +204,17 @@ test('images --filter conditions', () => {
     [['since=sha256:c'], ['sha256:aaa', 'sha256:bbb', 'sha256:ddd', 'sha256:ccc']],
     [['since=sha256'], []],
     [['before=m/mid@sha256:b1'], ['sha256:ddd', 'sha256:ccc']],
-    [['dangling=false', 'reference=^[az]/'], ['sha256:aaa', 'sha256:ccc']],
+    [
+      ['dangling=false', 'reference=^[az]/'],
+      ['sha256:aaa', 'sha256:ccc'],
+    ],
   ];
   for (const [conditions, want] of cases) {
-    assert.deepEqual(filterImages(IMAGES, conditions).map((i) => i.id), want, conditions.join(' '));
+    assert.deepEqual(
+      filterImages(IMAGES, conditions).map((i) => i.id),
+      want,
+      conditions.join(' '),
+    );
   }
 });
 
@@ -188,7 +236,21 @@ test('id prefixes resolve to one id or fail in one line', () => {
 
 test('compareInt64Strings orders int64 strings as their numbers do (random values, negatives, zero as "")', () => {
   const random = seeded(20261127);
-  const samples = ['', '0', '1', '9', '10', '-1', '-9', '-10', '1795748976034641470', '1795748976034641471', '999999999999999999', '-9223372036854775808', '9223372036854775807'];
+  const samples = [
+    '',
+    '0',
+    '1',
+    '9',
+    '10',
+    '-1',
+    '-9',
+    '-10',
+    '1795748976034641470',
+    '1795748976034641471',
+    '999999999999999999',
+    '-9223372036854775808',
+    '9223372036854775807',
+  ];
   for (let i = 0; i < 300; i++) {
     const digits = 1 + Math.floor(random() * 19);
     let v = String(1 + Math.floor(random() * 9));

@@ -9,9 +9,26 @@ import type { Orphan } from '../../src/kubelet/orphans';
 import { renderFleetReport } from '../../src/render/report-view';
 
 /** A node plan as `plan --node` builds it; pods given as [name, changes]. */
-function nodePlan(node: string, pods: Array<[string, boolean]>, orphans: string[] = [], problems: string[] = []): string {
-  const plans = pods.map(([name, changes]) => ({ pod: { namespace: 'default', name, uid: `uid-${name}` }, changes, preflight: { steps: [], blocked: null } }));
-  const orph = orphans.map((name) => ({ namespace: 'old', name, uid: `uid-${name}`, sandboxes: [], containers: [], kubelet: 'remove', reason: 'not desired' }));
+function nodePlan(
+  node: string,
+  pods: Array<[string, boolean]>,
+  orphans: string[] = [],
+  problems: string[] = [],
+): string {
+  const plans = pods.map(([name, changes]) => ({
+    pod: { namespace: 'default', name, uid: `uid-${name}` },
+    changes,
+    preflight: { steps: [], blocked: null },
+  }));
+  const orph = orphans.map((name) => ({
+    namespace: 'old',
+    name,
+    uid: `uid-${name}`,
+    sandboxes: [],
+    containers: [],
+    kubelet: 'remove',
+    reason: 'not desired',
+  }));
   return JSON.stringify(buildNodePlan(node, plans as unknown as NodePodPlan[], orph as unknown as Orphan[], problems));
 }
 
@@ -23,7 +40,17 @@ const prefixed = (prefix: string, text: string): string =>
 
 test('one-line plans from several DaemonSet pods: one row per node, sorted, the newest run wins', () => {
   const log = [
-    prefixed('pod/syncpod-b2/syncpod', nodePlan('node-b', [['web', true], ['db', false]], ['gone'])),
+    prefixed(
+      'pod/syncpod-b2/syncpod',
+      nodePlan(
+        'node-b',
+        [
+          ['web', true],
+          ['db', false],
+        ],
+        ['gone'],
+      ),
+    ),
     prefixed('pod/syncpod-a1/syncpod', nodePlan('node-a', [['web', false]])),
     prefixed('pod/syncpod-a1/syncpod', nodePlan('node-a', [['web', true]])),
   ].join('\n');
@@ -35,7 +62,10 @@ test('one-line plans from several DaemonSet pods: one row per node, sorted, the 
       ['node-b', 'pod/syncpod-b2/syncpod', 1, 2, 1, ['default/web'], ['old/gone (uid-gone)'], []],
     ],
   );
-  assert.equal(r.summary.text, 'Fleet: 2 nodes, 2 with pending changes, 2 pods of 3 would change, 1 orphan, 0 nodes with errors.');
+  assert.equal(
+    r.summary.text,
+    'Fleet: 2 nodes, 2 with pending changes, 2 pods of 3 would change, 1 orphan, 0 nodes with errors.',
+  );
 });
 
 test('pretty JSON spread over prefixed, timestamped lines is joined per prefix, interleaving allowed', () => {
@@ -47,20 +77,29 @@ test('pretty JSON spread over prefixed, timestamped lines is joined per prefix, 
     if (b[i] !== undefined) lines.push(`[pod/s-b/syncpod] 2026-11-22T10:00:00Z ${b[i]}`);
   }
   const r = buildFleetReport([{ name: 'logs.txt', text: lines.join('\n') }]);
-  assert.deepEqual(r.nodes.map((n) => [n.node, n.pods, n.changes, n.errors.length]), [
-    ['node-a', 1, false, 0],
-    ['node-b', 1, false, 0],
-  ]);
+  assert.deepEqual(
+    r.nodes.map((n) => [n.node, n.pods, n.changes, n.errors.length]),
+    [
+      ['node-a', 1, false, 0],
+      ['node-b', 1, false, 0],
+    ],
+  );
   assert.equal(r.nodes[1]!.at, '2026-11-22T10:00:00Z');
 });
 
 test('error and warning lines are kept per source; a source without a plan is a node with errors', () => {
   const log = [
-    prefixed('pod/syncpod-c3/syncpod', 'syncpod: cannot connect to unix:///host/run/containerd/containerd.sock: no such file'),
+    prefixed(
+      'pod/syncpod-c3/syncpod',
+      'syncpod: cannot connect to unix:///host/run/containerd/containerd.sock: no such file',
+    ),
     prefixed('pod/syncpod-a1/syncpod', 'WARN: kubelet config not found'),
     prefixed('pod/syncpod-a1/syncpod', 'syncpod: bad.yaml: document 1: spec: required'),
     prefixed('pod/syncpod-a1/syncpod', 'note: /etc/kubernetes/manifests/.swp: not a manifest'),
-    prefixed('pod/syncpod-a1/syncpod', nodePlan('node-a', [['web', false]], [], ['bad.yaml: document 1: spec: required'])),
+    prefixed(
+      'pod/syncpod-a1/syncpod',
+      nodePlan('node-a', [['web', false]], [], ['bad.yaml: document 1: spec: required']),
+    ),
     prefixed('pod/syncpod-a1/syncpod', 'panic text nobody expected'),
   ].join('\n');
   const r = buildFleetReport([{ name: '<stdin>', text: log }]);
@@ -80,27 +119,48 @@ test('a plan cut off at the end of the log and JSON that is not a node plan are 
     { name: 'a.log', text: `[p/a] ${full.slice(0, 40)}` },
     { name: 'b.log', text: '[p/b] {"kind":"Pod"}' },
   ]);
-  assert.deepEqual(r.nodes.map((n) => [n.node, n.errors]), [
-    ['p/a', ['a plan from p/a is cut off (the log ended inside it)']],
-    ['p/b', ['JSON from p/b is not a node plan (plan --node -o json) or a doctor report (doctor -o json)']],
-  ]);
+  assert.deepEqual(
+    r.nodes.map((n) => [n.node, n.errors]),
+    [
+      ['p/a', ['a plan from p/a is cut off (the log ended inside it)']],
+      ['p/b', ['JSON from p/b is not a node plan (plan --node -o json) or a doctor report (doctor -o json)']],
+    ],
+  );
 });
 
-test('unprefixed input (a node\'s own output, a file per node) is read under the file name', () => {
+test("unprefixed input (a node's own output, a file per node) is read under the file name", () => {
   const r = buildFleetReport([{ name: 'n1.json', text: `${nodePlan('n1', [])}\n` }]);
-  assert.deepEqual(r.nodes.map((n) => [n.node, n.source]), [['n1', 'n1.json']]);
-  assert.equal(r.summary.text, 'Fleet: 1 node, 0 with pending changes, 0 pods of 0 would change, 0 orphans, 0 nodes with errors.');
+  assert.deepEqual(
+    r.nodes.map((n) => [n.node, n.source]),
+    [['n1', 'n1.json']],
+  );
+  assert.equal(
+    r.summary.text,
+    'Fleet: 1 node, 0 with pending changes, 0 pods of 0 would change, 0 orphans, 0 nodes with errors.',
+  );
 });
 
 test('table view: one row per node, those needing attention first, details for nodes with something to say, summary last', () => {
   const r = buildFleetReport([
-    { name: 'x', text: [prefixed('pod/s-b/syncpod', nodePlan('node-b', [['web', true]], ['gone'])), prefixed('pod/s-a/syncpod', nodePlan('node-a', []))].join('\n') },
+    {
+      name: 'x',
+      text: [
+        prefixed('pod/s-b/syncpod', nodePlan('node-b', [['web', true]], ['gone'])),
+        prefixed('pod/s-a/syncpod', nodePlan('node-a', [])),
+      ].join('\n'),
+    },
   ]);
   const lines = renderFleetReport(r).split('\n');
   assert.match(lines[0]!, /^NODE\s+PODS\s+CHANGES\s+BLOCKED\s+ORPHANS\s+ERRORS\s+RUNS\s+AT$/);
   // The node with a pending change comes first (attention first), the quiet one after it.
   assert.match(lines[1]!, /^node-b\s+1\s+1\s+0\s+1\s+0\s+1\s+-$/);
   assert.match(lines[2]!, /^node-a\s+0\s+0\s+0\s+0\s+0\s+1\s+-$/);
-  assert.deepEqual(lines.slice(3, 8), ['', 'node-b (pod/s-b/syncpod):', '  would change: default/web', '  orphan: old/gone (uid-gone)', '']);
+  assert.deepEqual(lines.slice(3, 8), [
+    '',
+    'node-b (pod/s-b/syncpod):',
+    '  would change: default/web',
+    '  orphan: old/gone (uid-gone)',
+    '',
+  ]);
   assert.equal(lines.at(-1), r.summary.text);
 });

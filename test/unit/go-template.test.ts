@@ -33,7 +33,10 @@ test('templates crictl users write give what crictl prints', () => {
     ['{{printf "%d" .info.pid}}', '%!d(json.Number=4242)'],
     ['{{printf "%5s|%-4s|%q" "ab" "c" .status.id}}', '   ab|c   |"abc123"'],
     ['{{json .status.metadata}}', '{"attempt":0,"name":"app"}\n'],
-    ['{{if eq .status.state "CONTAINER_RUNNING"}}up{{else if eq .status.state "CONTAINER_EXITED"}}down{{else}}?{{end}}', 'up'],
+    [
+      '{{if eq .status.state "CONTAINER_RUNNING"}}up{{else if eq .status.state "CONTAINER_EXITED"}}down{{else}}?{{end}}',
+      'up',
+    ],
     ['{{if and .status.labels (not .status.mounts)}}yes{{end}}', 'yes'],
     ['{{len .status.labels}} {{len .status.mounts}} {{len .status.id}}', '2 0 6'],
     ['{{.status.resources.windows}}|{{.status.image}}', '<no value>|map[annotations:map[] image:busybox]'],
@@ -57,6 +60,10 @@ test('errors are one line: a missing key, a bad template, an unknown function, a
     ['{{eq .info.pid 4242}}', /incompatible types for comparison/],
   ];
   for (const [template, message] of cases) {
-    assert.throws(() => executeGoTemplate(template, data), (e: Error) => e instanceof SyncpodError && message.test(e.message) && !e.message.includes('\n'), template);
+    assert.throws(
+      () => executeGoTemplate(template, data),
+      (e: Error) => e instanceof SyncpodError && message.test(e.message) && !e.message.includes('\n'),
+      template,
+    );
   }
 });

@@ -40,16 +40,25 @@ async function grpcServer(handlers: grpc.UntypedServiceImplementation): Promise<
   const sock = socketPath();
   const server = new grpc.Server();
   server.addService(
-    { Echo: method('/t.T/Echo'), Fail: method('/t.T/Fail'), Hang: method('/t.T/Hang'), Count: method('/t.T/Count', true) } as grpc.ServiceDefinition,
+    {
+      Echo: method('/t.T/Echo'),
+      Fail: method('/t.T/Fail'),
+      Hang: method('/t.T/Hang'),
+      Count: method('/t.T/Count', true),
+    } as grpc.ServiceDefinition,
     handlers,
   );
-  await new Promise<void>((res, rej) => server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())));
+  await new Promise<void>((res, rej) =>
+    server.bindAsync(`unix:${sock}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())),
+  );
   closers.push(() => server.forceShutdown());
   return sock;
 }
 
 /** A node:http2 server on a new socket that answers every stream with `onStream`. */
-async function h2Server(onStream: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void): Promise<string> {
+async function h2Server(
+  onStream: (stream: http2.ServerHttp2Stream, headers: http2.IncomingHttpHeaders) => void,
+): Promise<string> {
   const sock = socketPath();
   const server = http2.createServer();
   server.on('stream', (stream, headers) => {
@@ -116,7 +125,8 @@ async function rejection(p: Promise<unknown>): Promise<GrpcStatusError> {
 
 test('unary calls round-trip bytes through grpc-js, including a message of several flow-control windows', async () => {
   const sock = await grpcServer({
-    Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) => cb(null, Buffer.concat([Buffer.from('echo:'), call.request])),
+    Echo: (call: grpc.ServerUnaryCall<Buffer, Buffer>, cb: grpc.sendUnaryData<Buffer>) =>
+      cb(null, Buffer.concat([Buffer.from('echo:'), call.request])),
   });
   const ch = new GrpcClient(sock);
   try {
@@ -135,7 +145,8 @@ test('unary calls round-trip bytes through grpc-js, including a message of sever
 
 test('a status from the server keeps its code and its percent-decoded message; an unknown method is UNIMPLEMENTED', async () => {
   const sock = await grpcServer({
-    Fail: (_call: unknown, cb: grpc.sendUnaryData<Buffer>) => cb({ code: Status.NOT_FOUND, details: 'container "ü 100%" not found' }),
+    Fail: (_call: unknown, cb: grpc.sendUnaryData<Buffer>) =>
+      cb({ code: Status.NOT_FOUND, details: 'container "ü 100%" not found' }),
   });
   const ch = new GrpcClient(sock);
   try {
@@ -192,10 +203,15 @@ test('server streaming: messages in order, then OK; an abort cancels the call an
 
     const ac = new AbortController();
     const seen: number[] = [];
-    const call = ch.serverStream('/t.T/Count', Buffer.from([200]), (m) => {
-      seen.push(m[0]!);
-      if (seen.length === 3) ac.abort();
-    }, { signal: ac.signal });
+    const call = ch.serverStream(
+      '/t.T/Count',
+      Buffer.from([200]),
+      (m) => {
+        seen.push(m[0]!);
+        if (seen.length === 3) ac.abort();
+      },
+      { signal: ac.signal },
+    );
     const e = await rejection(call);
     assert.equal(e.code, Status.CANCELLED);
     assert.equal(seen.length, 3, 'no message after the abort');
@@ -206,8 +222,20 @@ test('server streaming: messages in order, then OK; an abort cancels the call an
 });
 
 test('responses that are not gRPC: the HTTP status mapped as the gRPC spec says; a body that is not gRPC is refused', async () => {
-  for (const [httpStatus, code] of [[400, Status.INTERNAL], [401, Status.UNAUTHENTICATED], [403, Status.PERMISSION_DENIED], [404, Status.UNIMPLEMENTED], [429, Status.UNAVAILABLE], [502, Status.UNAVAILABLE], [503, Status.UNAVAILABLE], [504, Status.UNAVAILABLE], [500, Status.UNKNOWN]] as const) {
-    const sock = await h2Server((stream) => stream.respond({ ':status': httpStatus, 'content-type': 'text/plain' }, { endStream: true }));
+  for (const [httpStatus, code] of [
+    [400, Status.INTERNAL],
+    [401, Status.UNAUTHENTICATED],
+    [403, Status.PERMISSION_DENIED],
+    [404, Status.UNIMPLEMENTED],
+    [429, Status.UNAVAILABLE],
+    [502, Status.UNAVAILABLE],
+    [503, Status.UNAVAILABLE],
+    [504, Status.UNAVAILABLE],
+    [500, Status.UNKNOWN],
+  ] as const) {
+    const sock = await h2Server((stream) =>
+      stream.respond({ ':status': httpStatus, 'content-type': 'text/plain' }, { endStream: true }),
+    );
     const ch = new GrpcClient(sock);
     const e = await rejection(ch.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
     assert.equal(e.code, code, `HTTP ${httpStatus}: ${e.message}`);
@@ -239,13 +267,43 @@ function answering(data: Buffer, trailers?: Record<string, string>) {
 
 test('malformed answers: oversized, compressed, two messages for a unary call, none, a cut message, no status', async () => {
   const cases: Array<[string, Buffer, Record<string, string> | undefined, number, RegExp]> = [
-    ['a message over 16 MiB', Buffer.from([0, 0x01, 0x00, 0x00, 0x01]), { 'grpc-status': '0' }, Status.RESOURCE_EXHAUSTED, /larger than max \(16777217 vs 16777216\)/],
-    ['a compressed message', Buffer.concat([Buffer.from([1, 0, 0, 0, 1]), Buffer.from('x')]), { 'grpc-status': '0' }, Status.INTERNAL, /compressed/],
-    ['two messages', Buffer.concat([frame(Buffer.from('a')), frame(Buffer.from('b'))]), { 'grpc-status': '0' }, Status.INTERNAL, /second response message/],
+    [
+      'a message over 16 MiB',
+      Buffer.from([0, 0x01, 0x00, 0x00, 0x01]),
+      { 'grpc-status': '0' },
+      Status.RESOURCE_EXHAUSTED,
+      /larger than max \(16777217 vs 16777216\)/,
+    ],
+    [
+      'a compressed message',
+      Buffer.concat([Buffer.from([1, 0, 0, 0, 1]), Buffer.from('x')]),
+      { 'grpc-status': '0' },
+      Status.INTERNAL,
+      /compressed/,
+    ],
+    [
+      'two messages',
+      Buffer.concat([frame(Buffer.from('a')), frame(Buffer.from('b'))]),
+      { 'grpc-status': '0' },
+      Status.INTERNAL,
+      /second response message/,
+    ],
     ['no message', Buffer.alloc(0), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
     // grpc-js drops the unfinished bytes; what is left is a unary call without its answer.
-    ['a message cut short', Buffer.from([0, 0, 0, 0, 9, 1, 2]), { 'grpc-status': '0' }, Status.INTERNAL, /no response message/],
-    ['trailers without grpc-status', frame(Buffer.from('a')), { 'x-other': '1' }, Status.UNKNOWN, /HTTP status code 200/],
+    [
+      'a message cut short',
+      Buffer.from([0, 0, 0, 0, 9, 1, 2]),
+      { 'grpc-status': '0' },
+      Status.INTERNAL,
+      /no response message/,
+    ],
+    [
+      'trailers without grpc-status',
+      frame(Buffer.from('a')),
+      { 'x-other': '1' },
+      Status.UNKNOWN,
+      /HTTP status code 200/,
+    ],
     ['no trailers at all', frame(Buffer.from('a')), undefined, Status.INTERNAL, /without gRPC status/],
     // (grpc-js reads grpc-status with parseInt: an empty value passes as OK, "0x5" as 5. A runtime
     // never sends either; the cases that were here for the hand-written parser are gone with it.)
@@ -299,7 +357,10 @@ test('connection failures are UNAVAILABLE with the cause: no socket, nobody list
   assert.match(e1.details, /ENOENT/);
 
   const stale = socketPath();
-  spawnSync(process.execPath, ['-e', `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.exit(0))`]);
+  spawnSync(process.execPath, [
+    '-e',
+    `require('net').createServer().listen(${JSON.stringify(stale)}, () => process.exit(0))`,
+  ]);
   const refused = new GrpcClient(stale);
   const e2 = await rejection(refused.unary('/t.T/Echo', Buffer.alloc(0), { timeoutMs: 2000 }));
   assert.equal(e2.code, Status.UNAVAILABLE);
@@ -382,10 +443,15 @@ test('a response sent a byte at a time arrives whole', async () => {
 
 test("connection errors are said as the cause, without grpc-js's wrapping", () => {
   assert.equal(
-    connectionDetails('No connection established. Last error: Error: connect ECONNREFUSED /run/x.sock (2026-11-27T00:40:00.000Z). Resolution note: '),
+    connectionDetails(
+      'No connection established. Last error: Error: connect ECONNREFUSED /run/x.sock (2026-11-27T00:40:00.000Z). Resolution note: ',
+    ),
     'connect ECONNREFUSED /run/x.sock',
   );
-  assert.equal(connectionDetails('No connection established. Last error: Protocol error (2026-11-27T00:40:00.000Z)'), 'Protocol error');
+  assert.equal(
+    connectionDetails('No connection established. Last error: Protocol error (2026-11-27T00:40:00.000Z)'),
+    'Protocol error',
+  );
   assert.equal(connectionDetails('Error: connect ENOENT /run/x.sock'), 'connect ENOENT /run/x.sock');
 });
 
@@ -485,7 +551,11 @@ test('a runtime that stops during a call is said as such, not as a server that n
     const svc = new CriService<RuntimeMethods>(`unix://${sock}`, 'RuntimeService', { timeoutMs: 3000, api: 'v1' });
     const stream = svc.stream('GetContainerEvents', {}, () => {});
     await assert.rejects(stream, (e: Error) => {
-      assert.equal(e.message, `endpoint unix://${sock}: the runtime closed the connection during the call (did it stop or restart?)`, afterHeaders ? 'after headers' : 'before headers');
+      assert.equal(
+        e.message,
+        `endpoint unix://${sock}: the runtime closed the connection during the call (did it stop or restart?)`,
+        afterHeaders ? 'after headers' : 'before headers',
+      );
       return true;
     });
     svc.close();
@@ -494,7 +564,10 @@ test('a runtime that stops during a call is said as such, not as a server that n
 
 test('grpc-status in headers that do not end the stream is not the status; Trailers-Only ends the call before the request is read', async () => {
   const sock = await h2Server((stream) => {
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5' }, { waitForTrailers: true });
+    stream.respond(
+      { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5' },
+      { waitForTrailers: true },
+    );
     stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': '0' }));
     stream.end(frame(Buffer.from('fine')));
   });
@@ -505,7 +578,10 @@ test('grpc-status in headers that do not end the stream is not the status; Trail
   // The server answers NOT_FOUND at once and never reads the 1 MiB request; no deadline is set.
   const early = await h2Server((stream) => {
     stream.pause();
-    stream.respond({ ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5', 'grpc-message': 'no such thing' }, { endStream: true });
+    stream.respond(
+      { ':status': 200, 'content-type': 'application/grpc', 'grpc-status': '5', 'grpc-message': 'no such thing' },
+      { endStream: true },
+    );
   });
   const ch2 = new GrpcClient(early);
   const e = await rejection(ch2.unary('/t.T/Echo', Buffer.alloc(1024 * 1024, 1)));
@@ -523,10 +599,17 @@ test('a stream cancelled from inside its message callback delivers nothing more,
   const ch = new GrpcClient(sock);
   const ac = new AbortController();
   const seen: number[] = [];
-  const e = await rejection(ch.serverStream('/t.T/Count', Buffer.alloc(0), (m) => {
-    seen.push(m[0]!);
-    if (m[0] === 1) ac.abort();
-  }, { signal: ac.signal }));
+  const e = await rejection(
+    ch.serverStream(
+      '/t.T/Count',
+      Buffer.alloc(0),
+      (m) => {
+        seen.push(m[0]!);
+        if (m[0] === 1) ac.abort();
+      },
+      { signal: ac.signal },
+    ),
+  );
   assert.equal(e.code, Status.CANCELLED);
   assert.deepEqual(seen, [0, 1]);
   ch.close();

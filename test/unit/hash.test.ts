@@ -94,7 +94,12 @@ test('1.16–1.30 scheme: Go JSON text and hash (reference test vectors)', () =>
     },
     {
       what: 'v1.28 TestHashContainer',
-      c: { name: 'test_container', image: 'foo/image:v1', args: ['/bin/sh', '-c', 'echo abc'], ports: [{ containerPort: 8001 }] },
+      c: {
+        name: 'test_container',
+        image: 'foo/image:v1',
+        args: ['/bin/sh', '-c', 'echo abc'],
+        ports: [{ containerPort: 8001 }],
+      },
       json: '{"name":"test_container","image":"foo/image:v1","args":["/bin/sh","-c","echo abc"],"ports":[{"containerPort":8001}],"resources":{}}',
       hex: '3c42280f',
       dec: 1010968591,
@@ -220,25 +225,37 @@ test('formatHash: lowercase hex without leading zeros', () => {
 });
 
 test('a value of the wrong type is a one-line error naming the field', () => {
-  assert.throws(
-    () => hashContainerLegacy({ name: 'web', ports: [{ containerPort: '80' }] } as unknown as Container),
-    { name: 'SyncpodError', message: 'container "web".ports[0].containerPort: expected an integer (cannot compute the container hash)' },
-  );
+  assert.throws(() => hashContainerLegacy({ name: 'web', ports: [{ containerPort: '80' }] } as unknown as Container), {
+    name: 'SyncpodError',
+    message: 'container "web".ports[0].containerPort: expected an integer (cannot compute the container hash)',
+  });
 });
 
 // Kubelet's own vectors, each under every kubelet minor that asserts it. Sources: TestHashContainer and
 // TestHashContainerWithoutResources (pkg/kubelet/container/helpers_test.go) and
 // TestConsistentHashContainer (container_hash_test.go) of the whole-spec era and of 1.31+.
 test('kubelet vectors hold for every mirrored minor of their era', () => {
-  const short: Container = { name: 'test_container', image: 'foo/image:v1', args: ['/bin/sh', '-c', 'echo abc'], ports: [{ containerPort: 8001 }] };
+  const short: Container = {
+    name: 'test_container',
+    image: 'foo/image:v1',
+    args: ['/bin/sh', '-c', 'echo abc'],
+    ports: [{ containerPort: 8001 }],
+  };
   const rows: Array<{ what: string; c: Container; wholeSpec: number; nameImage: number }> = [
     { what: 'TestHashContainer', c: short, wholeSpec: 0x3c42280f, nameImage: 0x8e45cbd0 },
     { what: 'TestConsistentHashContainer', c: sample, wholeSpec: 0x311670a, nameImage: 0x8e45cbd0 },
-    { what: 'burstable, cpu RestartContainer', c: resizable('RestartContainer', 'NotRequired'), wholeSpec: 0x77d5758a, nameImage: 0x11a6d6d6 },
+    {
+      what: 'burstable, cpu RestartContainer',
+      c: resizable('RestartContainer', 'NotRequired'),
+      wholeSpec: 0x77d5758a,
+      nameImage: 0x11a6d6d6,
+    },
   ];
   for (const r of rows) {
-    for (const minor of [28, 29, 30]) assert.equal(kubeletContainerHash(minor, r.c), r.wholeSpec, `${r.what} 1.${minor}`);
-    for (const minor of [31, 32, 33, 34, 35, 36, 37]) assert.equal(kubeletContainerHash(minor, r.c), r.nameImage, `${r.what} 1.${minor}`);
+    for (const minor of [28, 29, 30])
+      assert.equal(kubeletContainerHash(minor, r.c), r.wholeSpec, `${r.what} 1.${minor}`);
+    for (const minor of [31, 32, 33, 34, 35, 36, 37])
+      assert.equal(kubeletContainerHash(minor, r.c), r.nameImage, `${r.what} 1.${minor}`);
   }
   const guaranteed = (cpu: string, memory: string): Container => ({
     ...resizable(cpu, memory),
@@ -307,6 +324,7 @@ test('hash scheme per kubelet minor; whole-spec minors before 1.28 are refused i
   assert.equal(hashSchemeOfMinor(31), 'name+image');
   assert.throws(() => kubeletContainerHash(27, { name: 'a' }), {
     name: 'SyncpodError',
-    message: 'the container hash of kubelet 1.27 is not mirrored: the whole-spec hash is mirrored for the v1.Container of 1.28–1.30 only',
+    message:
+      'the container hash of kubelet 1.27 is not mirrored: the whole-spec hash is mirrored for the v1.Container of 1.28–1.30 only',
   });
 });

@@ -20,7 +20,10 @@ test('onHost: absolute node paths go under the root; relative paths and root / a
 });
 
 test('endpointOnHost: unix sockets and bare paths are node paths; other schemes are kept', () => {
-  assert.equal(endpointOnHost('/host', 'unix:///run/containerd/containerd.sock'), 'unix:///host/run/containerd/containerd.sock');
+  assert.equal(
+    endpointOnHost('/host', 'unix:///run/containerd/containerd.sock'),
+    'unix:///host/run/containerd/containerd.sock',
+  );
   assert.equal(endpointOnHost('/host', '/run/crio/crio.sock'), '/host/run/crio/crio.sock');
   assert.equal(endpointOnHost('/host', 'tcp://127.0.0.1:1234'), 'tcp://127.0.0.1:1234');
   assert.equal(endpointOnHost('/', 'unix:///run/containerd/containerd.sock'), 'unix:///run/containerd/containerd.sock');
@@ -30,7 +33,10 @@ test('parseHostRoot: default /, trailing slashes dropped, a relative path refuse
   assert.equal(parseHostRoot(undefined), '/');
   assert.equal(parseHostRoot('/host/'), '/host');
   assert.equal(parseHostRoot('///'), '/');
-  assert.throws(() => parseHostRoot('host'), { name: 'SyncpodError', message: '--host-root: "host" is not an absolute path' });
+  assert.throws(() => parseHostRoot('host'), {
+    name: 'SyncpodError',
+    message: '--host-root: "host" is not an absolute path',
+  });
 });
 
 test('settings: flag over SYNCPOD_HOST_ROOT; every endpoint and the default crictl.yaml under the root', () => {
@@ -45,9 +51,15 @@ test('settings: flag over SYNCPOD_HOST_ROOT; every endpoint and the default cric
     'unix:///other/run/crio/crio.sock',
     'unix:///other/var/run/cri-dockerd.sock',
   ]);
-  const explicit = settings({ hostRoot: '/node', runtimeEndpoint: 'unix:///run/containerd/containerd.sock', imageEndpoint: '/run/img.sock' });
+  const explicit = settings({
+    hostRoot: '/node',
+    runtimeEndpoint: 'unix:///run/containerd/containerd.sock',
+    imageEndpoint: '/run/img.sock',
+  });
   assert.deepEqual(explicit.runtimeEndpoints, ['unix:///node/run/containerd/containerd.sock']);
   assert.equal(explicit.imageEndpoint, '/node/run/img.sock');
   assert.equal(settings({}).hostRoot, '/');
-  assert.throws(() => settings({}, { SYNCPOD_HOST_ROOT: 'rel' }), { message: 'SYNCPOD_HOST_ROOT: "rel" is not an absolute path' });
+  assert.throws(() => settings({}, { SYNCPOD_HOST_ROOT: 'rel' }), {
+    message: 'SYNCPOD_HOST_ROOT: "rel" is not an absolute path',
+  });
 });

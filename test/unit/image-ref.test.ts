@@ -47,10 +47,14 @@ test('invalid references give one-line errors naming the image', () => {
     [`r.io/${'a'.repeat(251)}`, 'repository name must not be more than 255 characters'],
   ];
   for (const [image, reason] of rows) {
-    assert.throws(() => parseNormalizedImage(image), {
-      name: 'SyncpodError',
-      message: `couldn't parse image name ${JSON.stringify(image)}: ${reason}`,
-    }, image);
+    assert.throws(
+      () => parseNormalizedImage(image),
+      {
+        name: 'SyncpodError',
+        message: `couldn't parse image name ${JSON.stringify(image)}: ${reason}`,
+      },
+      image,
+    );
   }
 });
 

@@ -8,7 +8,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/kubelet/api-types';
-import { computePodActions, type ComputePodActionsOptions, type PodActions, type ProbeResults } from '../../src/kubelet/compute-pod-actions';
+import {
+  computePodActions,
+  type ComputePodActionsOptions,
+  type PodActions,
+  type ProbeResults,
+} from '../../src/kubelet/compute-pod-actions';
 import type { FeatureGates } from '../../src/kubelet/kubelet-version';
 import type { ContainerResources, PodStatus } from '../../src/kubelet/types';
 import {
@@ -85,7 +90,13 @@ interface Run {
   legacy?: boolean;
 }
 
-function runTable(table: string, base: Base, runs: Run[], cases: Case[], defaultProbes?: (status: PodStatus) => ProbeResults): void {
+function runTable(
+  table: string,
+  base: Base,
+  runs: Run[],
+  cases: Case[],
+  defaultProbes?: (status: PodStatus) => ProbeResults,
+): void {
   for (const run of runs) {
     test(`${table} (kubelet ${run.version}${run.gates ? ` ${JSON.stringify(run.gates)}` : ''})`, () => {
       for (const c of cases) {
@@ -93,7 +104,11 @@ function runTable(table: string, base: Base, runs: Run[], cases: Case[], default
         const probes = (c.probes ?? defaultProbes)?.(status) ?? {};
         c.mutatePod?.(pod);
         c.mutateStatus?.(status, pod, run.version);
-        const options: ComputePodActionsOptions = { kubeletVersion: run.version, featureGates: run.gates, probeResults: probes };
+        const options: ComputePodActionsOptions = {
+          kubeletVersion: run.version,
+          featureGates: run.gates,
+          probeResults: probes,
+        };
         let want: Want = { ...noAction, ...c.want };
         if (run.legacy && want.init.length > 0) {
           want = { ...want, nextInit: pod.spec!.initContainers![want.init[0]].name, init: [] };
@@ -112,7 +127,9 @@ const sandboxNotReady = (status: PodStatus) => {
   status.sandboxStatuses[0].state = 'notready';
 };
 
-const EVERY_MINOR: Run[] = ['1.29.9', '1.30.5', '1.31.1', '1.32', '1.33', '1.34', '1.35', '1.36', '1.37'].map((version) => ({ version }));
+const EVERY_MINOR: Run[] = ['1.29.9', '1.30.5', '1.31.1', '1.32', '1.33', '1.34', '1.35', '1.36', '1.37'].map(
+  (version) => ({ version }),
+);
 /** Pods without a restartable init container: the legacy path through 1.32 (after the 1.29.9/1.30.5/1.31.1 fixes), the new one from 1.33. */
 const INIT_RUNS: Run[] = [
   { version: '1.29.9', legacy: true },
@@ -264,7 +281,12 @@ const computePodActionsCases: Case[] = [
 ];
 runTable('TestComputePodActions', makeBasePodAndStatus, EVERY_MINOR, computePodActionsCases);
 // kubelet runs the same table again with ContainerRestartRules on (1.34 alpha, default from 1.35).
-runTable('TestComputePodActions with ContainerRestartRules', makeBasePodAndStatus, [{ version: '1.34', gates: { ContainerRestartRules: true } }], computePodActionsCases);
+runTable(
+  'TestComputePodActions with ContainerRestartRules',
+  makeBasePodAndStatus,
+  [{ version: '1.34', gates: { ContainerRestartRules: true } }],
+  computePodActionsCases,
+);
 
 // TestComputePodActionsWithInitContainers (and, for the legacy path, ...WithLegacySidecarContainers)
 const initContainerCases: Case[] = [
@@ -380,14 +402,24 @@ const initContainerCases: Case[] = [
     want: { init: [2] },
   },
 ];
-runTable('TestComputePodActionsWithInitContainers', makeBasePodAndStatusWithInitContainers, INIT_RUNS, initContainerCases);
+runTable(
+  'TestComputePodActionsWithInitContainers',
+  makeBasePodAndStatusWithInitContainers,
+  INIT_RUNS,
+  initContainerCases,
+);
 runTable(
   'TestComputePodActionsWithInitContainersWithLegacySidecarContainers',
   makeBasePodAndStatusWithInitContainers,
   [{ version: '1.33', gates: { LegacySidecarContainers: true }, legacy: true }],
   initContainerCases,
 );
-runTable('TestComputePodActionsWithInitContainers with ContainerRestartRules', makeBasePodAndStatusWithInitContainers, [{ version: '1.34', gates: { ContainerRestartRules: true } }], initContainerCases);
+runTable(
+  'TestComputePodActionsWithInitContainers with ContainerRestartRules',
+  makeBasePodAndStatusWithInitContainers,
+  [{ version: '1.34', gates: { ContainerRestartRules: true } }],
+  initContainerCases,
+);
 
 // TestComputePodActionsWithRestartableInitContainers: the base has startup and liveness Success
 // for restartable-init-2 and -3 (initid2, initid3).
@@ -432,7 +464,10 @@ const restartableInitCases: Case[] = [
   {
     name: 'livenessProbe in progress; start the next',
     mutatePod: policy('Always'),
-    probes: () => ({ liveness: { initid2: 'Unknown', initid3: 'Success' }, startup: { initid2: 'Success', initid3: 'Success' } }),
+    probes: () => ({
+      liveness: { initid2: 'Unknown', initid3: 'Success' },
+      startup: { initid2: 'Success', initid3: 'Success' },
+    }),
     mutateStatus: (s) => {
       s.containerStatuses = s.containerStatuses.slice(0, 2);
     },
@@ -449,7 +484,10 @@ const restartableInitCases: Case[] = [
   {
     name: 'kill and recreate the restartable init container if the liveness check has failed',
     mutatePod: policy('Always'),
-    probes: () => ({ liveness: { initid2: 'Success', initid3: 'Failure' }, startup: { initid2: 'Success', initid3: 'Success' } }),
+    probes: () => ({
+      liveness: { initid2: 'Success', initid3: 'Failure' },
+      startup: { initid2: 'Success', initid3: 'Success' },
+    }),
     want: { init: [2], kill: ['initid3'], start: [0, 1, 2] },
   },
   {
@@ -464,7 +502,10 @@ const restartableInitCases: Case[] = [
   {
     name: 'startupProbe in progress; do nothing',
     mutatePod: policy('Always'),
-    probes: () => ({ liveness: { initid2: 'Success', initid3: 'Success' }, startup: { initid2: 'Unknown', initid3: 'Success' } }),
+    probes: () => ({
+      liveness: { initid2: 'Success', initid3: 'Success' },
+      startup: { initid2: 'Unknown', initid3: 'Success' },
+    }),
     mutateStatus: (s) => {
       s.containerStatuses = s.containerStatuses.slice(0, 2);
     },
@@ -481,7 +522,10 @@ const restartableInitCases: Case[] = [
   {
     name: 'kill and recreate the restartable init container if the startup check has failed',
     mutatePod: policy('Always'),
-    probes: () => ({ liveness: { initid2: 'Success', initid3: 'Success' }, startup: { initid2: 'Success', initid3: 'Failure' } }),
+    probes: () => ({
+      liveness: { initid2: 'Success', initid3: 'Success' },
+      startup: { initid2: 'Success', initid3: 'Failure' },
+    }),
     want: { init: [2], kill: ['initid3'] },
   },
   {
@@ -566,7 +610,9 @@ const restartableInitCases: Case[] = [
     mutatePod: policy('Never'),
     mutateStatus: (s, pod, version) => {
       Object.assign(s.containerStatuses[2], exited(137));
-      pod.spec!.containers.forEach((c, i) => s.containerStatuses.push(cstatus(`id${i + 1}`, c.name, 'running', hashAt(version, c))));
+      pod.spec!.containers.forEach((c, i) =>
+        s.containerStatuses.push(cstatus(`id${i + 1}`, c.name, 'running', hashAt(version, c))),
+      );
     },
     want: { init: [2] },
   },
@@ -574,7 +620,9 @@ const restartableInitCases: Case[] = [
     name: "kill the pod if all main containers succeeded if pod's RestartPolicy == Never",
     mutatePod: policy('Never'),
     mutateStatus: (s, pod, version) => {
-      pod.spec!.containers.forEach((c, i) => s.containerStatuses.push(cstatus(`id${i + 1}`, c.name, 'exited', hashAt(version, c))));
+      pod.spec!.containers.forEach((c, i) =>
+        s.containerStatuses.push(cstatus(`id${i + 1}`, c.name, 'exited', hashAt(version, c))),
+      );
     },
     want: { killPod: true },
   },
@@ -587,7 +635,13 @@ const restartableInitCases: Case[] = [
     want: { init: [0, 1], start: [0, 1, 2] },
   },
 ];
-runTable('TestComputePodActionsWithRestartableInitContainers', makeBasePodAndStatusWithRestartableInitContainers, EVERY_MINOR, restartableInitCases, sidecarProbes);
+runTable(
+  'TestComputePodActionsWithRestartableInitContainers',
+  makeBasePodAndStatusWithRestartableInitContainers,
+  EVERY_MINOR,
+  restartableInitCases,
+  sidecarProbes,
+);
 
 // TestComputePodActionsWithInitAndEphemeralContainers (and ...WithLegacySidecarContainers)
 const ephemeralCases: Case[] = [
@@ -655,7 +709,12 @@ const ephemeralCases: Case[] = [
     want: {},
   },
 ];
-runTable('TestComputePodActionsWithInitAndEphemeralContainers', makeBasePodAndStatusWithInitAndEphemeralContainers, INIT_RUNS, ephemeralCases);
+runTable(
+  'TestComputePodActionsWithInitAndEphemeralContainers',
+  makeBasePodAndStatusWithInitAndEphemeralContainers,
+  INIT_RUNS,
+  ephemeralCases,
+);
 runTable(
   'TestComputePodActionsWithInitAndEphemeralContainersWithLegacySidecarContainers',
   makeBasePodAndStatusWithInitAndEphemeralContainers,
@@ -671,7 +730,12 @@ const Mi = 1024 * 1024;
 function reported(r: { cpuRequest?: number; cpuLimit?: number; memoryLimit?: number }): ContainerResources {
   const shares = (m: number) => Math.max(2, Math.floor((m * 1024) / 1000));
   const quota = (m: number) => (m === 0 ? 0 : Math.max(1000, Math.floor((m * PERIOD) / 1000)));
-  return { cpuShares: shares(r.cpuRequest ?? r.cpuLimit ?? 0), cpuQuota: quota(r.cpuLimit ?? 0), cpuPeriod: PERIOD, memoryLimitInBytes: r.memoryLimit ?? 0 };
+  return {
+    cpuShares: shares(r.cpuRequest ?? r.cpuLimit ?? 0),
+    cpuQuota: quota(r.cpuLimit ?? 0),
+    cpuPeriod: PERIOD,
+    memoryLimitInBytes: r.memoryLimit ?? 0,
+  };
 }
 type Res = { limits?: Record<string, string>; requests?: Record<string, string> };
 /** Container `index` gets `spec` (and a resize policy); the runtime reports `current` for it. */
@@ -734,22 +798,42 @@ const resizeCases: Case[] = [
   },
   {
     name: 'update container CPU and memory resources with Restart policy for CPU',
-    ...resize(0, { limits: { cpu: '200m', memory: '200Mi' } }, { cpuLimit: 100, memoryLimit: 100 * Mi }, { cpu: 'RestartContainer', memory: 'NotRequired' }),
+    ...resize(
+      0,
+      { limits: { cpu: '200m', memory: '200Mi' } },
+      { cpuLimit: 100, memoryLimit: 100 * Mi },
+      { cpu: 'RestartContainer', memory: 'NotRequired' },
+    ),
     want: { kill: ['id1'], start: [0] },
   },
   {
     name: 'update container CPU and memory resources with Restart policy for memory',
-    ...resize(2, { limits: { cpu: '200m', memory: '200Mi' } }, { cpuLimit: 100, memoryLimit: 100 * Mi }, { cpu: 'NotRequired', memory: 'RestartContainer' }),
+    ...resize(
+      2,
+      { limits: { cpu: '200m', memory: '200Mi' } },
+      { cpuLimit: 100, memoryLimit: 100 * Mi },
+      { cpu: 'NotRequired', memory: 'RestartContainer' },
+    ),
     want: { kill: ['id3'], start: [2] },
   },
   {
     name: 'update container memory resources with Restart policy for CPU',
-    ...resize(1, { limits: { cpu: '100m', memory: '200Mi' } }, { cpuLimit: 100, memoryLimit: 100 * Mi }, { cpu: 'RestartContainer', memory: 'NotRequired' }),
+    ...resize(
+      1,
+      { limits: { cpu: '100m', memory: '200Mi' } },
+      { cpuLimit: 100, memoryLimit: 100 * Mi },
+      { cpu: 'RestartContainer', memory: 'NotRequired' },
+    ),
     want: { update: [['foo2', ['memory']]] },
   },
   {
     name: 'update container CPU resources with Restart policy for memory',
-    ...resize(2, { limits: { cpu: '200m', memory: '100Mi' } }, { cpuLimit: 100, memoryLimit: 100 * Mi }, { cpu: 'NotRequired', memory: 'RestartContainer' }),
+    ...resize(
+      2,
+      { limits: { cpu: '200m', memory: '100Mi' } },
+      { cpuLimit: 100, memoryLimit: 100 * Mi },
+      { cpu: 'NotRequired', memory: 'RestartContainer' },
+    ),
     want: { update: [['foo3', ['cpu']]] },
   },
 ];
@@ -873,7 +957,12 @@ const restartRuleCases: Case[] = [
 runTable(
   'TestComputePodActionsWithContainerRestartRules',
   makeBasePodAndStatus,
-  [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
+  [
+    { version: '1.34', gates: { ContainerRestartRules: true } },
+    { version: '1.35' },
+    { version: '1.36' },
+    { version: '1.37' },
+  ],
   restartRuleCases,
 );
 
@@ -888,7 +977,13 @@ const restartAllCases: Case[] = [
   {
     name: 'pod marked for RestartAllContainers',
     mutatePod: condition('True'),
-    want: { reset: [['id1', true], ['id2', true], ['id3', true]] },
+    want: {
+      reset: [
+        ['id1', true],
+        ['id2', true],
+        ['id3', true],
+      ],
+    },
   },
   {
     name: 'removes past terminated statuses',
@@ -900,7 +995,10 @@ const restartAllCases: Case[] = [
     },
     mutateStatus: (s) => {
       Object.assign(s.containerStatuses[2], exited(1));
-      for (const n of [1, 2, 3]) s.containerStatuses.push(cstatus(`id${n}-past`, `foo${n}`, 'exited', '', { exitCode: 99, createdAt: NOW - 60_000 }));
+      for (const n of [1, 2, 3])
+        s.containerStatuses.push(
+          cstatus(`id${n}-past`, `foo${n}`, 'exited', '', { exitCode: 99, createdAt: NOW - 60_000 }),
+        );
     },
     want: {
       reset: [
@@ -924,7 +1022,11 @@ const restartAllCases: Case[] = [
 runTable(
   'TestComputePodActionsForRestartAllContainers',
   makeBasePodAndStatus,
-  [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }],
+  [
+    { version: '1.35', gates: { RestartAllContainersOnContainerExits: true } },
+    { version: '1.36' },
+    { version: '1.37' },
+  ],
   restartAllCases,
 );
 
@@ -932,84 +1034,128 @@ runTable(
 // 1.37 master, natasha41575/kubernetes@1a51be50 kuberuntime_manager_test.go): every instance of an
 // init or regular container is reset, running ones killed first; the containers whose exit matched
 // a RestartAllContainers rule come last.
-const RESTART_ALL_RUNS: Run[] = [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }];
-runTable('TestComputePodActionsForRestartAllContainers: init containers', makeBasePodAndStatusWithInitContainers, RESTART_ALL_RUNS, [
-  {
-    name: 'marked pod with exited init containers: each is removed without a kill',
-    mutatePod: condition('True'),
-    want: { reset: [['initid1', false], ['initid2', false], ['initid3', false]] },
-  },
-  {
-    name: 'the last init container exits with a RestartAllContainers code while the second runs as a sidecar',
-    mutatePod: (pod) => {
-      pod.spec!.initContainers![1].restartPolicy = 'Always';
-      pod.spec!.initContainers![2].restartPolicy = 'Never';
-      pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
-      condition('True')(pod);
+const RESTART_ALL_RUNS: Run[] = [
+  { version: '1.35', gates: { RestartAllContainersOnContainerExits: true } },
+  { version: '1.36' },
+  { version: '1.37' },
+];
+runTable(
+  'TestComputePodActionsForRestartAllContainers: init containers',
+  makeBasePodAndStatusWithInitContainers,
+  RESTART_ALL_RUNS,
+  [
+    {
+      name: 'marked pod with exited init containers: each is removed without a kill',
+      mutatePod: condition('True'),
+      want: {
+        reset: [
+          ['initid1', false],
+          ['initid2', false],
+          ['initid3', false],
+        ],
+      },
     },
-    mutateStatus: (s, pod, version) => {
-      // The sidecar's hash is the one of its own (now restartable) spec.
-      s.containerStatuses[1] = cstatus('initid2', 'init2', 'running', hashAt(version, pod.spec!.initContainers![1]));
-      s.containerStatuses[2].exitCode = 1;
+    {
+      name: 'the last init container exits with a RestartAllContainers code while the second runs as a sidecar',
+      mutatePod: (pod) => {
+        pod.spec!.initContainers![1].restartPolicy = 'Always';
+        pod.spec!.initContainers![2].restartPolicy = 'Never';
+        pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
+        condition('True')(pod);
+      },
+      mutateStatus: (s, pod, version) => {
+        // The sidecar's hash is the one of its own (now restartable) spec.
+        s.containerStatuses[1] = cstatus('initid2', 'init2', 'running', hashAt(version, pod.spec!.initContainers![1]));
+        s.containerStatuses[2].exitCode = 1;
+      },
+      want: {
+        reset: [
+          ['initid1', false],
+          ['initid2', true],
+          ['initid3', false],
+        ],
+      },
     },
-    want: { reset: [['initid1', false], ['initid2', true], ['initid3', false]] },
-  },
-  {
-    name: 'everything removed: the pod starts again from its first init container',
-    mutateStatus: (s) => {
-      s.containerStatuses = [];
+    {
+      name: 'everything removed: the pod starts again from its first init container',
+      mutateStatus: (s) => {
+        s.containerStatuses = [];
+      },
+      want: { init: [0] },
     },
-    want: { init: [0] },
-  },
-]);
-runTable('TestComputePodActionsForRestartAllContainers: sidecars', makeBasePodAndStatusWithRestartableInitContainers, RESTART_ALL_RUNS, [
-  {
-    name: 'marked pod with running sidecars: each is killed and removed',
-    mutatePod: condition('True'),
-    want: { reset: [['initid1', true], ['initid2', true], ['initid3', true]] },
-  },
-  {
-    name: 'a sidecar exits with a RestartAllContainers code: the regular container first, then the other sidecars, the trigger last',
-    mutatePod: (pod) => {
-      pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
-      condition('True')(pod);
+  ],
+);
+runTable(
+  'TestComputePodActionsForRestartAllContainers: sidecars',
+  makeBasePodAndStatusWithRestartableInitContainers,
+  RESTART_ALL_RUNS,
+  [
+    {
+      name: 'marked pod with running sidecars: each is killed and removed',
+      mutatePod: condition('True'),
+      want: {
+        reset: [
+          ['initid1', true],
+          ['initid2', true],
+          ['initid3', true],
+        ],
+      },
     },
-    mutateStatus: (s, pod, version) => {
-      Object.assign(s.containerStatuses[2], exited(1));
-      s.containerStatuses.push(cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])));
+    {
+      name: 'a sidecar exits with a RestartAllContainers code: the regular container first, then the other sidecars, the trigger last',
+      mutatePod: (pod) => {
+        pod.spec!.initContainers![2].restartPolicyRules = restartAllRule;
+        condition('True')(pod);
+      },
+      mutateStatus: (s, pod, version) => {
+        Object.assign(s.containerStatuses[2], exited(1));
+        s.containerStatuses.push(cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])));
+      },
+      want: {
+        reset: [
+          ['id1', true],
+          ['initid1', true],
+          ['initid2', true],
+          ['initid3', false],
+        ],
+      },
     },
-    want: { reset: [['id1', true], ['initid1', true], ['initid2', true], ['initid3', false]] },
-  },
-  {
-    name: 'a regular container exits with a RestartAllContainers code: running regulars, then the sidecars, the trigger last',
-    mutatePod: (pod) => {
-      pod.spec!.containers[2].restartPolicy = 'Never';
-      pod.spec!.containers[2].restartPolicyRules = restartAllRule;
-      condition('True')(pod);
+    {
+      name: 'a regular container exits with a RestartAllContainers code: running regulars, then the sidecars, the trigger last',
+      mutatePod: (pod) => {
+        pod.spec!.containers[2].restartPolicy = 'Never';
+        pod.spec!.containers[2].restartPolicyRules = restartAllRule;
+        condition('True')(pod);
+      },
+      mutateStatus: (s, pod, version) => {
+        s.containerStatuses.push(
+          cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])),
+          cstatus('id2', 'foo2', 'running', hashAt(version, pod.spec!.containers[1])),
+          cstatus('id3', 'foo3', 'exited', hashAt(version, pod.spec!.containers[2]), { exitCode: 1 }),
+        );
+      },
+      want: {
+        reset: [
+          ['id1', true],
+          ['id2', true],
+          ['initid1', true],
+          ['initid2', true],
+          ['initid3', true],
+          ['id3', false],
+        ],
+      },
     },
-    mutateStatus: (s, pod, version) => {
-      s.containerStatuses.push(
-        cstatus('id1', 'foo1', 'running', hashAt(version, pod.spec!.containers[0])),
-        cstatus('id2', 'foo2', 'running', hashAt(version, pod.spec!.containers[1])),
-        cstatus('id3', 'foo3', 'exited', hashAt(version, pod.spec!.containers[2]), { exitCode: 1 }),
-      );
-    },
-    want: {
-      reset: [
-        ['id1', true],
-        ['id2', true],
-        ['initid1', true],
-        ['initid2', true],
-        ['initid3', true],
-        ['id3', false],
-      ],
-    },
-  },
-]);
+  ],
+);
 // kubelet runs its TestComputePodActions and ...WithInitContainers tables again with
 // ContainerRestartRules and RestartAllContainersOnContainerExits on: nothing changes for pods
 // without restart-all rules.
-runTable('TestComputePodActions with RestartAllContainersOnContainerExits', makeBasePodAndStatus, [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }], computePodActionsCases);
+runTable(
+  'TestComputePodActions with RestartAllContainersOnContainerExits',
+  makeBasePodAndStatus,
+  [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }],
+  computePodActionsCases,
+);
 runTable(
   'TestComputePodActionsWithInitContainers with RestartAllContainersOnContainerExits',
   makeBasePodAndStatusWithInitContainers,
@@ -1056,7 +1202,12 @@ const restartAllInitCases: Case[] = [
       s.containerStatuses = s.containerStatuses.filter((c) => c.name === 'sidecar' || c.name === 'init');
       Object.assign(s.containerStatuses[1], exited(1));
     },
-    want: { reset: [['sidecarid', true], ['initid', false]] },
+    want: {
+      reset: [
+        ['sidecarid', true],
+        ['initid', false],
+      ],
+    },
   },
   {
     name: 'both a regular and an init container triggered: regular sources before init sources',
@@ -1083,7 +1234,11 @@ const restartAllInitCases: Case[] = [
 runTable(
   'RestartAllContainers with init containers and a sidecar',
   restartAllInitBase,
-  [{ version: '1.35', gates: { RestartAllContainersOnContainerExits: true } }, { version: '1.36' }, { version: '1.37' }],
+  [
+    { version: '1.35', gates: { RestartAllContainersOnContainerExits: true } },
+    { version: '1.36' },
+    { version: '1.37' },
+  ],
   restartAllInitCases,
 );
 
@@ -1096,7 +1251,9 @@ const initRuleCases: Case[] = [
     mutatePod: (pod) => {
       pod.spec!.restartPolicy = 'Never';
       pod.spec!.initContainers![2].restartPolicy = 'Never';
-      pod.spec!.initContainers![2].restartPolicyRules = [{ action: 'Restart', exitCodes: { operator: 'In', values: [42] } }];
+      pod.spec!.initContainers![2].restartPolicyRules = [
+        { action: 'Restart', exitCodes: { operator: 'In', values: [42] } },
+      ];
     },
     mutateStatus: (s) => {
       s.containerStatuses[2].exitCode = 42;
@@ -1108,7 +1265,9 @@ const initRuleCases: Case[] = [
     mutatePod: (pod) => {
       pod.spec!.restartPolicy = 'Always';
       pod.spec!.initContainers![2].restartPolicy = 'Never';
-      pod.spec!.initContainers![2].restartPolicyRules = [{ action: 'Restart', exitCodes: { operator: 'NotIn', values: [1] } }];
+      pod.spec!.initContainers![2].restartPolicyRules = [
+        { action: 'Restart', exitCodes: { operator: 'NotIn', values: [1] } },
+      ];
     },
     mutateStatus: (s) => {
       s.containerStatuses[2].state = 'unknown';
@@ -1130,7 +1289,12 @@ const initRuleCases: Case[] = [
 runTable(
   'computeInitContainerActions with ContainerRestartRules',
   makeBasePodAndStatusWithInitContainers,
-  [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
+  [
+    { version: '1.34', gates: { ContainerRestartRules: true } },
+    { version: '1.35' },
+    { version: '1.36' },
+    { version: '1.37' },
+  ],
   initRuleCases,
 );
 
@@ -1143,7 +1307,9 @@ const rebootedSandbox = (s: PodStatus, pod: Pod, version: string) => {
   const old = { ...s.sandboxStatuses[0], state: 'notready' as const };
   s.sandboxStatuses = [{ ...s.sandboxStatuses[0], id: 'newSandboxID', attempt: 1 }, old];
   s.containerStatuses = [
-    cstatus('initid1-new', 'init1', 'exited', hashAt(version, pod.spec!.initContainers![0]), { podSandboxId: 'newSandboxID' }),
+    cstatus('initid1-new', 'init1', 'exited', hashAt(version, pod.spec!.initContainers![0]), {
+      podSandboxId: 'newSandboxID',
+    }),
     cstatus('id1-old', 'foo1', 'created', hashAt(version, pod.spec!.containers[0]), { createdAt: NOW - 60_000 }),
   ];
 };
@@ -1151,12 +1317,17 @@ const activeSandboxCases = (minor: number): Case[] => [
   {
     name: 'a regular container left Created in the old sandbox after a reboot',
     mutateStatus: rebootedSandbox,
-    want: minor >= 37 ? { sandboxId: 'newSandboxID', attempt: 1, init: [1] } : { sandboxId: 'newSandboxID', attempt: 1, start: [0, 1, 2] },
+    want:
+      minor >= 37
+        ? { sandboxId: 'newSandboxID', attempt: 1, init: [1] }
+        : { sandboxId: 'newSandboxID', attempt: 1, start: [0, 1, 2] },
   },
   {
     name: 'every regular container exited in the active sandbox, init containers gone',
     mutateStatus: (s, pod, version) => {
-      s.containerStatuses = pod.spec!.containers.map((c, i) => cstatus(`id${i + 1}`, c.name, 'exited', hashAt(version, c), { exitCode: 1 }));
+      s.containerStatuses = pod.spec!.containers.map((c, i) =>
+        cstatus(`id${i + 1}`, c.name, 'exited', hashAt(version, c), { exitCode: 1 }),
+      );
     },
     want: minor >= 37 ? { start: [0, 1, 2] } : { init: [0] },
   },
@@ -1183,11 +1354,21 @@ const oomInitCases = (gateOn: boolean): Case[] => [
     want: gateOn ? { killPod: true } : { init: [2] },
   },
 ];
-runTable('failed init container, ContainerRestartRules off', makeBasePodAndStatusWithInitContainers, [{ version: '1.33' }], oomInitCases(false));
+runTable(
+  'failed init container, ContainerRestartRules off',
+  makeBasePodAndStatusWithInitContainers,
+  [{ version: '1.33' }],
+  oomInitCases(false),
+);
 runTable(
   'failed init container, ContainerRestartRules on',
   makeBasePodAndStatusWithInitContainers,
-  [{ version: '1.34', gates: { ContainerRestartRules: true } }, { version: '1.35' }, { version: '1.36' }, { version: '1.37' }],
+  [
+    { version: '1.34', gates: { ContainerRestartRules: true } },
+    { version: '1.35' },
+    { version: '1.36' },
+    { version: '1.37' },
+  ],
   oomInitCases(true),
 );
 
@@ -1204,7 +1385,12 @@ const sidecarResize = (policy: string, liveness?: 'Success') => (pod: Pod) => {
   if (liveness === undefined) c.livenessProbe = {};
 };
 const sidecarReports200m = (s: PodStatus) => {
-  s.containerStatuses[0].resources = { cpuShares: 204, cpuQuota: 20000, cpuPeriod: 100_000, memoryLimitInBytes: 100 * 1024 * 1024 };
+  s.containerStatuses[0].resources = {
+    cpuShares: 204,
+    cpuQuota: 20000,
+    cpuPeriod: 100_000,
+    memoryLimitInBytes: 100 * 1024 * 1024,
+  };
 };
 const sidecarResizeCases: Case[] = [
   {
@@ -1267,20 +1453,39 @@ const runningInitResized = (minor: number): Case[] => [
   },
 ];
 for (const version of ['1.35', '1.36', '1.37']) {
-  runTable('TestComputePodActionsWithInitContainers: running init container resize', makeBasePodAndStatusWithInitContainers, [{ version }], runningInitResized(Number(version.split('.')[1])));
+  runTable(
+    'TestComputePodActionsWithInitContainers: running init container resize',
+    makeBasePodAndStatusWithInitContainers,
+    [{ version }],
+    runningInitResized(Number(version.split('.')[1])),
+  );
 }
 
 // "stale main container ... must not mark pod as initialized" (1.37, PR 138514): only a regular
 // container left Created in an earlier sandbox is known; from 1.37 the first init container runs,
 // through 1.36 the pod counts as initialized and its regular containers start.
 const staleMain = (s: PodStatus, pod: Pod, version: string) => {
-  s.containerStatuses = [cstatus('id1', 'foo1', 'created', hashAt(version, pod.spec!.containers[0]), { podSandboxId: 'oldSandboxID', createdAt: NOW - 60_000 })];
+  s.containerStatuses = [
+    cstatus('id1', 'foo1', 'created', hashAt(version, pod.spec!.containers[0]), {
+      podSandboxId: 'oldSandboxID',
+      createdAt: NOW - 60_000,
+    }),
+  ];
 };
 for (const version of ['1.36', '1.37']) {
   const minor = Number(version.split('.')[1]);
-  runTable('TestComputePodActionsWithInitContainers: stale regular container from an earlier sandbox', makeBasePodAndStatusWithInitContainers, [{ version }], [
-    { name: 'stale main container from a previous sandbox must not mark pod as initialized', mutateStatus: staleMain, want: minor >= 37 ? { init: [0] } : { start: [0, 1, 2] } },
-  ]);
+  runTable(
+    'TestComputePodActionsWithInitContainers: stale regular container from an earlier sandbox',
+    makeBasePodAndStatusWithInitContainers,
+    [{ version }],
+    [
+      {
+        name: 'stale main container from a previous sandbox must not mark pod as initialized',
+        mutateStatus: staleMain,
+        want: minor >= 37 ? { init: [0] } : { start: [0, 1, 2] },
+      },
+    ],
+  );
   runTable(
     'TestComputePodActionsWithRestartableInitContainers: stale regular container from an earlier sandbox',
     makeBasePodAndStatusWithRestartableInitContainers,

@@ -22,7 +22,9 @@ function podStatus(entries: Array<[string, ContainerState, number?]>): PodStatus
     namespace: 'ns',
     ips: [],
     sandboxStatuses: [],
-    containerStatuses: entries.map(([name, state, exitCode]) => cstatus(`id-${name}`, name, state, '', { exitCode: exitCode ?? 0 })),
+    containerStatuses: entries.map(([name, state, exitCode]) =>
+      cstatus(`id-${name}`, name, state, '', { exitCode: exitCode ?? 0 }),
+    ),
   };
 }
 
@@ -47,14 +49,25 @@ test('TestShouldContainerBeRestarted: per pod restartPolicy Never, OnFailure, Al
   for (const version of ['1.29', '1.33', '1.34', '1.35', '1.36', '1.37']) {
     const rules = resolveKubeletRules(version);
     (['Never', 'OnFailure', 'Always'] as const).forEach((restartPolicy, i) => {
-      const pod: Pod = { metadata: { name: 'pod' }, spec: { restartPolicy, containers: names.map((name) => ({ name })) } };
+      const pod: Pod = {
+        metadata: { name: 'pod' },
+        spec: { restartPolicy, containers: names.map((name) => ({ name })) },
+      };
       for (const name of names) {
         const c = pod.spec!.containers.find((x) => x.name === name)!;
-        assert.equal(shouldContainerBeRestarted(c, pod, status, rules).restart, want[name][i], `${version} ${restartPolicy} ${name}`);
+        assert.equal(
+          shouldContainerBeRestarted(c, pod, status, rules).restart,
+          want[name][i],
+          `${version} ${restartPolicy} ${name}`,
+        );
       }
       const deleting: Pod = { ...pod, metadata: { name: 'pod', deletionTimestamp: '2026-01-01T00:00:00Z' } };
       for (const c of deleting.spec!.containers) {
-        assert.equal(shouldContainerBeRestarted(c, deleting, status, rules).restart, false, `${version} ${restartPolicy} ${c.name} while deleting`);
+        assert.equal(
+          shouldContainerBeRestarted(c, deleting, status, rules).restart,
+          false,
+          `${version} ${restartPolicy} ${c.name} while deleting`,
+        );
       }
     });
   }
@@ -80,14 +93,40 @@ test('TestShouldAllContainersRestart (1.36 and 1.37 by default, 1.35 with the ga
       status: podStatus([['regular', 'exited', 42]]),
       want: true,
     },
-    { name: 'init container exited with matching rules', pod: init('Never'), status: podStatus([['init', 'exited', 42]]), want: true },
-    { name: 'sidecar container exited with matching rules', pod: init('Always'), status: podStatus([['init', 'exited', 42]]), want: true },
-    { name: 'container exited without rules', pod: regular(), status: podStatus([['regular', 'exited', 1]]), want: false },
+    {
+      name: 'init container exited with matching rules',
+      pod: init('Never'),
+      status: podStatus([['init', 'exited', 42]]),
+      want: true,
+    },
+    {
+      name: 'sidecar container exited with matching rules',
+      pod: init('Always'),
+      status: podStatus([['init', 'exited', 42]]),
+      want: true,
+    },
+    {
+      name: 'container exited without rules',
+      pod: regular(),
+      status: podStatus([['regular', 'exited', 1]]),
+      want: false,
+    },
     {
       name: 'api pod status regular container exited with matching rules',
       pod: regular({ restartPolicy: 'Never', restartPolicyRules: [rule] }),
       status: podStatus([]),
-      api: { containerStatuses: [{ name: 'regular', image: '', imageID: '', ready: false, restartCount: 0, state: { terminated: { exitCode: 42 } } }] },
+      api: {
+        containerStatuses: [
+          {
+            name: 'regular',
+            image: '',
+            imageID: '',
+            ready: false,
+            restartCount: 0,
+            state: { terminated: { exitCode: 42 } },
+          },
+        ],
+      },
       want: true,
     },
     {
@@ -103,23 +142,47 @@ test('TestShouldAllContainersRestart (1.36 and 1.37 by default, 1.35 with the ga
     ['1.37', {}],
   ] as const) {
     const rules = resolveKubeletRules(version, gates);
-    for (const c of cases) assert.equal(shouldAllContainersRestart(c.pod, c.status, c.api, rules), c.want, `${version}: ${c.name}`);
+    for (const c of cases)
+      assert.equal(shouldAllContainersRestart(c.pod, c.status, c.api, rules), c.want, `${version}: ${c.name}`);
   }
   // Without the gate (1.35's default) no exit restarts the whole pod.
   const off = resolveKubeletRules('1.35');
-  for (const c of cases) assert.equal(shouldAllContainersRestart(c.pod, c.status, c.api, off), false, `1.35 default: ${c.name}`);
+  for (const c of cases)
+    assert.equal(shouldAllContainersRestart(c.pod, c.status, c.api, off), false, `1.35 default: ${c.name}`);
 });
 
 test('TestExpandCommandAndArgs', () => {
   const env = (pairs: Array<[string, string]>) => pairs.map(([name, value]) => ({ name, value }));
   const cases: Array<[string, Partial<Container>, Array<[string, string]>, string[], string[]]> = [
     ['none', {}, [], [], []],
-    ['command expanded', { command: ['foo', '$(VAR_TEST)', '$(VAR_TEST2)'] }, [['VAR_TEST', 'zoo'], ['VAR_TEST2', 'boo']], ['foo', 'zoo', 'boo'], []],
-    ['args expanded', { args: ['zap', '$(VAR_TEST)', '$(VAR_TEST2)'] }, [['VAR_TEST', 'hap'], ['VAR_TEST2', 'trap']], [], ['zap', 'hap', 'trap']],
+    [
+      'command expanded',
+      { command: ['foo', '$(VAR_TEST)', '$(VAR_TEST2)'] },
+      [
+        ['VAR_TEST', 'zoo'],
+        ['VAR_TEST2', 'boo'],
+      ],
+      ['foo', 'zoo', 'boo'],
+      [],
+    ],
+    [
+      'args expanded',
+      { args: ['zap', '$(VAR_TEST)', '$(VAR_TEST2)'] },
+      [
+        ['VAR_TEST', 'hap'],
+        ['VAR_TEST2', 'trap'],
+      ],
+      [],
+      ['zap', 'hap', 'trap'],
+    ],
     [
       'both expanded',
       { command: ['$(VAR_TEST2)--$(VAR_TEST)', 'foo', '$(VAR_TEST3)'], args: ['foo', '$(VAR_TEST)', '$(VAR_TEST2)'] },
-      [['VAR_TEST', 'zoo'], ['VAR_TEST2', 'boo'], ['VAR_TEST3', 'roo']],
+      [
+        ['VAR_TEST', 'zoo'],
+        ['VAR_TEST2', 'boo'],
+        ['VAR_TEST3', 'roo'],
+      ],
       ['boo--zoo', 'foo', 'roo'],
       ['foo', 'zoo', 'boo'],
     ],
@@ -141,7 +204,15 @@ test('TestExpandVolumeMountsWithSubpath (the subPathExpr half)', () => {
     ['subpaths with empty environment variable', 'foo/$(POD_NAME)/$(ANNOTATION)', [['ANNOTATION', '']], null],
     ['subpaths with missing env variables', 'foo/$(ODD_NAME)/$(POD_NAME)', [['ODD_NAME', 'bar']], null],
     ['subpaths with empty expansion', '$()', [], null],
-    ['subpaths with nested expandable envs', '$(POD_NAME$(ANNOTATION))', [['POD_NAME', 'foo'], ['ANNOTATION', 'bar']], null],
+    [
+      'subpaths with nested expandable envs',
+      '$(POD_NAME$(ANNOTATION))',
+      [
+        ['POD_NAME', 'foo'],
+        ['ANNOTATION', 'bar'],
+      ],
+      null,
+    ],
     ['mountpath and subpath with no expansion', 'bar', [['POD_NAME', 'foo']], 'bar'],
   ];
   for (const [name, expr, envs, want] of cases) {
@@ -158,7 +229,12 @@ test('TestMakePortMappings', () => {
     hostPort,
     ...(hostIP ? { hostIP } : {}),
   });
-  const mapping = (protocol: string, containerPort: number, hostPort: number, hostIp: string) => ({ protocol, containerPort, hostPort, hostIp });
+  const mapping = (protocol: string, containerPort: number, hostPort: number, hostIp: string) => ({
+    protocol,
+    containerPort,
+    hostPort,
+    hostIp,
+  });
   const cases: Array<[string, ReturnType<typeof port>[], ReturnType<typeof mapping>[]]> = [
     [
       'duplicated names are dropped, other families and unnamed ports are kept',
@@ -183,7 +259,11 @@ test('TestMakePortMappings', () => {
       [port('', 'TCP', 443, 4343, '192.168.0.1'), port('', 'TCP', 4343, 4343, '192.168.0.1')],
       [mapping('TCP', 443, 4343, '192.168.0.1'), mapping('TCP', 4343, 4343, '192.168.0.1')],
     ],
-    ['the same container port and host is kept once', [port('', 'TCP', 443, 4343, ''), port('', 'TCP', 443, 4343, '')], [mapping('TCP', 443, 4343, '')]],
+    [
+      'the same container port and host is kept once',
+      [port('', 'TCP', 443, 4343, ''), port('', 'TCP', 443, 4343, '')],
+      [mapping('TCP', 443, 4343, '')],
+    ],
     [
       'multihomed nodes: one mapping per host IP',
       [port('', 'TCP', 443, 4343, '192.168.0.1'), port('', 'TCP', 443, 4343, '172.16.0.1')],

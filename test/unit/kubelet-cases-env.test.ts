@@ -62,7 +62,10 @@ interface Case {
   error?: RegExp;
 }
 
-const fieldRef = (name: string, fieldPath: string) => ({ name, valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } } });
+const fieldRef = (name: string, fieldPath: string) => ({
+  name,
+  valueFrom: { fieldRef: { apiVersion: 'v1', fieldPath } },
+});
 const literalEnv = [
   { name: 'TEST_LITERAL', value: 'test-test-test' },
   { name: 'EXPANSION_TEST', value: '$(REPLACE_ME)' },
@@ -91,9 +94,14 @@ const expansionWant: Array<[string, string]> = [
   ['EMPTY_VAR', ''],
   ['EMPTY_TEST', 'foo-'],
 ];
-const configMapFrom = (prefix?: string) => ({ ...(prefix ? { prefix } : {}), configMapRef: { name: 'test-config-map' } });
+const configMapFrom = (prefix?: string) => ({
+  ...(prefix ? { prefix } : {}),
+  configMapRef: { name: 'test-config-map' },
+});
 const secretFrom = (prefix?: string) => ({ ...(prefix ? { prefix } : {}), secretRef: { name: 'test-secret' } });
-const configMapValues: ValueSources = { configMaps: { 'test-config-map': { REPLACE_ME: 'FROM_CONFIG_MAP', DUPE_TEST: 'CONFIG_MAP' } } };
+const configMapValues: ValueSources = {
+  configMaps: { 'test-config-map': { REPLACE_ME: 'FROM_CONFIG_MAP', DUPE_TEST: 'CONFIG_MAP' } },
+};
 const secretValues: ValueSources = { secrets: { 'test-secret': { REPLACE_ME: 'FROM_SECRET', DUPE_TEST: 'SECRET' } } };
 const fromWant = (source: string, prefix: string): Array<[string, string]> => [
   ['TEST_LITERAL', 'test-test-test'],
@@ -103,7 +111,16 @@ const fromWant = (source: string, prefix: string): Array<[string, string]> => [
   [`${prefix}REPLACE_ME`, `FROM_${source}`],
   [`${prefix}DUPE_TEST`, source],
 ];
-const downward = ['POD_IP', 'status.podIP', 'POD_IPS', 'status.podIPs', 'HOST_IP', 'status.hostIP', 'HOST_IPS', 'status.hostIPs'];
+const downward = [
+  'POD_IP',
+  'status.podIP',
+  'POD_IPS',
+  'status.podIPs',
+  'HOST_IP',
+  'status.hostIP',
+  'HOST_IPS',
+  'status.hostIPs',
+];
 const downwardIPs = [0, 2, 4, 6].map((i) => fieldRef(downward[i]!, downward[i + 1]!));
 const downwardIPsWant: Array<[string, string]> = [
   ['POD_IP', '1.2.3.4'],
@@ -128,7 +145,13 @@ const cases: Case[] = [
     container: { env: [{ name: 'FOO', value: 'BAR' }, ...TEST1.map(([name, value]) => ({ name, value }))] },
     want: [['FOO', 'BAR'], ...TEST1],
   },
-  { name: 'api server = N; kubelet = Y', ns: 'test1', enableServiceLinks: false, container: { env: [{ name: 'FOO', value: 'BAZ' }] }, want: [['FOO', 'BAZ'], ...MASTER] },
+  {
+    name: 'api server = N; kubelet = Y',
+    ns: 'test1',
+    enableServiceLinks: false,
+    container: { env: [{ name: 'FOO', value: 'BAZ' }] },
+    want: [['FOO', 'BAZ'], ...MASTER],
+  },
   {
     name: 'api server = N; kubelet = Y; service env vars',
     ns: 'test1',
@@ -136,7 +159,13 @@ const cases: Case[] = [
     container: { env: [{ name: 'FOO', value: 'BAZ' }] },
     want: [['FOO', 'BAZ'], ...TEST1, ...MASTER],
   },
-  { name: 'master service in pod ns', ns: 'test2', enableServiceLinks: false, container: { env: [{ name: 'FOO', value: 'ZAP' }] }, want: [['FOO', 'ZAP'], ...MASTER] },
+  {
+    name: 'master service in pod ns',
+    ns: 'test2',
+    enableServiceLinks: false,
+    container: { env: [{ name: 'FOO', value: 'ZAP' }] },
+    want: [['FOO', 'ZAP'], ...MASTER],
+  },
   {
     name: 'master service in pod ns, service env vars',
     ns: 'test2',
@@ -205,7 +234,11 @@ const cases: Case[] = [
     ns: 'test1',
     enableServiceLinks: true,
     container: {
-      env: [...expansionEnv, { name: 'SERVICE_VAR_TEST', value: '$(TEST_SERVICE_HOST):$(TEST_SERVICE_PORT)' }, { name: 'TEST_UNDEFINED', value: '$(UNDEFINED_VAR)' }],
+      env: [
+        ...expansionEnv,
+        { name: 'SERVICE_VAR_TEST', value: '$(TEST_SERVICE_HOST):$(TEST_SERVICE_PORT)' },
+        { name: 'TEST_UNDEFINED', value: '$(UNDEFINED_VAR)' },
+      ],
     },
     want: [...expansionWant, ['SERVICE_VAR_TEST', '1.2.3.3:8083'], ...TEST1, ...MASTER],
   },
@@ -213,7 +246,14 @@ const cases: Case[] = [
     name: 'configmapkeyref_missing_optional',
     ns: 'test',
     enableServiceLinks: false,
-    container: { env: [{ name: 'POD_NAME', valueFrom: { configMapKeyRef: { name: 'missing-config-map', key: 'key', optional: true } } }] },
+    container: {
+      env: [
+        {
+          name: 'POD_NAME',
+          valueFrom: { configMapKeyRef: { name: 'missing-config-map', key: 'key', optional: true } },
+        },
+      ],
+    },
     want: [...MASTER],
   },
   {
@@ -222,14 +262,20 @@ const cases: Case[] = [
     enableServiceLinks: false,
     noServices: true,
     values: { configMaps: { 'test-config-map': { a: 'b' } } },
-    container: { env: [{ name: 'POD_NAME', valueFrom: { configMapKeyRef: { name: 'test-config-map', key: 'key', optional: true } } }] },
+    container: {
+      env: [
+        { name: 'POD_NAME', valueFrom: { configMapKeyRef: { name: 'test-config-map', key: 'key', optional: true } } },
+      ],
+    },
     want: [],
   },
   {
     name: 'secretkeyref_missing_optional',
     ns: 'test',
     enableServiceLinks: false,
-    container: { env: [{ name: 'POD_NAME', valueFrom: { secretKeyRef: { name: 'missing-secret', key: 'key', optional: true } } }] },
+    container: {
+      env: [{ name: 'POD_NAME', valueFrom: { secretKeyRef: { name: 'missing-secret', key: 'key', optional: true } } }],
+    },
     want: [...MASTER],
   },
   {
@@ -238,7 +284,9 @@ const cases: Case[] = [
     enableServiceLinks: false,
     noServices: true,
     values: { secrets: { 'test-secret': { a: 'b' } } },
-    container: { env: [{ name: 'POD_NAME', valueFrom: { secretKeyRef: { name: 'test-secret', key: 'key', optional: true } } }] },
+    container: {
+      env: [{ name: 'POD_NAME', valueFrom: { secretKeyRef: { name: 'test-secret', key: 'key', optional: true } } }],
+    },
     want: [],
   },
   {
@@ -266,7 +314,13 @@ const cases: Case[] = [
     container: { envFrom: [configMapFrom(), configMapFrom('p_')], env: literalEnv },
     want: [...fromWant('CONFIG_MAP', 'p_'), ...TEST1, ...MASTER],
   },
-  { name: 'configmap_missing', ns: 'test1', enableServiceLinks: false, container: { envFrom: [configMapFrom()] }, error: /test-config-map/ },
+  {
+    name: 'configmap_missing',
+    ns: 'test1',
+    enableServiceLinks: false,
+    container: { envFrom: [configMapFrom()] },
+    error: /test-config-map/,
+  },
   {
     name: 'configmap_missing_optional',
     ns: 'test',
@@ -298,7 +352,13 @@ const cases: Case[] = [
     container: { envFrom: [secretFrom(), secretFrom('p_')], env: literalEnv },
     want: [...fromWant('SECRET', 'p_'), ...TEST1, ...MASTER],
   },
-  { name: 'secret_missing', ns: 'test1', enableServiceLinks: false, container: { envFrom: [secretFrom()] }, error: /test-secret/ },
+  {
+    name: 'secret_missing',
+    ns: 'test1',
+    enableServiceLinks: false,
+    container: { envFrom: [secretFrom()] },
+    error: /test-secret/,
+  },
   {
     name: 'secret_missing_optional',
     ns: 'test',

@@ -31,12 +31,29 @@ const v1: CgroupSettings = { ...DEFAULT_CGROUP_SETTINGS, cgroupVersion: 1 };
 const v2: CgroupSettings = { ...DEFAULT_CGROUP_SETTINGS, cgroupVersion: 2 };
 const testPod = (c: Partial<Container> = {}, spec: Partial<NonNullable<Pod['spec']>> = {}): Pod => ({
   metadata: { uid: '12345678', name: 'bar', namespace: 'new' },
-  spec: { containers: [{ name: 'foo', image: 'busybox', imagePullPolicy: 'IfNotPresent', command: ['testCommand'], workingDir: 'testWorkingDir', ...c }], ...spec },
+  spec: {
+    containers: [
+      {
+        name: 'foo',
+        image: 'busybox',
+        imagePullPolicy: 'IfNotPresent',
+        command: ['testCommand'],
+        workingDir: 'testWorkingDir',
+        ...c,
+      },
+    ],
+    ...spec,
+  },
 });
 /** Expected resources written as kubelet's tests write them: unset fields are zero. */
-const res = (r: Partial<Record<'cpuPeriod' | 'cpuQuota' | 'cpuShares' | 'memoryLimitInBytes' | 'oomScoreAdj', number>> & { unified?: Record<string, string> }): LinuxContainerResources => {
+const res = (
+  r: Partial<Record<'cpuPeriod' | 'cpuQuota' | 'cpuShares' | 'memoryLimitInBytes' | 'oomScoreAdj', number>> & {
+    unified?: Record<string, string>;
+  },
+): LinuxContainerResources => {
   const out = emptyLinuxResources();
-  for (const [k, v] of Object.entries(r)) if (k !== 'unified') (out as unknown as Record<string, string>)[k] = String(v);
+  for (const [k, v] of Object.entries(r))
+    if (k !== 'unified') (out as unknown as Record<string, string>)[k] = String(v);
   out.unified = r.unified ?? {};
   return out;
 };
@@ -76,38 +93,142 @@ test('K3 TestMilliCPUToQuota and TestMilliCPUToQuotaWithCustomCPUCFSQuotaPeriod'
 });
 
 test('K1 TestCalculateLinuxResources', () => {
-  const rows: Array<{ name: string; req?: string; lim: string; mem: string; cg: CgroupSettings; want: LinuxContainerResources }> = [
-    { name: 'Request128MBLimit256MB v1', req: '1', lim: '2', mem: '128Mi', cg: v1, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 1024, memoryLimitInBytes: 134217728 }) },
-    { name: 'RequestNoMemory v1', req: '2', lim: '8', mem: '0', cg: v1, want: res({ cpuPeriod: 100000, cpuQuota: 800000, cpuShares: 2048 }) },
-    { name: 'RequestNilCPU v1', lim: '2', mem: '0', cg: v1, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2048 }) },
-    { name: 'RequestZeroCPU v1', req: '0', lim: '2', mem: '0', cg: v1, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2 }) },
-    { name: 'Request128MBLimit256MB v2', req: '1', lim: '2', mem: '128Mi', cg: v2, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 1024, memoryLimitInBytes: 134217728, unified: OOM_GROUP }) },
-    { name: 'Request128MBLimit256MBSingleProcess v2', req: '1', lim: '2', mem: '128Mi', cg: { ...v2, singleProcessOOMKill: true }, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 1024, memoryLimitInBytes: 134217728 }) },
-    { name: 'RequestNoMemory v2', req: '2', lim: '8', mem: '0', cg: v2, want: res({ cpuPeriod: 100000, cpuQuota: 800000, cpuShares: 2048, unified: OOM_GROUP }) },
-    { name: 'RequestNilCPU v2', lim: '2', mem: '0', cg: v2, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2048, unified: OOM_GROUP }) },
-    { name: 'RequestZeroCPU v2', req: '0', lim: '2', mem: '0', cg: v2, want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2, unified: OOM_GROUP }) },
+  const rows: Array<{
+    name: string;
+    req?: string;
+    lim: string;
+    mem: string;
+    cg: CgroupSettings;
+    want: LinuxContainerResources;
+  }> = [
+    {
+      name: 'Request128MBLimit256MB v1',
+      req: '1',
+      lim: '2',
+      mem: '128Mi',
+      cg: v1,
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 1024, memoryLimitInBytes: 134217728 }),
+    },
+    {
+      name: 'RequestNoMemory v1',
+      req: '2',
+      lim: '8',
+      mem: '0',
+      cg: v1,
+      want: res({ cpuPeriod: 100000, cpuQuota: 800000, cpuShares: 2048 }),
+    },
+    {
+      name: 'RequestNilCPU v1',
+      lim: '2',
+      mem: '0',
+      cg: v1,
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2048 }),
+    },
+    {
+      name: 'RequestZeroCPU v1',
+      req: '0',
+      lim: '2',
+      mem: '0',
+      cg: v1,
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2 }),
+    },
+    {
+      name: 'Request128MBLimit256MB v2',
+      req: '1',
+      lim: '2',
+      mem: '128Mi',
+      cg: v2,
+      want: res({
+        cpuPeriod: 100000,
+        cpuQuota: 200000,
+        cpuShares: 1024,
+        memoryLimitInBytes: 134217728,
+        unified: OOM_GROUP,
+      }),
+    },
+    {
+      name: 'Request128MBLimit256MBSingleProcess v2',
+      req: '1',
+      lim: '2',
+      mem: '128Mi',
+      cg: { ...v2, singleProcessOOMKill: true },
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 1024, memoryLimitInBytes: 134217728 }),
+    },
+    {
+      name: 'RequestNoMemory v2',
+      req: '2',
+      lim: '8',
+      mem: '0',
+      cg: v2,
+      want: res({ cpuPeriod: 100000, cpuQuota: 800000, cpuShares: 2048, unified: OOM_GROUP }),
+    },
+    {
+      name: 'RequestNilCPU v2',
+      lim: '2',
+      mem: '0',
+      cg: v2,
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2048, unified: OOM_GROUP }),
+    },
+    {
+      name: 'RequestZeroCPU v2',
+      req: '0',
+      lim: '2',
+      mem: '0',
+      cg: v2,
+      want: res({ cpuPeriod: 100000, cpuQuota: 200000, cpuShares: 2, unified: OOM_GROUP }),
+    },
   ];
   for (const r of rows) {
-    assert.deepEqual(calculateLinuxResources(r.req === undefined ? undefined : milli(r.req), milli(r.lim), bytes(r.mem), r.cg), r.want, r.name);
+    assert.deepEqual(
+      calculateLinuxResources(r.req === undefined ? undefined : milli(r.req), milli(r.lim), bytes(r.mem), r.cg),
+      r.want,
+      r.name,
+    );
   }
 });
 
-const containerResources = (pod: Pod, c: Container, o: Partial<Parameters<typeof generateLinuxContainerResources>[2]> = {}) =>
-  generateLinuxContainerResources(pod, c, { qos: getPodQOS(pod), nodeCritical: false, memoryCapacityBytes: 17179860387, cgroup: v2, hugePageSizes: [], ...o });
+const containerResources = (
+  pod: Pod,
+  c: Container,
+  o: Partial<Parameters<typeof generateLinuxContainerResources>[2]> = {},
+) =>
+  generateLinuxContainerResources(pod, c, {
+    qos: getPodQOS(pod),
+    nodeCritical: false,
+    memoryCapacityBytes: 17179860387,
+    cgroup: v2,
+    hugePageSizes: [],
+    ...o,
+  });
 
 test('K1 TestGenerateLinuxContainerConfigResources', () => {
-  const rows: Array<{ name: string; r: ResourceRequirements; pod?: ResourceRequirements; want: [number, number, number, number] }> = [
-    { name: 'Request 128M/1C, Limit 256M/3C', r: { requests: { memory: '128Mi', cpu: '1' }, limits: { memory: '256Mi', cpu: '3' } }, want: [100000, 300000, 1024, 256 * 1024 * 1024] },
+  const rows: Array<{
+    name: string;
+    r: ResourceRequirements;
+    pod?: ResourceRequirements;
+    want: [number, number, number, number];
+  }> = [
+    {
+      name: 'Request 128M/1C, Limit 256M/3C',
+      r: { requests: { memory: '128Mi', cpu: '1' }, limits: { memory: '256Mi', cpu: '3' } },
+      want: [100000, 300000, 1024, 256 * 1024 * 1024],
+    },
     { name: 'Request 128M/2C, No Limit', r: { requests: { memory: '128Mi', cpu: '2' } }, want: [100000, 0, 2048, 0] },
     {
       name: 'Container Level Request 128M/1C, Pod Level Limit 256M/3C (PodLevelResources on)',
-      r: { requests: { memory: '128Mi', cpu: '1' } }, pod: { limits: { memory: '256Mi', cpu: '3' } }, want: [100000, 300000, 1024, 256 * 1024 * 1024],
+      r: { requests: { memory: '128Mi', cpu: '1' } },
+      pod: { limits: { memory: '256Mi', cpu: '3' } },
+      want: [100000, 300000, 1024, 256 * 1024 * 1024],
     },
   ];
   for (const row of rows) {
     const pod = testPod({ resources: row.r }, row.pod ? { resources: row.pod } : {});
     const got = containerResources(pod, pod.spec!.containers[0]!, { podLevelResources: row.pod !== undefined });
-    assert.deepEqual([got.cpuPeriod, got.cpuQuota, got.cpuShares, got.memoryLimitInBytes], row.want.map(String), row.name);
+    assert.deepEqual(
+      [got.cpuPeriod, got.cpuQuota, got.cpuShares, got.memoryLimitInBytes],
+      row.want.map(String),
+      row.name,
+    );
   }
 });
 
@@ -118,39 +239,70 @@ test('K1 TestGetHugepageLimitsFromResources (host with 2MB and 1GB pages)', () =
     ['Success1GB', { 'hugepages-1Gi': '2Gi' }, { '1GB': 2147483648 }],
     ['Skip2MB', { 'hugepages-2MB': '2Mi' }, {}],
     ['Skip1GB', { 'hugepages-1GB': '2Gi' }, {}],
-    ['Success2MBand1GB', { cpu: '0', 'hugepages-2Mi': '2Mi', 'hugepages-1Gi': '2Gi' }, { '2MB': 2097152, '1GB': 2147483648 }],
+    [
+      'Success2MBand1GB',
+      { cpu: '0', 'hugepages-2Mi': '2Mi', 'hugepages-1Gi': '2Gi' },
+      { '2MB': 2097152, '1GB': 2147483648 },
+    ],
     ['Skip2MBand1GB', { cpu: '0', 'hugepages-2MB': '2Mi', 'hugepages-1GB': '2Gi' }, {}],
   ];
   for (const [name, limits, want] of rows) {
     const c: Container = { name: 'c', image: 'x', resources: { limits } };
-    assert.deepEqual(hugepageLimits(c, host), host.map((s) => ({ pageSize: s, limit: String(want[s] ?? 0) })), name);
+    assert.deepEqual(
+      hugepageLimits(c, host),
+      host.map((s) => ({ pageSize: s, limit: String(want[s] ?? 0) })),
+      name,
+    );
   }
 });
 
 test('K1 TestGenerateLinuxContainerConfigNamespaces', () => {
-  const base = { gates: { ...GATES_133, UserNamespacesSupport: false }, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
-  const rows: Array<[string, Partial<NonNullable<Pod['spec']>>, string | undefined, { pid: string; targetId: string }]> = [
+  const base = {
+    gates: { ...GATES_133, UserNamespacesSupport: false },
+    imageUser: { uid: '0', username: '' },
+    seccompDefault: false,
+    kubeletRoot: '/var/lib/kubelet',
+  };
+  const rows: Array<
+    [string, Partial<NonNullable<Pod['spec']>>, string | undefined, { pid: string; targetId: string }]
+  > = [
     ['Default namespaces', {}, undefined, { pid: 'CONTAINER', targetId: '' }],
     ['PID Namespace POD', { shareProcessNamespace: true }, undefined, { pid: 'POD', targetId: '' }],
     ['PID Namespace TARGET', {}, 'really-long-id-string', { pid: 'TARGET', targetId: 'really-long-id-string' }],
   ];
   for (const [name, spec, target, want] of rows) {
-    const pod: Pod = { metadata: { name: 'p', namespace: 'd', uid: 'u' }, spec: { containers: [{ name: 'test' }], ...spec } };
-    const ns = containerSecurityContext(pod, pod.spec!.containers[0]!, { ...base, targetContainerId: target }).namespaceOptions!;
+    const pod: Pod = {
+      metadata: { name: 'p', namespace: 'd', uid: 'u' },
+      spec: { containers: [{ name: 'test' }], ...spec },
+    };
+    const ns = containerSecurityContext(pod, pod.spec!.containers[0]!, { ...base, targetContainerId: target })
+      .namespaceOptions!;
     assert.deepEqual(ns, { network: 'POD', ipc: 'POD', ...want }, name);
   }
 });
 
 test('K1 TestGenerateLinuxConfigSupplementalGroupsPolicy and K2 TestGeneratePodSandboxLinuxConfigSupplementalGroupsPolicy', () => {
-  const o = { gates: GATES_133, imageUser: { uid: '0', username: '' }, seccompDefault: false, kubeletRoot: '/var/lib/kubelet' };
+  const o = {
+    gates: GATES_133,
+    imageUser: { uid: '0', username: '' },
+    seccompDefault: false,
+    kubeletRoot: '/var/lib/kubelet',
+  };
   const rows: Array<[string, string | undefined, string | RegExp]> = [
     ['Merge SupplementalGroupsPolicy should convert to Merge', 'Merge', 'Merge'],
     ['Strict SupplementalGroupsPolicy should convert to Strict', 'Strict', 'Strict'],
     ['nil SupplementalGroupsPolicy should convert to Merge', undefined, 'Merge'],
-    ['unsupported SupplementalGroupsPolicy should raise an error', 'UnSupported', /unsupported supplementalGroupsPolicy: UnSupported/],
+    [
+      'unsupported SupplementalGroupsPolicy should raise an error',
+      'UnSupported',
+      /unsupported supplementalGroupsPolicy: UnSupported/,
+    ],
   ];
   for (const [name, policy, want] of rows) {
-    const pod = testPod({}, { securityContext: policy === undefined ? {} : ({ supplementalGroupsPolicy: policy } as object) });
+    const pod = testPod(
+      {},
+      { securityContext: policy === undefined ? {} : ({ supplementalGroupsPolicy: policy } as object) },
+    );
     const c = pod.spec!.containers[0]!;
     if (want instanceof RegExp) {
       assert.throws(() => containerSecurityContext(pod, c, o), want, `container: ${name}`);
@@ -166,17 +318,40 @@ test('K1 TestGenerateLinuxContainerResources (16GB node, no swap controller)', (
   const guaranteed = { limits: { cpu: '250m', memory: '500Mi' }, requests: { cpu: '250m', memory: '500Mi' } };
   const burstable = { limits: { cpu: '500m', memory: '750Mi' }, requests: { cpu: '250m', memory: '500Mi' } };
   const rows: Array<[string, ResourceRequirements | undefined, boolean, CgroupSettings, LinuxContainerResources]> = [
-    ['v1 guaranteed qos', guaranteed, true, v1, res({ cpuShares: 256, memoryLimitInBytes: 524288000, oomScoreAdj: -997 })],
+    [
+      'v1 guaranteed qos',
+      guaranteed,
+      true,
+      v1,
+      res({ cpuShares: 256, memoryLimitInBytes: 524288000, oomScoreAdj: -997 }),
+    ],
     ['v1 burstable qos', burstable, true, v1, res({ cpuShares: 256, memoryLimitInBytes: 786432000, oomScoreAdj: 970 })],
     ['v1 best-effort qos', undefined, true, v1, res({ cpuShares: 2, oomScoreAdj: 1000 })],
-    ['v2 guaranteed qos', guaranteed, false, v2, res({ cpuShares: 256, memoryLimitInBytes: 524288000, oomScoreAdj: -997, unified: OOM_GROUP })],
-    ['v2 burstable qos', burstable, false, v2, res({ cpuShares: 256, memoryLimitInBytes: 786432000, oomScoreAdj: 970, unified: OOM_GROUP })],
+    [
+      'v2 guaranteed qos',
+      guaranteed,
+      false,
+      v2,
+      res({ cpuShares: 256, memoryLimitInBytes: 524288000, oomScoreAdj: -997, unified: OOM_GROUP }),
+    ],
+    [
+      'v2 burstable qos',
+      burstable,
+      false,
+      v2,
+      res({ cpuShares: 256, memoryLimitInBytes: 786432000, oomScoreAdj: 970, unified: OOM_GROUP }),
+    ],
     ['v2 best-effort qos', undefined, false, v2, res({ cpuShares: 2, oomScoreAdj: 1000, unified: OOM_GROUP })],
   ];
   for (const [name, r, singleProcess, cg, want] of rows) {
-    const pod: Pod = { metadata: { uid: '12345678', name: 'foo', namespace: 'bar' }, spec: { containers: [{ name: 'c1', image: 'busybox', ...(r ? { resources: r } : {}) }] } };
+    const pod: Pod = {
+      metadata: { uid: '12345678', name: 'foo', namespace: 'bar' },
+      spec: { containers: [{ name: 'c1', image: 'busybox', ...(r ? { resources: r } : {}) }] },
+    };
     // kubelet's test leaves the CFS quota switch off here: period and quota stay unset.
-    const got = containerResources(pod, pod.spec!.containers[0]!, { cgroup: { ...cg, cpuCFSQuota: false, singleProcessOOMKill: singleProcess } });
+    const got = containerResources(pod, pod.spec!.containers[0]!, {
+      cgroup: { ...cg, cpuCFSQuota: false, singleProcessOOMKill: singleProcess },
+    });
     assert.deepEqual(got, want, name);
   }
 });
@@ -186,16 +361,26 @@ test('K1 TestGenerateLinuxContainerResourcesWithSwap (rows without LimitedSwap a
   // swap are in kubelet-cases-swap.test.ts.
   const burstable = (c2: ResourceRequirements | undefined): Pod => ({
     metadata: { uid: '12345678', name: 'foo', namespace: 'bar' },
-    spec: { containers: [{ name: 'c1', resources: { requests: { memory: '1Gi' } } }, { name: 'c2', ...(c2 ? { resources: c2 } : {}) }] },
+    spec: {
+      containers: [
+        { name: 'c1', resources: { requests: { memory: '1Gi' } } },
+        { name: 'c2', ...(c2 ? { resources: c2 } : {}) },
+      ],
+    },
   });
   const guaranteedPod: Pod = {
     metadata: { uid: '12345678', name: 'foo', namespace: 'bar' },
-    spec: { containers: [
-      { name: 'c1', resources: { requests: { memory: '1Gi', cpu: '1' }, limits: { memory: '1Gi', cpu: '1' } } },
-      { name: 'c2', resources: { requests: { memory: '2Gi', cpu: '1' }, limits: { memory: '2Gi', cpu: '1' } } },
-    ] },
+    spec: {
+      containers: [
+        { name: 'c1', resources: { requests: { memory: '1Gi', cpu: '1' }, limits: { memory: '1Gi', cpu: '1' } } },
+        { name: 'c2', resources: { requests: { memory: '2Gi', cpu: '1' }, limits: { memory: '2Gi', cpu: '1' } } },
+      ],
+    },
   };
-  const bestEffort: Pod = { metadata: { uid: '12345678', name: 'foo', namespace: 'bar' }, spec: { containers: [{ name: 'c1' }, { name: 'c2' }] } };
+  const bestEffort: Pod = {
+    metadata: { uid: '12345678', name: 'foo', namespace: 'bar' },
+    spec: { containers: [{ name: 'c1' }, { name: 'c2' }] },
+  };
   const withReq = burstable({ requests: { memory: '2Gi' } });
   const withGuaranteed = burstable({ requests: { memory: '2Gi' }, limits: { memory: '2Gi' } });
   const noReq = burstable(undefined);
@@ -215,9 +400,21 @@ test('K1 TestGenerateLinuxContainerResourcesWithSwap (rows without LimitedSwap a
     ['Swap disabled on node, With no swapBehavior - NoSwap should be the default', bestEffort, 2, false, 'disabled'],
     ['Swap disabled on node, Best-effort QoS, cgroups v2, LimitedSwap', withReq, 2, false, 'disabled'],
     ['Swap disabled on node, Guaranteed QoS, cgroups v2, LimitedSwap', guaranteedPod, 2, false, 'disabled'],
-    ['Swap disabled on node, Burstable QoS, cgroups v2, LimitedSwap, with a guaranteed container', withGuaranteed, 2, false, 'disabled'],
+    [
+      'Swap disabled on node, Burstable QoS, cgroups v2, LimitedSwap, with a guaranteed container',
+      withGuaranteed,
+      2,
+      false,
+      'disabled',
+    ],
     ['Swap disabled on node, Burstable QoS, cgroups v2, LimitedSwap', withReq, 2, false, 'disabled'],
-    ['Swap disabled on node, Burstable QoS, cgroups v2, LimitedSwap, with a container with no requests', noReq, 2, false, 'disabled'],
+    [
+      'Swap disabled on node, Burstable QoS, cgroups v2, LimitedSwap, with a container with no requests',
+      noReq,
+      2,
+      false,
+      'disabled',
+    ],
   ];
   for (const [name, pod, version, swap, want] of rows) {
     for (const c of pod.spec!.containers) {
@@ -236,13 +433,40 @@ test('K1 TestGenerateLinuxContainerResourcesWithSwap (rows without LimitedSwap a
 });
 
 test('K2 TestApplySandboxResources', () => {
-  const withOverhead: Pod = testPod({ resources: { requests: { memory: '128Mi', cpu: '2' }, limits: { memory: '256Mi', cpu: '4' } } }, { overhead: { memory: '128Mi', cpu: '1' } });
+  const withOverhead: Pod = testPod(
+    { resources: { requests: { memory: '128Mi', cpu: '2' }, limits: { memory: '256Mi', cpu: '4' } } },
+    { overhead: { memory: '128Mi', cpu: '1' } },
+  );
   const without: Pod = testPod({ resources: { requests: { memory: '128Mi' }, limits: { memory: '256Mi' } } });
   const rows: Array<[string, Pod, CgroupSettings, LinuxContainerResources, LinuxContainerResources]> = [
-    ['pod with overhead defined v1', withOverhead, v1, res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 400000, cpuShares: 2048 }), res({ memoryLimitInBytes: 134217728, cpuPeriod: 100000, cpuQuota: 100000, cpuShares: 1024 })],
-    ['pod without overhead defined v1', without, v1, res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 0, cpuShares: 2 }), res({})],
-    ['pod with overhead defined v2', withOverhead, v2, res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 400000, cpuShares: 2048, unified: OOM_GROUP }), res({ memoryLimitInBytes: 134217728, cpuPeriod: 100000, cpuQuota: 100000, cpuShares: 1024, unified: OOM_GROUP })],
-    ['pod without overhead defined v2', without, v2, res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 0, cpuShares: 2, unified: OOM_GROUP }), res({})],
+    [
+      'pod with overhead defined v1',
+      withOverhead,
+      v1,
+      res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 400000, cpuShares: 2048 }),
+      res({ memoryLimitInBytes: 134217728, cpuPeriod: 100000, cpuQuota: 100000, cpuShares: 1024 }),
+    ],
+    [
+      'pod without overhead defined v1',
+      without,
+      v1,
+      res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 0, cpuShares: 2 }),
+      res({}),
+    ],
+    [
+      'pod with overhead defined v2',
+      withOverhead,
+      v2,
+      res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 400000, cpuShares: 2048, unified: OOM_GROUP }),
+      res({ memoryLimitInBytes: 134217728, cpuPeriod: 100000, cpuQuota: 100000, cpuShares: 1024, unified: OOM_GROUP }),
+    ],
+    [
+      'pod without overhead defined v2',
+      without,
+      v2,
+      res({ memoryLimitInBytes: 268435456, cpuPeriod: 100000, cpuQuota: 0, cpuShares: 2, unified: OOM_GROUP }),
+      res({}),
+    ],
   ];
   for (const [name, pod, cg, resources, overhead] of rows) {
     assert.deepEqual(calculateSandboxResources(pod, cg), resources, `${name}: resources`);
@@ -253,21 +477,42 @@ test('K2 TestApplySandboxResources', () => {
 test('K2 TestGeneratePodSandboxConfigWithLinuxSecurityContext', () => {
   const pod = testPod({}, { securityContext: { seLinuxOptions: { user: 'qux' }, runAsUser: 1000, runAsGroup: 10 } });
   const sc = sandboxSecurityContext(pod, { gates: GATES_133 });
-  assert.deepEqual([sc.selinuxOptions, sc.runAsUser, sc.runAsGroup], [{ user: 'qux', role: '', type: '', level: '' }, { value: '1000' }, { value: '10' }]);
+  assert.deepEqual(
+    [sc.selinuxOptions, sc.runAsUser, sc.runAsGroup],
+    [{ user: 'qux', role: '', type: '', level: '' }, { value: '1000' }, { value: '10' }],
+  );
 });
 
 test('K1 TestGenerateContainerConfig: run-as fields, runAsNonRoot refusals', () => {
   const opts: ContainerOptions = {
-    resolvConf: null, restartCount: 0, imageRef: 'busybox', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], memoryCapacityBytes: 1 << 30, gates: GATES_133,
+    resolvConf: null,
+    restartCount: 0,
+    imageRef: 'busybox',
+    podIPs: [],
+    terminationLogName: '00000000',
+    hugePageSizes: [],
+    memoryCapacityBytes: 1 << 30,
+    gates: GATES_133,
   };
   const ok = testPod({ securityContext: { runAsUser: 1000, runAsGroup: 2000 } });
   const sc = generateContainerConfig(ok, ok.spec!.containers[0]!, 'regular', opts).config.linux!.securityContext!;
-  assert.deepEqual([sc.runAsUser, sc.runAsGroup], [{ value: '1000' }, { value: '2000' }], 'RunAsUser and RunAsGroup should be set');
+  assert.deepEqual(
+    [sc.runAsUser, sc.runAsGroup],
+    [{ value: '1000' }, { value: '2000' }],
+    'RunAsUser and RunAsGroup should be set',
+  );
   const root = testPod({ securityContext: { runAsNonRoot: true, runAsUser: 0 } });
-  assert.throws(() => generateContainerConfig(root, root.spec!.containers[0]!, 'regular', opts), /runAsUser breaks non-root policy/);
+  assert.throws(
+    () => generateContainerConfig(root, root.spec!.containers[0]!, 'regular', opts),
+    /runAsUser breaks non-root policy/,
+  );
   const named = testPod({ securityContext: { runAsNonRoot: true } });
   assert.throws(
-    () => generateContainerConfig(named, named.spec!.containers[0]!, 'regular', { ...opts, imageUser: { username: 'test' } }),
+    () =>
+      generateContainerConfig(named, named.spec!.containers[0]!, 'regular', {
+        ...opts,
+        imageUser: { username: 'test' },
+      }),
     /image has non-numeric user \(test\)/,
     'RunAsNonRoot should fail for non-numeric username',
   );

@@ -17,7 +17,15 @@ const lifecycle = {
 
 test('TestContainerLabels: the four identity labels', () => {
   const c: Container = { name: 'test_container', terminationMessagePath: '/somepath', lifecycle };
-  const pod: Pod = { metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', deletionGracePeriodSeconds: 10 }, spec: { containers: [c], terminationGracePeriodSeconds: 10 } };
+  const pod: Pod = {
+    metadata: {
+      name: 'test_pod',
+      namespace: 'test_pod_namespace',
+      uid: 'test_pod_uid',
+      deletionGracePeriodSeconds: 10,
+    },
+    spec: { containers: [c], terminationGracePeriodSeconds: 10 },
+  };
   assert.deepEqual(newContainerLabels(pod, c), {
     'io.kubernetes.pod.name': 'test_pod',
     'io.kubernetes.pod.namespace': 'test_pod_namespace',
@@ -32,7 +40,15 @@ test('TestContainerAnnotations: ports, grace periods, hash (+ without resources)
     { name: 'https', hostPort: 443, containerPort: 6443, protocol: 'TCP' },
   ];
   const c: Container = { name: 'test_container', ports, terminationMessagePath: '/somepath', lifecycle };
-  const pod: Pod = { metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', deletionGracePeriodSeconds: 10 }, spec: { containers: [c], terminationGracePeriodSeconds: 10 } };
+  const pod: Pod = {
+    metadata: {
+      name: 'test_pod',
+      namespace: 'test_pod_namespace',
+      uid: 'test_pod_uid',
+      deletionGracePeriodSeconds: 10,
+    },
+    spec: { containers: [c], terminationGracePeriodSeconds: 10 },
+  };
   const o = { restartCount: 5, hashScheme: 'whole-spec' as const, hashWithoutResources: true };
   const a = newContainerAnnotations(pod, c, o);
   assert.deepEqual(JSON.parse(a['io.kubernetes.container.ports']!), ports);
@@ -49,17 +65,31 @@ test('TestContainerAnnotations: ports, grace periods, hash (+ without resources)
   });
 
   const bare: Container = { name: 'test_container', ports, terminationMessagePath: '/somepath' };
-  const barePod: Pod = { metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid' }, spec: { containers: [bare] } };
+  const barePod: Pod = {
+    metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid' },
+    spec: { containers: [bare] },
+  };
   const b = newContainerAnnotations(barePod, bare, o);
-  for (const k of ['io.kubernetes.pod.deletionGracePeriod', 'io.kubernetes.pod.terminationGracePeriod', 'io.kubernetes.container.preStopHandler']) {
+  for (const k of [
+    'io.kubernetes.pod.deletionGracePeriod',
+    'io.kubernetes.pod.terminationGracePeriod',
+    'io.kubernetes.container.preStopHandler',
+  ]) {
     assert.equal(b[k], undefined, `${k} is absent when its source is nil`);
   }
-  assert.equal(b['io.kubernetes.container.hash'], formatHash(hashContainerLegacy(bare)), 'the hash follows the changed container');
+  assert.equal(
+    b['io.kubernetes.container.hash'],
+    formatHash(hashContainerLegacy(bare)),
+    'the hash follows the changed container',
+  );
   assert.notEqual(b['io.kubernetes.container.hash'], a['io.kubernetes.container.hash']);
 });
 
 test('TestPodLabels: the pod labels plus the identity labels', () => {
-  const pod: Pod = { metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', labels: { foo: 'bar' } }, spec: { containers: [] } };
+  const pod: Pod = {
+    metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', labels: { foo: 'bar' } },
+    spec: { containers: [] },
+  };
   assert.deepEqual(newPodLabels(pod), {
     foo: 'bar',
     'io.kubernetes.pod.name': 'test_pod',
@@ -69,7 +99,10 @@ test('TestPodLabels: the pod labels plus the identity labels', () => {
 });
 
 test('TestPodAnnotations: the pod annotations are kept (plus the config-source annotations kubelet adds on receipt)', () => {
-  const pod: Pod = { metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', annotations: { foo: 'bar' } }, spec: { containers: [] } };
+  const pod: Pod = {
+    metadata: { name: 'test_pod', namespace: 'test_pod_namespace', uid: 'test_pod_uid', annotations: { foo: 'bar' } },
+    spec: { containers: [] },
+  };
   const a = newPodAnnotations(pod, 'api', 'seen');
   assert.equal(a.foo, 'bar');
   assert.deepEqual(Object.keys(a).sort(), ['foo', 'kubernetes.io/config.seen', 'kubernetes.io/config.source']);

@@ -42,7 +42,8 @@ function podFor(r: Row): Pod {
   let c2: ResourceRequirements | undefined;
   if (r.qos === 'Burstable') {
     c1 = { requests: { memory: '1Gi' } };
-    if (!r.noRequests) c2 = { requests: { memory: '2Gi' }, ...(r.guaranteedContainer ? { limits: { memory: '2Gi' } } : {}) };
+    if (!r.noRequests)
+      c2 = { requests: { memory: '2Gi' }, ...(r.guaranteedContainer ? { limits: { memory: '2Gi' } } : {}) };
   } else if (r.qos === 'Guaranteed') {
     c1 = { requests: { memory: '1Gi', cpu: '1' }, limits: { memory: '1Gi', cpu: '1' } };
     c2 = { requests: { memory: '2Gi', cpu: '1' }, limits: { memory: '2Gi', cpu: '1' } };
@@ -61,19 +62,67 @@ function podFor(r: Row): Pod {
 
 const rows: Row[] = [
   { name: 'cgroups v1, LimitedSwap, Burstable QoS', version: 1, qos: 'Burstable', gate: true, behavior: 'LimitedSwap' },
-  { name: 'cgroups v1, LimitedSwap, Best-effort QoS', version: 1, qos: 'BestEffort', gate: true, behavior: 'LimitedSwap' },
-  { name: 'NodeSwap feature gate turned off, cgroups v2, LimitedSwap', version: 2, qos: 'Burstable', gate: false, behavior: 'LimitedSwap' },
+  {
+    name: 'cgroups v1, LimitedSwap, Best-effort QoS',
+    version: 1,
+    qos: 'BestEffort',
+    gate: true,
+    behavior: 'LimitedSwap',
+  },
+  {
+    name: 'NodeSwap feature gate turned off, cgroups v2, LimitedSwap',
+    version: 2,
+    qos: 'Burstable',
+    gate: false,
+    behavior: 'LimitedSwap',
+  },
   { name: 'with no swapBehavior NoSwap is the default', version: 2, qos: 'BestEffort', gate: true, behavior: '' },
   { name: 'Best-effort QoS, cgroups v2, NoSwap', version: 2, qos: 'BestEffort', gate: true, behavior: 'NoSwap' },
-  { name: 'Burstable QoS (named best-effort upstream), cgroups v2, LimitedSwap', version: 2, qos: 'Burstable', gate: true, behavior: 'LimitedSwap' },
-  { name: 'Guaranteed QoS, cgroups v2, LimitedSwap', version: 2, qos: 'Guaranteed', gate: true, behavior: 'LimitedSwap' },
-  { name: 'Burstable QoS, cgroups v2, LimitedSwap, with a guaranteed container', version: 2, qos: 'Burstable', gate: true, behavior: 'LimitedSwap', guaranteedContainer: true },
+  {
+    name: 'Burstable QoS (named best-effort upstream), cgroups v2, LimitedSwap',
+    version: 2,
+    qos: 'Burstable',
+    gate: true,
+    behavior: 'LimitedSwap',
+  },
+  {
+    name: 'Guaranteed QoS, cgroups v2, LimitedSwap',
+    version: 2,
+    qos: 'Guaranteed',
+    gate: true,
+    behavior: 'LimitedSwap',
+  },
+  {
+    name: 'Burstable QoS, cgroups v2, LimitedSwap, with a guaranteed container',
+    version: 2,
+    qos: 'Burstable',
+    gate: true,
+    behavior: 'LimitedSwap',
+    guaranteedContainer: true,
+  },
   { name: 'Burstable QoS, cgroups v2, LimitedSwap', version: 2, qos: 'Burstable', gate: true, behavior: 'LimitedSwap' },
-  { name: 'Burstable QoS, cgroups v2, LimitedSwap, with a container with no requests', version: 2, qos: 'Burstable', gate: true, behavior: 'LimitedSwap', noRequests: true },
-  { name: 'critical pod, cgroups v2, LimitedSwap', version: 2, qos: 'Burstable', gate: true, behavior: 'LimitedSwap', critical: true },
+  {
+    name: 'Burstable QoS, cgroups v2, LimitedSwap, with a container with no requests',
+    version: 2,
+    qos: 'Burstable',
+    gate: true,
+    behavior: 'LimitedSwap',
+    noRequests: true,
+  },
+  {
+    name: 'critical pod, cgroups v2, LimitedSwap',
+    version: 2,
+    qos: 'Burstable',
+    gate: true,
+    behavior: 'LimitedSwap',
+    critical: true,
+  },
 ];
 // kubelet runs every row again on a node without a swap controller: then nothing is written.
-const allRows: Row[] = [...rows, ...rows.map((r) => ({ ...r, name: `swap disabled on node, ${r.name}`, swapOnNode: false }))];
+const allRows: Row[] = [
+  ...rows,
+  ...rows.map((r) => ({ ...r, name: `swap disabled on node, ${r.name}`, swapOnNode: false })),
+];
 
 test('TestGenerateLinuxContainerResourcesWithSwap', () => {
   for (const r of allRows) {
@@ -130,7 +179,9 @@ test('LimitedSwap without the node capacities is one line naming the container',
         cgroup: { ...DEFAULT_CGROUP_SETTINGS, swapControllerAvailable: true, memorySwapBehavior: 'LimitedSwap' },
         hugePageSizes: [],
       }),
-    (err: unknown) => err instanceof Error && err.message === "container c1: LimitedSwap needs the node's memory and swap capacity (not given)",
+    (err: unknown) =>
+      err instanceof Error &&
+      err.message === "container c1: LimitedSwap needs the node's memory and swap capacity (not given)",
   );
 });
 

@@ -33,31 +33,57 @@ const opts: ContainerOptions = {
 };
 
 test('a host-network pod gets the kubelet-managed /etc/hosts (the node file) and the host IPs as pod IPs', () => {
-  const p = pod({ hostNetwork: true }, { env: [{ name: 'MY_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] });
+  const p = pod(
+    { hostNetwork: true },
+    { env: [{ name: 'MY_IP', valueFrom: { fieldRef: { fieldPath: 'status.podIP' } } }] },
+  );
   const { config, effects } = generateContainerConfig(p, p.spec!.containers[0]!, 'regular', opts);
   const hosts = config.mounts.find((m) => m.containerPath === '/etc/hosts');
   assert.equal(hosts?.hostPath, `/var/lib/kubelet/pods/${UID}/etc-hosts`);
   const write = effects.find((e) => e.kind === 'writeFile');
   assert.ok(write && write.kind === 'writeFile');
-  assert.equal(write.content, '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n192.168.1.5 node-1\n');
-  assert.deepEqual(config.envs.map((e) => `${e.key}=${new TextDecoder().decode(e.value)}`), ['MY_IP=192.168.1.5']);
+  assert.equal(
+    write.content,
+    '# Kubernetes-managed hosts file (host network).\n127.0.0.1 localhost\n192.168.1.5 node-1\n',
+  );
+  assert.deepEqual(
+    config.envs.map((e) => `${e.key}=${new TextDecoder().decode(e.value)}`),
+    ['MY_IP=192.168.1.5'],
+  );
 });
 
 test('a pod on the pod network without IPs yet still gets no /etc/hosts mount', () => {
   const p = pod();
   const { config } = generateContainerConfig(p, p.spec!.containers[0]!, 'regular', opts);
-  assert.equal(config.mounts.find((m) => m.containerPath === '/etc/hosts'), undefined);
+  assert.equal(
+    config.mounts.find((m) => m.containerPath === '/etc/hosts'),
+    undefined,
+  );
 });
 
 test('a bare "nameserver" line in resolv.conf fails sandbox creation, as kubelet does', () => {
   assert.throws(() => parseResolvConf('nameserver 10.0.0.1\nnameserver\n'), /nameserver list is empty/);
-  const settings = { clusterDNS: ['10.96.0.10'], clusterDomain: 'cluster.local', resolvConf: 'nameserver\n', nodeIPs: [] };
+  const settings = {
+    clusterDNS: ['10.96.0.10'],
+    clusterDomain: 'cluster.local',
+    resolvConf: 'nameserver\n',
+    nodeIPs: [],
+  };
   // kubelet reads the host file before it looks at the policy: every policy fails.
   for (const dnsPolicy of ['ClusterFirst', 'Default', 'None'] as const) {
-    assert.throws(() => getPodDNS(pod({ dnsPolicy, dnsConfig: { nameservers: ['1.1.1.1'] } }), settings), /nameserver list is empty/, dnsPolicy);
+    assert.throws(
+      () => getPodDNS(pod({ dnsPolicy, dnsConfig: { nameservers: ['1.1.1.1'] } }), settings),
+      /nameserver list is empty/,
+      dnsPolicy,
+    );
   }
   assert.throws(
-    () => generatePodSandboxConfig(pod(), 0, { resolvConf: 'search a.b\nnameserver  \n', configSeen: 'x', gates: GATES_133 }),
+    () =>
+      generatePodSandboxConfig(pod(), 0, {
+        resolvConf: 'search a.b\nnameserver  \n',
+        configSeen: 'x',
+        gates: GATES_133,
+      }),
     /resolv\.conf line 2: nameserver list is empty/,
   );
 });
@@ -73,7 +99,11 @@ test('hugepage limits list every host page size in host order, 0 where not reque
 });
 
 test('an invalid hugepage resource name is skipped, not fatal', () => {
-  const c: Container = { name: 'app', image: 'x', resources: { limits: { 'hugepages-2MB': '2Mi', 'hugepages-1Gi': '2Gi', 'hugepages-3000': '1Mi' } } };
+  const c: Container = {
+    name: 'app',
+    image: 'x',
+    resources: { limits: { 'hugepages-2MB': '2Mi', 'hugepages-1Gi': '2Gi', 'hugepages-3000': '1Mi' } },
+  };
   assert.deepEqual(hugepageLimits(c, ['2MB', '1GB']), [
     { pageSize: '2MB', limit: '0' },
     { pageSize: '1GB', limit: '2147483648' },
@@ -84,7 +114,9 @@ test('RelaxedEnvironmentVariableValidation keeps envFrom keys such as 1_REPLACE_
   const c: Container = { name: 'app', image: 'x', envFrom: [{ configMapRef: { name: 'cfg' } }] };
   const values = { configMaps: { cfg: { '1_REPLACE_ME': 'a', 'key with space': 'b', OK: 'c' } } };
   const names = (relaxed: boolean | undefined) =>
-    makeEnvironmentVariables(pod(), c, { podIPs: [], nodeIPs: [], values, relaxedEnvVarNames: relaxed }).map((e) => e.name);
+    makeEnvironmentVariables(pod(), c, { podIPs: [], nodeIPs: [], values, relaxedEnvVarNames: relaxed }).map(
+      (e) => e.name,
+    );
   assert.deepEqual(names(true), ['1_REPLACE_ME', 'OK', 'key with space']);
   assert.deepEqual(names(undefined), ['1_REPLACE_ME', 'OK', 'key with space'], 'on by default (1.32+)');
   assert.deepEqual(names(false), ['OK']);

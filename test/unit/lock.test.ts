@@ -11,7 +11,8 @@ const LOCK_MODULE = new URL('../../src/sync/lock.ts', import.meta.url).pathname;
 
 /** Takes the pod lock ns/web in a child process (a spinning lock blocks its own event loop). */
 function lockInChild(dir: string, timeoutMs: number): { status: number | null; stderr: string; ms: number } {
-  const script = `import('${LOCK_MODULE}').then((m) => (m.acquirePodLock ? m : m.default).acquirePodLock('ns', 'web', { dir: ${JSON.stringify(dir)}, timeoutMs: ${timeoutMs} }))` +
+  const script =
+    `import('${LOCK_MODULE}').then((m) => (m.acquirePodLock ? m : m.default).acquirePodLock('ns', 'web', { dir: ${JSON.stringify(dir)}, timeoutMs: ${timeoutMs} }))` +
     `.then(() => process.exit(0), (e) => { process.stderr.write(e.message + '\\n'); process.exit(3); });`;
   const t0 = Date.now();
   const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script], { timeout: 8000, encoding: 'utf8' });
@@ -27,7 +28,13 @@ test('a dangling symlink or a directory at the lock path is refused at once, not
       else fs.symlinkSync(path.join(dir, 'nowhere'), p);
       const r = lockInChild(dir, 60_000);
       assert.equal(r.status, 3, `${make}: the child must end with an error (it was killed: ${r.status === null})`);
-      assert.match(r.stderr, new RegExp(`pod ns/web: ${p.replace(/[.%]/g, '\\$&')} is a (symbolic link|directory), not a lock file; remove it`), make);
+      assert.match(
+        r.stderr,
+        new RegExp(
+          `pod ns/web: ${p.replace(/[.%]/g, '\\$&')} is a (symbolic link|directory), not a lock file; remove it`,
+        ),
+        make,
+      );
       assert.ok(!fs.existsSync(path.join(dir, 'nowhere')), `${make}: nothing created through the link`);
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -56,13 +63,13 @@ test('a lock held by an unrelated live process: a bounded wait, then how to clea
     const p = lockPath(dir, 'ns/web');
     fs.writeFileSync(p, `${sleeper.pid}\n`);
     const t0 = Date.now();
-    await assert.rejects(
-      acquirePodLock('ns', 'web', { dir, timeoutMs: 300 }),
-      (e: Error) => {
-        assert.equal(e.message, `pod ns/web is held by pid ${sleeper.pid} (sleep); gave up after 1s. If pid ${sleeper.pid} is not a syncpod at work, the lock is stale: remove ${p}`);
-        return true;
-      },
-    );
+    await assert.rejects(acquirePodLock('ns', 'web', { dir, timeoutMs: 300 }), (e: Error) => {
+      assert.equal(
+        e.message,
+        `pod ns/web is held by pid ${sleeper.pid} (sleep); gave up after 1s. If pid ${sleeper.pid} is not a syncpod at work, the lock is stale: remove ${p}`,
+      );
+      return true;
+    });
     assert.ok(Date.now() - t0 < 2000, 'the wait is bounded by the timeout');
   } finally {
     sleeper.kill();

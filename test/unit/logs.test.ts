@@ -60,7 +60,11 @@ test('--since: durations back from now in whole seconds, times, Unix seconds', (
   ];
   for (const [value, offset, want] of cases) assert.equal(parseSince(value, now, offset), want, value);
   for (const bad of ['yesterday', '10x', '2024-99-02', '2024-01-02T03:04:05+0100']) {
-    assert.throws(() => parseSince(bad, now, 0), (err: Error) => err.name === 'SyncpodError' && !err.message.includes('\n'), bad);
+    assert.throws(
+      () => parseSince(bad, now, 0),
+      (err: Error) => err.name === 'SyncpodError' && !err.message.includes('\n'),
+      bad,
+    );
   }
   assert.equal(parseGoDuration('300ms'), 300e6);
   assert.equal(parseGoDuration('-1m'), -60e9);
@@ -145,8 +149,10 @@ test('Docker json-file logs are read too', async () => {
 });
 
 test('a missing log file is a one-line error', async () => {
-  await assert.rejects(read('/nonexistent/syncpod/0.log'), (err: Error) =>
-    err.name === 'SyncpodError' && err.message.startsWith('failed to open log file "/nonexistent/syncpod/0.log"'),
+  await assert.rejects(
+    read('/nonexistent/syncpod/0.log'),
+    (err: Error) =>
+      err.name === 'SyncpodError' && err.message.startsWith('failed to open log file "/nonexistent/syncpod/0.log"'),
   );
 });
 

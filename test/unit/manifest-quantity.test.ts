@@ -1,6 +1,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canonicalQuantity, formatQuantity, parseQuantity, roundUpToMilli, toBytes, toMilliCPU } from '../../src/kubelet/quantity';
+import {
+  canonicalQuantity,
+  formatQuantity,
+  parseQuantity,
+  roundUpToMilli,
+  toBytes,
+  toMilliCPU,
+} from '../../src/kubelet/quantity';
 
 test('quantities: canonical text, milli-CPU and bytes', () => {
   // [input, canonical after parsing, canonical once stored (milli-rounded), milli, bytes]

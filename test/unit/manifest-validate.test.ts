@@ -21,22 +21,48 @@ const errorOf = (text: string, file = 'pod.yaml'): string => {
   }
   return 'no error';
 };
-const SUBDOMAIN = "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
-const LABEL = "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
+const SUBDOMAIN =
+  "must be a DNS-1123 subdomain (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit, at most 253 characters)";
+const LABEL =
+  "must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)";
 
 test('every validation error is one line naming file, document and field', () => {
   const rows: Array<[string, (p: Obj) => void, string]> = [
     ['name missing', (p) => delete p.metadata.name, 'metadata.name: required'],
     ['name not a subdomain', (p) => (p.metadata.name = 'Web_1'), `metadata.name: invalid value "Web_1": ${SUBDOMAIN}`],
-    ['name too long', (p) => (p.metadata.name = 'a'.repeat(254)), `metadata.name: invalid value "${'a'.repeat(254)}": ${SUBDOMAIN}`],
-    ['name a YAML boolean', (p) => (p.metadata.name = true), 'metadata.name: must be a string, not the boolean true (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)'],
-    ['namespace not a label', (p) => (p.metadata.namespace = 'team.a'), `metadata.namespace: invalid value "team.a": ${LABEL}`],
+    [
+      'name too long',
+      (p) => (p.metadata.name = 'a'.repeat(254)),
+      `metadata.name: invalid value "${'a'.repeat(254)}": ${SUBDOMAIN}`,
+    ],
+    [
+      'name a YAML boolean',
+      (p) => (p.metadata.name = true),
+      'metadata.name: must be a string, not the boolean true (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)',
+    ],
+    [
+      'namespace not a label',
+      (p) => (p.metadata.namespace = 'team.a'),
+      `metadata.namespace: invalid value "team.a": ${LABEL}`,
+    ],
     ['no containers', (p) => (p.spec.containers = []), 'spec.containers: required'],
     ['containers absent', (p) => delete p.spec.containers, 'spec.containers: required'],
-    ['containers not a list', (p) => (p.spec.containers = 'app'), 'spec.containers: must be a list, not the string "app"'],
-    ['container not an object', (p) => (p.spec.containers = ['app']), 'spec.containers[0]: must be a mapping, not the string "app"'],
+    [
+      'containers not a list',
+      (p) => (p.spec.containers = 'app'),
+      'spec.containers: must be a list, not the string "app"',
+    ],
+    [
+      'container not an object',
+      (p) => (p.spec.containers = ['app']),
+      'spec.containers[0]: must be a mapping, not the string "app"',
+    ],
     ['container name missing', (p) => delete p.spec.containers[0].name, 'spec.containers[0].name: required'],
-    ['container name not a label', (p) => (p.spec.containers[0].name = 'my.app'), `spec.containers[0].name: invalid value "my.app": ${LABEL}`],
+    [
+      'container name not a label',
+      (p) => (p.spec.containers[0].name = 'my.app'),
+      `spec.containers[0].name: invalid value "my.app": ${LABEL}`,
+    ],
     [
       'duplicate name across init and regular containers',
       (p) => (p.spec.initContainers = [{ name: 'app', image: 'busybox' }]),
@@ -48,19 +74,67 @@ test('every validation error is one line naming file, document and field', () =>
       'spec.ephemeralContainers[0].name: duplicate value "app" (also spec.containers[0].name)',
     ],
     ['image missing', (p) => p.spec.containers.push({ name: 'side' }), 'spec.containers[1].image: required'],
-    ['init image missing', (p) => (p.spec.initContainers = [{ name: 'init' }]), 'spec.initContainers[0].image: required'],
-    ['ephemeral image missing', (p) => (p.spec.ephemeralContainers = [{ name: 'dbg' }]), 'spec.ephemeralContainers[0].image: required'],
-    ['image with whitespace', (p) => (p.spec.containers[0].image = 'nginx '), 'spec.containers[0].image: invalid value "nginx ": must not have leading or trailing whitespace'],
-    ['restartPolicy', (p) => (p.spec.restartPolicy = 'Sometimes'), 'spec.restartPolicy: unsupported value "Sometimes": supported values: "Always", "OnFailure", "Never"'],
-    ['dnsPolicy', (p) => (p.spec.dnsPolicy = 'Cluster'), 'spec.dnsPolicy: unsupported value "Cluster": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"'],
-    ['dnsPolicy None without servers', (p) => (p.spec.dnsPolicy = 'None'), 'spec.dnsConfig.nameservers: required when dnsPolicy is "None"'],
-    ['imagePullPolicy', (p) => (p.spec.containers[0].imagePullPolicy = 'always'), 'spec.containers[0].imagePullPolicy: unsupported value "always": supported values: "Always", "Never", "IfNotPresent"'],
+    [
+      'init image missing',
+      (p) => (p.spec.initContainers = [{ name: 'init' }]),
+      'spec.initContainers[0].image: required',
+    ],
+    [
+      'ephemeral image missing',
+      (p) => (p.spec.ephemeralContainers = [{ name: 'dbg' }]),
+      'spec.ephemeralContainers[0].image: required',
+    ],
+    [
+      'image with whitespace',
+      (p) => (p.spec.containers[0].image = 'nginx '),
+      'spec.containers[0].image: invalid value "nginx ": must not have leading or trailing whitespace',
+    ],
+    [
+      'restartPolicy',
+      (p) => (p.spec.restartPolicy = 'Sometimes'),
+      'spec.restartPolicy: unsupported value "Sometimes": supported values: "Always", "OnFailure", "Never"',
+    ],
+    [
+      'dnsPolicy',
+      (p) => (p.spec.dnsPolicy = 'Cluster'),
+      'spec.dnsPolicy: unsupported value "Cluster": supported values: "ClusterFirstWithHostNet", "ClusterFirst", "Default", "None"',
+    ],
+    [
+      'dnsPolicy None without servers',
+      (p) => (p.spec.dnsPolicy = 'None'),
+      'spec.dnsConfig.nameservers: required when dnsPolicy is "None"',
+    ],
+    [
+      'imagePullPolicy',
+      (p) => (p.spec.containers[0].imagePullPolicy = 'always'),
+      'spec.containers[0].imagePullPolicy: unsupported value "always": supported values: "Always", "Never", "IfNotPresent"',
+    ],
     // Container restartPolicy and restartPolicyRules depend on the minor and gates: manifest-api-version.test.ts.
-    ['ephemeral container restartPolicy', (p) => (p.spec.ephemeralContainers = [{ name: 'dbg', image: 'busybox', restartPolicy: 'Always' }]), 'spec.ephemeralContainers[0].restartPolicy: forbidden: cannot be set for an Ephemeral Container'],
-    ['containerPort missing', (p) => (p.spec.containers[0].ports = [{ name: 'http' }]), 'spec.containers[0].ports[0].containerPort: required'],
-    ['containerPort out of range', (p) => (p.spec.containers[0].ports = [{ containerPort: 70000 }]), 'spec.containers[0].ports[0].containerPort: invalid value 70000: must be between 1 and 65535, inclusive'],
-    ['hostPort out of range', (p) => (p.spec.containers[0].ports = [{ containerPort: 80, hostPort: -1 }]), 'spec.containers[0].ports[0].hostPort: invalid value -1: must be between 1 and 65535, inclusive'],
-    ['protocol', (p) => (p.spec.containers[0].ports = [{ containerPort: 80, protocol: 'tcp' }]), 'spec.containers[0].ports[0].protocol: unsupported value "tcp": supported values: "TCP", "UDP", "SCTP"'],
+    [
+      'ephemeral container restartPolicy',
+      (p) => (p.spec.ephemeralContainers = [{ name: 'dbg', image: 'busybox', restartPolicy: 'Always' }]),
+      'spec.ephemeralContainers[0].restartPolicy: forbidden: cannot be set for an Ephemeral Container',
+    ],
+    [
+      'containerPort missing',
+      (p) => (p.spec.containers[0].ports = [{ name: 'http' }]),
+      'spec.containers[0].ports[0].containerPort: required',
+    ],
+    [
+      'containerPort out of range',
+      (p) => (p.spec.containers[0].ports = [{ containerPort: 70000 }]),
+      'spec.containers[0].ports[0].containerPort: invalid value 70000: must be between 1 and 65535, inclusive',
+    ],
+    [
+      'hostPort out of range',
+      (p) => (p.spec.containers[0].ports = [{ containerPort: 80, hostPort: -1 }]),
+      'spec.containers[0].ports[0].hostPort: invalid value -1: must be between 1 and 65535, inclusive',
+    ],
+    [
+      'protocol',
+      (p) => (p.spec.containers[0].ports = [{ containerPort: 80, protocol: 'tcp' }]),
+      'spec.containers[0].ports[0].protocol: unsupported value "tcp": supported values: "TCP", "UDP", "SCTP"',
+    ],
     [
       'hostNetwork with a different hostPort',
       (p) => ((p.spec.hostNetwork = true), (p.spec.containers[0].ports = [{ containerPort: 80, hostPort: 8080 }])),
@@ -76,23 +150,39 @@ test('every validation error is one line naming file, document and field', () =>
     [
       'bad request suffix',
       (p) => (p.spec.containers[0].resources = { requests: { memory: '1mi' } }),
-      "spec.containers[0].resources.requests.memory: invalid quantity \"1mi\": unable to parse quantity's suffix",
+      'spec.containers[0].resources.requests.memory: invalid quantity "1mi": unable to parse quantity\'s suffix',
     ],
-    ['negative quantity', (p) => (p.spec.containers[0].resources = { requests: { cpu: '-1' } }), 'spec.containers[0].resources.requests.cpu: invalid value "-1": must be greater than or equal to 0'],
+    [
+      'negative quantity',
+      (p) => (p.spec.containers[0].resources = { requests: { cpu: '-1' } }),
+      'spec.containers[0].resources.requests.cpu: invalid value "-1": must be greater than or equal to 0',
+    ],
     [
       'request above limit',
       (p) => (p.spec.containers[0].resources = { limits: { memory: '1Gi' }, requests: { memory: '2Gi' } }),
       'spec.containers[0].resources.requests.memory: invalid value "2Gi": must be less than or equal to memory limit of 1Gi',
     ],
-    ['duplicate volume', (p) => (p.spec.volumes = [{ name: 'v' }, { name: 'v' }]), 'spec.volumes[1].name: duplicate value "v"'],
+    [
+      'duplicate volume',
+      (p) => (p.spec.volumes = [{ name: 'v' }, { name: 'v' }]),
+      'spec.volumes[1].name: duplicate value "v"',
+    ],
     ['volume name missing', (p) => (p.spec.volumes = [{ emptyDir: {} }]), 'spec.volumes[0].name: required'],
-    ['mount of an unknown volume', (p) => (p.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/d' }]), 'spec.containers[0].volumeMounts[0].name: not found: the pod has no volume "data"'],
+    [
+      'mount of an unknown volume',
+      (p) => (p.spec.containers[0].volumeMounts = [{ name: 'data', mountPath: '/d' }]),
+      'spec.containers[0].volumeMounts[0].name: not found: the pod has no volume "data"',
+    ],
     [
       'mount without a path',
       (p) => ((p.spec.volumes = [{ name: 'data' }]), (p.spec.containers[0].volumeMounts = [{ name: 'data' }])),
       'spec.containers[0].volumeMounts[0].mountPath: required',
     ],
-    ['several problems are counted', (p) => ((p.metadata.name = 'Web'), (p.spec.restartPolicy = 'x')), `metadata.name: invalid value "Web": ${SUBDOMAIN} (and 1 more)`],
+    [
+      'several problems are counted',
+      (p) => ((p.metadata.name = 'Web'), (p.spec.restartPolicy = 'x')),
+      `metadata.name: invalid value "Web": ${SUBDOMAIN} (and 1 more)`,
+    ],
   ];
   for (const [what, mutate, want] of rows) {
     const pod = base();
@@ -110,25 +200,72 @@ test('errors in templates and List items carry the path inside the document', ()
     spec: { selector: { matchLabels: { app: 'web' } }, template: { metadata: { labels: { app: 'web' } }, spec } },
   });
   const rows: Array<[string, Obj, string]> = [
-    ['template container image', deploy({ containers: [{ name: 'a' }] }), 'spec.template.spec.containers[0].image: required'],
-    ['workload name becomes the pod name', deploy({ containers: [{ name: 'a', image: 'x' }] }, 'Web'), `metadata.name: invalid value "Web": ${SUBDOMAIN}`],
+    [
+      'template container image',
+      deploy({ containers: [{ name: 'a' }] }),
+      'spec.template.spec.containers[0].image: required',
+    ],
+    [
+      'workload name becomes the pod name',
+      deploy({ containers: [{ name: 'a', image: 'x' }] }, 'Web'),
+      `metadata.name: invalid value "Web": ${SUBDOMAIN}`,
+    ],
     [
       'cronjob template',
-      { apiVersion: 'batch/v1', kind: 'CronJob', metadata: { name: 'c' }, spec: { schedule: '@daily', jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [] } } } } } },
+      {
+        apiVersion: 'batch/v1',
+        kind: 'CronJob',
+        metadata: { name: 'c' },
+        spec: {
+          schedule: '@daily',
+          jobTemplate: { spec: { template: { spec: { restartPolicy: 'Never', containers: [] } } } },
+        },
+      },
       'spec.jobTemplate.spec.template.spec.containers: required',
     ],
-    ['missing template', { apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'web' }, spec: { selector: { matchLabels: { app: 'web' } } } }, 'spec.template: required'],
-    ['list item', { apiVersion: 'v1', kind: 'List', items: [base(), deploy({ containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 0 }] }] })] }, 'items[1].spec.template.spec.containers[0].ports[0].containerPort: required'],
-    ['list item without kind', { apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'x' } }] }, 'items[0].kind: required'],
+    [
+      'missing template',
+      {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'web' },
+        spec: { selector: { matchLabels: { app: 'web' } } },
+      },
+      'spec.template: required',
+    ],
+    [
+      'list item',
+      {
+        apiVersion: 'v1',
+        kind: 'List',
+        items: [base(), deploy({ containers: [{ name: 'a', image: 'x', ports: [{ containerPort: 0 }] }] })],
+      },
+      'items[1].spec.template.spec.containers[0].ports[0].containerPort: required',
+    ],
+    [
+      'list item without kind',
+      { apiVersion: 'v1', kind: 'List', items: [{ metadata: { name: 'x' } }] },
+      'items[0].kind: required',
+    ],
   ];
-  for (const [what, doc, want] of rows) assert.equal(errorOf(JSON.stringify(doc)), `pod.yaml: document 1: ${want}`, what);
+  for (const [what, doc, want] of rows)
+    assert.equal(errorOf(JSON.stringify(doc)), `pod.yaml: document 1: ${want}`, what);
 });
 
 test('documents that are not objects, or pod kinds at an apiVersion the API does not serve, are refused', () => {
   const rows: Array<[string, string]> = [
-    ['apiVersion: serving.knative.dev/v1\nkind: Pod\nmetadata: {name: s}\n', 'apiVersion: no matches for kind "Pod" in version "serving.knative.dev/v1" (the API serves Pod as v1)'],
-    ['apiVersion: v2\nkind: Pod\nmetadata: {name: s}\n', 'apiVersion: no matches for kind "Pod" in version "v2" (the API serves Pod as v1)'],
-    ['apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: s}\n', 'apiVersion: no matches for kind "Deployment" in version "extensions/v1beta1" (the API serves Deployment as apps/v1)'],
+    [
+      'apiVersion: serving.knative.dev/v1\nkind: Pod\nmetadata: {name: s}\n',
+      'apiVersion: no matches for kind "Pod" in version "serving.knative.dev/v1" (the API serves Pod as v1)',
+    ],
+    [
+      'apiVersion: v2\nkind: Pod\nmetadata: {name: s}\n',
+      'apiVersion: no matches for kind "Pod" in version "v2" (the API serves Pod as v1)',
+    ],
+    [
+      'apiVersion: extensions/v1beta1\nkind: Deployment\nmetadata: {name: s}\n',
+      'apiVersion: no matches for kind "Deployment" in version "extensions/v1beta1" (the API serves Deployment as apps/v1)',
+    ],
     ['apiVersion: v1\nmetadata: {name: s}\n', 'kind: required'],
     ['kind: Service\nmetadata: {name: s}\n', 'apiVersion: required'],
     ['- a\n- b\n', 'not a Kubernetes object (expected a mapping with apiVersion and kind)'],
@@ -138,9 +275,15 @@ test('documents that are not objects, or pod kinds at an apiVersion the API does
 
 test('YAML syntax errors give file, line and column', () => {
   const rows: Array<[string, string]> = [
-    ['kind: Pod\nmetadata:\n  name: web\n\tspec: {}\n', 'pod.yaml: line 4, column 1: Tabs are not allowed as indentation'],
+    [
+      'kind: Pod\nmetadata:\n  name: web\n\tspec: {}\n',
+      'pod.yaml: line 4, column 1: Tabs are not allowed as indentation',
+    ],
     ['kind: Pod\nkind: Pod\n', 'pod.yaml: line 2, column 1: Map keys must be unique'],
-    ['kind: Pod\n---\nspec: [\n  a\nb: {', 'pod.yaml: document 2: line 5, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]'],
+    [
+      'kind: Pod\n---\nspec: [\n  a\nb: {',
+      'pod.yaml: document 2: line 5, column 1: Flow sequence in block collection must be sufficiently indented and end with a ]',
+    ],
   ];
   for (const [text, want] of rows) assert.equal(errorOf(text), want);
 });

@@ -15,7 +15,10 @@ const noStdin = async (): Promise<string> => {
 };
 
 test('every accepted kind yields a pod with its source', async () => {
-  const pods = await loadManifests([fixture('pod.yaml'), fixture('workloads.yaml'), fixture('list.json'), fixture('podlist.yaml')], noStdin);
+  const pods = await loadManifests(
+    [fixture('pod.yaml'), fixture('workloads.yaml'), fixture('list.json'), fixture('podlist.yaml')],
+    noStdin,
+  );
   const seen = pods.map((p) => [
     `${p.pod.metadata?.namespace}/${p.pod.metadata?.name}`,
     p.source.file.slice(dir.length + 1),
@@ -75,7 +78,15 @@ test('stdin is read once and labelled <stdin>', async () => {
     return '{"apiVersion":"v1","kind":"Pod","metadata":{"name":"s"},"spec":{"containers":[{"name":"c","image":"busybox"}]}}';
   });
   assert.equal(reads, 1);
-  assert.deepEqual(pods[0]!.source, { file: '<stdin>', document: 1, from: 'Pod/s', specPath: 'spec', notes: [], controller: undefined, skipped: [] });
+  assert.deepEqual(pods[0]!.source, {
+    file: '<stdin>',
+    document: 1,
+    from: 'Pod/s',
+    specPath: 'spec',
+    notes: [],
+    controller: undefined,
+    skipped: [],
+  });
 });
 
 test('a directory loads its manifest files in name order', async () => {
@@ -95,8 +106,22 @@ test('API-server defaults of a hand-written pod', () => {
     ['namespace', p!.pod.metadata?.namespace, 'default'],
     [
       'pod spec',
-      pick(spec, ['restartPolicy', 'dnsPolicy', 'securityContext', 'terminationGracePeriodSeconds', 'schedulerName', 'enableServiceLinks']),
-      { restartPolicy: 'Always', dnsPolicy: 'ClusterFirst', securityContext: {}, terminationGracePeriodSeconds: 30, schedulerName: 'default-scheduler', enableServiceLinks: true },
+      pick(spec, [
+        'restartPolicy',
+        'dnsPolicy',
+        'securityContext',
+        'terminationGracePeriodSeconds',
+        'schedulerName',
+        'enableServiceLinks',
+      ]),
+      {
+        restartPolicy: 'Always',
+        dnsPolicy: 'ClusterFirst',
+        securityContext: {},
+        terminationGracePeriodSeconds: 30,
+        schedulerName: 'default-scheduler',
+        enableServiceLinks: true,
+      },
     ],
     ['digest image pulls IfNotPresent', spec.initContainers![0]!.imagePullPolicy, 'IfNotPresent'],
     ['registry image without tag pulls Always', spec.containers[0]!.imagePullPolicy, 'Always'],
@@ -112,19 +137,39 @@ test('API-server defaults of a hand-written pod', () => {
       { limits: { cpu: '1500m', memory: '512Mi' }, requests: { cpu: '250m', memory: '512Mi' } },
     ],
     ['port protocol', spec.containers[0]!.ports, [{ containerPort: 8080, protocol: 'TCP' }]],
-    ['fieldRef apiVersion', spec.containers[0]!.env![0]!.valueFrom?.fieldRef, { fieldPath: 'metadata.name', apiVersion: 'v1' }],
+    [
+      'fieldRef apiVersion',
+      spec.containers[0]!.env![0]!.valueFrom?.fieldRef,
+      { fieldPath: 'metadata.name', apiVersion: 'v1' },
+    ],
     ['divisor canonical', spec.containers[0]!.env![1]!.valueFrom?.resourceFieldRef?.divisor, '1Mi'],
     [
       'httpGet probe',
       spec.containers[0]!.livenessProbe,
-      { httpGet: { port: 8080, path: '/', scheme: 'HTTP' }, timeoutSeconds: 1, periodSeconds: 10, successThreshold: 1, failureThreshold: 3 },
+      {
+        httpGet: { port: 8080, path: '/', scheme: 'HTTP' },
+        timeoutSeconds: 1,
+        periodSeconds: 10,
+        successThreshold: 1,
+        failureThreshold: 3,
+      },
     ],
     [
       'grpc probe keeps its period',
       spec.containers[0]!.readinessProbe,
-      { grpc: { port: 9000, service: '' }, periodSeconds: 5, timeoutSeconds: 1, successThreshold: 1, failureThreshold: 3 },
+      {
+        grpc: { port: 9000, service: '' },
+        periodSeconds: 5,
+        timeoutSeconds: 1,
+        successThreshold: 1,
+        failureThreshold: 3,
+      },
     ],
-    ['lifecycle httpGet', spec.containers[0]!.lifecycle?.preStop?.httpGet, { port: 8080, path: '/quit', scheme: 'HTTP' }],
+    [
+      'lifecycle httpGet',
+      spec.containers[0]!.lifecycle?.preStop?.httpGet,
+      { port: 8080, path: '/quit', scheme: 'HTTP' },
+    ],
     [
       'volumes',
       spec.volumes,
@@ -133,8 +178,20 @@ test('API-server defaults of a hand-written pod', () => {
         { name: 'cfg', configMap: { name: 'cfg', defaultMode: 420 } },
         { name: 'sec', secret: { secretName: 's', defaultMode: 384 } },
         { name: 'host', hostPath: { path: '/var/log', type: '' } },
-        { name: 'api', downwardAPI: { items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }], defaultMode: 420 } },
-        { name: 'tok', projected: { sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }], defaultMode: 420 } },
+        {
+          name: 'api',
+          downwardAPI: {
+            items: [{ path: 'labels', fieldRef: { fieldPath: 'metadata.labels', apiVersion: 'v1' } }],
+            defaultMode: 420,
+          },
+        },
+        {
+          name: 'tok',
+          projected: {
+            sources: [{ serviceAccountToken: { path: 'token', expirationSeconds: 3600 } }],
+            defaultMode: 420,
+          },
+        },
       ],
     ],
     ['no service-account volume is invented', spec.containers[0]!.volumeMounts, undefined],
@@ -143,7 +200,10 @@ test('API-server defaults of a hand-written pod', () => {
 });
 
 test('applyPodDefaults returns a new object and leaves its input alone', () => {
-  const input: Pod = { metadata: { name: 'x' }, spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1' } } }] } };
+  const input: Pod = {
+    metadata: { name: 'x' },
+    spec: { containers: [{ name: 'c', image: 'nginx', resources: { limits: { cpu: '1' } } }] },
+  };
   const before = structuredClone(input);
   const out = applyPodDefaults(input);
   assert.deepEqual(input, before);
@@ -152,7 +212,10 @@ test('applyPodDefaults returns a new object and leaves its input alone', () => {
 });
 
 test('defaulting a hand-written nginx container gives the kubelet 1.16–1.30 hash of the stored container', () => {
-  const [p] = parseManifestText('kind: Pod\napiVersion: v1\nmetadata: {name: web}\nspec: {containers: [{name: nginx, image: nginx}]}\n', 'web.yaml');
+  const [p] = parseManifestText(
+    'kind: Pod\napiVersion: v1\nmetadata: {name: web}\nspec: {containers: [{name: nginx, image: nginx}]}\n',
+    'web.yaml',
+  );
   assert.equal(formatHash(hashContainerLegacy(p!.pod.spec!.containers[0]!)), 'ca26540d');
 });
 
@@ -169,7 +232,14 @@ test('YAML is read as kubectl reads it', () => {
 });
 
 test('empty documents are skipped but keep their numbers', () => {
-  const pod = (n: string): string => `kind: Pod\napiVersion: v1\nmetadata: {name: ${n}}\nspec: {containers: [{name: c, image: busybox}]}\n`;
+  const pod = (n: string): string =>
+    `kind: Pod\napiVersion: v1\nmetadata: {name: ${n}}\nspec: {containers: [{name: c, image: busybox}]}\n`;
   const pods = parseManifestText(`---\n${pod('a')}---\n---\n${pod('b')}---\n`, 'm.yaml');
-  assert.deepEqual(pods.map((p) => [p.pod.metadata?.name, p.source.document]), [['a', 1], ['b', 3]]);
+  assert.deepEqual(
+    pods.map((p) => [p.pod.metadata?.name, p.source.document]),
+    [
+      ['a', 1],
+      ['b', 3],
+    ],
+  );
 });

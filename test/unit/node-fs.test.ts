@@ -35,7 +35,11 @@ test("a hostUsers: false pod's user-namespace range: its recorded one, else the 
     write('a', 65536);
     write('b', 3 * 65536);
     assert.deepEqual(userNamespaceRange(root, 'new'), { hostId: 2 * 65536, length: 65536 }, 'lowest free block');
-    assert.deepEqual(userNamespaceRange(root, 'b'), { hostId: 3 * 65536, length: 65536 }, 'a pod keeps its recorded range');
+    assert.deepEqual(
+      userNamespaceRange(root, 'b'),
+      { hostId: 3 * 65536, length: 65536 },
+      'a pod keeps its recorded range',
+    );
     fs.writeFileSync(path.join(root, 'pods', 'a', 'userns'), 'garbage');
     assert.throws(() => userNamespaceRange(root, 'new'), /userns: not a user-namespace mapping file/);
   } finally {
@@ -58,7 +62,7 @@ test("a removed pod's logs: its log directory (links inside removed, never follo
     fs.mkdirSync(legacy, { recursive: true });
     fs.symlinkSync(path.join(dir, 'app', '0.log'), path.join(legacy, 'web_ns_app-c1.log'));
     fs.symlinkSync('/elsewhere', path.join(legacy, 'other_ns_app-c2.log'));
-    fs.writeFileSync(path.join(legacy, 'plain_ns_app-c1.log'), 'a regular file is not kubelet\'s link');
+    fs.writeFileSync(path.join(legacy, 'plain_ns_app-c1.log'), "a regular file is not kubelet's link");
     const gone = removePodLogs(root, '/var/log/pods/ns_web_u1', '/var/log/containers', ['c1']);
     assert.deepEqual(gone, ['log directory /var/log/pods/ns_web_u1', 'log link /var/log/containers/web_ns_app-c1.log']);
     assert.ok(!fs.existsSync(dir));
@@ -74,8 +78,15 @@ test("a removed pod's logs: its log directory (links inside removed, never follo
 });
 
 test("an orphan's log directory is kubelet's <ns>_<name>_<uid>, and none when a label would lead elsewhere", () => {
-  assert.equal(orphanLogsDirectory('/var/log/pods', { namespace: 'ns', name: 'web', uid: 'u1' }), '/var/log/pods/ns_web_u1');
-  for (const bad of [{ namespace: 'ns', name: '../..', uid: 'x/y' }, { namespace: '', name: 'web', uid: 'u1' }, { namespace: 'ns', name: 'a/b', uid: 'u1' }]) {
+  assert.equal(
+    orphanLogsDirectory('/var/log/pods', { namespace: 'ns', name: 'web', uid: 'u1' }),
+    '/var/log/pods/ns_web_u1',
+  );
+  for (const bad of [
+    { namespace: 'ns', name: '../..', uid: 'x/y' },
+    { namespace: '', name: 'web', uid: 'u1' },
+    { namespace: 'ns', name: 'a/b', uid: 'u1' },
+  ]) {
     assert.equal(orphanLogsDirectory('/var/log/pods', bad), undefined, JSON.stringify(bad));
   }
 });

@@ -12,7 +12,18 @@ const wrongTyped: Array<{ name: string; yaml: string; field: string }> = [
 ];
 
 function staticPod(extra: string): string {
-  return ['apiVersion: v1', 'kind: Pod', 'metadata:', '  name: web', 'spec:', '  containers:', '  - name: c', '    image: busybox', `    ${extra}`, ''].join('\n');
+  return [
+    'apiVersion: v1',
+    'kind: Pod',
+    'metadata:',
+    '  name: web',
+    'spec:',
+    '  containers:',
+    '  - name: c',
+    '    image: busybox',
+    `    ${extra}`,
+    '',
+  ].join('\n');
 }
 
 for (const c of wrongTyped) {
@@ -29,18 +40,37 @@ test('a List item with a wrong-typed field is a problem naming items[N] and the 
     apiVersion: 'v1',
     kind: 'List',
     items: [
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'good', namespace: 'a' }, spec: { containers: [{ name: 'c', image: 'busybox' }] } },
-      { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'bad', namespace: 'a' }, spec: { hostNetwork: 'yes', containers: [{ name: 'c', image: 'busybox' }] } },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'good', namespace: 'a' },
+        spec: { containers: [{ name: 'c', image: 'busybox' }] },
+      },
+      {
+        apiVersion: 'v1',
+        kind: 'Pod',
+        metadata: { name: 'bad', namespace: 'a' },
+        spec: { hostNetwork: 'yes', containers: [{ name: 'c', image: 'busybox' }] },
+      },
     ],
   });
   const r = parseGivenPods(list, 'pods.json');
-  assert.deepEqual(r.pods.map((p) => p.pod.metadata?.name), ['good']);
+  assert.deepEqual(
+    r.pods.map((p) => p.pod.metadata?.name),
+    ['good'],
+  );
   assert.equal(r.problems.length, 1);
   assert.match(r.problems[0]!, /^pods\.json: document 1: items\[1\]\.spec\.hostNetwork: /);
 });
 
 test('a static pod file whose YAML aliases expand too far is one problem naming the file, not an exception', () => {
-  const lol = ['a: &a [x,x,x,x,x,x,x,x,x,x]', 'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]', 'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]', 'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]', 'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]'].join('\n');
+  const lol = [
+    'a: &a [x,x,x,x,x,x,x,x,x,x]',
+    'b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a]',
+    'c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b]',
+    'd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]',
+    'e: [*d,*d,*d,*d,*d,*d,*d,*d,*d,*d]',
+  ].join('\n');
   const r = parseStaticPodFile(lol, '/etc/kubernetes/manifests/lol.yaml');
   assert.equal(typeof r, 'string');
   assert.match(r as string, /^\/etc\/kubernetes\/manifests\/lol\.yaml: YAML aliases expand too far/);
@@ -48,12 +78,20 @@ test('a static pod file whose YAML aliases expand too far is one problem naming 
 
 test('static pod files that are not one core/v1 Pod: one problem each, worded for what the file holds', () => {
   const rows: Array<[string, string, RegExp]> = [
-    ['a JSON array', '[1, 2]', /^m\/x: not a Kubernetes object \(a list\): kubelet's file source accepts one Pod per file$/],
+    [
+      'a JSON array',
+      '[1, 2]',
+      /^m\/x: not a Kubernetes object \(a list\): kubelet's file source accepts one Pod per file$/,
+    ],
     ['plain text', 'hello there', /^m\/x: not a Kubernetes object \(text\): /],
     ['a number', '42', /^m\/x: not a Kubernetes object \(a number\): /],
     ['a ConfigMap', 'apiVersion: v1\nkind: ConfigMap\nmetadata: {name: c}\n', /^m\/x: ConfigMap is not a Pod: /],
     ['no kind', 'apiVersion: v1\nmetadata: {name: c}\n', /^m\/x: an object without kind is not a Pod: /],
-    ['apiVersion v2', staticPod('').replace('apiVersion: v1', 'apiVersion: v2'), /^m\/x: apiVersion "v2" is not v1: kubelet's file source decodes core\/v1 Pods$/],
+    [
+      'apiVersion v2',
+      staticPod('').replace('apiVersion: v1', 'apiVersion: v2'),
+      /^m\/x: apiVersion "v2" is not v1: kubelet's file source decodes core\/v1 Pods$/,
+    ],
     ['no apiVersion', staticPod('').replace('apiVersion: v1\n', ''), /^m\/x: apiVersion "" is not v1: /],
   ];
   for (const [name, text, want] of rows) {

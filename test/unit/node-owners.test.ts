@@ -9,13 +9,15 @@ import type { NodeInputDeps } from '../../src/workflows/node-inputs';
 import type { RuntimeLists } from '../../src/state/pod-status';
 
 const files: Record<string, string> = {
-  '/static/etcd.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd\n  namespace: kube-system\nspec:\n  containers:\n  - name: etcd\n    image: etcd:3\n',
+  '/static/etcd.yaml':
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd\n  namespace: kube-system\nspec:\n  containers:\n  - name: etcd\n    image: etcd:3\n',
   '/given/list.yaml': [
     'apiVersion: v1\nkind: List\nitems:',
     '- apiVersion: v1\n  kind: Pod\n  metadata: {name: api, namespace: web, uid: u-api}\n  spec: {nodeName: n1, containers: [{name: c, image: x}]}',
     '- apiVersion: v1\n  kind: Pod\n  metadata: {name: done, namespace: web, uid: u-done}\n  spec: {nodeName: n1, containers: [{name: c, image: x}]}\n  status: {phase: Succeeded}',
   ].join('\n'),
-  '/given/nouid.yaml': 'apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\n  namespace: web\nspec:\n  containers:\n  - name: c\n    image: x\n',
+  '/given/nouid.yaml':
+    'apiVersion: v1\nkind: Pod\nmetadata:\n  name: worker\n  namespace: web\nspec:\n  containers:\n  - name: c\n    image: x\n',
 };
 const deps: NodeInputDeps = {
   readDir: (p) => (p === '/static' ? [{ name: 'etcd.yaml', kind: 'file' }] : undefined),
@@ -31,7 +33,9 @@ const sandbox = (id: string, ns: string, name: string, uid: string, createdAt: s
   state: 'SANDBOX_READY',
   createdAt,
   metadata: { name, namespace: ns, uid, attempt: 0 },
-  labels: labelled ? { 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': ns } : {},
+  labels: labelled
+    ? { 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': ns }
+    : {},
   annotations: {},
 });
 const lists = {
@@ -47,13 +51,25 @@ const lists = {
   containers: [],
 } as unknown as RuntimeLists;
 
-test('desired pods own their live pods; orphans, earlier uids of a named pod and unlabelled pods are nobody\'s', async () => {
-  const r = await desiredOwners({ nodeName: 'n1', staticPodPath: '/static', files: ['/given/list.yaml', '/given/nouid.yaml'] }, deps, lists);
+test("desired pods own their live pods; orphans, earlier uids of a named pod and unlabelled pods are nobody's", async () => {
+  const r = await desiredOwners(
+    { nodeName: 'n1', staticPodPath: '/static', files: ['/given/list.yaml', '/given/nouid.yaml'] },
+    deps,
+    lists,
+  );
   assert.deepEqual(r.problems, []);
-  assert.equal(r.owners.get('u-kubelet-etcd'), 'desired pod kube-system/etcd-n1', 'a static pod whose uid syncpod computed owns kubelet\'s pod of its name');
+  assert.equal(
+    r.owners.get('u-kubelet-etcd'),
+    'desired pod kube-system/etcd-n1',
+    "a static pod whose uid syncpod computed owns kubelet's pod of its name",
+  );
   assert.equal(r.owners.get('u-api'), 'desired pod web/api');
   assert.equal(r.owners.has('u-api-old'), false, 'a desired pod with a uid does not own an earlier pod of its name');
-  assert.equal(r.owners.get('u-worker'), 'desired pod web/worker', 'a desired pod without a uid owns the newest pod of its name');
+  assert.equal(
+    r.owners.get('u-worker'),
+    'desired pod web/worker',
+    'a desired pod without a uid owns the newest pod of its name',
+  );
   assert.match(r.owners.get('u-done') ?? '', /^pod known to kubelet/);
   assert.equal(r.owners.has('u-gone'), false);
   assert.equal(r.owners.has('u-hand'), false);
@@ -67,10 +83,21 @@ test('a desired pod input that cannot be read is a problem (the caller removes n
 
 test("the kubelet's Pods API names pods it runs: their uids are kept, a static pod's real uid included", async () => {
   const podsApi = [
-    { namespace: 'kube-system', name: 'etcd-n1', uid: 'u-kubelet-etcd', nodeName: 'n1', phase: 'Running', configSource: 'file' },
+    {
+      namespace: 'kube-system',
+      name: 'etcd-n1',
+      uid: 'u-kubelet-etcd',
+      nodeName: 'n1',
+      phase: 'Running',
+      configSource: 'file',
+    },
     { namespace: 'web', name: 'gone', uid: 'u-gone', nodeName: 'n1', phase: 'Running', configSource: 'api' },
   ];
-  const r = await desiredOwners({ nodeName: 'n1', files: [], podsApi, podsApiSocket: '/var/lib/kubelet/pods-api/pods-api.sock' }, deps, lists);
+  const r = await desiredOwners(
+    { nodeName: 'n1', files: [], podsApi, podsApiSocket: '/var/lib/kubelet/pods-api/pods-api.sock' },
+    deps,
+    lists,
+  );
   assert.deepEqual(r.problems, []);
   assert.ok(r.owners.has('u-gone'), 'an API pod the kubelet runs is kept');
   assert.ok(r.owners.has('u-kubelet-etcd'));

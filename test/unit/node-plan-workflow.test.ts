@@ -30,16 +30,47 @@ class FakeCri {
       case 'ListContainers':
         return { containers: this.containers };
       case 'Status':
-        return { status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }, { type: 'NetworkReady', status: this.networkReady, reason: this.networkReady ? '' : 'NetworkPluginNotReady', message: this.networkReady ? '' : 'cni plugin not initialized' }] }, info: {} };
+        return {
+          status: {
+            conditions: [
+              { type: 'RuntimeReady', status: true, reason: '', message: '' },
+              {
+                type: 'NetworkReady',
+                status: this.networkReady,
+                reason: this.networkReady ? '' : 'NetworkPluginNotReady',
+                message: this.networkReady ? '' : 'cni plugin not initialized',
+              },
+            ],
+          },
+          info: {},
+        };
       case 'ListImages':
         return { images: this.images };
       case 'PodSandboxStatus': {
         const s = this.sandboxes.find((x) => x.id === req.podSandboxId);
-        return { status: { ...s, network: { ip: '10.0.0.2', additionalIps: [] }, linux: { namespaces: { options: { network: 'POD' } } } } };
+        return {
+          status: {
+            ...s,
+            network: { ip: '10.0.0.2', additionalIps: [] },
+            linux: { namespaces: { options: { network: 'POD' } } },
+          },
+        };
       }
       case 'ContainerStatus': {
         const c = this.containers.find((x) => x.id === req.containerId);
-        return { status: { ...c, startedAt: c.createdAt, finishedAt: '0', exitCode: 0, reason: '', message: '', image: c.image, imageRef: c.imageRef, logPath: '' } };
+        return {
+          status: {
+            ...c,
+            startedAt: c.createdAt,
+            finishedAt: '0',
+            exitCode: 0,
+            reason: '',
+            message: '',
+            image: c.image,
+            imageRef: c.imageRef,
+            logPath: '',
+          },
+        };
       }
     }
     throw new Error(`fake: unexpected ${method}`);
@@ -61,9 +92,13 @@ class FakeFs implements SyncFs {
   symlink = () => {};
 }
 
-const POD = (name: string, extra = '') => `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kube-system\nspec:\n  containers:\n  - name: main\n    image: busybox:1.36\n${extra}`;
+const POD = (name: string, extra = '') =>
+  `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: kube-system\nspec:\n  containers:\n  - name: main\n    image: busybox:1.36\n${extra}`;
 
-function setup(files: Record<string, string>, dirs: Record<string, Array<{ name: string; kind: 'file' | 'dir' | 'other' }>>) {
+function setup(
+  files: Record<string, string>,
+  dirs: Record<string, Array<{ name: string; kind: 'file' | 'dir' | 'other' }>>,
+) {
   const cri = new FakeCri();
   const fsys = new FakeFs();
   const deps: NodePlanDeps = {
@@ -93,25 +128,51 @@ function setup(files: Record<string, string>, dirs: Record<string, Array<{ name:
 }
 
 const kubeletSandbox = (id: string, uid: string, name: string, namespace = 'default', state = 'SANDBOX_READY') => ({
-  id, state, createdAt: ns(NOW - 60_000), metadata: { name, namespace, uid, attempt: 0 }, annotations: {}, runtimeHandler: '',
+  id,
+  state,
+  createdAt: ns(NOW - 60_000),
+  metadata: { name, namespace, uid, attempt: 0 },
+  annotations: {},
+  runtimeHandler: '',
   labels: { 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': namespace },
 });
 
 test('static pods are planned as <name>-<node>; an orphan with kubelet labels is reported; one without is not', async () => {
   const { cri, deps, req } = setup(
     { '/etc/kubernetes/manifests/etcd.yaml': POD('etcd'), '/etc/kubernetes/manifests/api.yaml': POD('api') },
-    { '/etc/kubernetes/manifests': [{ name: 'etcd.yaml', kind: 'file' }, { name: 'api.yaml', kind: 'file' }, { name: '.hidden', kind: 'file' }] },
+    {
+      '/etc/kubernetes/manifests': [
+        { name: 'etcd.yaml', kind: 'file' },
+        { name: 'api.yaml', kind: 'file' },
+        { name: '.hidden', kind: 'file' },
+      ],
+    },
   );
-  cri.sandboxes = [kubeletSandbox('sb-orphan', 'u-orphan', 'leftover'), { ...kubeletSandbox('sb-hand', 'u-hand', 'mine'), labels: {} }];
+  cri.sandboxes = [
+    kubeletSandbox('sb-orphan', 'u-orphan', 'leftover'),
+    { ...kubeletSandbox('sb-hand', 'u-hand', 'mine'), labels: {} },
+  ];
   const r = await planNode(req, deps);
-  assert.deepEqual(r.plan.plans.map((p) => `${p.pod.namespace}/${p.pod.name}`), ['kube-system/api-node-1', 'kube-system/etcd-node-1']);
+  assert.deepEqual(
+    r.plan.plans.map((p) => `${p.pod.namespace}/${p.pod.name}`),
+    ['kube-system/api-node-1', 'kube-system/etcd-node-1'],
+  );
   for (const p of r.plan.plans) {
     assert.match(p.pod.uid, /^[0-9a-f]{32}$/);
     assert.equal(p.source.kind, 'static-pod');
-    assert.deepEqual(p.steps.map((s) => s.action), ['create-sandbox', 'start-container']);
-    assert.deepEqual(p.preflight.steps.map((s) => s.action), ['create-pod-cgroup', 'make-pod-data-dirs', 'pull-image']);
+    assert.deepEqual(
+      p.steps.map((s) => s.action),
+      ['create-sandbox', 'start-container'],
+    );
+    assert.deepEqual(
+      p.preflight.steps.map((s) => s.action),
+      ['create-pod-cgroup', 'make-pod-data-dirs', 'pull-image'],
+    );
   }
-  assert.deepEqual(r.plan.orphans.map((o) => [o.namespace, o.name, o.uid, o.kubelet, o.sandboxes[0].id]), [['default', 'leftover', 'u-orphan', 'kill', 'sb-orphan']]);
+  assert.deepEqual(
+    r.plan.orphans.map((o) => [o.namespace, o.name, o.uid, o.kubelet, o.sandboxes[0].id]),
+    [['default', 'leftover', 'u-orphan', 'kill', 'sb-orphan']],
+  );
   assert.equal(r.plan.summary.orphans, 1);
 });
 
@@ -121,7 +182,16 @@ test('orphan detection adds no CRI call: the same calls with and without orphans
     req.staticPodPath = '/m';
     if (withOrphans) {
       cri.sandboxes = Array.from({ length: 20 }, (_, i) => kubeletSandbox(`s${i}`, `u${i}`, `p${i}`));
-      cri.containers = Array.from({ length: 20 }, (_, i) => ({ id: `c${i}`, podSandboxId: `s${i}`, state: 'CONTAINER_RUNNING', createdAt: ns(NOW - 1000), labels: { 'io.kubernetes.pod.uid': `u${i}`, 'io.kubernetes.container.name': 'x' }, annotations: {}, imageRef: '', image: { image: 'x' } }));
+      cri.containers = Array.from({ length: 20 }, (_, i) => ({
+        id: `c${i}`,
+        podSandboxId: `s${i}`,
+        state: 'CONTAINER_RUNNING',
+        createdAt: ns(NOW - 1000),
+        labels: { 'io.kubernetes.pod.uid': `u${i}`, 'io.kubernetes.container.name': 'x' },
+        annotations: {},
+        imageRef: '',
+        image: { image: 'x' },
+      }));
     }
     const r = await planNode(req, deps);
     assert.equal(r.plan.orphans.length, withOrphans ? 20 : 0);
@@ -140,14 +210,24 @@ test('bad inputs are one line each and the rest is still planned', async () => {
       '/m/broken.yaml': 'kind: Pod\nmetadata: [',
       '/tmp/list.yaml': `apiVersion: v1\nkind: List\nitems:\n- apiVersion: v1\n  kind: ConfigMap\n  metadata:\n    name: cm\n- ${POD('listed').replace(/\n/g, '\n  ').replace('namespace: kube-system', 'namespace: default\n    uid: 0b1e0000-0000-0000-0000-000000000001')}\n`,
     },
-    { '/m': [{ name: 'good.yaml', kind: 'file' }, { name: 'deploy.yaml', kind: 'file' }, { name: 'broken.yaml', kind: 'file' }, { name: 'sub', kind: 'dir' }] },
+    {
+      '/m': [
+        { name: 'good.yaml', kind: 'file' },
+        { name: 'deploy.yaml', kind: 'file' },
+        { name: 'broken.yaml', kind: 'file' },
+        { name: 'sub', kind: 'dir' },
+      ],
+    },
   );
   req.staticPodPath = '/m';
   req.files = ['/tmp/list.yaml'];
   const r = await planNode(req, deps);
   assert.deepEqual(r.plan.plans.map((p) => p.pod.name).sort(), ['good-node-1', 'listed']);
   assert.equal(r.plan.problems.length, 3, r.plan.problems.join('\n'));
-  assert.match(r.plan.problems.find((p) => p.includes('ConfigMap'))!, /^\/tmp\/list\.yaml: document 1: items\[0\]: ConfigMap\/cm is not a Pod/);
+  assert.match(
+    r.plan.problems.find((p) => p.includes('ConfigMap'))!,
+    /^\/tmp\/list\.yaml: document 1: items\[0\]: ConfigMap\/cm is not a Pod/,
+  );
   assert.match(r.plan.problems.find((p) => p.includes('deploy'))!, /^\/m\/deploy\.yaml: Deployment is not a Pod/);
   assert.match(r.plan.problems.find((p) => p.includes('broken'))!, /^\/m\/broken\.yaml: line/);
   for (const p of r.plan.problems) assert.ok(!p.includes('\n'));
@@ -158,13 +238,21 @@ test('a missing staticPodPath is a problem line, given pods are still planned', 
   const { deps, req } = setup({ '/tmp/p.yaml': POD('web') }, {});
   req.files = ['/tmp/p.yaml'];
   const r = await planNode(req, deps);
-  assert.deepEqual(r.plan.problems, ['staticPodPath /etc/kubernetes/manifests: no such directory (kubelet ignores a missing path and runs no static pods from it)']);
-  assert.deepEqual(r.plan.plans.map((p) => p.pod.name), ['web']);
+  assert.deepEqual(r.plan.problems, [
+    'staticPodPath /etc/kubernetes/manifests: no such directory (kubelet ignores a missing path and runs no static pods from it)',
+  ]);
+  assert.deepEqual(
+    r.plan.plans.map((p) => p.pod.name),
+    ['web'],
+  );
 });
 
-test('a mirror pod in the given list gives the static pod kubelet\'s uid and is not planned itself', async () => {
+test("a mirror pod in the given list gives the static pod kubelet's uid and is not planned itself", async () => {
   const mirror = `apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd-node-1\n  namespace: kube-system\n  uid: 11111111-2222-3333-4444-555555555555\n  annotations:\n    kubernetes.io/config.mirror: 0123456789abcdef0123456789abcdef\n    kubernetes.io/config.source: file\nspec:\n  nodeName: Node-1\n  containers:\n  - name: main\n    image: busybox:1.36\n`;
-  const { cri, deps, req } = setup({ '/etc/kubernetes/manifests/etcd.yaml': POD('etcd'), '/tmp/pods.yaml': mirror }, { '/etc/kubernetes/manifests': [{ name: 'etcd.yaml', kind: 'file' }] });
+  const { cri, deps, req } = setup(
+    { '/etc/kubernetes/manifests/etcd.yaml': POD('etcd'), '/tmp/pods.yaml': mirror },
+    { '/etc/kubernetes/manifests': [{ name: 'etcd.yaml', kind: 'file' }] },
+  );
   req.files = ['/tmp/pods.yaml'];
   cri.sandboxes = [kubeletSandbox('sb1', '0123456789abcdef0123456789abcdef', 'etcd-node-1', 'kube-system')];
   const r = await planNode(req, deps);
@@ -177,13 +265,21 @@ test('a mirror pod in the given list gives the static pod kubelet\'s uid and is 
 test('network not ready blocks pod-network pods, not host-network ones', async () => {
   const { cri, deps, req } = setup(
     { '/m/a.yaml': POD('a'), '/m/h.yaml': POD('h', '  hostNetwork: true\n') },
-    { '/m': [{ name: 'a.yaml', kind: 'file' }, { name: 'h.yaml', kind: 'file' }] },
+    {
+      '/m': [
+        { name: 'a.yaml', kind: 'file' },
+        { name: 'h.yaml', kind: 'file' },
+      ],
+    },
   );
   req.staticPodPath = '/m';
   cri.networkReady = false;
   const r = await planNode(req, deps);
   const [a, h] = r.plan.plans;
-  assert.match(a.preflight.blocked ?? '', /^network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady/);
+  assert.match(
+    a.preflight.blocked ?? '',
+    /^network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady/,
+  );
   assert.equal(h.preflight.blocked, null);
   assert.equal(r.plan.summary.podsBlocked, 1);
 });
@@ -211,14 +307,23 @@ test('Pods API: ListPods on a stand-in grpc-js server; identities decoded; FAILE
         if (initializing) return cb({ code: grpc.status.FAILED_PRECONDITION, details: 'Kubelet is initializing' });
         cb(null, {
           pods: [
-            encodePodIdentity({ namespace: 'kube-system', name: 'etcd-n1', uid: 'abc', nodeName: 'n1', phase: 'Running', annotations: { 'kubernetes.io/config.source': 'file' } }),
+            encodePodIdentity({
+              namespace: 'kube-system',
+              name: 'etcd-n1',
+              uid: 'abc',
+              nodeName: 'n1',
+              phase: 'Running',
+              annotations: { 'kubernetes.io/config.source': 'file' },
+            }),
             encodePodIdentity({ namespace: 'default', name: 'web', uid: 'def', nodeName: 'n1', phase: 'Pending' }),
           ],
         });
       },
     },
   );
-  await new Promise<void>((res, rej) => server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())));
+  await new Promise<void>((res, rej) =>
+    server.bindAsync(`unix:${socket}`, grpc.ServerCredentials.createInsecure(), (e) => (e ? rej(e) : res())),
+  );
   try {
     const pods = await listPodsApi(socket, { timeoutMs: 2000, exists: fs.existsSync });
     assert.deepEqual(pods, [
@@ -226,7 +331,10 @@ test('Pods API: ListPods on a stand-in grpc-js server; identities decoded; FAILE
       { namespace: 'default', name: 'web', uid: 'def', nodeName: 'n1', phase: 'Pending', configSource: '' },
     ]);
     initializing = true;
-    await assert.rejects(listPodsApi(socket, { timeoutMs: 2000, exists: fs.existsSync }), /Pods API .*pods-api\.sock: kubelet has not finished reading its pod sources yet \(Kubelet is initializing\)/);
+    await assert.rejects(
+      listPodsApi(socket, { timeoutMs: 2000, exists: fs.existsSync }),
+      /Pods API .*pods-api\.sock: kubelet has not finished reading its pod sources yet \(Kubelet is initializing\)/,
+    );
     assert.equal(await listPodsApi(path.join(dir, 'nope.sock'), { timeoutMs: 2000, exists: fs.existsSync }), undefined);
   } finally {
     server.forceShutdown();
@@ -239,8 +347,22 @@ test('Pods API pods are known to kubelet: their uids are no orphans and static o
   req.staticPodPath = '/m';
   req.podsApiSocket = '/var/lib/kubelet/pods-api/pods-api.sock';
   deps.podsApi = async () => [
-    { namespace: 'kube-system', name: 'etcd-node-1', uid: 'kubelet-uid', nodeName: 'Node-1', phase: 'Running', configSource: 'file' },
-    { namespace: 'default', name: 'api-pod', uid: 'api-uid', nodeName: 'Node-1', phase: 'Running', configSource: 'api' },
+    {
+      namespace: 'kube-system',
+      name: 'etcd-node-1',
+      uid: 'kubelet-uid',
+      nodeName: 'Node-1',
+      phase: 'Running',
+      configSource: 'file',
+    },
+    {
+      namespace: 'default',
+      name: 'api-pod',
+      uid: 'api-uid',
+      nodeName: 'Node-1',
+      phase: 'Running',
+      configSource: 'api',
+    },
   ];
   cri.sandboxes = [kubeletSandbox('s1', 'api-uid', 'api-pod')];
   const r = await planNode(req, deps);
@@ -260,14 +382,35 @@ test('lean observation: status calls only for the newest sandbox and non-running
     { ...kubeletSandbox('new', uid, 'web'), createdAt: ns(NOW - 60_000) },
   ];
   const c = (id: string, name: string, state: string, sandbox: string, created: number) => ({
-    id, podSandboxId: sandbox, state, createdAt: ns(created), metadata: { name, attempt: 0 }, image: { image: 'busybox:1.36' }, imageRef: 'sha256:1', imageId: '',
-    labels: { 'io.kubernetes.pod.uid': uid, 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'default', 'io.kubernetes.container.name': name },
+    id,
+    podSandboxId: sandbox,
+    state,
+    createdAt: ns(created),
+    metadata: { name, attempt: 0 },
+    image: { image: 'busybox:1.36' },
+    imageRef: 'sha256:1',
+    imageId: '',
+    labels: {
+      'io.kubernetes.pod.uid': uid,
+      'io.kubernetes.pod.name': 'web',
+      'io.kubernetes.pod.namespace': 'default',
+      'io.kubernetes.container.name': name,
+    },
     annotations: { 'io.kubernetes.container.hash': '0', 'io.kubernetes.container.restartCount': '0' },
   });
-  cri.containers = [c('c-run', 'app', 'CONTAINER_RUNNING', 'new', NOW - 50_000), c('c-exit', 'job', 'CONTAINER_EXITED', 'new', NOW - 40_000)];
+  cri.containers = [
+    c('c-run', 'app', 'CONTAINER_RUNNING', 'new', NOW - 50_000),
+    c('c-exit', 'job', 'CONTAINER_EXITED', 'new', NOW - 40_000),
+  ];
   const pod = {
     metadata: { name: 'web', namespace: 'default', uid },
-    spec: { restartPolicy: 'Always', containers: [{ name: 'app', image: 'busybox:1.36' }, { name: 'job', image: 'busybox:1.36' }] },
+    spec: {
+      restartPolicy: 'Always',
+      containers: [
+        { name: 'app', image: 'busybox:1.36' },
+        { name: 'job', image: 'busybox:1.36' },
+      ],
+    },
   } as any;
   const ref = [{ namespace: 'default', name: 'web', uid }];
   const full = await observePods(cri as any, ref);

@@ -7,7 +7,12 @@ import * as os from 'node:os';
 import * as path from 'node:path';
 import { parse } from 'yaml';
 import { parseKubeletArgs } from '../../src/node/kubelet-flags';
-import { mergePatch, parseConfigDocument, resolveKubeletSettings, KUBELET_DEFAULTS } from '../../src/node/kubelet-config';
+import {
+  mergePatch,
+  parseConfigDocument,
+  resolveKubeletSettings,
+  KUBELET_DEFAULTS,
+} from '../../src/node/kubelet-config';
 import { listDropIns, loadKubeletConfigFiles } from '../../src/node/kubelet-files';
 import { buildNodeProfile, kubeletUsesRuntimeCgroupDriver, type ProfileInputs } from '../../src/node/profile';
 import { parseKubeletVersionOutput } from '../../src/node/kubelet-binary';
@@ -37,21 +42,50 @@ function kubelet(args: string[]): KubeletSettings {
 
 describe('kubelet command line (pflag rules)', () => {
   const cases: Array<[string, string[], Record<string, unknown>]> = [
-    ['--name=value and --name value', ['--config=/a.yaml', '--cgroup-driver', 'systemd'], { configFile: '/a.yaml', cgroupDriver: 'systemd' }],
-    ['underscores equal dashes', ['--cgroup_driver=systemd', '--root_dir=/r'], { cgroupDriver: 'systemd', rootDir: '/r' }],
-    ['the last occurrence wins', ['--cluster-domain=a.local', '--cluster-domain=b.local'], { clusterDomain: 'b.local' }],
-    ['--cluster-dns accumulates, comma-separated', ['--cluster-dns=10.0.0.10,10.0.0.11', '--cluster-dns', '10.0.0.12'], { clusterDNS: ['10.0.0.10', '10.0.0.11', '10.0.0.12'] }],
-    ['a bare boolean flag does not take the next word', ['--cgroups-per-qos', '--config', '/c.yaml'], { cgroupsPerQOS: true, configFile: '/c.yaml' }],
+    [
+      '--name=value and --name value',
+      ['--config=/a.yaml', '--cgroup-driver', 'systemd'],
+      { configFile: '/a.yaml', cgroupDriver: 'systemd' },
+    ],
+    [
+      'underscores equal dashes',
+      ['--cgroup_driver=systemd', '--root_dir=/r'],
+      { cgroupDriver: 'systemd', rootDir: '/r' },
+    ],
+    [
+      'the last occurrence wins',
+      ['--cluster-domain=a.local', '--cluster-domain=b.local'],
+      { clusterDomain: 'b.local' },
+    ],
+    [
+      '--cluster-dns accumulates, comma-separated',
+      ['--cluster-dns=10.0.0.10,10.0.0.11', '--cluster-dns', '10.0.0.12'],
+      { clusterDNS: ['10.0.0.10', '10.0.0.11', '10.0.0.12'] },
+    ],
+    [
+      'a bare boolean flag does not take the next word',
+      ['--cgroups-per-qos', '--config', '/c.yaml'],
+      { cgroupsPerQOS: true, configFile: '/c.yaml' },
+    ],
     ['--cgroups-per-qos=false', ['--cgroups-per-qos=false'], { cgroupsPerQOS: false }],
-    ['an unknown flag with a value is skipped with its value', ['--kubeconfig', '/etc/kubernetes/kubelet.conf', '--config=/x'], { configFile: '/x' }],
+    [
+      'an unknown flag with a value is skipped with its value',
+      ['--kubeconfig', '/etc/kubernetes/kubelet.conf', '--config=/x'],
+      { configFile: '/x' },
+    ],
     ['after -- nothing is a flag', ['--', '--config=/x'], {}],
-    ['--hostname-override, --config-dir', ['--hostname-override=Node-1', '--config-dir=/etc/kubelet.conf.d'], { hostnameOverride: 'Node-1', configDir: '/etc/kubelet.conf.d' }],
+    [
+      '--hostname-override, --config-dir',
+      ['--hostname-override=Node-1', '--config-dir=/etc/kubelet.conf.d'],
+      { hostnameOverride: 'Node-1', configDir: '/etc/kubelet.conf.d' },
+    ],
   ];
   for (const [name, argv, want] of cases) {
     test(name, () => {
       const cl = parseKubeletArgs(argv, 'kubelet pid 1');
       const got: Record<string, unknown> = {};
-      for (const k of ['configFile', 'configDir', 'rootDir', 'hostnameOverride'] as const) if (cl[k] !== undefined) got[k] = cl[k];
+      for (const k of ['configFile', 'configDir', 'rootDir', 'hostnameOverride'] as const)
+        if (cl[k] !== undefined) got[k] = cl[k];
       for (const [k, v] of Object.entries(cl.fields)) got[k] = v!.value;
       assert.deepEqual(got, want);
     });
@@ -61,7 +95,10 @@ describe('kubelet command line (pflag rules)', () => {
     assert.deepEqual(cl.featureGates, { A: true, B: true, C: false });
   });
   test('a malformed gate is an error naming the kubelet and flag', () => {
-    assert.throws(() => parseKubeletArgs(['--feature-gates=Foo'], 'kubelet pid 7'), /^SyncpodError: kubelet pid 7: --feature-gates: "Foo" is not NAME=true\|false$/);
+    assert.throws(
+      () => parseKubeletArgs(['--feature-gates=Foo'], 'kubelet pid 7'),
+      /^SyncpodError: kubelet pid 7: --feature-gates: "Foo" is not NAME=true\|false$/,
+    );
   });
 });
 
@@ -81,7 +118,10 @@ describe('kubelet config file, drop-ins and defaults', () => {
   });
 
   test('the config file (relative to the kubelet working directory) gives values with its path', () => {
-    const p = write('a/config.yaml', `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\npodLogsDir: /srv/pods\nstaticPodPath: manifests\nresolvConf: ../resolv.conf\n`);
+    const p = write(
+      'a/config.yaml',
+      `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\npodLogsDir: /srv/pods\nstaticPodPath: manifests\nresolvConf: ../resolv.conf\n`,
+    );
     const s = kubelet(['--config', 'a/config.yaml']);
     assert.deepEqual(s.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: p });
     assert.deepEqual(s.clusterDNS.value, ['10.96.0.10']);
@@ -92,7 +132,10 @@ describe('kubelet config file, drop-ins and defaults', () => {
   });
 
   test('drop-ins: *.conf only, lexical path order (subdirectories included), later wins, lists replaced, maps merged, null removes', () => {
-    write('b/config.yaml', `${HEAD}clusterDNS: [10.0.0.1, 10.0.0.2]\nclusterDomain: base.local\ncgroupDriver: systemd\nfeatureGates: {A: true, B: true}\n`);
+    write(
+      'b/config.yaml',
+      `${HEAD}clusterDNS: [10.0.0.1, 10.0.0.2]\nclusterDomain: base.local\ncgroupDriver: systemd\nfeatureGates: {A: true, B: true}\n`,
+    );
     write('b/d/10-dns.conf', `${HEAD}clusterDNS: [10.0.0.9]\nfeatureGates: {B: false}\n`);
     write('b/d/20-sub/01-domain.conf', `${HEAD}clusterDomain: sub.local\n`);
     write('b/d/30-null.conf', `${HEAD}cgroupDriver: null\n`);
@@ -104,16 +147,34 @@ describe('kubelet config file, drop-ins and defaults', () => {
       path.join(dir, 'b/d/30-null.conf'),
     ]);
     assert.deepEqual(s.clusterDNS, { value: ['10.0.0.9'], source: 'drop-in', from: path.join(dir, 'b/d/10-dns.conf') });
-    assert.deepEqual(s.clusterDomain, { value: 'sub.local', source: 'drop-in', from: path.join(dir, 'b/d/20-sub/01-domain.conf') });
+    assert.deepEqual(s.clusterDomain, {
+      value: 'sub.local',
+      source: 'drop-in',
+      from: path.join(dir, 'b/d/20-sub/01-domain.conf'),
+    });
     assert.deepEqual(s.cgroupDriver, { value: 'cgroupfs', source: 'default' });
-    assert.deepEqual(s.featureGates.A, { value: true, source: 'kubelet-config', from: path.join(dir, 'b/config.yaml') });
+    assert.deepEqual(s.featureGates.A, {
+      value: true,
+      source: 'kubelet-config',
+      from: path.join(dir, 'b/config.yaml'),
+    });
     assert.deepEqual(s.featureGates.B, { value: false, source: 'drop-in', from: path.join(dir, 'b/d/10-dns.conf') });
   });
 
   test('kubelet flags win over drop-ins and the file; flag gates merge over config gates per gate', () => {
-    write('c/config.yaml', `${HEAD}cgroupDriver: cgroupfs\nclusterDomain: file.local\nfeatureGates: {A: true, B: true}\ncontainerRuntimeEndpoint: unix:///file.sock\n`);
+    write(
+      'c/config.yaml',
+      `${HEAD}cgroupDriver: cgroupfs\nclusterDomain: file.local\nfeatureGates: {A: true, B: true}\ncontainerRuntimeEndpoint: unix:///file.sock\n`,
+    );
     write('c/d/50.conf', `${HEAD}clusterDomain: dropin.local\n`);
-    const s = kubelet(['--config=c/config.yaml', '--config-dir=c/d', '--cgroup-driver=systemd', '--cluster-domain=flag.local', '--feature-gates=B=false', '--container-runtime-endpoint=unix:///flag.sock']);
+    const s = kubelet([
+      '--config=c/config.yaml',
+      '--config-dir=c/d',
+      '--cgroup-driver=systemd',
+      '--cluster-domain=flag.local',
+      '--feature-gates=B=false',
+      '--container-runtime-endpoint=unix:///flag.sock',
+    ]);
     assert.deepEqual(s.cgroupDriver, { value: 'systemd', source: 'kubelet-flag', from: '--cgroup-driver' });
     assert.deepEqual(s.clusterDomain, { value: 'flag.local', source: 'kubelet-flag', from: '--cluster-domain' });
     assert.equal(s.containerRuntimeEndpoint.value, 'unix:///flag.sock');
@@ -131,7 +192,14 @@ describe('kubelet config file, drop-ins and defaults', () => {
   });
 
   test('JSON config files are read too; YAML 1.1 booleans as the kubelet reads them', () => {
-    write('f/config.json', JSON.stringify({ apiVersion: 'kubelet.config.k8s.io/v1beta1', kind: 'KubeletConfiguration', cgroupsPerQOS: false }));
+    write(
+      'f/config.json',
+      JSON.stringify({
+        apiVersion: 'kubelet.config.k8s.io/v1beta1',
+        kind: 'KubeletConfiguration',
+        cgroupsPerQOS: false,
+      }),
+    );
     assert.equal(kubelet(['--config=f/config.json']).cgroupsPerQOS.value, false);
     write('f/yes.yaml', `${HEAD}featureGates:\n  A: yes\n`);
     assert.equal(kubelet(['--config=f/yes.yaml']).featureGates.A.value, true);
@@ -140,26 +208,48 @@ describe('kubelet config file, drop-ins and defaults', () => {
   const bad: Array<[string, string, RegExp]> = [
     ['an empty file', '', /kubelet config \S+empty\.yaml: the file is empty$/],
     ['not YAML', `${HEAD}cgroupDriver: [systemd\n`, /kubelet config \S+: /],
-    ['no apiVersion/kind', 'cgroupDriver: systemd\n', /apiVersion\/kind must be kubelet\.config\.k8s\.io\/v1beta1 KubeletConfiguration, got no apiVersion\/kind$/],
+    [
+      'no apiVersion/kind',
+      'cgroupDriver: systemd\n',
+      /apiVersion\/kind must be kubelet\.config\.k8s\.io\/v1beta1 KubeletConfiguration, got no apiVersion\/kind$/,
+    ],
     ['another kind', 'apiVersion: v1\nkind: Pod\n', /got v1 Pod$/],
-    ['an unknown cgroup driver', `${HEAD}cgroupDriver: system\n`, /cgroupDriver: must be cgroupfs or systemd, got "system"$/],
+    [
+      'an unknown cgroup driver',
+      `${HEAD}cgroupDriver: system\n`,
+      /cgroupDriver: must be cgroupfs or systemd, got "system"$/,
+    ],
     ['clusterDNS not an IP', `${HEAD}clusterDNS: [kube-dns]\n`, /clusterDNS\[0\]: "kube-dns" is not an IP address$/],
-    ['a gate that is not a boolean', `${HEAD}featureGates: {A: maybe}\n`, /featureGates\.A: expected true or false, got "maybe"$/],
+    [
+      'a gate that is not a boolean',
+      `${HEAD}featureGates: {A: maybe}\n`,
+      /featureGates\.A: expected true or false, got "maybe"$/,
+    ],
   ];
   for (const [name, text, re] of bad) {
     test(`invalid config: ${name} -> one line naming file and field`, () => {
       const p = write(`bad/${name.replace(/\W+/g, '-')}${name === 'an empty file' ? '/empty' : ''}.yaml`, text);
-      assert.throws(() => kubelet([`--config=${p}`]), (err: Error) => err.name === 'SyncpodError' && re.test(err.message) && err.message.includes(p) && !err.message.includes('\n'));
+      assert.throws(
+        () => kubelet([`--config=${p}`]),
+        (err: Error) =>
+          err.name === 'SyncpodError' && re.test(err.message) && err.message.includes(p) && !err.message.includes('\n'),
+      );
     });
   }
   test('an unreadable config file names the path', () => {
-    assert.throws(() => kubelet(['--config=/nonexistent/kubelet.yaml']), /^SyncpodError: kubelet config \/nonexistent\/kubelet\.yaml: no such file or directory$/);
+    assert.throws(
+      () => kubelet(['--config=/nonexistent/kubelet.yaml']),
+      /^SyncpodError: kubelet config \/nonexistent\/kubelet\.yaml: no such file or directory$/,
+    );
   });
   test('podLogsDir: relative in the file is resolved against its directory; relative in a drop-in is refused', () => {
     write('h/config.yaml', `${HEAD}podLogsDir: logs\n`);
     assert.equal(kubelet(['--config=h/config.yaml']).podLogsDir.value, path.join(dir, 'h/logs'));
     const d = write('h/d/10.conf', `${HEAD}podLogsDir: logs\n`);
-    assert.throws(() => kubelet(['--config=h/config.yaml', '--config-dir=h/d']), new RegExp(`^SyncpodError: kubelet config ${d}: podLogsDir: must be an absolute path, got "logs"$`));
+    assert.throws(
+      () => kubelet(['--config=h/config.yaml', '--config-dir=h/d']),
+      new RegExp(`^SyncpodError: kubelet config ${d}: podLogsDir: must be an absolute path, got "logs"$`),
+    );
   });
   test('a drop-in without apiVersion/kind is refused as kubelet refuses it', () => {
     write('g/d/10.conf', 'clusterDomain: x.local\n');
@@ -177,7 +267,8 @@ describe('JSON merge patch (RFC 7386)', () => {
     ['mappings merge', { a: { x: 1, y: 2 } }, { a: { y: 3, z: 4 } }, { a: { x: 1, y: 3, z: 4 } }],
     ['null removes', { a: 1, b: 2 }, { a: null }, { b: 2 }],
   ];
-  for (const [name, target, patch, want] of cases) test(name, () => assert.deepEqual(mergePatch(target as never, patch as never), want));
+  for (const [name, target, patch, want] of cases)
+    test(name, () => assert.deepEqual(mergePatch(target as never, patch as never), want));
 });
 
 describe('node profile precedence', () => {
@@ -193,7 +284,11 @@ describe('node profile precedence', () => {
     warnings: [],
     ...over,
   });
-  const withKubelet = (s: KubeletSettings, version = 'v1.36.2') => ({ info: { pid: 9, exe: '/usr/bin/kubelet', args: [], dropIns: [] }, settings: s, version });
+  const withKubelet = (s: KubeletSettings, version = 'v1.36.2') => ({
+    info: { pid: 9, exe: '/usr/bin/kubelet', args: [], dropIns: [] },
+    settings: s,
+    version,
+  });
 
   test('no kubelet: syncpod defaults as before detection existed', () => {
     const p = buildNodeProfile(inputs());
@@ -207,8 +302,18 @@ describe('node profile precedence', () => {
   });
 
   test('kubelet: its version, its settings; the kubelet default for clusterDomain is empty', () => {
-    const p = buildNodeProfile(inputs({ kubelet: withKubelet(settings({ cgroupDriver: { value: 'systemd', source: 'kubelet-config', from: '/k.yaml' } })) }));
-    assert.deepEqual(p.kubeletVersion, { value: 'v1.36.2', source: 'kubelet-binary', from: '/usr/bin/kubelet --version' });
+    const p = buildNodeProfile(
+      inputs({
+        kubelet: withKubelet(
+          settings({ cgroupDriver: { value: 'systemd', source: 'kubelet-config', from: '/k.yaml' } }),
+        ),
+      }),
+    );
+    assert.deepEqual(p.kubeletVersion, {
+      value: 'v1.36.2',
+      source: 'kubelet-binary',
+      from: '/usr/bin/kubelet --version',
+    });
     assert.deepEqual(p.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: '/k.yaml' });
     assert.equal(p.clusterDomain.value, '');
     assert.equal(p.runtimeEndpoint.value, 'unix:///run/containerd/containerd.sock');
@@ -218,8 +323,16 @@ describe('node profile precedence', () => {
   test('syncpod flags win over the kubelet', () => {
     const p = buildNodeProfile(
       inputs({
-        kubelet: withKubelet(settings({ clusterDomain: { value: 'k.local', source: 'kubelet-config', from: '/k.yaml' } })),
-        flags: { kubeletVersion: '1.35', clusterDomain: 'flag.local', cgroupDriver: 'systemd', featureGates: { X: false }, nodeName: 'n1' },
+        kubelet: withKubelet(
+          settings({ clusterDomain: { value: 'k.local', source: 'kubelet-config', from: '/k.yaml' } }),
+        ),
+        flags: {
+          kubeletVersion: '1.35',
+          clusterDomain: 'flag.local',
+          cgroupDriver: 'systemd',
+          featureGates: { X: false },
+          nodeName: 'n1',
+        },
       }),
     );
     assert.deepEqual(p.kubeletVersion, { value: '1.35', source: 'flag', from: '--kubelet-version' });
@@ -229,16 +342,32 @@ describe('node profile precedence', () => {
     assert.equal(p.nodeName.value, 'n1');
   });
 
-  test('crictl sources win for the endpoint; then the kubelet\'s containerRuntimeEndpoint; the image endpoint follows', () => {
-    const s = settings({ containerRuntimeEndpoint: { value: 'unix:///k.sock', source: 'kubelet-config', from: '/k.yaml' } });
-    assert.equal(buildNodeProfile(inputs({ kubelet: withKubelet(s), crictlRuntimeEndpoint: { value: 'unix:///env.sock', source: 'env', from: 'CONTAINER_RUNTIME_ENDPOINT' } })).runtimeEndpoint.value, 'unix:///env.sock');
+  test("crictl sources win for the endpoint; then the kubelet's containerRuntimeEndpoint; the image endpoint follows", () => {
+    const s = settings({
+      containerRuntimeEndpoint: { value: 'unix:///k.sock', source: 'kubelet-config', from: '/k.yaml' },
+    });
+    assert.equal(
+      buildNodeProfile(
+        inputs({
+          kubelet: withKubelet(s),
+          crictlRuntimeEndpoint: { value: 'unix:///env.sock', source: 'env', from: 'CONTAINER_RUNTIME_ENDPOINT' },
+        }),
+      ).runtimeEndpoint.value,
+      'unix:///env.sock',
+    );
     const p = buildNodeProfile(inputs({ kubelet: withKubelet(s) }));
     assert.deepEqual(p.runtimeEndpoint, { value: 'unix:///k.sock', source: 'kubelet-config', from: '/k.yaml' });
     assert.equal(p.imageEndpoint.value, 'unix:///k.sock');
   });
 
   test('--hostname-override names the node, lowercased as kubelet does', () => {
-    const p = buildNodeProfile(inputs({ kubelet: withKubelet(settings({ hostnameOverride: { value: ' Node-7 ', source: 'kubelet-flag', from: '--hostname-override' } })) }));
+    const p = buildNodeProfile(
+      inputs({
+        kubelet: withKubelet(
+          settings({ hostnameOverride: { value: ' Node-7 ', source: 'kubelet-flag', from: '--hostname-override' } }),
+        ),
+      }),
+    );
     assert.deepEqual(p.nodeName, { value: 'node-7', source: 'kubelet-flag', from: '--hostname-override' });
   });
 
@@ -246,11 +375,19 @@ describe('node profile precedence', () => {
     const rt = { answered: true as const, cgroupDriver: 'systemd' as const, endpoint: 'unix:///r.sock' };
     const p = buildNodeProfile(inputs({ kubelet: withKubelet(settings(), 'v1.33.1'), runtimeCgroupDriver: rt }));
     assert.deepEqual(p.cgroupDriver, { value: 'systemd', source: 'runtime', from: 'RuntimeConfig on unix:///r.sock' });
-    assert.match(p.warnings[0], /cgroupDriver is cgroupfs by default but the runtime reports systemd; kubelet v1\.33\.1 uses the runtime's$/);
+    assert.match(
+      p.warnings[0],
+      /cgroupDriver is cgroupfs by default but the runtime reports systemd; kubelet v1\.33\.1 uses the runtime's$/,
+    );
     const old = buildNodeProfile(inputs({ kubelet: withKubelet(settings(), 'v1.30.4'), runtimeCgroupDriver: rt }));
     assert.equal(old.cgroupDriver.value, 'cgroupfs');
     assert.match(old.warnings[0], /kubelet v1\.30\.4 uses its own, and pods may fail to start$/);
-    const unimpl = buildNodeProfile(inputs({ kubelet: withKubelet(settings()), runtimeCgroupDriver: { answered: false, why: 'RuntimeConfig is not implemented' } }));
+    const unimpl = buildNodeProfile(
+      inputs({
+        kubelet: withKubelet(settings()),
+        runtimeCgroupDriver: { answered: false, why: 'RuntimeConfig is not implemented' },
+      }),
+    );
     assert.equal(unimpl.cgroupDriver.source, 'default');
     assert.deepEqual(unimpl.warnings, []);
   });
@@ -277,10 +414,16 @@ describe('kubelet --version output', () => {
 
 describe('kubelet flags the kubelet itself would refuse', () => {
   test('--cgroup-driver other than cgroupfs/systemd', () => {
-    assert.throws(() => parseKubeletArgs(['--cgroup-driver=cgroupsfs'], 'kubelet pid 3'), /^SyncpodError: kubelet pid 3: --cgroup-driver: must be cgroupfs or systemd, got "cgroupsfs"$/);
+    assert.throws(
+      () => parseKubeletArgs(['--cgroup-driver=cgroupsfs'], 'kubelet pid 3'),
+      /^SyncpodError: kubelet pid 3: --cgroup-driver: must be cgroupfs or systemd, got "cgroupsfs"$/,
+    );
   });
   test('--cluster-dns that is not an IP', () => {
-    assert.throws(() => parseKubeletArgs(['--cluster-dns=10.0.0.1,dns'], 'kubelet pid 3'), /--cluster-dns: "dns" is not an IP address$/);
+    assert.throws(
+      () => parseKubeletArgs(['--cluster-dns=10.0.0.1,dns'], 'kubelet pid 3'),
+      /--cluster-dns: "dns" is not an IP address$/,
+    );
   });
 });
 
@@ -293,7 +436,12 @@ describe('parsed config cache (stat-keyed)', () => {
       parses++;
       return parseYaml(t);
     };
-    const load = () => loadKubeletConfigFiles(parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'), { cwd: dir, rootPrefix: '', cacheDir }, counting);
+    const load = () =>
+      loadKubeletConfigFiles(
+        parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'),
+        { cwd: dir, rootPrefix: '', cacheDir },
+        counting,
+      );
     assert.equal(load().configFile!.doc.clusterDomain, 'one.local');
     assert.equal(load().configFile!.doc.clusterDomain, 'one.local');
     assert.equal(parses, 1);
@@ -304,7 +452,12 @@ describe('parsed config cache (stat-keyed)', () => {
   test('an invalid file is not cached: the error comes every time', () => {
     const cacheDir = path.join(dir, 'cache2');
     const file = write('cache2/bad.yaml', `${HEAD}cgroupDriver: nope\n`);
-    const load = () => loadKubeletConfigFiles(parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'), { cwd: dir, rootPrefix: '', cacheDir }, parseYaml);
+    const load = () =>
+      loadKubeletConfigFiles(
+        parseKubeletArgs([`--config=${file}`], 'kubelet pid 1'),
+        { cwd: dir, rootPrefix: '', cacheDir },
+        parseYaml,
+      );
     assert.throws(load, /cgroupDriver: must be cgroupfs or systemd/);
     assert.throws(load, /cgroupDriver: must be cgroupfs or systemd/);
   });

@@ -18,24 +18,61 @@ class FakeCri {
   containers: any[] = [];
   networkReady = false;
   async call(method: string, req: any): Promise<any> {
-    this.calls.push(`${method}${req?.podSandboxId ? ` ${req.podSandboxId}` : req?.containerId ? ` ${req.containerId}` : ''}`);
+    this.calls.push(
+      `${method}${req?.podSandboxId ? ` ${req.podSandboxId}` : req?.containerId ? ` ${req.containerId}` : ''}`,
+    );
     switch (method) {
       case 'ListPodSandbox':
         return { items: this.sandboxes };
       case 'ListContainers':
         return { containers: this.containers };
       case 'Status':
-        return { status: { conditions: [{ type: 'NetworkReady', status: this.networkReady, reason: 'NetworkPluginNotReady', message: 'cni plugin not initialized' }] }, info: {} };
+        return {
+          status: {
+            conditions: [
+              {
+                type: 'NetworkReady',
+                status: this.networkReady,
+                reason: 'NetworkPluginNotReady',
+                message: 'cni plugin not initialized',
+              },
+            ],
+          },
+          info: {},
+        };
       case 'ListImages':
         return { images: [{ id: 'sha256:1', repoTags: ['docker.io/library/busybox:1.36'], repoDigests: [] }] };
       case 'PodSandboxStatus':
-        return { status: { ...this.sandboxes.find((s) => s.id === req.podSandboxId), network: { ip: '', additionalIps: [] } } };
+        return {
+          status: { ...this.sandboxes.find((s) => s.id === req.podSandboxId), network: { ip: '', additionalIps: [] } },
+        };
       case 'ContainerStatus': {
         const c = this.containers.find((x) => x.id === req.containerId);
-        return { status: { ...c, startedAt: c.createdAt, finishedAt: '0', exitCode: 0, reason: '', message: '', image: { image: 'busybox:1.36' }, imageRef: 'sha256:1', logPath: '' } };
+        return {
+          status: {
+            ...c,
+            startedAt: c.createdAt,
+            finishedAt: '0',
+            exitCode: 0,
+            reason: '',
+            message: '',
+            image: { image: 'busybox:1.36' },
+            imageRef: 'sha256:1',
+            logPath: '',
+          },
+        };
       }
       case 'ImageStatus':
-        return { image: { id: 'sha256:1', repoTags: ['docker.io/library/busybox:1.36'], repoDigests: [], size: '1', username: '', pinned: false } };
+        return {
+          image: {
+            id: 'sha256:1',
+            repoTags: ['docker.io/library/busybox:1.36'],
+            repoDigests: [],
+            size: '1',
+            username: '',
+            pinned: false,
+          },
+        };
       case 'RunPodSandbox':
         return { podSandboxId: 'new-sandbox' };
       case 'CreateContainer':
@@ -73,12 +110,22 @@ function setup(removeOrphans: boolean) {
   const cri = new FakeCri();
   const fs = new FakeFs();
   const asked: string[] = [];
-  const files: Record<string, string> = { '/m/net.yaml': POD('net'), '/m/host.yaml': POD('host', '  hostNetwork: true\n') };
+  const files: Record<string, string> = {
+    '/m/net.yaml': POD('net'),
+    '/m/host.yaml': POD('host', '  hostNetwork: true\n'),
+  };
   const deps: NodeSyncDeps = {
     runtime: cri as any,
     image: cri as any,
     fs,
-    inputs: { readDir: () => [{ name: 'net.yaml', kind: 'file' }, { name: 'host.yaml', kind: 'file' }], readFile: (p) => files[p], readStdin: async () => '' },
+    inputs: {
+      readDir: () => [
+        { name: 'net.yaml', kind: 'file' },
+        { name: 'host.yaml', kind: 'file' },
+      ],
+      readFile: (p) => files[p],
+      readStdin: async () => '',
+    },
     podsApi: async () => undefined,
     now: () => NOW,
     execute: {
@@ -91,8 +138,17 @@ function setup(removeOrphans: boolean) {
       pullTimeoutMs: 1000,
     },
     settingsFor: (pod) => {
-      const n = nodeSettings({ podLogsRoot: '/var/log/pods', podDirRoot: '/var/lib/kubelet', runtimeClass: [] }, pod, resolveRules('1.33', undefined).rules, localHost);
-      return { sandboxOptions: { ...n.sandbox, configSeen: '2023-11-14T22:13:20.000000000Z' }, containerOptions: n.container, legacyLogDir: n.legacyLogDir };
+      const n = nodeSettings(
+        { podLogsRoot: '/var/log/pods', podDirRoot: '/var/lib/kubelet', runtimeClass: [] },
+        pod,
+        resolveRules('1.33', undefined).rules,
+        localHost,
+      );
+      return {
+        sandboxOptions: { ...n.sandbox, configSeen: '2023-11-14T22:13:20.000000000Z' },
+        containerOptions: n.container,
+        legacyLogDir: n.legacyLogDir,
+      };
     },
     lock: async () => () => {},
     confirm: async (what) => void asked.push(what),
@@ -110,27 +166,65 @@ function setup(removeOrphans: boolean) {
     waitTimeoutMs: 60_000,
   };
   cri.sandboxes = [
-    { id: 'orph', state: 'SANDBOX_READY', createdAt: ns(NOW - 5000), metadata: { name: 'old', namespace: 'default', uid: 'u-old', attempt: 0 }, labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.pod.name': 'old', 'io.kubernetes.pod.namespace': 'default' }, annotations: {} },
-    { id: 'bare', state: 'SANDBOX_READY', createdAt: ns(NOW - 5000), metadata: { name: 'bare', namespace: 'x', uid: 'u-bare', attempt: 0 }, labels: {}, annotations: {} },
+    {
+      id: 'orph',
+      state: 'SANDBOX_READY',
+      createdAt: ns(NOW - 5000),
+      metadata: { name: 'old', namespace: 'default', uid: 'u-old', attempt: 0 },
+      labels: {
+        'io.kubernetes.pod.uid': 'u-old',
+        'io.kubernetes.pod.name': 'old',
+        'io.kubernetes.pod.namespace': 'default',
+      },
+      annotations: {},
+    },
+    {
+      id: 'bare',
+      state: 'SANDBOX_READY',
+      createdAt: ns(NOW - 5000),
+      metadata: { name: 'bare', namespace: 'x', uid: 'u-bare', attempt: 0 },
+      labels: {},
+      annotations: {},
+    },
   ];
-  cri.containers = [{ id: 'orph-c', podSandboxId: 'orph', state: 'CONTAINER_RUNNING', createdAt: ns(NOW - 4000), labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.container.name': 'c' }, annotations: {}, imageRef: 'sha256:1', image: { image: 'busybox:1.36' } }];
+  cri.containers = [
+    {
+      id: 'orph-c',
+      podSandboxId: 'orph',
+      state: 'CONTAINER_RUNNING',
+      createdAt: ns(NOW - 4000),
+      labels: { 'io.kubernetes.pod.uid': 'u-old', 'io.kubernetes.container.name': 'c' },
+      annotations: {},
+      imageRef: 'sha256:1',
+      image: { image: 'busybox:1.36' },
+    },
+  ];
   return { cri, fs, deps, req, asked };
 }
 
-test('network not ready: the pod-network pod is refused with kubelet\'s reason, the host-network pod syncs', async () => {
+test("network not ready: the pod-network pod is refused with kubelet's reason, the host-network pod syncs", async () => {
   const { cri, fs, deps, req } = setup(false);
   const { report } = await syncNode(req, deps);
   const net = report.pods.find((p) => p.pod.name === 'net-n1')!;
   const host = report.pods.find((p) => p.pod.name === 'host-n1')!;
   assert.equal(net.ok, false);
-  assert.match(net.stopped, /^network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni plugin not initialized$/);
+  assert.match(
+    net.stopped,
+    /^network is not ready: container runtime network not ready: NetworkReady=false reason:NetworkPluginNotReady message:cni plugin not initialized$/,
+  );
   assert.equal(net.results.length, 0);
   assert.equal(host.ok, true, JSON.stringify(host.results.filter((r) => !r.ok)));
-  assert.deepEqual(host.preflight.map((r) => r.action), ['create-pod-cgroup', 'make-pod-data-dirs']);
+  assert.deepEqual(
+    host.preflight.map((r) => r.action),
+    ['create-pod-cgroup', 'make-pod-data-dirs'],
+  );
   assert.ok(fs.made.some((p) => p.startsWith('/sys/fs/cgroup/memory/kubepods/besteffort/pod')));
   assert.equal(cri.calls.filter((c) => c === 'RunPodSandbox').length, 1, 'only the host-network pod got a sandbox');
   assert.equal(report.orphansKept, 1);
-  assert.ok(!cri.calls.some((c) => c.includes('orph') && /^(Stop|Remove)/.test(c)), 'orphans untouched without removeOrphans');
+  assert.ok(
+    !cri.calls.some((c) => c.includes('orph') && /^(Stop|Remove)/.test(c)),
+    'orphans untouched without removeOrphans',
+  );
   assert.equal(report.ok, false);
 });
 
@@ -140,9 +234,17 @@ test('removeOrphans: confirmation first, then containers stopped, sandboxes stop
   const { report } = await syncNode(req, deps);
   assert.deepEqual(asked, ['orphan default/old (uid u-old)']);
   const orphanCalls = cri.calls.filter((c) => /^(Stop|Remove)/.test(c));
-  assert.deepEqual(orphanCalls, ['StopContainer orph-c', 'StopPodSandbox orph', 'RemoveContainer orph-c', 'RemovePodSandbox orph']);
+  assert.deepEqual(orphanCalls, [
+    'StopContainer orph-c',
+    'StopPodSandbox orph',
+    'RemoveContainer orph-c',
+    'RemovePodSandbox orph',
+  ]);
   assert.ok(!cri.calls.some((c) => c.endsWith(' bare') && /^(Stop|Remove)/.test(c)));
-  assert.deepEqual(report.orphans.map((o) => [o.uid, o.ok]), [['u-old', true]]);
+  assert.deepEqual(
+    report.orphans.map((o) => [o.uid, o.ok]),
+    [['u-old', true]],
+  );
   assert.equal(report.ok, true, JSON.stringify(report.pods.map((p) => p.stopped)));
 });
 
@@ -160,7 +262,10 @@ test('--remove-orphans refuses, doing nothing, when an input could not be read o
   a.cri.networkReady = true;
   const files: Record<string, string> = { '/m/net.yaml': 'kind: Pod\nmetadata: [' };
   a.deps.inputs = { ...a.deps.inputs, readDir: () => [{ name: 'net.yaml', kind: 'file' }], readFile: (p) => files[p] };
-  await assert.rejects(syncNode(a.req, a.deps), /^SyncpodError: --remove-orphans: 1 input\(s\) could not be read \(\/m\/net\.yaml: line .*nothing was done$/);
+  await assert.rejects(
+    syncNode(a.req, a.deps),
+    /^SyncpodError: --remove-orphans: 1 input\(s\) could not be read \(\/m\/net\.yaml: line .*nothing was done$/,
+  );
   const b = setup(true);
   b.req.staticPodPath = undefined;
   await assert.rejects(syncNode(b.req, b.deps), /no desired pods were given/);

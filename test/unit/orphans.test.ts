@@ -10,40 +10,118 @@ const labels = (uid: string, name = 'p', namespace = 'default') => ({
   'io.kubernetes.pod.name': name,
   'io.kubernetes.pod.namespace': namespace,
 });
-const sb = (id: string, uid: string, state = 'SANDBOX_READY', created = NOW - 60_000, l: Record<string, string> | undefined = labels(uid)): RuntimeSandbox => ({
-  id, state, createdAt: ns(created), labels: l, metadata: { name: 'p', namespace: 'default', uid, attempt: 0 },
+const sb = (
+  id: string,
+  uid: string,
+  state = 'SANDBOX_READY',
+  created = NOW - 60_000,
+  l: Record<string, string> | undefined = labels(uid),
+): RuntimeSandbox => ({
+  id,
+  state,
+  createdAt: ns(created),
+  labels: l,
+  metadata: { name: 'p', namespace: 'default', uid, attempt: 0 },
 });
 const ctr = (id: string, uid: string, state = 'CONTAINER_RUNNING', sandbox = 's1'): RuntimeContainer => ({
-  id, podSandboxId: sandbox, state, createdAt: ns(NOW - 30_000), labels: { ...labels(uid), 'io.kubernetes.container.name': 'c' },
+  id,
+  podSandboxId: sandbox,
+  state,
+  createdAt: ns(NOW - 30_000),
+  labels: { ...labels(uid), 'io.kubernetes.container.name': 'c' },
 });
 
-const cases: Array<{ name: string; desired: string[]; sandboxes: RuntimeSandbox[]; containers: RuntimeContainer[]; want: Array<[string, string]> }> = [
-  { name: 'a desired pod is no orphan', desired: ['u1'], sandboxes: [sb('s1', 'u1')], containers: [ctr('c1', 'u1')], want: [] },
-  { name: 'a running unknown pod is killed', desired: [], sandboxes: [sb('s1', 'u1')], containers: [ctr('c1', 'u1')], want: [['u1', 'kill']] },
-  { name: 'a dead unknown pod is removed by GC', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_NOTREADY')], containers: [ctr('c1', 'u1', 'CONTAINER_EXITED')], want: [['u1', 'remove']] },
-  { name: 'a sandbox without kubelet labels is never reported', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, {})], containers: [], want: [] },
-  { name: 'a sandbox missing the name label is not kubelet\'s', desired: [], sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, { 'io.kubernetes.pod.uid': 'u1' })], containers: [], want: [] },
-  { name: 'a container without the container name label is ignored', desired: [], sandboxes: [], containers: [{ ...ctr('c1', 'u1'), labels: labels('u1') }], want: [] },
-  { name: 'a container whose sandbox is gone is still an orphan', desired: [], sandboxes: [], containers: [ctr('c1', 'u2')], want: [['u2', 'kill']] },
+const cases: Array<{
+  name: string;
+  desired: string[];
+  sandboxes: RuntimeSandbox[];
+  containers: RuntimeContainer[];
+  want: Array<[string, string]>;
+}> = [
+  {
+    name: 'a desired pod is no orphan',
+    desired: ['u1'],
+    sandboxes: [sb('s1', 'u1')],
+    containers: [ctr('c1', 'u1')],
+    want: [],
+  },
+  {
+    name: 'a running unknown pod is killed',
+    desired: [],
+    sandboxes: [sb('s1', 'u1')],
+    containers: [ctr('c1', 'u1')],
+    want: [['u1', 'kill']],
+  },
+  {
+    name: 'a dead unknown pod is removed by GC',
+    desired: [],
+    sandboxes: [sb('s1', 'u1', 'SANDBOX_NOTREADY')],
+    containers: [ctr('c1', 'u1', 'CONTAINER_EXITED')],
+    want: [['u1', 'remove']],
+  },
+  {
+    name: 'a sandbox without kubelet labels is never reported',
+    desired: [],
+    sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, {})],
+    containers: [],
+    want: [],
+  },
+  {
+    name: "a sandbox missing the name label is not kubelet's",
+    desired: [],
+    sandboxes: [sb('s1', 'u1', 'SANDBOX_READY', NOW, { 'io.kubernetes.pod.uid': 'u1' })],
+    containers: [],
+    want: [],
+  },
+  {
+    name: 'a container without the container name label is ignored',
+    desired: [],
+    sandboxes: [],
+    containers: [{ ...ctr('c1', 'u1'), labels: labels('u1') }],
+    want: [],
+  },
+  {
+    name: 'a container whose sandbox is gone is still an orphan',
+    desired: [],
+    sandboxes: [],
+    containers: [ctr('c1', 'u2')],
+    want: [['u2', 'kill']],
+  },
 ];
 
 for (const c of cases) {
   test(`orphans: ${c.name}`, () => {
     const got = findOrphans(new Set(c.desired), c.sandboxes, c.containers, NOW);
-    assert.deepEqual(got.map((o) => [o.uid, o.kubelet]), c.want);
+    assert.deepEqual(
+      got.map((o) => [o.uid, o.kubelet]),
+      c.want,
+    );
   });
 }
 
 test('orphans carry identity, states, ages and the 1s grace; order is namespace, name, uid', () => {
   const got = findOrphans(
     new Set(),
-    [sb('s2', 'u2', 'SANDBOX_READY', NOW - 10_000, labels('u2', 'b', 'x')), sb('s1', 'u1', 'SANDBOX_NOTREADY', NOW - 60_000, labels('u1', 'a', 'x')), sb('s3', 'u2', 'SANDBOX_NOTREADY', NOW - 90_000, labels('u2', 'b', 'x'))],
+    [
+      sb('s2', 'u2', 'SANDBOX_READY', NOW - 10_000, labels('u2', 'b', 'x')),
+      sb('s1', 'u1', 'SANDBOX_NOTREADY', NOW - 60_000, labels('u1', 'a', 'x')),
+      sb('s3', 'u2', 'SANDBOX_NOTREADY', NOW - 90_000, labels('u2', 'b', 'x')),
+    ],
     [ctr('c1', 'u2', 'CONTAINER_RUNNING', 's2')],
     NOW,
   );
-  assert.deepEqual(got.map((o) => `${o.namespace}/${o.name}`), ['x/a', 'x/b']);
+  assert.deepEqual(
+    got.map((o) => `${o.namespace}/${o.name}`),
+    ['x/a', 'x/b'],
+  );
   const b = got[1];
-  assert.deepEqual(b.sandboxes.map((s) => [s.id, s.state, s.ageSeconds]), [['s2', 'ready', 10], ['s3', 'notready', 90]]);
+  assert.deepEqual(
+    b.sandboxes.map((s) => [s.id, s.state, s.ageSeconds]),
+    [
+      ['s2', 'ready', 10],
+      ['s3', 'notready', 90],
+    ],
+  );
   assert.equal(b.gracePeriodSeconds, 1);
   assert.equal(b.containers[0].ageSeconds, 30);
   assert.equal(got[0].gracePeriodSeconds, undefined);
@@ -63,9 +141,16 @@ test('duplicates: the other uids of one namespace/name, nothing of other pods or
     [ctr('c-old', 'u-old', 'CONTAINER_RUNNING', 's-old'), ctr('c-new', 'u-new', 'CONTAINER_RUNNING', 's-new')],
     NOW,
   );
-  assert.deepEqual(got.map((o) => [o.uid, o.kubelet, o.sandboxes.map((s) => s.id), o.containers.map((c) => c.id)]), [
-    ['u-dead', 'remove', ['s-dead'], []],
-    ['u-old', 'kill', ['s-old'], ['c-old']],
-  ]);
-  assert.deepEqual(findDuplicates({ namespace: 'default', name: 'p', uid: '' }, [sb('s1', 'u1')], [], NOW), [], 'no uid chosen yet: nothing to compare with');
+  assert.deepEqual(
+    got.map((o) => [o.uid, o.kubelet, o.sandboxes.map((s) => s.id), o.containers.map((c) => c.id)]),
+    [
+      ['u-dead', 'remove', ['s-dead'], []],
+      ['u-old', 'kill', ['s-old'], ['c-old']],
+    ],
+  );
+  assert.deepEqual(
+    findDuplicates({ namespace: 'default', name: 'p', uid: '' }, [sb('s1', 'u1')], [], NOW),
+    [],
+    'no uid chosen yet: nothing to compare with',
+  );
 });

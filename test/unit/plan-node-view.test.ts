@@ -40,10 +40,19 @@ function nodePod(i: number, change: 'none' | 'image' | 'crash'): NodePodPlan {
   st.namespace = 'kube-system';
   st.uid = `uid-${i}`;
   if (change === 'image') pod.spec!.containers[0]!.image = 'nginx:1.27';
-  if (change === 'crash') st.containerStatuses[1] = { ...st.containerStatuses[1]!, state: 'exited', exitCode: 137, finishedAt: T0 + 60_000 };
+  if (change === 'crash')
+    st.containerStatuses[1] = { ...st.containerStatuses[1]!, state: 'exited', exitCode: 137, finishedAt: T0 + 60_000 };
   const plan = buildPlan({ pod, podStatus: st, now: T0 + 3_600_000, podSource: 'api-server' });
-  addAssumption(plan, { id: 'static-uid-computed', short: "The static pod's uid was computed by syncpod, not taken from kubelet.", detail: 'It hashes the manifest, node name and path.' });
-  return { ...plan, source: { kind: 'static-pod', file: `/etc/kubernetes/manifests/${name}.yaml`, uidSource: 'computed' }, preflight: { steps: [], blocked: null } };
+  addAssumption(plan, {
+    id: 'static-uid-computed',
+    short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
+    detail: 'It hashes the manifest, node name and path.',
+  });
+  return {
+    ...plan,
+    source: { kind: 'static-pod', file: `/etc/kubernetes/manifests/${name}.yaml`, uidSource: 'computed' },
+    preflight: { steps: [], blocked: null },
+  };
 }
 
 function labNode() {
@@ -63,11 +72,14 @@ test('100 pods, 2 with changes: fewer than 40 lines at 100 columns, the changed 
   const firstAssumption = lines.findIndex((l) => /assum/i.test(l));
   const stepsAt = lines.flatMap((l, i) => (/^\d+\s+(kill|start)-container\s/.test(l) ? [i] : []));
   assert.equal(stepsAt.length, 3, 'kill and start app of pod 017, start log of pod 064');
-  assert.ok(stepsAt.every((i) => i < firstAssumption), 'every step comes before the first assumption');
+  assert.ok(
+    stepsAt.every((i) => i < firstAssumption),
+    'every step comes before the first assumption',
+  );
   assert.ok(lines.includes('98 pods with no changes  (kubelet 1.37; -v lists them)'));
 });
 
-test('the assumptions printed once for every pod start each pod\'s JSON entry; with -v they are the JSON text itself', () => {
+test("the assumptions printed once for every pod start each pod's JSON entry; with -v they are the JSON text itself", () => {
   const plan = labNode();
   const json = JSON.parse(JSON.stringify(plan)) as typeof plan;
   for (const verbose of [false, true]) {
@@ -78,12 +90,18 @@ test('the assumptions printed once for every pod start each pod\'s JSON entry; w
     assert.ok(common.length >= 3, common.join('\n'));
     for (const a of common) {
       for (const p of json.plans) {
-        assert.ok(p.assumptions.some((full) => (verbose ? full === a : full.startsWith(a))), `${p.pod.name} has "${a}" in its JSON list`);
+        assert.ok(
+          p.assumptions.some((full) => (verbose ? full === a : full.startsWith(a))),
+          `${p.pod.name} has "${a}" in its JSON list`,
+        );
       }
     }
     // Nothing every pod shares is printed with a pod: the back-off estimate belongs to the pod that crashed.
     const some = lines.findIndex((l) => l === 'Assumptions for some pods:');
-    assert.match(bullets(lines, some)[0]!, /^Crash-loop back-off lives in kubelet memory: delays are estimated\..*\(kube-system\/static-web-064-lab-node-1\)$/);
+    assert.match(
+      bullets(lines, some)[0]!,
+      /^Crash-loop back-off lives in kubelet memory: delays are estimated\..*\(kube-system\/static-web-064-lab-node-1\)$/,
+    );
   }
 });
 

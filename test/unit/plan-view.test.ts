@@ -29,7 +29,14 @@ test('renders a header, one row per step in order, assumptions and the summary l
 });
 
 test('at 100 columns a long reason wraps under REASON, and every line of a row is painted', () => {
-  const tag: Colours = { enabled: true, header: (s) => `<h>${s}</h>`, bad: (s) => `<r>${s}</r>`, good: (s) => `<g>${s}</g>`, pending: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
+  const tag: Colours = {
+    enabled: true,
+    header: (s) => `<h>${s}</h>`,
+    bad: (s) => `<r>${s}</r>`,
+    good: (s) => `<g>${s}</g>`,
+    pending: (s) => `<y>${s}</y>`,
+    dim: (s) => `<d>${s}</d>`,
+  };
   const lines = renderPlan(changedPlan(), { colours: tag, width: 100 }).split('\n');
   assert.match(lines[2]!, /^<r>1\s+kill-container\s+app\s+definition changed: hash \w+ differs from \w+<\/r>$/);
   assert.equal(lines[3], `<r>${' '.repeat(34)}(name+image hash of kubelet 1.31+)</r>`);
@@ -37,7 +44,14 @@ test('at 100 columns a long reason wraps under REASON, and every line of a row i
 });
 
 test('colour comes from the injected port', () => {
-  const tag: Colours = { enabled: true, header: (s) => `<h>${s}</h>`, bad: (s) => `<r>${s}</r>`, good: (s) => `<g>${s}</g>`, pending: (s) => `<y>${s}</y>`, dim: (s) => `<d>${s}</d>` };
+  const tag: Colours = {
+    enabled: true,
+    header: (s) => `<h>${s}</h>`,
+    bad: (s) => `<r>${s}</r>`,
+    good: (s) => `<g>${s}</g>`,
+    pending: (s) => `<y>${s}</y>`,
+    dim: (s) => `<d>${s}</d>`,
+  };
   const lines = renderPlan(changedPlan(), { colours: tag, width: 200 }).split('\n');
   assert.match(lines[2], /^<r>1 .*<\/r>$/);
   assert.match(lines[3], /^<g>2 .*<\/g>$/);
@@ -68,7 +82,11 @@ test('several plans: the pod with changes in full, the other in one line, shared
   assert.match(assumptions[1]!, /^ {2}- Crash-loop back-off .*\(shop\/web\)$/);
   assert.equal(assumptions[2], 'Assumptions for every pod (2):');
   for (const line of assumptions.slice(3).filter((l) => l.startsWith('  - '))) {
-    for (const p of [healthy, changed]) assert.ok(p.assumptions.some((a) => a.startsWith(line.slice(4))), line);
+    for (const p of [healthy, changed])
+      assert.ok(
+        p.assumptions.some((a) => a.startsWith(line.slice(4))),
+        line,
+      );
   }
   assert.equal(sections[3], '2 pods: 1 with changes, 1 without.');
 });
@@ -80,7 +98,12 @@ test('assumptions are one short sentence each; -v adds the detail, which -o json
   assert.ok(short.includes('  - No probe results were given: no liveness or startup failure is assumed.'));
   assert.ok(short.includes('  (-v shows the detail behind each assumption; -o json has them in full)'));
   assert.ok(long.length > short.length);
-  assert.ok(long.join(' ').replace(/\s+/g, ' ').includes(plan.assumptions.find((a) => a.startsWith('No probe results'))!));
+  assert.ok(
+    long
+      .join(' ')
+      .replace(/\s+/g, ' ')
+      .includes(plan.assumptions.find((a) => a.startsWith('No probe results'))!),
+  );
   for (const l of [...short, ...long]) assert.ok(l.length <= 100, l);
 });
 
@@ -89,16 +112,33 @@ test('duplicates (other uids of the pod): a section with the orphan table, and t
   const now = 1_700_000_000_000;
   const dup = findDuplicates(
     { namespace: 'shop', name: 'web', uid: 'uid-1234' },
-    [{ id: 'f00dfeedbeef0123', state: 'SANDBOX_READY', createdAt: String(BigInt(now - 7_200_000) * 1_000_000n), labels: { 'io.kubernetes.pod.uid': 'uid-old', 'io.kubernetes.pod.name': 'web', 'io.kubernetes.pod.namespace': 'shop' } }],
+    [
+      {
+        id: 'f00dfeedbeef0123',
+        state: 'SANDBOX_READY',
+        createdAt: String(BigInt(now - 7_200_000) * 1_000_000n),
+        labels: {
+          'io.kubernetes.pod.uid': 'uid-old',
+          'io.kubernetes.pod.name': 'web',
+          'io.kubernetes.pod.namespace': 'shop',
+        },
+      },
+    ],
     [],
     now,
   );
   const plan = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now, duplicates: dup });
   const lines = renderPlan(plan, { width: 200 }).split('\n');
   const at = lines.findIndex((l) => l.startsWith('Duplicates: '));
-  assert.equal(lines[at], 'Duplicates: 1 other uid of shop/web on this node; no desired pod owns it, so kubelet cleans it up (sync does so first)');
+  assert.equal(
+    lines[at],
+    'Duplicates: 1 other uid of shop/web on this node; no desired pod owns it, so kubelet cleans it up (sync does so first)',
+  );
   assert.match(lines[at + 1], /^NAMESPACE\s+NAME\s+UID\s+SANDBOX\s+STATE\s+CONTAINERS\s+AGE\s+KUBELET WOULD$/);
-  assert.match(lines[at + 2], /^shop\s+web\s+uid-old\s+f00dfeedbeef0\s+ready\s+0 \(0 running\)\s+2h\s+kill \(grace 1s\), then remove$/);
+  assert.match(
+    lines[at + 2],
+    /^shop\s+web\s+uid-old\s+f00dfeedbeef0\s+ready\s+0 \(0 running\)\s+2h\s+kill \(grace 1s\), then remove$/,
+  );
   assert.equal(plan.changes, true);
   assert.equal(lines.at(-1), 'Plan: kill and remove 1 duplicate pod (another uid).');
 });

@@ -6,19 +6,15 @@ import type { Pod } from '../../src/kubelet/api-types';
 import { buildPlan, STEP_ACTIONS, type Plan } from '../../src/plan/plan';
 import { summarizePlans } from '../../src/plan/summary';
 import type { PodStatus } from '../../src/kubelet/types';
-import {
-  T0,
-  basePod,
-  healthyStatus,
-  podWithInits,
-  podWithSidecars,
-  setStatus,
-  status,
-} from '../fixtures/planner/base';
+import { T0, basePod, healthyStatus, podWithInits, podWithSidecars, setStatus, status } from '../fixtures/planner/base';
 
 const NOW = T0 + 3600_000;
 
-function plan(pod: Pod, mutate?: (st: PodStatus, pod: Pod) => void, extra: Partial<Parameters<typeof buildPlan>[0]> = {}): Plan {
+function plan(
+  pod: Pod,
+  mutate?: (st: PodStatus, pod: Pod) => void,
+  extra: Partial<Parameters<typeof buildPlan>[0]> = {},
+): Plan {
   const st = healthyStatus(pod, 'name+image');
   mutate?.(st, pod);
   // Round-trip through JSON: the contract is what scripts see.
@@ -83,7 +79,10 @@ function checkContract(p: Plan, label: string): void {
   // The contract sees every field the JSON has: a field added without a contract entry fails here.
   const known = new Set([...contract, ...optionalContract].map(([path]) => path.split('.')[0]));
   for (const key of Object.keys(p)) assert.ok(known.has(key), `${label}: ${key} is emitted but not in the contract`);
-  assert.ok(['uid-label', 'namespace-name', 'controller-labels', 'none'].includes(p.match.by), `${label}: match.by ${p.match.by}`);
+  assert.ok(
+    ['uid-label', 'namespace-name', 'controller-labels', 'none'].includes(p.match.by),
+    `${label}: match.by ${p.match.by}`,
+  );
   const present = optionalContract.filter(([path]) => get(p, path.split('.')[0]) !== undefined);
   for (const [path, kind] of [...contract, ...present]) {
     const v = get(p, path);
@@ -111,23 +110,54 @@ function checkContract(p: Plan, label: string): void {
   });
   for (const a of p.assumptions) assert.equal(typeof a, 'string');
   // Each assumption in full is its short sentence and its detail: the human view's line starts every JSON entry.
-  assert.deepEqual(p.assumptions, p.assumptionNotes.map((n) => (n.detail ? `${n.short} ${n.detail}` : n.short)), `${label}: assumptionNotes and assumptions agree`);
-  for (const n of p.assumptionNotes) assert.ok(n.id && n.short && !n.short.includes('\n'), `${label}: ${JSON.stringify(n)}`);
+  assert.deepEqual(
+    p.assumptions,
+    p.assumptionNotes.map((n) => (n.detail ? `${n.short} ${n.detail}` : n.short)),
+    `${label}: assumptionNotes and assumptions agree`,
+  );
+  for (const n of p.assumptionNotes)
+    assert.ok(n.id && n.short && !n.short.includes('\n'), `${label}: ${JSON.stringify(n)}`);
   assert.equal(p.changes, p.steps.length > 0, `${label}: changes iff steps`);
 }
 
 const scenarios: Array<{ name: string; pod: () => Pod; mutate?: (st: PodStatus, pod: Pod) => void }> = [
   { name: 'healthy', pod: basePod },
-  { name: 'new pod', pod: podWithSidecars, mutate: (st) => { st.sandboxStatuses = []; st.containerStatuses = []; } },
-  { name: 'image changed', pod: basePod, mutate: (_st, p) => { p.spec!.containers[0].image = 'nginx:1.26'; } },
-  { name: 'classic init', pod: podWithInits, mutate: (st) => { st.containerStatuses = st.containerStatuses.filter((s) => s.name === 'init1'); } },
+  {
+    name: 'new pod',
+    pod: podWithSidecars,
+    mutate: (st) => {
+      st.sandboxStatuses = [];
+      st.containerStatuses = [];
+    },
+  },
+  {
+    name: 'image changed',
+    pod: basePod,
+    mutate: (_st, p) => {
+      p.spec!.containers[0].image = 'nginx:1.26';
+    },
+  },
+  {
+    name: 'classic init',
+    pod: podWithInits,
+    mutate: (st) => {
+      st.containerStatuses = st.containerStatuses.filter((s) => s.name === 'init1');
+    },
+  },
 ];
 
 test('every contract key is present with the right type', () => {
   for (const s of scenarios) {
     checkContract(plan(s.pod(), s.mutate), s.name);
-    checkContract(plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.29.0', featureGates: { SidecarContainers: false } } }), `${s.name} 1.29.0 legacy init path`);
-    const fromFile = plan(s.pod(), s.mutate, { source: { kind: 'manifest', file: 'pod.yaml', document: 1, from: 'Pod/web', notes: [] }, matchedBy: 'namespace-name', matchCandidates: ['u2', 'u1'] });
+    checkContract(
+      plan(s.pod(), s.mutate, { options: { kubeletVersion: '1.29.0', featureGates: { SidecarContainers: false } } }),
+      `${s.name} 1.29.0 legacy init path`,
+    );
+    const fromFile = plan(s.pod(), s.mutate, {
+      source: { kind: 'manifest', file: 'pod.yaml', document: 1, from: 'Pod/web', notes: [] },
+      matchedBy: 'namespace-name',
+      matchCandidates: ['u2', 'u1'],
+    });
     checkContract(fromFile, `${s.name} from a file`);
     assert.deepEqual(fromFile.source, { kind: 'manifest', file: 'pod.yaml', document: 1, from: 'Pod/web', notes: [] });
     assert.deepEqual(fromFile.matchCandidates, ['u2', 'u1']);
@@ -166,7 +196,9 @@ test('steps follow SyncPod order: kill, remove init containers, create sandbox, 
   const p2 = plan(pod, (st, p) => {
     p.spec!.containers[0].image = 'nginx:1.26';
     setStatus(st, 'sidecar2', { state: 'exited', exitCode: 1, finishedAt: T0 + 60_000 });
-    st.containerStatuses.push(status(p.spec!.initContainers![0], 'exited', 'name+image', { id: 'id-init1-old', createdAt: T0 }));
+    st.containerStatuses.push(
+      status(p.spec!.initContainers![0], 'exited', 'name+image', { id: 'id-init1-old', createdAt: T0 }),
+    );
   });
   assert.deepEqual(
     p2.steps.map((s) => `${s.action} ${s.target}`),
@@ -179,7 +211,10 @@ test('steps follow SyncPod order: kill, remove init containers, create sandbox, 
     ],
   );
   assert.equal(p2.steps[1].containerId, 'id-init1-old');
-  assert.equal(p2.summary.text, 'Plan: kill 1 container, remove 1 init container, start 1 ephemeral container, start 1 init container, start 1 container.');
+  assert.equal(
+    p2.summary.text,
+    'Plan: kill 1 container, remove 1 init container, start 1 ephemeral container, start 1 init container, start 1 container.',
+  );
 });
 
 test('pruning happens only when an older init instance exists', () => {
@@ -188,7 +223,9 @@ test('pruning happens only when an older init instance exists', () => {
 });
 
 test('the contract uses names, not indexes, and carries reasons', () => {
-  const p = plan(basePod(), (st) => setStatus(st, 'log', { state: 'exited', exitCode: 137, reason: 'OOMKilled', finishedAt: T0 + 60_000 }));
+  const p = plan(basePod(), (st) =>
+    setStatus(st, 'log', { state: 'exited', exitCode: 137, reason: 'OOMKilled', finishedAt: T0 + 60_000 }),
+  );
   assert.deepEqual(p.actions.containersToStart, [
     { name: 'log', reason: 'exited with code 137 (OOMKilled) and restartPolicy Always', code: 'exited' },
   ]);
@@ -265,7 +302,13 @@ test('back-off estimates are attached to starts of exited containers', () => {
 test('a changed definition gets a fresh back-off entry', () => {
   const p = plan(basePod(), (st, pod) => {
     pod.spec!.containers[0].image = 'nginx:1.26';
-    setStatus(st, 'app', { state: 'exited', exitCode: 1, restartCount: 5, startedAt: NOW - 2000, finishedAt: NOW - 1000 });
+    setStatus(st, 'app', {
+      state: 'exited',
+      exitCode: 1,
+      restartCount: 5,
+      startedAt: NOW - 2000,
+      finishedAt: NOW - 1000,
+    });
   });
   const step = p.steps.find((s) => s.action === 'start-container');
   assert.equal(step?.backOff?.heldBack, false);
@@ -278,7 +321,10 @@ test('waiting is explained when nothing is pending', () => {
     setStatus(st, 'init1', { state: 'running', finishedAt: 0 });
   });
   assert.equal(p.changes, false);
-  assert.equal(p.summary.text, 'No changes. Kubelet 1.37 waits: init container init1 is running; waiting for it to finish.');
+  assert.equal(
+    p.summary.text,
+    'No changes. Kubelet 1.37 waits: init container init1 is running; waiting for it to finish.',
+  );
 });
 
 test('a new pod: killPod as kubelet sets it, but no kill step when there is nothing to kill', () => {
@@ -303,7 +349,9 @@ test('summary wording for kill pod and sandbox creation (a ready sandbox without
 
 test('overall summary of several plans', () => {
   const healthy = plan(basePod());
-  const changed = plan(basePod(), (_st, p) => { p.spec!.containers[0].image = 'nginx:1.26'; });
+  const changed = plan(basePod(), (_st, p) => {
+    p.spec!.containers[0].image = 'nginx:1.26';
+  });
   assert.equal(summarizePlans([]), 'No pods.');
   assert.equal(summarizePlans([healthy]), 'No changes in 1 pod.');
   assert.equal(summarizePlans([healthy, changed, healthy]), '3 pods: 1 with changes, 2 without.');

@@ -6,22 +6,44 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Container, ContainerRestartRule, Pod, PodStatus as ApiPodStatus } from '../../src/kubelet/api-types';
-import { computePodActions, type ComputePodActionsOptions, type PodActions } from '../../src/kubelet/compute-pod-actions';
+import {
+  computePodActions,
+  type ComputePodActionsOptions,
+  type PodActions,
+} from '../../src/kubelet/compute-pod-actions';
 import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 import type { PodStatus } from '../../src/kubelet/types';
 import { SyncpodError } from '../../src/errors';
 import { buildPlan } from '../../src/plan/plan';
 import { probeInputs } from '../../src/plan/probe-inputs';
 import { decidedByText, startReasonText } from '../../src/plan/reasons';
-import { T0, basePod, healthyStatus, podWithInits, podWithSidecars, setStatus, type Scheme } from '../fixtures/planner/base';
+import {
+  T0,
+  basePod,
+  healthyStatus,
+  podWithInits,
+  podWithSidecars,
+  setStatus,
+  type Scheme,
+} from '../fixtures/planner/base';
 
 const schemeOf = (v: string): Scheme => (/^1\.(29|30)(\.|$)/.test(v) ? 'whole-spec' : 'name+image');
-const exited = (code: number) => ({ state: 'exited' as const, exitCode: code, reason: code === 0 ? 'Completed' : 'Error', finishedAt: T0 + 60_000 });
+const exited = (code: number) => ({
+  state: 'exited' as const,
+  exitCode: code,
+  reason: code === 0 ? 'Completed' : 'Error',
+  finishedAt: T0 + 60_000,
+});
 const onlyStatuses = (st: PodStatus, names: string[]) => {
   st.containerStatuses = st.containerStatuses.filter((s) => names.includes(s.name));
 };
 
-function plan(pod: Pod, version: string, mutate?: (st: PodStatus) => void, extra: ComputePodActionsOptions = {}): PodActions {
+function plan(
+  pod: Pod,
+  version: string,
+  mutate?: (st: PodStatus) => void,
+  extra: ComputePodActionsOptions = {},
+): PodActions {
   const st = healthyStatus(pod, schemeOf(version));
   mutate?.(st);
   return computePodActions(pod, st, { kubeletVersion: version, ...extra });
@@ -81,19 +103,42 @@ test('an init container stuck in Created is started again only from the fixed pa
       setStatus(st, 'sidecar1', { state: 'created', startedAt: 0 });
     });
     assert.deepEqual(a.initContainersToStart, restarts ? [1] : [], v);
-    assert.equal(a.waiting.some((w) => w.code === 'init-created-waits'), !restarts, v);
+    assert.equal(
+      a.waiting.some((w) => w.code === 'init-created-waits'),
+      !restarts,
+      v,
+    );
   }
 });
 
 test('the patch release matters and an unknown patch is said in the rules', () => {
-  assert.match(resolveKubeletRules('1.30').unpinned.map((u) => u.short).join(' '), /No patch release was given for kubelet 1\.30: planned as 1\.30\.5 or later/);
-  assert.ok(!resolveKubeletRules('1.30.2').unpinned.map((u) => u.short).join(' ').includes('No patch release'));
-  assert.ok(!resolveKubeletRules('1.36').unpinned.map((u) => u.short).join(' ').includes('No patch release'), 'the patch does not matter for 1.36');
+  assert.match(
+    resolveKubeletRules('1.30')
+      .unpinned.map((u) => u.short)
+      .join(' '),
+    /No patch release was given for kubelet 1\.30: planned as 1\.30\.5 or later/,
+  );
+  assert.ok(
+    !resolveKubeletRules('1.30.2')
+      .unpinned.map((u) => u.short)
+      .join(' ')
+      .includes('No patch release'),
+  );
+  assert.ok(
+    !resolveKubeletRules('1.36')
+      .unpinned.map((u) => u.short)
+      .join(' ')
+      .includes('No patch release'),
+    'the patch does not matter for 1.36',
+  );
 });
 
 // --- ContainerRestartRules (1.34 alpha off, 1.35+ beta on) ---
 
-const rule = (action: string, operator: string, values: number[]): ContainerRestartRule => ({ action, exitCodes: { operator, values } });
+const rule = (action: string, operator: string, values: number[]): ContainerRestartRule => ({
+  action,
+  exitCodes: { operator, values },
+});
 
 function podWith(policy: string, app: Partial<Container>): Pod {
   const pod = basePod();
@@ -184,8 +229,15 @@ test('restart rules: the start reason names the rule that decided', () => {
   const pod = podWith('Never', { restartPolicy: 'Never', restartPolicyRules: [rule('Restart', 'In', [7, 42])] });
   const a = plan(pod, '1.35', (st) => setStatus(st, 'app', exited(42)));
   const r = a.containerStarts[0].reason;
-  assert.deepEqual(r.decidedBy, { level: 'rule', policy: 'Restart', rule: { index: 0, operator: 'In', values: [7, 42] } });
-  assert.equal(startReasonText(r), 'exited with code 42 (Error); restartPolicyRules[0] (exit code In [7, 42]): Restart');
+  assert.deepEqual(r.decidedBy, {
+    level: 'rule',
+    policy: 'Restart',
+    rule: { index: 0, operator: 'In', values: [7, 42] },
+  });
+  assert.equal(
+    startReasonText(r),
+    'exited with code 42 (Error); restartPolicyRules[0] (exit code In [7, 42]): Restart',
+  );
   assert.equal(decidedByText({ level: 'container', policy: 'OnFailure' }), 'container restartPolicy OnFailure');
 });
 
@@ -201,7 +253,10 @@ test('restart rules: a running container with its own restartPolicy Never is kil
 test('restart rules: a failed init container with a Restart rule is retried instead of failing a Never pod', () => {
   const pod = podWithInits();
   pod.spec!.restartPolicy = 'Never';
-  Object.assign(pod.spec!.initContainers![0], { restartPolicy: 'Never', restartPolicyRules: [rule('Restart', 'In', [42])] });
+  Object.assign(pod.spec!.initContainers![0], {
+    restartPolicy: 'Never',
+    restartPolicyRules: [rule('Restart', 'In', [42])],
+  });
   const mutate = (st: PodStatus) => {
     onlyStatuses(st, ['init1']);
     setStatus(st, 'init1', exited(42));
@@ -226,7 +281,10 @@ test('restart rules: a recreated sandbox skips a container whose own OnFailure p
 
 function restartAllPod(): Pod {
   const pod = podWithInits();
-  Object.assign(pod.spec!.containers[0], { restartPolicy: 'Never', restartPolicyRules: [rule('RestartAllContainers', 'In', [88])] });
+  Object.assign(pod.spec!.containers[0], {
+    restartPolicy: 'Never',
+    restartPolicyRules: [rule('RestartAllContainers', 'In', [88])],
+  });
   pod.spec!.ephemeralContainers = [{ name: 'debug', image: 'busybox:1.36' }];
   return pod;
 }
@@ -234,7 +292,10 @@ function restartAllPod(): Pod {
 test('RestartAllContainers: every container is removed in kubelet order (regular, then init, the trigger last), running ones killed; the sandbox stays', () => {
   const a = plan(restartAllPod(), '1.36', (st) => setStatus(st, 'app', exited(88)));
   assert.equal(a.restartAllContainers, true);
-  assert.deepEqual([a.killPod, a.createSandbox, a.containersToStart, a.initContainersToStart, a.containersToKill], [false, false, [], [], []]);
+  assert.deepEqual(
+    [a.killPod, a.createSandbox, a.containersToStart, a.initContainersToStart, a.containersToKill],
+    [false, false, [], [], []],
+  );
   assert.deepEqual(
     a.containersToReset.map((r) => [r.name, r.kind, r.kill, r.source]),
     [
@@ -259,11 +320,19 @@ const resetOrderVersions: Array<{ version: string; featureGates?: Record<string,
 for (const v of resetOrderVersions) {
   test(`RestartAllContainers ${v.version}: an init container and a regular container both triggered it; each kind's triggers go after every target`, () => {
     const pod = restartAllPod();
-    Object.assign(pod.spec!.initContainers![1], { restartPolicy: 'Never', restartPolicyRules: [rule('RestartAllContainers', 'In', [88])] });
-    const a = plan(pod, v.version, (st) => {
-      setStatus(st, 'app', exited(88));
-      setStatus(st, 'init2', exited(88));
-    }, v.featureGates ? { featureGates: v.featureGates } : {});
+    Object.assign(pod.spec!.initContainers![1], {
+      restartPolicy: 'Never',
+      restartPolicyRules: [rule('RestartAllContainers', 'In', [88])],
+    });
+    const a = plan(
+      pod,
+      v.version,
+      (st) => {
+        setStatus(st, 'app', exited(88));
+        setStatus(st, 'init2', exited(88));
+      },
+      v.featureGates ? { featureGates: v.featureGates } : {},
+    );
     assert.deepEqual(
       a.containersToReset.map((r) => [r.name, r.source]),
       [
@@ -315,9 +384,14 @@ test('probe inputs: --startup-succeeded lets the next init container start, and 
   const st = healthyStatus(pod, 'name+image');
   sidecarStarting(st);
   const waiting = computePodActions(pod, st, { kubeletVersion: '1.36' });
-  assert.deepEqual([waiting.initContainersToStart, waiting.waiting.map((w) => w.code)], [[], ['startup-result-missing']]);
+  assert.deepEqual(
+    [waiting.initContainersToStart, waiting.waiting.map((w) => w.code)],
+    [[], ['startup-result-missing']],
+  );
   const p = probeInputs(pod, st, { startupSucceeded: ['sidecar1'] });
-  assert.deepEqual(p.inputs, [{ container: 'sidecar1', containerId: 'id-sidecar1', probe: 'startup', result: 'Success', from: 'flag' }]);
+  assert.deepEqual(p.inputs, [
+    { container: 'sidecar1', containerId: 'id-sidecar1', probe: 'startup', result: 'Success', from: 'flag' },
+  ]);
   const a = computePodActions(pod, st, { kubeletVersion: '1.36', probeResults: p.results });
   assert.deepEqual(a.initContainersToStart, [2]);
 });
@@ -328,22 +402,48 @@ test('probe inputs: started: true in a pod status dump counts for the instance i
   sidecarStarting(st);
   const dump = (id: string): ApiPodStatus => ({
     initContainerStatuses: [
-      { name: 'sidecar1', containerID: `containerd://${id}`, started: true, state: { running: {} }, image: '', imageID: '', ready: true, restartCount: 0 },
+      {
+        name: 'sidecar1',
+        containerID: `containerd://${id}`,
+        started: true,
+        state: { running: {} },
+        image: '',
+        imageID: '',
+        ready: true,
+        restartCount: 0,
+      },
     ],
   });
   const fresh = probeInputs(pod, st, {}, dump('id-sidecar1'));
-  assert.deepEqual(fresh.inputs.map((i) => [i.container, i.result, i.from]), [['sidecar1', 'Success', 'pod-status']]);
-  assert.deepEqual(computePodActions(pod, st, { kubeletVersion: '1.36', probeResults: fresh.results }).initContainersToStart, [2]);
-  assert.deepEqual(probeInputs(pod, st, {}, dump('older-instance')).inputs, [], 'a stale dump says nothing about the new instance');
+  assert.deepEqual(
+    fresh.inputs.map((i) => [i.container, i.result, i.from]),
+    [['sidecar1', 'Success', 'pod-status']],
+  );
+  assert.deepEqual(
+    computePodActions(pod, st, { kubeletVersion: '1.36', probeResults: fresh.results }).initContainersToStart,
+    [2],
+  );
+  assert.deepEqual(
+    probeInputs(pod, st, {}, dump('older-instance')).inputs,
+    [],
+    'a stale dump says nothing about the new instance',
+  );
   const flagWins = probeInputs(pod, st, { startupFailed: ['sidecar1'] }, dump('id-sidecar1'));
-  assert.deepEqual(flagWins.inputs.map((i) => [i.result, i.from]), [['Failure', 'flag']]);
+  assert.deepEqual(
+    flagWins.inputs.map((i) => [i.result, i.from]),
+    [['Failure', 'flag']],
+  );
 });
 
 test('probe inputs: an unknown container or contradicting flags are one-line errors', () => {
   const pod = sidecarWithStartupProbe();
   const st = healthyStatus(pod, 'name+image');
-  const oneLine = (re: RegExp) => (e: unknown) => e instanceof SyncpodError && !e.message.includes('\n') && re.test(e.message);
-  assert.throws(() => probeInputs(pod, st, { startupSucceeded: ['nope'] }), oneLine(/^--startup-succeeded: pod shop\/web has no container named "nope"$/));
+  const oneLine = (re: RegExp) => (e: unknown) =>
+    e instanceof SyncpodError && !e.message.includes('\n') && re.test(e.message);
+  assert.throws(
+    () => probeInputs(pod, st, { startupSucceeded: ['nope'] }),
+    oneLine(/^--startup-succeeded: pod shop\/web has no container named "nope"$/),
+  );
   assert.throws(
     () => probeInputs(pod, st, { startupFailed: ['sidecar1'], startupSucceeded: ['sidecar1'] }),
     oneLine(/^--startup-succeeded: container "sidecar1" of pod shop\/web is also given --startup-failed$/),
@@ -356,13 +456,31 @@ test('the plan names the kubelet version and every gate with where it came from'
   const pod = basePod();
   const rules = resolveKubeletRules('v1.35.2', { ImageVolume: false }, { featureGates: { EnvFiles: false } });
   const p = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0, options: { rules } });
-  assert.deepEqual([p.kubeletVersion, p.kubelet.version, p.kubelet.origin, p.kubelet.rulesVersion], ['1.35.2', '1.35.2', 'flag', '1.35']);
+  assert.deepEqual(
+    [p.kubeletVersion, p.kubelet.version, p.kubelet.origin, p.kubelet.rulesVersion],
+    ['1.35.2', '1.35.2', 'flag', '1.35'],
+  );
   assert.deepEqual(p.kubelet.gates.ImageVolume, { enabled: false, origin: 'flag', stage: 'beta', locked: false });
   assert.deepEqual(p.kubelet.gates.EnvFiles, { enabled: false, origin: 'detected', stage: 'beta', locked: false });
-  assert.deepEqual(p.kubelet.gates.ContainerRestartRules, { enabled: true, origin: 'default', stage: 'beta', locked: false });
-  assert.deepEqual(p.kubelet.gates.InPlacePodVerticalScaling, { enabled: true, origin: 'default', stage: 'ga', locked: true });
+  assert.deepEqual(p.kubelet.gates.ContainerRestartRules, {
+    enabled: true,
+    origin: 'default',
+    stage: 'beta',
+    locked: false,
+  });
+  assert.deepEqual(p.kubelet.gates.InPlacePodVerticalScaling, {
+    enabled: true,
+    origin: 'default',
+    stage: 'ga',
+    locked: true,
+  });
   assert.equal(p.kubelet.gates.LegacySidecarContainers, undefined, 'a gate 1.35 does not have is not listed');
-  const detected = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0, options: { rules: resolveKubeletRules(undefined, {}, { version: 'v1.36.1' }) } });
+  const detected = buildPlan({
+    pod,
+    podStatus: healthyStatus(pod, 'name+image'),
+    now: T0,
+    options: { rules: resolveKubeletRules(undefined, {}, { version: 'v1.36.1' }) },
+  });
   assert.deepEqual([detected.kubelet.version, detected.kubelet.origin], ['1.36.1', 'detected']);
 });
 
@@ -371,7 +489,11 @@ test('the plan says when it used the default version, and warns loudly about a n
   const st = healthyStatus(pod, 'name+image');
   const byDefault = buildPlan({ pod, podStatus: st, now: T0 });
   assert.equal(byDefault.kubelet.origin, 'default');
-  assert.ok(byDefault.assumptions.includes('No kubelet version was given or detected: planned as kubelet 1.37, the newest mirrored.'));
+  assert.ok(
+    byDefault.assumptions.includes(
+      'No kubelet version was given or detected: planned as kubelet 1.37, the newest mirrored.',
+    ),
+  );
   const newer = buildPlan({ pod, podStatus: st, now: T0, options: { kubeletVersion: '1.39.0' } });
   assert.match(newer.assumptions[0], /^WARNING: kubelet 1\.39\.0 is newer than the newest mirrored kubelet 1\.37/);
   assert.equal(newer.kubelet.rulesVersion, '1.37');
@@ -484,8 +606,20 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
     [['app', ['cpu'], 102, 20000]],
   );
   assert.deepEqual([a.containersToKill, a.containersToStart, a.killPod], [[], [], false]);
-  const p = buildPlan({ pod: resizablePod(), podStatus: (() => { const st = healthyStatus(resizablePod(), 'name+image'); reported(51, 10000, 64 * 1024 * 1024)(st); return st; })(), now: T0, options: { kubeletVersion: '1.36' } });
-  assert.deepEqual(p.steps.map((s) => [s.action, s.target]), [['update-container-resources', 'app']]);
+  const p = buildPlan({
+    pod: resizablePod(),
+    podStatus: (() => {
+      const st = healthyStatus(resizablePod(), 'name+image');
+      reported(51, 10000, 64 * 1024 * 1024)(st);
+      return st;
+    })(),
+    now: T0,
+    options: { kubeletVersion: '1.36' },
+  });
+  assert.deepEqual(
+    p.steps.map((s) => [s.action, s.target]),
+    [['update-container-resources', 'app']],
+  );
   assert.equal(p.summary.text, 'Plan: resize 1 container in place.');
   assert.match(p.steps[0].reason, /cpu shares 51 → 102, quota 10000 → 20000/);
 });
@@ -493,14 +627,27 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
 test('resize: a changed resource whose resizePolicy is RestartContainer restarts the container', () => {
   const pod = resizablePod([{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]);
   const a = plan(pod, '1.36', reported(102, 20000, 32 * 1024 * 1024));
-  assert.deepEqual([a.containersToKill.map((k) => [k.name, k.why]), a.containersToStart, a.containersToUpdate], [[['app', 'resize-restart']], [0], []]);
-  assert.equal(startReasonText(a.containerStarts[0].reason), 'resize of memory requires a restart (resizePolicy RestartContainer)');
+  assert.deepEqual(
+    [a.containersToKill.map((k) => [k.name, k.why]), a.containersToStart, a.containersToUpdate],
+    [[['app', 'resize-restart']], [0], []],
+  );
+  assert.equal(
+    startReasonText(a.containerStarts[0].reason),
+    'resize of memory requires a restart (resizePolicy RestartContainer)',
+  );
   const cpuOnly = plan(pod, '1.36', reported(51, 10000, 64 * 1024 * 1024));
-  assert.deepEqual(cpuOnly.containersToUpdate.map((u) => u.resources), [['cpu']], 'cpu is NotRequired');
+  assert.deepEqual(
+    cpuOnly.containersToUpdate.map((u) => u.resources),
+    [['cpu']],
+    'cpu is NotRequired',
+  );
 });
 
 test('resize: not evaluated with the gate off (1.32 default) or without a runtime report', () => {
   assert.deepEqual(plan(resizablePod(), '1.32', reported(51, 10000, 1)).containersToUpdate, []);
   assert.deepEqual(plan(resizablePod(), '1.36').containersToUpdate, [], 'no resources reported');
-  assert.deepEqual(plan(resizablePod(), '1.36', reported(51, 10000, 1), { featureGates: {} }).containersToUpdate.length, 1);
+  assert.deepEqual(
+    plan(resizablePod(), '1.36', reported(51, 10000, 1), { featureGates: {} }).containersToUpdate.length,
+    1,
+  );
 });

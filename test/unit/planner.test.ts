@@ -4,7 +4,11 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Pod } from '../../src/kubelet/api-types';
-import { computePodActions, type ComputePodActionsOptions, type PodActions } from '../../src/kubelet/compute-pod-actions';
+import {
+  computePodActions,
+  type ComputePodActionsOptions,
+  type PodActions,
+} from '../../src/kubelet/compute-pod-actions';
 import type { PodStatus } from '../../src/kubelet/types';
 import { SyncpodError } from '../../src/errors';
 import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
@@ -66,8 +70,14 @@ const v128Sidecars: ComputePodActionsOptions = { kubeletVersion: '1.29.0' };
 /** The version these cases were written for; each case without a version also runs as 1.37 below. */
 const v133: ComputePodActionsOptions = { kubeletVersion: '1.33' };
 
-const exited = (code: number, extra: object = {}) => ({ state: 'exited' as const, exitCode: code, finishedAt: T0 + 60_000, ...extra });
-const allExited = (st: PodStatus, names: string[], code: number) => names.forEach((n) => setStatus(st, n, exited(code)));
+const exited = (code: number, extra: object = {}) => ({
+  state: 'exited' as const,
+  exitCode: code,
+  finishedAt: T0 + 60_000,
+  ...extra,
+});
+const allExited = (st: PodStatus, names: string[], code: number) =>
+  names.forEach((n) => setStatus(st, n, exited(code)));
 const regularNames = ['app', 'log', 'proxy'];
 const onlyStatuses = (st: PodStatus, names: string[]) => {
   st.containerStatuses = st.containerStatuses.filter((s) => names.includes(s.name));
@@ -288,8 +298,16 @@ const cases: Case[] = [
   },
 
   // --- regular containers ---
-  { name: 'restart exited containers if restartPolicy is Always', mutate: (_p, st) => setStatus(st, 'app', exited(1)), expect: { start: [0] } },
-  { name: 'restart succeeded containers too if restartPolicy is Always', mutate: (_p, st) => setStatus(st, 'app', exited(0)), expect: { start: [0] } },
+  {
+    name: 'restart exited containers if restartPolicy is Always',
+    mutate: (_p, st) => setStatus(st, 'app', exited(1)),
+    expect: { start: [0] },
+  },
+  {
+    name: 'restart succeeded containers too if restartPolicy is Always',
+    mutate: (_p, st) => setStatus(st, 'app', exited(0)),
+    expect: { start: [0] },
+  },
   {
     name: 'restart failed containers if restartPolicy is OnFailure',
     mutate: (p, st) => {
@@ -856,8 +874,16 @@ test('the sidecar path never sets nextInitContainerToStart and the classic path 
 test('every start carries a reason aligned with its index', () => {
   for (const c of cases) {
     const a = run(c);
-    assert.deepEqual(a.containerStarts.map((d) => d.index), a.containersToStart, c.name);
-    assert.deepEqual(a.initContainerStarts.map((d) => d.index), a.initContainersToStart, c.name);
+    assert.deepEqual(
+      a.containerStarts.map((d) => d.index),
+      a.containersToStart,
+      c.name,
+    );
+    assert.deepEqual(
+      a.initContainerStarts.map((d) => d.index),
+      a.initContainersToStart,
+      c.name,
+    );
     for (const d of [...a.containerStarts, ...a.initContainerStarts, ...a.ephemeralContainerStarts]) {
       assert.ok(startReasonText(d.reason).length > 0, c.name);
     }
@@ -866,12 +892,42 @@ test('every start carries a reason aligned with its index', () => {
 
 test('start reasons name what happened to the container', () => {
   const table: Array<{ name: string; mutate: (p: Pod, st: PodStatus) => void; code: string; text: RegExp }> = [
-    { name: 'never started', mutate: (_p, st) => removeStatus(st, 'app'), code: 'never-started', text: /never started/ },
-    { name: 'exited', mutate: (_p, st) => setStatus(st, 'app', exited(137, { reason: 'Error' })), code: 'exited', text: /exited with code 137 \(Error\) and restartPolicy Always/ },
-    { name: 'created', mutate: (_p, st) => setStatus(st, 'app', { state: 'created' }), code: 'created-not-started', text: /created but never started/ },
-    { name: 'unknown', mutate: (_p, st) => setStatus(st, 'app', { state: 'unknown' }), code: 'unknown-state', text: /unknown/ },
-    { name: 'changed', mutate: (p) => void (p.spec!.containers[0].image = 'nginx:1.26'), code: 'definition-changed', text: /definition changed/ },
-    { name: 'sandbox', mutate: (_p, st) => void (st.sandboxStatuses[0].ip = ''), code: 'sandbox-recreated', text: /no IP address/ },
+    {
+      name: 'never started',
+      mutate: (_p, st) => removeStatus(st, 'app'),
+      code: 'never-started',
+      text: /never started/,
+    },
+    {
+      name: 'exited',
+      mutate: (_p, st) => setStatus(st, 'app', exited(137, { reason: 'Error' })),
+      code: 'exited',
+      text: /exited with code 137 \(Error\) and restartPolicy Always/,
+    },
+    {
+      name: 'created',
+      mutate: (_p, st) => setStatus(st, 'app', { state: 'created' }),
+      code: 'created-not-started',
+      text: /created but never started/,
+    },
+    {
+      name: 'unknown',
+      mutate: (_p, st) => setStatus(st, 'app', { state: 'unknown' }),
+      code: 'unknown-state',
+      text: /unknown/,
+    },
+    {
+      name: 'changed',
+      mutate: (p) => void (p.spec!.containers[0].image = 'nginx:1.26'),
+      code: 'definition-changed',
+      text: /definition changed/,
+    },
+    {
+      name: 'sandbox',
+      mutate: (_p, st) => void (st.sandboxStatuses[0].ip = ''),
+      code: 'sandbox-recreated',
+      text: /no IP address/,
+    },
   ];
   for (const row of table) {
     const pod = basePod();
@@ -932,7 +988,9 @@ test('refuse kubelets older than 1.29 with the supported range', () => {
   for (const v of ['1.27', '1.28', 'v1.28.7']) {
     assert.throws(
       () => computePodActions(basePod(), healthyStatus(basePod(), 'name+image'), { kubeletVersion: v }),
-      (e: unknown) => e instanceof SyncpodError && /^kubelet 1\.2[78](\.7)? is not supported: syncpod mirrors kubelet 1\.29–1\.37$/.test(e.message),
+      (e: unknown) =>
+        e instanceof SyncpodError &&
+        /^kubelet 1\.2[78](\.7)? is not supported: syncpod mirrors kubelet 1\.29–1\.37$/.test(e.message),
       v,
     );
   }
@@ -941,8 +999,14 @@ test('refuse kubelets older than 1.29 with the supported range', () => {
 test('plan every minor 1.29–1.37; a newer kubelet gets 1.37 rules and a warning', () => {
   const pod = basePod();
   for (let m = 29; m <= 37; m++) {
-    const a = computePodActions(pod, healthyStatus(pod, m <= 30 ? 'whole-spec' : 'name+image'), { kubeletVersion: `1.${m}` });
-    assert.deepEqual([a.killPod, a.containersToStart, a.containersToKill], [false, [], []], `1.${m} keeps a healthy pod`);
+    const a = computePodActions(pod, healthyStatus(pod, m <= 30 ? 'whole-spec' : 'name+image'), {
+      kubeletVersion: `1.${m}`,
+    });
+    assert.deepEqual(
+      [a.killPod, a.containersToStart, a.containersToKill],
+      [false, [], []],
+      `1.${m} keeps a healthy pod`,
+    );
   }
   const rules = resolveKubeletRules('1.38.1');
   assert.equal(rules.version, '1.38.1');
@@ -971,8 +1035,14 @@ test('reject malformed versions and impossible gates with one-line errors', () =
 test('accept patch and v-prefixed versions (the patch is kept), and default to 1.37', () => {
   const pod = basePod();
   assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image')).kubeletVersion, '1.37');
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'name+image'), { kubeletVersion: 'v1.33.4' }).kubeletVersion, '1.33.4');
-  assert.equal(computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.29.7' }).kubeletVersion, '1.29.7');
+  assert.equal(
+    computePodActions(pod, healthyStatus(pod, 'name+image'), { kubeletVersion: 'v1.33.4' }).kubeletVersion,
+    '1.33.4',
+  );
+  assert.equal(
+    computePodActions(pod, healthyStatus(pod, 'whole-spec'), { kubeletVersion: '1.29.7' }).kubeletVersion,
+    '1.29.7',
+  );
 });
 
 test('reject a pod without containers', () => {

@@ -6,10 +6,17 @@ import { buildProgram } from '../../src/cli/program';
 import { COMMANDS } from '../../src/cli/commands';
 
 /** Parses argv and returns what commander wrote and the exit code it chose (no handler runs). */
-async function run(define: 'all' | 'invoked', argv: string[]): Promise<{ out: string; code: number | undefined; ran: string | undefined }> {
+async function run(
+  define: 'all' | 'invoked',
+  argv: string[],
+): Promise<{ out: string; code: number | undefined; ran: string | undefined }> {
   let out = '';
   let ran: string | undefined;
-  const program = buildProgram(async (entry) => void (ran = entry.name), { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) }, define === 'invoked' ? argv : undefined);
+  const program = buildProgram(
+    async (entry) => void (ran = entry.name),
+    { writeOut: (s) => void (out += s), writeErr: (s) => void (out += s) },
+    define === 'invoked' ? argv : undefined,
+  );
   let code: number | undefined;
   try {
     await program.parseAsync(argv, { from: 'user' });
@@ -81,6 +88,10 @@ test('the invoked command is read off argv only where commander would read the s
     [['-t'], undefined, false, true],
   ];
   for (const [argv, command, version, certain] of cases) {
-    assert.deepEqual(readRootArgv(program, argv), { ...(command ? { command } : {}), version, certain }, argv.join(' '));
+    assert.deepEqual(
+      readRootArgv(program, argv),
+      { ...(command ? { command } : {}), version, certain },
+      argv.join(' '),
+    );
   }
 });

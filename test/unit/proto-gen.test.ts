@@ -16,7 +16,10 @@ test('regenerating from proto/ reproduces the committed src/cri/gen files', asyn
   const gen = await import(pathToFileURL(join(ROOT, 'scripts', 'gen-proto.mjs')).href);
   const files: Record<string, string> = gen.generateAll(ROOT);
   assert.deepEqual(Object.keys(files).sort(), [
-    'src/cri/gen/runtime-v1.ts', 'src/cri/gen/runtime-v1alpha2.ts', 'src/cri/gen/schema.ts', 'src/cri/gen/types.ts',
+    'src/cri/gen/runtime-v1.ts',
+    'src/cri/gen/runtime-v1alpha2.ts',
+    'src/cri/gen/schema.ts',
+    'src/cri/gen/types.ts',
   ]);
   for (const [rel, content] of Object.entries(files)) {
     assert.ok(readFileSync(join(ROOT, rel), 'utf8') === content, `${rel} is stale: run npm run gen`);
@@ -49,7 +52,11 @@ for (const [desc, file] of packages) {
     for (const t of pbMessages) {
       const ours = desc.messages[rel(t)]!.fields;
       // protobufjs camel-cases names the way protoc makes JSON names
-      assert.deepEqual(ours.map((f) => [f.name, f.number]), t.fieldsArray.map((f) => [f.name, f.id]), `${rel(t)} fields`);
+      assert.deepEqual(
+        ours.map((f) => [f.name, f.number]),
+        t.fieldsArray.map((f) => [f.name, f.id]),
+        `${rel(t)} fields`,
+      );
       for (const [i, f] of t.fieldsArray.entries()) {
         const o = ours[i]!;
         const ref = f.resolvedType ? rel(f.resolvedType) : undefined;
@@ -59,10 +66,15 @@ for (const [desc, file] of packages) {
         assert.equal(o.repeated === true, f.repeated && !f.map, `${rel(t)}.${f.name} repeated`);
       }
     }
-    for (const e of pbEnums) assert.deepEqual(Object.entries(desc.enums[rel(e)]!.values), Object.entries(e.values), rel(e));
+    for (const e of pbEnums)
+      assert.deepEqual(Object.entries(desc.enums[rel(e)]!.values), Object.entries(e.values), rel(e));
     for (const [svcName, svc] of Object.entries(desc.services)) {
       const pbSvc = ns.lookup(svcName) as protobuf.Service;
-      assert.deepEqual(Object.keys(svc.methods), pbSvc.methodsArray.map((m) => m.name), svcName);
+      assert.deepEqual(
+        Object.keys(svc.methods),
+        pbSvc.methodsArray.map((m) => m.name),
+        svcName,
+      );
       for (const m of pbSvc.methodsArray) {
         const o = svc.methods[m.name]!;
         assert.equal(o.path, `/${desc.package}.${svcName}/${m.name}`);

@@ -11,19 +11,21 @@ const pod: Pod = {
   metadata: { name: 'web', namespace: 'shop', uid: 'u-1' },
   spec: {
     enableServiceLinks: true,
-    containers: [{
-      name: 'app',
-      image: 'nginx',
-      envFrom: [{ secretRef: { name: 'db' }, prefix: 'DB_' }, { configMapRef: { name: 'cfg' } }],
-      env: [
-        { name: 'PW', valueFrom: { secretKeyRef: { name: 'api', key: 'token' } } },
-        { name: 'FALLBACK', valueFrom: { secretKeyRef: { name: 'missing', key: 'k' } } },
-        { name: 'URL', value: 'https://u:$(PW)@host' },
-        { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'MODE' } } },
-        { name: 'DB_USER', value: 'overridden in the spec' },
-        { name: 'PLAIN', value: 'hello $(MODE)' },
-      ],
-    }],
+    containers: [
+      {
+        name: 'app',
+        image: 'nginx',
+        envFrom: [{ secretRef: { name: 'db' }, prefix: 'DB_' }, { configMapRef: { name: 'cfg' } }],
+        env: [
+          { name: 'PW', valueFrom: { secretKeyRef: { name: 'api', key: 'token' } } },
+          { name: 'FALLBACK', valueFrom: { secretKeyRef: { name: 'missing', key: 'k' } } },
+          { name: 'URL', value: 'https://u:$(PW)@host' },
+          { name: 'MODE', valueFrom: { configMapKeyRef: { name: 'cfg', key: 'MODE' } } },
+          { name: 'DB_USER', value: 'overridden in the spec' },
+          { name: 'PLAIN', value: 'hello $(MODE)' },
+        ],
+      },
+    ],
   },
 };
 const values = {
@@ -34,14 +36,28 @@ const values = {
 
 test('variables from Secrets (and values expanded from them) are marked; configMap and literal values are not', () => {
   const envs = makeEnvironmentVariables(pod, pod.spec!.containers[0]!, { podIPs: [], nodeIPs: [], values });
-  assert.deepEqual(envs.filter((e) => e.secret).map((e) => e.name), ['DB_PASS', 'PW', 'FALLBACK', 'URL']);
+  assert.deepEqual(
+    envs.filter((e) => e.secret).map((e) => e.name),
+    ['DB_PASS', 'PW', 'FALLBACK', 'URL'],
+  );
   assert.deepEqual(secretEnvNames(pod, pod.spec!.containers[0]!, values), ['DB_PASS', 'PW', 'FALLBACK', 'URL']);
-  assert.deepEqual(secretEnvNames(pod, pod.spec!.containers[0]!, undefined), ['PW', 'FALLBACK', 'URL'], 'without values the references still count');
+  assert.deepEqual(
+    secretEnvNames(pod, pod.spec!.containers[0]!, undefined),
+    ['PW', 'FALLBACK', 'URL'],
+    'without values the references still count',
+  );
 });
 
 test('recorded CreateContainer requests lose their secret values; everything else is left as it was', () => {
   const { config } = generateContainerConfig(pod, pod.spec!.containers[0]!, 'regular', {
-    resolvConf: null, restartCount: 0, imageRef: 'sha256:1', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], values, gates: GATES_133,
+    resolvConf: null,
+    restartCount: 0,
+    imageRef: 'sha256:1',
+    podIPs: [],
+    terminationLogName: '00000000',
+    hugePageSizes: [],
+    values,
+    gates: GATES_133,
   });
   const recorded = [
     { service: 'RuntimeService' as const, rpc: 'RunPodSandbox', request: { config: {} } },
@@ -51,7 +67,9 @@ test('recorded CreateContainer requests lose their secret values; everything els
   assert.equal(redacted, 4);
   assert.equal(shown[0], recorded[0]);
   const text = (v: Uint8Array) => new TextDecoder().decode(v);
-  const envs = Object.fromEntries((shown[1]!.request as { config: typeof config }).config.envs.map((kv) => [kv.key, text(kv.value)]));
+  const envs = Object.fromEntries(
+    (shown[1]!.request as { config: typeof config }).config.envs.map((kv) => [kv.key, text(kv.value)]),
+  );
   assert.deepEqual(envs, {
     DB_PASS: REDACTED_VALUE,
     DB_USER: 'overridden in the spec',
@@ -69,13 +87,30 @@ test('recorded CreateContainer requests lose their secret values; everything els
 });
 
 test('a secret expanded into the command or the arguments ($(VAR)) is redacted there too', () => {
-  const container = { ...pod.spec!.containers[0]!, command: ['sh', '-c', 'echo $(PW) $(MODE)'], args: ['--password=$(PW)', '--db=$(DB_PASS)', '--mode=$(MODE)'] };
+  const container = {
+    ...pod.spec!.containers[0]!,
+    command: ['sh', '-c', 'echo $(PW) $(MODE)'],
+    args: ['--password=$(PW)', '--db=$(DB_PASS)', '--mode=$(MODE)'],
+  };
   const withArgs: Pod = { ...pod, spec: { ...pod.spec!, containers: [container] } };
   const { config } = generateContainerConfig(withArgs, container, 'regular', {
-    resolvConf: null, restartCount: 0, imageRef: 'sha256:1', podIPs: [], terminationLogName: '00000000', hugePageSizes: [], values, gates: GATES_133,
+    resolvConf: null,
+    restartCount: 0,
+    imageRef: 'sha256:1',
+    podIPs: [],
+    terminationLogName: '00000000',
+    hugePageSizes: [],
+    values,
+    gates: GATES_133,
   });
-  assert.deepEqual(config.args, ['--password=s3cret', '--db=hunter2', '--mode=fast'], 'the request sent carries the values');
-  const recorded = [{ service: 'RuntimeService' as const, rpc: 'CreateContainer', request: { podSandboxId: 'x', config } }];
+  assert.deepEqual(
+    config.args,
+    ['--password=s3cret', '--db=hunter2', '--mode=fast'],
+    'the request sent carries the values',
+  );
+  const recorded = [
+    { service: 'RuntimeService' as const, rpc: 'CreateContainer', request: { podSandboxId: 'x', config } },
+  ];
   const shown = (redactRecorded(recorded, withArgs, values).recorded[0]!.request as { config: typeof config }).config;
   assert.deepEqual(shown.command, ['sh', '-c', `echo ${REDACTED_VALUE} fast`]);
   assert.deepEqual(shown.args, [`--password=${REDACTED_VALUE}`, `--db=${REDACTED_VALUE}`, '--mode=fast']);

@@ -1,14 +1,7 @@
 // Table-driven checks of the formatting rules behind the read views.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import {
-  formatRFC3339Nano,
-  goFormatG,
-  humanDuration,
-  humanSize,
-  truncateId,
-  utcZone,
-} from '../../src/render/text';
+import { formatRFC3339Nano, goFormatG, humanDuration, humanSize, truncateId, utcZone } from '../../src/render/text';
 import { goJSONText } from '../../src/render/json';
 import { crictlTable, tableLines } from '../../src/render/table';
 import { compareYamlKeys, yamlText } from '../../src/render/yaml';
@@ -109,7 +102,10 @@ test('tables pad every column but the last to max(20, widest + 3)', () => {
   const lines = out.split('\n');
   assert.equal(lines.length, 3);
   assert.equal(lines[0], 'A' + ' '.repeat(36) + 'LONG HEADER' + ' '.repeat(9) + 'LAST');
-  assert.equal(lines[1], 'a-value-that-is-longer-than-twenty' + ' '.repeat(3) + 'x' + ' '.repeat(19) + 'tail  with  spaces');
+  assert.equal(
+    lines[1],
+    'a-value-that-is-longer-than-twenty' + ' '.repeat(3) + 'x' + ' '.repeat(19) + 'tail  with  spaces',
+  );
   assert.equal(lines[2], '');
   assert.equal(crictlTable([]), '');
 });
@@ -117,19 +113,39 @@ test('tables pad every column but the last to max(20, widest + 3)', () => {
 test('painted cells take the width of their text, and the last column is never padded', () => {
   const paint = (t: string) => `\u001b[32m${t}\u001b[39m`;
   const strip = (t: string) => t.replace(/\u001b\[\d+m/g, '');
-  const plain = crictlTable([['STATE', 'NAME'], ['Running', 'short'], ['Exited', 'a-much-longer-last-cell']]);
-  const coloured = crictlTable([[paint('STATE'), 'NAME'], [paint('Running'), 'short'], ['Exited', paint('a-much-longer-last-cell')]]);
+  const plain = crictlTable([
+    ['STATE', 'NAME'],
+    ['Running', 'short'],
+    ['Exited', 'a-much-longer-last-cell'],
+  ]);
+  const coloured = crictlTable([
+    [paint('STATE'), 'NAME'],
+    [paint('Running'), 'short'],
+    ['Exited', paint('a-much-longer-last-cell')],
+  ]);
   assert.equal(strip(coloured), plain);
-  assert.equal(plain, 'STATE' + ' '.repeat(15) + 'NAME\nRunning' + ' '.repeat(13) + 'short\nExited' + ' '.repeat(14) + 'a-much-longer-last-cell\n');
+  assert.equal(
+    plain,
+    'STATE' +
+      ' '.repeat(15) +
+      'NAME\nRunning' +
+      ' '.repeat(13) +
+      'short\nExited' +
+      ' '.repeat(14) +
+      'a-much-longer-last-cell\n',
+  );
   assert.ok(coloured.split('\n').every((line) => !line.endsWith(' ')));
 });
 
 test('without a minimum width, columns are the widest cell plus 3 spaces (plan and CNI tables)', () => {
-  assert.deepEqual(tableLines([['STEP', 'ACTION', 'REASON'], ['1', 'kill-pod', ''], ['12', 'x', 'why']]), [
-    'STEP   ACTION     REASON',
-    '1      kill-pod',
-    '12     x          why',
-  ]);
+  assert.deepEqual(
+    tableLines([
+      ['STEP', 'ACTION', 'REASON'],
+      ['1', 'kill-pod', ''],
+      ['12', 'x', 'why'],
+    ]),
+    ['STEP   ACTION     REASON', '1      kill-pod', '12     x          why'],
+  );
   assert.deepEqual(tableLines([]), []);
 });
 
@@ -203,7 +219,7 @@ test('YAML strings a YAML 1.1 or 1.2 reader or go-yaml would misread stay quoted
   }
   const long = `${'x'.repeat(90)} ${'y'.repeat(90)}`;
   assert.equal(yamlText({ v: long }), `v: ${long}\n`, 'no line folding');
-  assert.equal(yamlText({ 'true': 1, n: 2 }), '"n": 2\n"true": 1\n', 'keys are quoted too');
+  assert.equal(yamlText({ true: 1, n: 2 }), '"n": 2\n"true": 1\n', 'keys are quoted too');
 });
 
 test('YAML layout: nested maps indented, sequences not, empty collections inline', () => {
@@ -236,13 +252,27 @@ test('colour only on a terminal without NO_COLOR or --no-color', () => {
     [false, undefined, false, plainColours],
   ];
   for (const [isTTY, noColorEnv, noColorFlag, want] of cases) {
-    assert.equal(chooseColours({ isTTY, noColorEnv, noColorFlag }), want, JSON.stringify({ isTTY, noColorEnv, noColorFlag }));
+    assert.equal(
+      chooseColours({ isTTY, noColorEnv, noColorFlag }),
+      want,
+      JSON.stringify({ isTTY, noColorEnv, noColorFlag }),
+    );
   }
 });
 
 test('tableLines: rows of one-line cells come out as the general (multi-line) layout lays them out', () => {
   const random = seeded(20261127);
-  const words = ['', 'a', 'web', 'Running', 'localhost/syncpod/busybox:1.36', 'trailing  ', '\u001b[1mbold\u001b[0m', '名前', 'x'.repeat(25)];
+  const words = [
+    '',
+    'a',
+    'web',
+    'Running',
+    'localhost/syncpod/busybox:1.36',
+    'trailing  ',
+    '\u001b[1mbold\u001b[0m',
+    '名前',
+    'x'.repeat(25),
+  ];
   for (let round = 0; round < 50; round++) {
     const rows: string[][] = [];
     const n = 1 + Math.floor(random() * 8);

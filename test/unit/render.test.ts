@@ -78,7 +78,10 @@ const cases: Array<[string, () => string]> = [
   ['ps.yaml', () => formatContainers(containers, { ...base, output: 'yaml' })],
   ['images-table.txt', () => formatImages(images, { ...base, output: 'table' })],
   ['images-digests.txt', () => formatImages(images, { ...base, output: 'table', digests: true })],
-  ['images-digests-no-trunc.txt', () => formatImages(images, { ...base, output: 'table', digests: true, noTrunc: true })],
+  [
+    'images-digests-no-trunc.txt',
+    () => formatImages(images, { ...base, output: 'table', digests: true, noTrunc: true }),
+  ],
   ['images-pinned.txt', () => formatImages(images, { ...base, output: 'table', pinned: true })],
   ['images-quiet.txt', () => formatImages(images, { ...base, output: 'table', quiet: true })],
   ['images-empty.txt', () => formatImages([], { ...base, output: 'table' })],
@@ -87,11 +90,21 @@ const cases: Array<[string, () => string]> = [
   [
     'inspectp.json',
     () =>
-      formatInspectPods([{ status: podStatus, info: { info: '{"pid":4242,"image":"registry.k8s.io/pause:3.9","runtimeSpec":{"ociVersion":"1.1.0"}}' }, containersStatuses: [], timestamp: '0' }], {
-        output: 'json',
-        toJSON,
-        zone: utcZone,
-      }),
+      formatInspectPods(
+        [
+          {
+            status: podStatus,
+            info: { info: '{"pid":4242,"image":"registry.k8s.io/pause:3.9","runtimeSpec":{"ociVersion":"1.1.0"}}' },
+            containersStatuses: [],
+            timestamp: '0',
+          },
+        ],
+        {
+          output: 'json',
+          toJSON,
+          zone: utcZone,
+        },
+      ),
   ],
   [
     'inspectp-offset.yaml',
@@ -124,7 +137,11 @@ const cases: Array<[string, () => string]> = [
   ],
   [
     'inspecti.json',
-    () => formatInspectImages([{ image: images[1], info: { info: '{"chainID":"sha256:abc"}' } }], ['pause'], { output: 'json', toJSON }),
+    () =>
+      formatInspectImages([{ image: images[1], info: { info: '{"chainID":"sha256:abc"}' } }], ['pause'], {
+        output: 'json',
+        toJSON,
+      }),
   ],
   [
     'info.json',
@@ -134,10 +151,19 @@ const cases: Array<[string, () => string]> = [
           status: {
             conditions: [
               { type: 'RuntimeReady', status: true, reason: '', message: '' },
-              { type: 'NetworkReady', status: false, reason: 'NetworkPluginNotReady', message: 'cni plugin not initialized' },
+              {
+                type: 'NetworkReady',
+                status: false,
+                reason: 'NetworkPluginNotReady',
+                message: 'cni plugin not initialized',
+              },
             ],
           },
-          info: { config: '{"enableSelinux":false,"cni":{"binDir":"/opt/cni/bin"}}', golang: '"go1.22.5"', lastCNILoadStatus: 'OK' },
+          info: {
+            config: '{"enableSelinux":false,"cni":{"binDir":"/opt/cni/bin"}}',
+            golang: '"go1.22.5"',
+            lastCNILoadStatus: 'OK',
+          },
           runtimeHandlers: [
             { name: '', features: { recursiveReadOnlyMounts: true, userNamespaces: true } },
             { name: 'runc', features: { recursiveReadOnlyMounts: false, userNamespaces: false } },
@@ -151,13 +177,23 @@ const cases: Array<[string, () => string]> = [
     'info-quiet.yaml',
     () =>
       formatInfo(
-        { status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }] }, info: {}, runtimeHandlers: [] },
+        {
+          status: { conditions: [{ type: 'RuntimeReady', status: true, reason: '', message: '' }] },
+          info: {},
+          runtimeHandlers: [],
+        },
         { output: 'yaml', toJSON },
       ),
   ],
   [
     'version.txt',
-    () => formatVersion({ version: '0.1.0', runtimeName: 'containerd', runtimeVersion: 'v1.7.22', runtimeApiVersion: 'v1' }),
+    () =>
+      formatVersion({
+        version: '0.1.0',
+        runtimeName: 'containerd',
+        runtimeVersion: 'v1.7.22',
+        runtimeApiVersion: 'v1',
+      }),
   ],
 ];
 
@@ -184,8 +220,23 @@ test('-o yaml and -o json carry the same data with the same field names', () => 
     ['no pods', (output) => formatPods([], { ...base, output })],
     ['ps', (output) => formatContainers(containers, { ...base, output })],
     ['images', (output) => formatImages(images, { ...base, output })],
-    ['inspectp', (output) => formatInspectPods([{ status: podStatus, info: { info: '{"pid":4242,"flag":"y"}' }, containersStatuses: [], timestamp: '0' }], { output, toJSON, zone: utcZone })],
-    ['inspect', (output) => formatInspectContainers([{ status: containerStatus('CONTAINER_EXITED', '1700000100000000000'), info: {} }], { output, toJSON, zone: utcZone })],
+    [
+      'inspectp',
+      (output) =>
+        formatInspectPods(
+          [{ status: podStatus, info: { info: '{"pid":4242,"flag":"y"}' }, containersStatuses: [], timestamp: '0' }],
+          { output, toJSON, zone: utcZone },
+        ),
+    ],
+    [
+      'inspect',
+      (output) =>
+        formatInspectContainers([{ status: containerStatus('CONTAINER_EXITED', '1700000100000000000'), info: {} }], {
+          output,
+          toJSON,
+          zone: utcZone,
+        }),
+    ],
     ['inspecti', (output) => formatInspectImages([{ image: images[1], info: {} }], ['pause'], { output, toJSON })],
   ];
   for (const [name, render] of pairs) {
@@ -222,7 +273,10 @@ test('each output loads only the package it needs: -q, JSON and tables none, YAM
     ["formatPods(pods, { ...base, output: 'table', colours: ansiColours })", ['chalk']],
   ];
   for (const [call, want] of cases) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(call)], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' });
+    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(call)], {
+      cwd: join(__dirname, '..', '..'),
+      encoding: 'utf8',
+    });
     assert.equal(r.status, 0, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout), want, call);
   }
@@ -235,7 +289,20 @@ test('loading a command loads no heavy package beyond what its flow always needs
   // Each command is loaded through the table's own loader, in a fresh process.
   const { COMMANDS } = await import('../../src/cli/commands');
   // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests; doctor reads the static pods'.
-  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'start', 'stop', 'rm', 'stopp', 'rmp', 'doctor']);
+  const MANIFEST_COMMANDS = new Set([
+    'plan',
+    'sync',
+    'runp',
+    'create',
+    'pull',
+    'rmi',
+    'start',
+    'stop',
+    'rm',
+    'stopp',
+    'rmp',
+    'doctor',
+  ]);
   const script = `
     const { COMMANDS } = require('./src/cli/commands.ts');
     COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
@@ -247,7 +314,10 @@ test('loading a command loads no heavy package beyond what its flow always needs
     });`;
   const loadIn = (name: string) =>
     new Promise<string[]>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], { cwd: join(__dirname, '..', '..'), env: { ...process.env, SYNCPOD_TEST_COMMAND: name } });
+      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
+        cwd: join(__dirname, '..', '..'),
+        env: { ...process.env, SYNCPOD_TEST_COMMAND: name },
+      });
       let out = '';
       let err = '';
       child.stdout.on('data', (d) => (out += d));
@@ -256,7 +326,8 @@ test('loading a command loads no heavy package beyond what its flow always needs
     });
   assert.ok(COMMANDS.length >= 25, 'the table lists every command');
   // One process per command module (commands that share a module load the same code).
-  const moduleOf = (c: (typeof COMMANDS)[number]) => /import\(["']([^"']+)["']\)/.exec(c.load.toString())?.[1] ?? c.name;
+  const moduleOf = (c: (typeof COMMANDS)[number]) =>
+    /import\(["']([^"']+)["']\)/.exec(c.load.toString())?.[1] ?? c.name;
   const groups = new Map<string, string[]>();
   for (const c of COMMANDS) groups.set(moduleOf(c), [...(groups.get(moduleOf(c)) ?? []), c.name]);
   const firsts = [...groups.values()].map((names) => names[0]);
@@ -274,19 +345,27 @@ test('loading a command loads no heavy package beyond what its flow always needs
 });
 
 test('-q is ignored with -o json, as crictl does', () => {
-  assert.equal(formatPods(pods, { ...base, output: 'json', quiet: true }), formatPods(pods, { ...base, output: 'json' }));
+  assert.equal(
+    formatPods(pods, { ...base, output: 'json', quiet: true }),
+    formatPods(pods, { ...base, output: 'json' }),
+  );
 });
 
 test('inspecti of a missing image is a one-line error naming the reference', () => {
-  assert.throws(
-    () => formatInspectImages([{ info: {} }], ['busybox'], { output: 'json', toJSON }),
-    { name: 'SyncpodError', message: 'no such image "busybox" present' },
-  );
+  assert.throws(() => formatInspectImages([{ info: {} }], ['busybox'], { output: 'json', toJSON }), {
+    name: 'SyncpodError',
+    message: 'no such image "busybox" present',
+  });
 });
 
 test('an info entry that starts with "{" but is not JSON is a one-line error', () => {
   assert.throws(
-    () => formatInspectPods([{ status: podStatus, info: { info: '{oops' }, containersStatuses: [], timestamp: '0' }], { output: 'json', toJSON, zone: utcZone }),
+    () =>
+      formatInspectPods([{ status: podStatus, info: { info: '{oops' }, containersStatuses: [], timestamp: '0' }], {
+        output: 'json',
+        toJSON,
+        zone: utcZone,
+      }),
     (err: Error) => err.name === 'SyncpodError' && !err.message.includes('\n') && err.message.includes('"info"'),
   );
 });
@@ -296,10 +375,18 @@ test('inspect of nothing prints nothing', () => {
 });
 
 test('the one YAML writer quotes what a YAML 1.1 reader would turn into a bool, number or null (plan, version)', () => {
-  const data = { pod: { namespace: 'no', name: 'yes' }, containers: ['on', 'off', 'y', 'N', '1_000', '0x1F', '1:20', '~', 'null', '1.10'], version: '0.1.0' };
+  const data = {
+    pod: { namespace: 'no', name: 'yes' },
+    containers: ['on', 'off', 'y', 'N', '1_000', '0x1F', '1:20', '~', 'null', '1.10'],
+    version: '0.1.0',
+  };
   for (const sortKeys of [true, false]) {
     const text = yamlText(data, { sortKeys });
-    assert.deepEqual(parseYaml(text, { version: '1.1' }), data, `YAML 1.1 reads the strings back (sortKeys ${sortKeys})`);
+    assert.deepEqual(
+      parseYaml(text, { version: '1.1' }),
+      data,
+      `YAML 1.1 reads the strings back (sortKeys ${sortKeys})`,
+    );
     assert.deepEqual(parseYaml(text), data);
   }
 });

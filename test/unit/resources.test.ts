@@ -48,17 +48,48 @@ test('MilliCPUToShares and milliCPUToQuota clamp as kubelet does', () => {
 test('container resources: the worked examples (CFS quota on, default period)', () => {
   const cases: Array<{ name: string; requests?: RL; limits?: RL; shares: string; quota: string; memory: string }> = [
     { name: 'no resources', shares: '2', quota: '0', memory: '0' },
-    { name: '250m/500m cpu, 256Mi memory', requests: { cpu: '250m' }, limits: { cpu: '500m', memory: '256Mi' }, shares: '256', quota: '50000', memory: '268435456' },
+    {
+      name: '250m/500m cpu, 256Mi memory',
+      requests: { cpu: '250m' },
+      limits: { cpu: '500m', memory: '256Mi' },
+      shares: '256',
+      quota: '50000',
+      memory: '268435456',
+    },
     { name: 'request only', requests: { cpu: '100m' }, shares: '102', quota: '0', memory: '0' },
     { name: 'limit only: shares from the limit', limits: { cpu: '1' }, shares: '1024', quota: '100000', memory: '0' },
-    { name: 'tiny values are raised to the minimums', requests: { cpu: '1m' }, limits: { cpu: '5m' }, shares: '2', quota: '1000', memory: '0' },
-    { name: '2 CPUs guaranteed', requests: { cpu: '2' }, limits: { cpu: '2' }, shares: '2048', quota: '200000', memory: '0' },
-    { name: 'explicit zero request keeps the minimum shares', requests: { cpu: '0' }, limits: { cpu: '1' }, shares: '2', quota: '100000', memory: '0' },
+    {
+      name: 'tiny values are raised to the minimums',
+      requests: { cpu: '1m' },
+      limits: { cpu: '5m' },
+      shares: '2',
+      quota: '1000',
+      memory: '0',
+    },
+    {
+      name: '2 CPUs guaranteed',
+      requests: { cpu: '2' },
+      limits: { cpu: '2' },
+      shares: '2048',
+      quota: '200000',
+      memory: '0',
+    },
+    {
+      name: 'explicit zero request keeps the minimum shares',
+      requests: { cpu: '0' },
+      limits: { cpu: '1' },
+      shares: '2',
+      quota: '100000',
+      memory: '0',
+    },
   ];
   for (const c of cases) {
     const container = ctr('app', c.requests, c.limits);
     const r = generateLinuxContainerResources(podOf([container]), container, {
-      qos: 'BestEffort', nodeCritical: false, cgroup: v2, hugePageSizes: [],
+      qos: 'BestEffort',
+      nodeCritical: false,
+      cgroup: v2,
+      hugePageSizes: [],
     });
     assert.equal(r.cpuShares, c.shares, `${c.name}: shares`);
     assert.equal(r.cpuQuota, c.quota, `${c.name}: quota`);
@@ -70,9 +101,15 @@ test('container resources: the worked examples (CFS quota on, default period)', 
 test('cgroup switches: v1 has no unified map, singleProcessOOMKill drops memory.oom.group, CFS quota off leaves quota/period unset', () => {
   const c = ctr('app', { cpu: '250m' }, { cpu: '500m' });
   const inputs = { qos: 'BestEffort' as const, nodeCritical: false, hugePageSizes: [] };
-  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v2 }).unified, { 'memory.oom.group': '1' });
+  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v2 }).unified, {
+    'memory.oom.group': '1',
+  });
   assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v1 }).unified, {});
-  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, singleProcessOOMKill: true } }).unified, {});
+  assert.deepEqual(
+    generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, singleProcessOOMKill: true } })
+      .unified,
+    {},
+  );
   const off = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, cpuCFSQuota: false } });
   assert.equal(off.cpuQuota, '0');
   assert.equal(off.cpuPeriod, '0');
@@ -82,9 +119,15 @@ test('cgroup switches: v1 has no unified map, singleProcessOOMKill drops memory.
 test('no-swap values are written only when the host has a swap controller', () => {
   const c = ctr('app', undefined, { memory: '1Gi' });
   const inputs = { qos: 'BestEffort' as const, nodeCritical: false, hugePageSizes: [] };
-  const v2swap = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v2, swapControllerAvailable: true } });
+  const v2swap = generateLinuxContainerResources(podOf([c]), c, {
+    ...inputs,
+    cgroup: { ...v2, swapControllerAvailable: true },
+  });
   assert.deepEqual(v2swap.unified, { 'memory.oom.group': '1', 'memory.swap.max': '0' });
-  const v1swap = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: { ...v1, swapControllerAvailable: true } });
+  const v1swap = generateLinuxContainerResources(podOf([c]), c, {
+    ...inputs,
+    cgroup: { ...v1, swapControllerAvailable: true },
+  });
   assert.equal(v1swap.memorySwapLimitInBytes, String(GI));
   const none = generateLinuxContainerResources(podOf([c]), c, { ...inputs, cgroup: v1 });
   assert.equal(none.memorySwapLimitInBytes, '0');
@@ -95,12 +138,20 @@ test('QoS class of a pod', () => {
   const cases: Array<[string, Pod, string]> = [
     ['nothing set', podOf([ctr('a')]), 'BestEffort'],
     ['requests equal limits for cpu and memory', podOf([ctr('a', g, g)]), 'Guaranteed'],
-    ['limits only (requests default to limits in the API; here they are absent)', podOf([ctr('a', undefined, g)]), 'Burstable'],
+    [
+      'limits only (requests default to limits in the API; here they are absent)',
+      podOf([ctr('a', undefined, g)]),
+      'Burstable',
+    ],
     ['request below limit', podOf([ctr('a', { cpu: '500m', memory: '1Gi' }, g)]), 'Burstable'],
     ['one container without limits', podOf([ctr('a', g, g), ctr('b')]), 'Burstable'],
     ['init container counted', podOf([ctr('a', g, g)], [ctr('i', { cpu: '100m' })]), 'Burstable'],
     ['zero requests are ignored', podOf([ctr('a', { cpu: '0' })]), 'BestEffort'],
-    ['only extended resources', podOf([ctr('a', { 'example.com/gpu': '1' }, { 'example.com/gpu': '1' })]), 'BestEffort'],
+    [
+      'only extended resources',
+      podOf([ctr('a', { 'example.com/gpu': '1' }, { 'example.com/gpu': '1' })]),
+      'BestEffort',
+    ],
   ];
   for (const [name, pod, qos] of cases) assert.equal(getPodQOS(pod), qos, name);
 });
@@ -113,11 +164,26 @@ test('OOM score adjustment', () => {
     ['BestEffort', pod, burst, { qos: 'BestEffort', nodeCritical: false }, 1000],
     ['node-critical wins over QoS', pod, burst, { qos: 'BestEffort', nodeCritical: true }, -997],
     ['Burstable 1Gi on 16Gi', pod, burst, { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: 16 * GI }, 938],
-    ['Burstable without memory request: 1000 becomes 999', podOf([ctr('b', { cpu: '1' })]), ctr('b', { cpu: '1' }), { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: 16 * GI }, 999],
-    ['Burstable requesting all memory: raised to 3', podOf([ctr('c', { memory: '16Gi' })]), ctr('c', { memory: '16Gi' }), { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: 16 * GI }, 3],
+    [
+      'Burstable without memory request: 1000 becomes 999',
+      podOf([ctr('b', { cpu: '1' })]),
+      ctr('b', { cpu: '1' }),
+      { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: 16 * GI },
+      999,
+    ],
+    [
+      'Burstable requesting all memory: raised to 3',
+      podOf([ctr('c', { memory: '16Gi' })]),
+      ctr('c', { memory: '16Gi' }),
+      { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: 16 * GI },
+      3,
+    ],
   ];
   for (const [name, p, c, o, want] of cases) assert.equal(containerOOMScoreAdjust(p, c, o), want, name);
-  assert.throws(() => containerOOMScoreAdjust(pod, burst, { qos: 'Burstable', nodeCritical: false }), /memory capacity/);
+  assert.throws(
+    () => containerOOMScoreAdjust(pod, burst, { qos: 'Burstable', nodeCritical: false }),
+    /memory capacity/,
+  );
 });
 
 test('OOM score of a sidecar is not above that of the smallest regular container', () => {
@@ -134,19 +200,38 @@ test('huge page sizes and limits', () => {
   assert.equal(hugePageUnitSize(GI), '1GB');
   assert.equal(hugePageUnitSize(64 * 1024), '64KB');
   const c = ctr('a', undefined, { 'hugepages-2Mi': '100Mi', memory: '1Gi' });
-  const inputs = { qos: 'Burstable' as const, nodeCritical: false, memoryCapacityBytes: 16 * GI, cgroup: v2, hugePageSizes: [] };
-  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, inputs).hugepageLimits, [], 'a host without huge pages');
-  assert.deepEqual(generateLinuxContainerResources(podOf([c]), c, { ...inputs, hugePageSizes: ['2MB', '1GB'] }).hugepageLimits, [
-    { pageSize: '2MB', limit: String(100 * 1024 * 1024) },
-    { pageSize: '1GB', limit: '0' },
-  ]);
+  const inputs = {
+    qos: 'Burstable' as const,
+    nodeCritical: false,
+    memoryCapacityBytes: 16 * GI,
+    cgroup: v2,
+    hugePageSizes: [],
+  };
+  assert.deepEqual(
+    generateLinuxContainerResources(podOf([c]), c, inputs).hugepageLimits,
+    [],
+    'a host without huge pages',
+  );
+  assert.deepEqual(
+    generateLinuxContainerResources(podOf([c]), c, { ...inputs, hugePageSizes: ['2MB', '1GB'] }).hugepageLimits,
+    [
+      { pageSize: '2MB', limit: String(100 * 1024 * 1024) },
+      { pageSize: '1GB', limit: '0' },
+    ],
+  );
   const plain = ctr('b');
-  assert.deepEqual(generateLinuxContainerResources(podOf([plain]), plain, { ...inputs, qos: 'BestEffort' }).hugepageLimits, []);
+  assert.deepEqual(
+    generateLinuxContainerResources(podOf([plain]), plain, { ...inputs, qos: 'BestEffort' }).hugepageLimits,
+    [],
+  );
 });
 
 test('sandbox resources sum regular containers and take the max with init containers', () => {
   const pod = podOf(
-    [ctr('a', { cpu: '100m' }, { cpu: '200m', memory: '100Mi' }), ctr('b', { cpu: '300m' }, { cpu: '300m', memory: '100Mi' })],
+    [
+      ctr('a', { cpu: '100m' }, { cpu: '200m', memory: '100Mi' }),
+      ctr('b', { cpu: '300m' }, { cpu: '300m', memory: '100Mi' }),
+    ],
     [ctr('init', { cpu: '1' }, { cpu: '2', memory: '50Mi' })],
   );
   const r = calculateSandboxResources(pod, v2);
@@ -155,8 +240,15 @@ test('sandbox resources sum regular containers and take the max with init contai
   assert.equal(r.memoryLimitInBytes, String(200 * 1024 * 1024));
   assert.equal(r.oomScoreAdj, '0');
 
-  const sidecars = podOf([ctr('a', { cpu: '100m' })], [ctr('side', { cpu: '200m' }, undefined, { restartPolicy: 'Always' })]);
-  assert.equal(calculateSandboxResources(sidecars, v2).cpuShares, String(milliCPUToShares(300)), 'sidecar requests add up');
+  const sidecars = podOf(
+    [ctr('a', { cpu: '100m' })],
+    [ctr('side', { cpu: '200m' }, undefined, { restartPolicy: 'Always' })],
+  );
+  assert.equal(
+    calculateSandboxResources(sidecars, v2).cpuShares,
+    String(milliCPUToShares(300)),
+    'sidecar requests add up',
+  );
 
   const none = calculateSandboxResources(podOf([ctr('a')]), v2);
   assert.deepEqual([none.cpuShares, none.cpuQuota, none.cpuPeriod, none.memoryLimitInBytes], ['2', '0', '100000', '0']);
@@ -173,7 +265,14 @@ test('overhead: request = limit; all defaults when the pod has none', () => {
 test('a malformed quantity names the container and field', () => {
   const c = ctr('app', { cpu: 'lots' });
   assert.throws(
-    () => generateLinuxContainerResources(podOf([c]), c, { qos: 'Burstable', nodeCritical: false, memoryCapacityBytes: GI, cgroup: v2, hugePageSizes: [] }),
+    () =>
+      generateLinuxContainerResources(podOf([c]), c, {
+        qos: 'Burstable',
+        nodeCritical: false,
+        memoryCapacityBytes: GI,
+        cgroup: v2,
+        hugePageSizes: [],
+      }),
     /container app: resources\.requests\.cpu/,
   );
 });

@@ -10,10 +10,27 @@ function settings(flags: GlobalFlags, env: Record<string, string> = {}, files: R
 }
 
 describe('endpoint resolution', () => {
-  const file = { '/etc/crictl.yaml': 'runtime-endpoint: unix:///from/config.sock\nimage-endpoint: unix:///img/config.sock\ntimeout: 7\ndebug: true\n' };
+  const file = {
+    '/etc/crictl.yaml':
+      'runtime-endpoint: unix:///from/config.sock\nimage-endpoint: unix:///img/config.sock\ntimeout: 7\ndebug: true\n',
+  };
   const cases: Array<[string, GlobalFlags, Record<string, string>, Record<string, string>, string, string]> = [
-    ['the flag wins over env and config', { runtimeEndpoint: 'unix:///flag.sock' }, { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' }, file, 'unix:///flag.sock', 'flag'],
-    ['env wins over the config file', {}, { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' }, file, 'unix:///env.sock', 'env'],
+    [
+      'the flag wins over env and config',
+      { runtimeEndpoint: 'unix:///flag.sock' },
+      { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' },
+      file,
+      'unix:///flag.sock',
+      'flag',
+    ],
+    [
+      'env wins over the config file',
+      {},
+      { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' },
+      file,
+      'unix:///env.sock',
+      'env',
+    ],
     ['the config file wins over the defaults', {}, {}, file, 'unix:///from/config.sock', 'config'],
     ['nothing set: the first default', {}, {}, {}, DEFAULT_RUNTIME_ENDPOINTS[0], 'default'],
   ];
@@ -54,7 +71,13 @@ describe('timeout and debug', () => {
     assert.equal(settings({ timeout: '500ms' }, {}, { '/etc/crictl.yaml': 'timeout: 7\n' }).timeoutMs, 500);
     assert.equal(settings({}, {}, { '/etc/crictl.yaml': 'debug: true\n' }).debug, true);
   });
-  for (const [text, ms] of [['2s', 2000], ['1m30s', 90000], ['3', 3000], ['250ms', 250], ['1.5s', 1500]] as const) {
+  for (const [text, ms] of [
+    ['2s', 2000],
+    ['1m30s', 90000],
+    ['3', 3000],
+    ['250ms', 250],
+    ['1.5s', 1500],
+  ] as const) {
     test(`--timeout ${text} is ${ms} ms`, () => assert.equal(parseTimeout(text), ms));
   }
   for (const bad of ['soon', '2x', '-1s', '0s', '']) {
@@ -97,18 +120,18 @@ describe('endpoints', () => {
   });
 });
 
-describe('the running kubelet\'s endpoints (node profile)', () => {
+describe("the running kubelet's endpoints (node profile)", () => {
   const kubelet = () => ({ runtime: 'unix:///kubelet/runtime.sock', image: 'unix:///kubelet/image.sock' });
   const withKubelet = (flags: GlobalFlags, env: Record<string, string> = {}, files: Record<string, string> = {}) =>
     resolveSettings({ flags, env, readFile: (p) => files[p], parseYaml: parse, kubeletEndpoints: kubelet });
-  test('used only when flag, env and crictl.yaml name nothing, before crictl\'s default sockets', () => {
+  test("used only when flag, env and crictl.yaml name nothing, before crictl's default sockets", () => {
     const s = withKubelet({});
     assert.deepEqual(s.runtimeEndpoints, ['unix:///kubelet/runtime.sock']);
     assert.equal(s.runtimeEndpointSource, 'kubelet');
     assert.equal(s.imageEndpoint, 'unix:///kubelet/image.sock');
     assert.equal(s.imageEndpointSource, 'kubelet');
   });
-  test('crictl\'s own sources win, and then the kubelet\'s image endpoint is not mixed in', () => {
+  test("crictl's own sources win, and then the kubelet's image endpoint is not mixed in", () => {
     for (const s of [
       withKubelet({ runtimeEndpoint: 'unix:///flag.sock' }),
       withKubelet({}, { CONTAINER_RUNTIME_ENDPOINT: 'unix:///env.sock' }),
@@ -118,8 +141,14 @@ describe('the running kubelet\'s endpoints (node profile)', () => {
       assert.equal(s.imageEndpoint, undefined);
     }
   });
-  test('no kubelet: crictl\'s defaults as before', () => {
-    const s = resolveSettings({ flags: {}, env: {}, readFile: () => undefined, parseYaml: parse, kubeletEndpoints: () => undefined });
+  test("no kubelet: crictl's defaults as before", () => {
+    const s = resolveSettings({
+      flags: {},
+      env: {},
+      readFile: () => undefined,
+      parseYaml: parse,
+      kubeletEndpoints: () => undefined,
+    });
     assert.equal(s.runtimeEndpointSource, 'default');
     assert.equal(s.runtimeEndpoints.length, 3);
   });

@@ -23,7 +23,8 @@ test('generatePodName appends the lower-cased node name', () => {
   for (const [name, node, want] of [
     ['etcd', 'node-1', 'etcd-node-1'],
     ['kube-apiserver', 'Worker-A', 'kube-apiserver-worker-a'],
-  ]) assert.equal(generatePodName(name, node), want);
+  ])
+    assert.equal(generatePodName(name, node), want);
 });
 
 test('fnv-128a matches the published test vectors', () => {
@@ -55,7 +56,10 @@ test('applyDefaults: name, namespace, nodeName, config.hash = uid, source file, 
   assert.equal(out.metadata!.annotations!['kubernetes.io/config.hash'], out.metadata!.uid);
   assert.equal(out.metadata!.annotations!['kubernetes.io/config.source'], 'file');
   assert.equal(out.metadata!.annotations!.a, 'b');
-  assert.deepEqual(out.spec!.tolerations, [{ key: 'k', operator: 'Exists' }, { operator: 'Exists', effect: 'NoExecute' }]);
+  assert.deepEqual(out.spec!.tolerations, [
+    { key: 'k', operator: 'Exists' },
+    { operator: 'Exists', effect: 'NoExecute' },
+  ]);
   assert.equal(input.metadata!.name, 'etcd', 'the input is not changed');
   assert.ok(isStaticPod(out));
 });
@@ -64,7 +68,11 @@ test('applyDefaults: namespace default, a known uid wins, the toleration is not 
   const p = pod();
   delete p.metadata!.namespace;
   p.spec!.tolerations = [{ operator: 'Exists', effect: 'NoExecute' }];
-  const { pod: out, uidSource } = applyStaticPodDefaults(p, { nodeName: 'n', source: '/m/x', knownUID: { uid: 'abc', from: 'mirror-pod' } });
+  const { pod: out, uidSource } = applyStaticPodDefaults(p, {
+    nodeName: 'n',
+    source: '/m/x',
+    knownUID: { uid: 'abc', from: 'mirror-pod' },
+  });
   assert.equal(out.metadata!.namespace, 'default');
   assert.equal(out.metadata!.uid, 'abc');
   assert.equal(uidSource, 'mirror-pod');
@@ -92,5 +100,8 @@ test('extractFromDir: no dot files, name order, directories and other kinds skip
     { name: 'noext', kind: 'file' },
   ]);
   assert.deepEqual(r.files, ['a.json', 'b.yaml', 'noext']);
-  assert.deepEqual(r.skipped.map((s) => s.name), ['fifo', 'sub']);
+  assert.deepEqual(
+    r.skipped.map((s) => s.name),
+    ['fifo', 'sub'],
+  );
 });

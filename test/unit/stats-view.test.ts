@@ -21,8 +21,14 @@ test('CPU % is the usage delta over the timestamp delta; 0 without usage', () =>
 });
 
 test('the container table: sorted by ID, 13-character IDs, 2 decimals, go-units sizes; idle ones only with -a', () => {
-  const before = [cs('b'.repeat(64), 'web', 1_000_000_000n, 1_000_000_000n, 0), cs('a'.repeat(64), 'idle', 0n, 1_000_000_000n, 0)];
-  const after = [cs('b'.repeat(64), 'web', 1_250_000_000n, 2_000_000_000n, 413_696), cs('a'.repeat(64), 'idle', 0n, 2_000_000_000n, 0)];
+  const before = [
+    cs('b'.repeat(64), 'web', 1_000_000_000n, 1_000_000_000n, 0),
+    cs('a'.repeat(64), 'idle', 0n, 1_000_000_000n, 0),
+  ];
+  const after = [
+    cs('b'.repeat(64), 'web', 1_250_000_000n, 2_000_000_000n, 413_696),
+    cs('a'.repeat(64), 'idle', 0n, 2_000_000_000n, 0),
+  ];
   assert.equal(
     formatContainerStatsTable(before, after, { all: false }),
     'CONTAINER           NAME                CPU %               MEM                 DISK                INODES\n' +
@@ -35,8 +41,17 @@ test('the container table: sorted by ID, 13-character IDs, 2 decimals, go-units 
 test('the pod table: POD, POD ID, CPU %, MEM', () => {
   const pod = (cpu: bigint, ts: bigint): PodSandboxStats =>
     ({
-      attributes: { id: 'c'.repeat(64), metadata: { name: 'web', namespace: 'default', uid: 'u', attempt: 0 }, labels: {}, annotations: {} },
-      linux: { cpu: { timestamp: String(ts), usageCoreNanoSeconds: v(cpu) }, memory: { timestamp: String(ts), workingSetBytes: v(2_000_000) }, containers: [] },
+      attributes: {
+        id: 'c'.repeat(64),
+        metadata: { name: 'web', namespace: 'default', uid: 'u', attempt: 0 },
+        labels: {},
+        annotations: {},
+      },
+      linux: {
+        cpu: { timestamp: String(ts), usageCoreNanoSeconds: v(cpu) },
+        memory: { timestamp: String(ts), workingSetBytes: v(2_000_000) },
+        containers: [],
+      },
     }) as unknown as PodSandboxStats;
   assert.equal(
     formatPodStatsTable([pod(0n, 1_000_000_000n)], [pod(100_000_000n, 2_000_000_000n)]),

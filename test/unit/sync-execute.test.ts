@@ -7,7 +7,15 @@ import { buildPlan } from '../../src/plan/plan';
 import type { PodStatus } from '../../src/kubelet/types';
 import { executePlan, type ExecuteDeps } from '../../src/sync/execute';
 import { syncPod } from '../../src/sync/sync-pod';
-import { T0, basePod, healthyStatus, podWithInits, podWithSidecars, sandbox, setStatus } from '../fixtures/planner/base';
+import {
+  T0,
+  basePod,
+  healthyStatus,
+  podWithInits,
+  podWithSidecars,
+  sandbox,
+  setStatus,
+} from '../fixtures/planner/base';
 import { GATES_133 } from '../fixtures/gates';
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 
@@ -24,15 +32,36 @@ function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
   };
 }
 
-const NODE = { podLogsRoot: '/logs', kubeletRoot: '/kubelet', resolvConf: null, clusterDomain: 'cluster.local', hugePageSizes: [], gates: GATES_133 };
+const NODE = {
+  podLogsRoot: '/logs',
+  kubeletRoot: '/kubelet',
+  resolvConf: null,
+  clusterDomain: 'cluster.local',
+  hugePageSizes: [],
+  gates: GATES_133,
+};
 
 function emptyStatus(pod: Pod): PodStatus {
-  return { uid: pod.metadata!.uid!, name: pod.metadata!.name!, namespace: pod.metadata!.namespace!, ips: [], sandboxStatuses: [], containerStatuses: [] };
+  return {
+    uid: pod.metadata!.uid!,
+    name: pod.metadata!.name!,
+    namespace: pod.metadata!.namespace!,
+    ips: [],
+    sandboxStatuses: [],
+    containerStatuses: [],
+  };
 }
 
 function input(pod: Pod, st: PodStatus) {
   const plan = buildPlan({ pod, podStatus: st, now: T0 + 3600_000 });
-  return { plan, pod, status: st, sandboxOptions: { ...NODE, configSeen: '2025-01-01T12:00:00.000000000Z' }, containerOptions: NODE, legacyLogDir: '/containers' };
+  return {
+    plan,
+    pod,
+    status: st,
+    sandboxOptions: { ...NODE, configSeen: '2025-01-01T12:00:00.000000000Z' },
+    containerOptions: NODE,
+    legacyLogDir: '/containers',
+  };
 }
 
 function withPolicy(pod: Pod, policy: 'IfNotPresent' | 'Never' | 'Always'): Pod {
@@ -46,16 +75,29 @@ test('from nothing: sandbox, then each container pulled per policy, created and 
   const pod = withPolicy(basePod(), 'IfNotPresent');
   const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
   assert.equal(out.ok, true);
-  assert.deepEqual(out.results.map((r) => `${r.action} ${r.target}`), ['create-sandbox shop/web attempt 0', 'start-container app', 'start-container log', 'start-container proxy']);
+  assert.deepEqual(
+    out.results.map((r) => `${r.action} ${r.target}`),
+    ['create-sandbox shop/web attempt 0', 'start-container app', 'start-container log', 'start-container proxy'],
+  );
   assert.deepEqual(cri.methods(), [
-    'RunPodSandbox', 'PodSandboxStatus',
-    'ImageStatus', 'CreateContainer', 'StartContainer',
-    'ImageStatus', 'CreateContainer', 'StartContainer',
-    'ImageStatus', 'CreateContainer', 'StartContainer',
+    'RunPodSandbox',
+    'PodSandboxStatus',
+    'ImageStatus',
+    'CreateContainer',
+    'StartContainer',
+    'ImageStatus',
+    'CreateContainer',
+    'StartContainer',
+    'ImageStatus',
+    'CreateContainer',
+    'StartContainer',
   ]);
   // Every call of a step has kubelet's runtimeRequestTimeout (ImageStatus and PodSandboxStatus too),
   // not the CRI deadline of --timeout: a runtime that pauses mid-sync is waited for, as kubelet waits.
-  assert.deepEqual(cri.calls.filter((c) => !(c.timeoutMs !== undefined && c.timeoutMs >= 120000)).map((c) => c.method), []);
+  assert.deepEqual(
+    cri.calls.filter((c) => !(c.timeoutMs !== undefined && c.timeoutMs >= 120000)).map((c) => c.method),
+    [],
+  );
   const create = cri.calls.find((c) => c.method === 'CreateContainer')!.req;
   assert.equal(create.podSandboxId, 'sb-new');
   assert.equal(create.config.image.image, 'sha256:nginx:1.25', 'the image id, not the name');
@@ -70,7 +112,10 @@ test('a failing regular container start is recorded and the next container is st
   const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri));
   assert.equal(out.ok, false);
   assert.equal(out.stoppedAt, undefined);
-  assert.deepEqual(out.results.map((r) => `${r.target}:${r.ok ? 'ok' : r.error}`), ['shop/web attempt 0:ok', 'app:RunContainerError', 'log:ok', 'proxy:ok']);
+  assert.deepEqual(
+    out.results.map((r) => `${r.target}:${r.ok ? 'ok' : r.error}`),
+    ['shop/web attempt 0:ok', 'app:RunContainerError', 'log:ok', 'proxy:ok'],
+  );
   assert.ok(!cri.methods().includes('RemoveContainer'), 'the created container is left, as kubelet leaves it');
 });
 
@@ -104,7 +149,10 @@ test('the first failing container kill stops the sync before any start', async (
   const st = healthyStatus(pod, 'name+image');
   setStatus(st, 'log', { hash: 'deadbeef' });
   const out = await executePlan(input(pod, st), deps(cri));
-  assert.deepEqual(out.results.map((r) => `${r.action}:${r.ok ? 'ok' : r.error}`), ['kill-container:KillContainerError']);
+  assert.deepEqual(
+    out.results.map((r) => `${r.action}:${r.ok ? 'ok' : r.error}`),
+    ['kill-container:KillContainerError'],
+  );
   assert.ok(!cri.methods().includes('CreateContainer'));
 });
 
@@ -136,11 +184,20 @@ test('kill-pod: running containers stopped, then every sandbox stopped; init con
   const firstStopSb = m.indexOf('StopPodSandbox');
   assert.ok(m.lastIndexOf('StopContainer') < firstStopSb, 'containers before sandboxes');
   assert.equal(m.filter((x) => x === 'StopContainer').length, 3);
-  assert.deepEqual(cri.calls.filter((c) => c.method === 'StopPodSandbox').map((c) => c.req.podSandboxId), ['sb2', 'sb1']);
-  assert.deepEqual(cri.calls.filter((c) => c.method === 'RemoveContainer').map((c) => c.req.containerId), ['id-init1', 'id-init2']);
+  assert.deepEqual(
+    cri.calls.filter((c) => c.method === 'StopPodSandbox').map((c) => c.req.podSandboxId),
+    ['sb2', 'sb1'],
+  );
+  assert.deepEqual(
+    cri.calls.filter((c) => c.method === 'RemoveContainer').map((c) => c.req.containerId),
+    ['id-init1', 'id-init2'],
+  );
   assert.ok(m.lastIndexOf('RemoveContainer') < m.indexOf('RunPodSandbox'));
   assert.equal(cri.calls.find((c) => c.method === 'RunPodSandbox')!.req.config.metadata.attempt, 2);
-  assert.deepEqual(out.results.map((r) => r.action), ['kill-pod', 'remove-init-container', 'remove-init-container', 'create-sandbox', 'start-init-container']);
+  assert.deepEqual(
+    out.results.map((r) => r.action),
+    ['kill-pod', 'remove-init-container', 'remove-init-container', 'create-sandbox', 'start-init-container'],
+  );
 });
 
 test('pull policy Never with the image absent: ErrImageNeverPull, no pull', async () => {
@@ -159,7 +216,10 @@ test('pull policy Always pulls even when present; IfNotPresent pulls only when a
   const pod = withPolicy(basePod(), 'IfNotPresent');
   (pod.spec!.containers[0] as any).imagePullPolicy = 'Always';
   await executePlan(input(pod, emptyStatus(pod)), deps(cri));
-  assert.deepEqual(cri.calls.filter((c) => c.method === 'PullImage').map((c) => c.req.image.image), ['nginx:1.25', 'busybox:1.36']);
+  assert.deepEqual(
+    cri.calls.filter((c) => c.method === 'PullImage').map((c) => c.req.image.image),
+    ['nginx:1.25', 'busybox:1.36'],
+  );
 });
 
 test('without a status of that name the restart count comes from the log directory', async () => {
@@ -168,7 +228,8 @@ test('without a status of that name the restart count comes from the log directo
   fs.dirs.set('/logs/shop_web_uid-1234/app', ['0.log', '3.log.20240101-000000', 'x.log']);
   const pod = withPolicy(basePod(), 'IfNotPresent');
   await executePlan(input(pod, emptyStatus(pod)), deps(cri, fs));
-  const byName = (n: string) => cri.calls.find((c) => c.method === 'CreateContainer' && c.req.config.metadata.name === n)!.req.config;
+  const byName = (n: string) =>
+    cri.calls.find((c) => c.method === 'CreateContainer' && c.req.config.metadata.name === n)!.req.config;
   assert.equal(byName('app').metadata.attempt, 4);
   assert.equal(byName('log').metadata.attempt, 0);
 });
@@ -208,11 +269,19 @@ test('syncPod --wait: waits for the started init container, re-plans and continu
   );
   assert.equal(out.ok, true, JSON.stringify(out.results));
   assert.equal(replans, 2);
-  assert.deepEqual(out.results.map((r) => `${r.round}:${r.action} ${r.target}`), [
-    '1:create-sandbox shop/web attempt 0', '1:start-init-container init1', '1:wait-init-container init1',
-    '2:start-init-container init2', '2:wait-init-container init2',
-    '3:start-container app', '3:start-container log', '3:start-container proxy',
-  ]);
+  assert.deepEqual(
+    out.results.map((r) => `${r.round}:${r.action} ${r.target}`),
+    [
+      '1:create-sandbox shop/web attempt 0',
+      '1:start-init-container init1',
+      '1:wait-init-container init1',
+      '2:start-init-container init2',
+      '2:wait-init-container init2',
+      '3:start-container app',
+      '3:start-container log',
+      '3:start-container proxy',
+    ],
+  );
 });
 
 test('syncPod --wait: an init container found running (an interrupted sync) is waited for, then the pod goes on', async () => {
@@ -237,9 +306,10 @@ test('syncPod --wait: an init container found running (an interrupted sync) is w
     },
   );
   assert.equal(out.ok, true, JSON.stringify(out.results));
-  assert.deepEqual(out.results.map((r) => `${r.round}:${r.action} ${r.target}`), [
-    '1:wait-init-container init1', '2:start-container app', '2:start-container log', '2:start-container proxy',
-  ]);
+  assert.deepEqual(
+    out.results.map((r) => `${r.round}:${r.action} ${r.target}`),
+    ['1:wait-init-container init1', '2:start-container app', '2:start-container log', '2:start-container proxy'],
+  );
   assert.equal(cri.calls.find((c) => c.method === 'ContainerStatus')?.req.containerId, st.containerStatuses[0]!.id);
 
   // Running sidecars (restartable init containers) are expected to keep running: nothing to wait for.
@@ -259,21 +329,35 @@ test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once b
   const { gatesAt } = await import('../fixtures/gates');
   const cri = new FakeCri();
   const pod = withPolicy(basePod(), 'IfNotPresent');
-  pod.spec!.volumes = [{ name: 'models', image: { reference: 'models:v2', pullPolicy: 'IfNotPresent' } }, { name: 'cfg', emptyDir: {} }] as any;
+  pod.spec!.volumes = [
+    { name: 'models', image: { reference: 'models:v2', pullPolicy: 'IfNotPresent' } },
+    { name: 'cfg', emptyDir: {} },
+  ] as any;
   for (const c of pod.spec!.containers) c.volumeMounts = [{ name: 'models', mountPath: '/models', readOnly: true }];
   pod.spec!.containers[0]!.volumeMounts!.push({ name: 'cfg', mountPath: '/cfg' });
-  (pod.spec!.containers[0] as any).env = [{ name: 'TOKEN', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'a.env', key: 'TOKEN' } } }];
+  (pod.spec!.containers[0] as any).env = [
+    { name: 'TOKEN', valueFrom: { fileKeyRef: { volumeName: 'cfg', path: 'a.env', key: 'TOKEN' } } },
+  ];
   const fs = new FakeFs();
   const file = `/kubelet/pods/${pod.metadata!.uid}/volumes/kubernetes.io~empty-dir/cfg/a.env`;
   fs.readText = (p: string) => (p === file ? "TOKEN='from-file'\n" : undefined);
   const node = { ...NODE, gates: gatesAt(36) };
-  const inp = { ...input(pod, emptyStatus(pod)), sandboxOptions: { ...node, configSeen: '2025-01-01T12:00:00.000000000Z' }, containerOptions: node };
+  const inp = {
+    ...input(pod, emptyStatus(pod)),
+    sandboxOptions: { ...node, configSeen: '2025-01-01T12:00:00.000000000Z' },
+    containerOptions: node,
+  };
   const out = await executePlan(inp, deps(cri, fs));
   assert.equal(out.ok, true, JSON.stringify(out.results));
   const pulls = cri.calls.filter((c) => c.method === 'PullImage').map((c) => c.req.image.image);
-  assert.deepEqual(pulls.filter((i) => i.startsWith('models')), ['models:v2'], 'pulled once for all containers');
+  assert.deepEqual(
+    pulls.filter((i) => i.startsWith('models')),
+    ['models:v2'],
+    'pulled once for all containers',
+  );
   const creates = cri.calls.filter((c) => c.method === 'CreateContainer').map((c) => c.req.config);
-  for (const cfg of creates) assert.equal(cfg.mounts.find((m: any) => m.containerPath === '/models').image.image, 'sha256:models:v2');
+  for (const cfg of creates)
+    assert.equal(cfg.mounts.find((m: any) => m.containerPath === '/models').image.image, 'sha256:models:v2');
   const envs = Object.fromEntries(creates[0].envs.map((e: any) => [e.key, new TextDecoder().decode(e.value)]));
   assert.equal(envs.TOKEN, 'from-file');
 });

@@ -5,13 +5,25 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { formatConfigSeen, goDurationSeconds, killGracePeriod, restartCountFromLogDir } from '../../src/sync/kubelet-rules';
+import {
+  formatConfigSeen,
+  goDurationSeconds,
+  killGracePeriod,
+  restartCountFromLogDir,
+} from '../../src/sync/kubelet-rules';
 import { acquirePodLock, lockPath } from '../../src/sync/lock';
 import { renderSyncReport } from '../../src/render/sync-view';
 
 test('killGracePeriod: deletion grace, else termination grace (probe overrides), else 2', () => {
   const c = { name: 'a', livenessProbe: { terminationGracePeriodSeconds: 5 } } as any;
-  assert.equal(killGracePeriod({ metadata: { deletionGracePeriodSeconds: 7 }, spec: { terminationGracePeriodSeconds: 30 } } as any, c, ''), 7);
+  assert.equal(
+    killGracePeriod(
+      { metadata: { deletionGracePeriodSeconds: 7 }, spec: { terminationGracePeriodSeconds: 30 } } as any,
+      c,
+      '',
+    ),
+    7,
+  );
   assert.equal(killGracePeriod({ spec: { terminationGracePeriodSeconds: 30 } } as any, c, ''), 30);
   assert.equal(killGracePeriod({ spec: { terminationGracePeriodSeconds: 30 } } as any, c, 'LivenessProbe'), 5);
   assert.equal(killGracePeriod({ spec: { terminationGracePeriodSeconds: 30 } } as any, c, 'StartupProbe'), 30);
@@ -62,7 +74,20 @@ test('the summary table is rendered from the results', () => {
       ok: false,
       stopped: 'stopped at step 1 of plan 1, as kubelet would',
       rounds: 1,
-      results: [{ round: 1, step: 1, action: 'create-sandbox', target: 'ns/web attempt 0', ok: false, error: 'CreatePodSandboxError', message: 'boom', durationMs: 12.4, rpcMs: 11, calls: [] }],
+      results: [
+        {
+          round: 1,
+          step: 1,
+          action: 'create-sandbox',
+          target: 'ns/web attempt 0',
+          ok: false,
+          error: 'CreatePodSandboxError',
+          message: 'boom',
+          durationMs: 12.4,
+          rpcMs: 11,
+          calls: [],
+        },
+      ],
       timings: { totalMs: 50, planMs: 10, rpcMs: 20, ownMs: 30 },
     },
     { timings: true },

@@ -35,7 +35,10 @@ test('nothing restarts when both kubelets hash the same way and keep the pod', (
     targetVersion: '1.33',
     scope: 'on this node',
   });
-  assert.deepEqual(verdicts(p).map((v) => v[1]), ['keep', 'keep', 'keep']);
+  assert.deepEqual(
+    verdicts(p).map((v) => v[1]),
+    ['keep', 'keep', 'keep'],
+  );
   assert.equal(p.summary.text, 'upgrading 1.33 → 1.33 restarts 0 of 3 running containers on this node.');
   assert.equal(p.changes, false);
 });
@@ -79,7 +82,11 @@ test('gate changes list flipped defaults and gates that exist on one side only',
 test('a target version that cannot be planned is refused in one line', () => {
   const pod = basePod();
   assert.throws(
-    () => buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'name+image') }], { current: { kubeletVersion: '1.33' }, targetVersion: 'x' }),
+    () =>
+      buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'name+image') }], {
+        current: { kubeletVersion: '1.33' },
+        targetVersion: 'x',
+      }),
     { name: 'SyncpodError' },
   );
 });
@@ -87,12 +94,18 @@ test('a target version that cannot be planned is refused in one line', () => {
 test('the table view is rendered from the data: one section per pod, gate changes, summary last', async () => {
   const { renderUpgradePlan } = await import('../../src/render/upgrade-view');
   const pod = basePod();
-  const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], { current: { kubeletVersion: '1.30' }, targetVersion: '1.33' });
+  const p = buildUpgradePlan([{ pod, podStatus: healthyStatus(pod, 'whole-spec') }], {
+    current: { kubeletVersion: '1.30' },
+    targetVersion: '1.33',
+  });
   const text = renderUpgradePlan(p, { width: 200 });
   const lines = text.split('\n');
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
   assert.match(lines[1]!, /^CONTAINER\s+STATE\s+UPGRADE\s+REASON$/);
-  assert.match(lines[2]!, /^app\s+running\s+restart\s+1\.33 hashes name and image only: it expects [0-9a-f]+, the container carries [0-9a-f]+ written by the whole-spec scheme of 1\.30$/);
+  assert.match(
+    lines[2]!,
+    /^app\s+running\s+restart\s+1\.33 hashes name and image only: it expects [0-9a-f]+, the container carries [0-9a-f]+ written by the whole-spec scheme of 1\.30$/,
+  );
   assert.ok(text.includes('Feature gates that differ (1.30 → 1.33):\n'), text);
   assert.match(text, /^  InPlacePodVerticalScaling: off → on$/m);
   assert.match(text, /^  SupplementalGroupsPolicy: absent → on$/m);
@@ -114,9 +127,15 @@ test('the preview leads with the pods that restart; a pod the upgrade leaves alo
   );
   const lines = renderUpgradePlan(p, { width: 100 }).split('\n');
   assert.equal(lines[0], 'Pod shop/web (uid uid-1234): 3 restarts');
-  assert.ok(lines.indexOf('Pod shop/api (uid uid-api): 0 restarts') > lines.findIndex((l) => /^proxy\s+running\s+restart/.test(l)));
+  assert.ok(
+    lines.indexOf('Pod shop/api (uid uid-api): 0 restarts') >
+      lines.findIndex((l) => /^proxy\s+running\s+restart/.test(l)),
+  );
   for (const l of lines) assert.ok(l.length <= 100, l);
-  const same = buildUpgradePlan([{ pod: fresh, podStatus: healthyStatus(fresh, 'name+image') }], { current: { kubeletVersion: '1.34' }, targetVersion: '1.36' });
+  const same = buildUpgradePlan([{ pod: fresh, podStatus: healthyStatus(fresh, 'name+image') }], {
+    current: { kubeletVersion: '1.34' },
+    targetVersion: '1.36',
+  });
   assert.equal(renderUpgradePlan(same).split('\n')[0], 'shop/api  no restarts  (3 containers kept)');
 });
 
@@ -132,5 +151,8 @@ test('1.29 → 1.30: a container using a field 1.30 added to v1.Container restar
     ['log', 'keep', null],
     ['proxy', 'keep', null],
   ]);
-  assert.match(p.pods[0]!.containers[0]!.reason, /^1\.30 serialises securityContext differently from 1\.29: hash [0-9a-f]+ becomes [0-9a-f]+$/);
+  assert.match(
+    p.pods[0]!.containers[0]!.reason,
+    /^1\.30 serialises securityContext differently from 1\.29: hash [0-9a-f]+ becomes [0-9a-f]+$/,
+  );
 });

@@ -11,11 +11,19 @@ const sandbox = (name: string, uid: string, createdAt: string, labels: Record<st
   metadata: { name, uid, namespace, attempt: 0 },
   state: 'SANDBOX_READY',
   createdAt,
-  labels: { ...labels, 'io.kubernetes.pod.name': name, 'io.kubernetes.pod.namespace': namespace, 'io.kubernetes.pod.uid': uid },
+  labels: {
+    ...labels,
+    'io.kubernetes.pod.name': name,
+    'io.kubernetes.pod.namespace': namespace,
+    'io.kubernetes.pod.uid': uid,
+  },
   annotations: {},
   runtimeHandler: '',
 });
-const lists = (...sandboxes: ReturnType<typeof sandbox>[]): RuntimeLists => ({ sandboxes: sandboxes as never, containers: [] });
+const lists = (...sandboxes: ReturnType<typeof sandbox>[]): RuntimeLists => ({
+  sandboxes: sandboxes as never,
+  containers: [],
+});
 
 const deployment = `apiVersion: apps/v1
 kind: Deployment
@@ -33,10 +41,24 @@ test("a Deployment's live pod: newest sandbox named <name>-<hash>-<suffix> whose
   const live = lists(
     sandbox('web-5d8f7c9b4-x2x4z', 'u-old', '100', { app: 'web', tier: 'front', 'pod-template-hash': '5d8f7c9b4' }),
     sandbox('web-7b6c5d4f8-k9m2p', 'u-new', '200', { app: 'web', tier: 'front', 'pod-template-hash': '7b6c5d4f8' }),
-    sandbox('web-7b6c5d4f8-abcde', 'u-badsuffix', '300', { app: 'web', tier: 'front', 'pod-template-hash': '7b6c5d4f8' }),
-    sandbox('web-other-k9m2p', 'u-hash-mismatch', '400', { app: 'web', tier: 'front', 'pod-template-hash': '7b6c5d4f8' }),
+    sandbox('web-7b6c5d4f8-abcde', 'u-badsuffix', '300', {
+      app: 'web',
+      tier: 'front',
+      'pod-template-hash': '7b6c5d4f8',
+    }),
+    sandbox('web-other-k9m2p', 'u-hash-mismatch', '400', {
+      app: 'web',
+      tier: 'front',
+      'pod-template-hash': '7b6c5d4f8',
+    }),
     sandbox('web-7b6c5d4f8-q8r7s', 'u-labels', '500', { app: 'web', 'pod-template-hash': '7b6c5d4f8' }),
-    sandbox('web-7b6c5d4f8-t5v6w', 'u-ns', '600', { app: 'web', tier: 'front', 'pod-template-hash': '7b6c5d4f8' }, 'other'),
+    sandbox(
+      'web-7b6c5d4f8-t5v6w',
+      'u-ns',
+      '600',
+      { app: 'web', tier: 'front', 'pod-template-hash': '7b6c5d4f8' },
+      'other',
+    ),
   );
   const m = matchWorkloadPod(live, 'shop', shape)!;
   assert.equal(m.name, 'web-7b6c5d4f8-k9m2p');
@@ -61,7 +83,18 @@ test("a StatefulSet's live pod is the one of its ordinal; its controller-revisio
     { ordinal: 1 },
   );
   const pod = (n: number, uid: string) =>
-    sandbox(`db-${n}`, uid, String(n), { app: 'db', 'statefulset.kubernetes.io/pod-name': `db-${n}`, 'apps.kubernetes.io/pod-index': String(n), 'controller-revision-hash': 'db-6c9f8' }, 'default');
+    sandbox(
+      `db-${n}`,
+      uid,
+      String(n),
+      {
+        app: 'db',
+        'statefulset.kubernetes.io/pod-name': `db-${n}`,
+        'apps.kubernetes.io/pod-index': String(n),
+        'controller-revision-hash': 'db-6c9f8',
+      },
+      'default',
+    );
   const m = matchWorkloadPod(lists(pod(0, 'a'), pod(1, 'b')), 'default', db!.source.controller!)!;
   assert.equal(m.uid, 'b');
   assert.equal(adoptLivePod(db!, m).pod.metadata?.labels?.['controller-revision-hash'], 'db-6c9f8');
@@ -72,7 +105,18 @@ test("a Job's live pod carries its job-name labels; a ReplicaSet's pods are <nam
     'apiVersion: batch/v1\nkind: Job\nmetadata: {name: once}\nspec:\n  template:\n    spec: {restartPolicy: Never, containers: [{name: run, image: busybox}]}\n',
     'job.yaml',
   );
-  const jobPod = sandbox('once-h7k2m', 'j', '1', { 'batch.kubernetes.io/job-name': 'once', 'job-name': 'once', 'batch.kubernetes.io/controller-uid': 'c-1', 'controller-uid': 'c-1' }, 'default');
+  const jobPod = sandbox(
+    'once-h7k2m',
+    'j',
+    '1',
+    {
+      'batch.kubernetes.io/job-name': 'once',
+      'job-name': 'once',
+      'batch.kubernetes.io/controller-uid': 'c-1',
+      'controller-uid': 'c-1',
+    },
+    'default',
+  );
   const m = matchWorkloadPod(lists(jobPod), 'default', job!.source.controller!)!;
   assert.equal(m.name, 'once-h7k2m');
   assert.equal(adoptLivePod(job!, m).pod.metadata?.labels?.['batch.kubernetes.io/controller-uid'], 'c-1');
@@ -80,6 +124,9 @@ test("a Job's live pod carries its job-name labels; a ReplicaSet's pods are <nam
     'apiVersion: apps/v1\nkind: ReplicaSet\nmetadata: {name: api}\nspec:\n  selector: {matchLabels: {app: api}}\n  template:\n    metadata: {labels: {app: api}}\n    spec: {containers: [{name: c, image: busybox}]}\n',
     'rs.yaml',
   );
-  const rsPods = lists(sandbox('api-x9z2w', 'r', '1', { app: 'api' }, 'default'), sandbox('api-extra-x9z2w', 's', '2', { app: 'api' }, 'default'));
+  const rsPods = lists(
+    sandbox('api-x9z2w', 'r', '1', { app: 'api' }, 'default'),
+    sandbox('api-extra-x9z2w', 's', '2', { app: 'api' }, 'default'),
+  );
   assert.equal(matchWorkloadPod(rsPods, 'default', rs!.source.controller!)?.name, 'api-x9z2w');
 });

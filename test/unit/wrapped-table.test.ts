@@ -4,13 +4,21 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { wrappedTable, wrappedTableRows } from '../../src/render/wrapped-table';
 
-const REASON = 'definition changed: hash 1234abcd (name+image) differs from 99887766 in the container annotation, so kubelet restarts it';
+const REASON =
+  'definition changed: hash 1234abcd (name+image) differs from 99887766 in the container annotation, so kubelet restarts it';
 const ID = 'f00dfeedbeef0123456789abcdef0123456789abcdef0123456789abcdef0123';
 
 const table: Array<[string, () => string, string[]]> = [
   [
     'short rows: columns as wide as their widest cell plus 3 spaces, no borders',
-    () => wrappedTable(['STEP', 'ACTION', 'TARGET'], [['1', 'kill-container', 'app'], ['2', 'start-container', 'sidecar']]),
+    () =>
+      wrappedTable(
+        ['STEP', 'ACTION', 'TARGET'],
+        [
+          ['1', 'kill-container', 'app'],
+          ['2', 'start-container', 'sidecar'],
+        ],
+      ),
     ['STEP   ACTION            TARGET', '1      kill-container    app', '2      start-container   sidecar'],
   ],
   [
@@ -26,7 +34,12 @@ const table: Array<[string, () => string, string[]]> = [
   [
     'no width left for the wrap column: the id keeps its width and the line runs past the terminal',
     () => wrappedTable(['ID', 'MESSAGE'], [[ID, 'a b c d e f g h i j k l m n o p q r s t']], { width: 40, wrap: [1] }),
-    [`ID${' '.repeat(ID.length + 1)}MESSAGE`, `${ID}   a b c d e f g h`, `${' '.repeat(ID.length + 3)}i j k l m n o p`, `${' '.repeat(ID.length + 3)}q r s t`],
+    [
+      `ID${' '.repeat(ID.length + 1)}MESSAGE`,
+      `${ID}   a b c d e f g h`,
+      `${' '.repeat(ID.length + 3)}i j k l m n o p`,
+      `${' '.repeat(ID.length + 3)}q r s t`,
+    ],
   ],
   ['no rows: the header alone', () => wrappedTable(['A', 'B'], [], { wrap: [1] }), ['A   B']],
 ];
@@ -36,7 +49,11 @@ for (const [name, render, want] of table) {
 }
 
 test('every line fits the width when the fixed columns leave room, none ends in a space, no word is cut', () => {
-  const rows = Array.from({ length: 30 }, (_, i) => [String(i + 1), `container-${i}`, `${REASON} ${'x'.repeat(i % 15)}`]);
+  const rows = Array.from({ length: 30 }, (_, i) => [
+    String(i + 1),
+    `container-${i}`,
+    `${REASON} ${'x'.repeat(i % 15)}`,
+  ]);
   for (const width of [50, 80, 100, 132]) {
     const text = wrappedTable(['STEP', 'TARGET', 'REASON'], rows, { width, wrap: [2] });
     for (const line of text.split('\n')) {
@@ -44,7 +61,11 @@ test('every line fits the width when the fixed columns leave room, none ends in 
       assert.equal(line, line.trimEnd());
     }
     const words = (s: string) => s.split(/\s+/).filter(Boolean).sort();
-    assert.deepEqual(words(text), words(['STEP TARGET REASON', ...rows.map((r) => r.join(' '))].join(' ')), 'every word, whole');
+    assert.deepEqual(
+      words(text),
+      words(['STEP TARGET REASON', ...rows.map((r) => r.join(' '))].join(' ')),
+      'every word, whole',
+    );
   }
 });
 
@@ -55,7 +76,14 @@ test('a word longer than the share of a wrap column widens it instead of being c
 });
 
 test('rows come back as their lines, so a caller paints a wrapped row whole', () => {
-  const rows = wrappedTableRows(['STEP', 'REASON'], [['1', REASON], ['2', 'short']], { width: 40, wrap: [1] });
+  const rows = wrappedTableRows(
+    ['STEP', 'REASON'],
+    [
+      ['1', REASON],
+      ['2', 'short'],
+    ],
+    { width: 40, wrap: [1] },
+  );
   assert.equal(rows.length, 3);
   assert.deepEqual(rows[0], ['STEP   REASON']);
   assert.ok(rows[1]!.length > 1);

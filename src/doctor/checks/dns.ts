@@ -3,7 +3,12 @@
 // namespace, and a forwarding loop for the cluster DNS that forwards to it), and more nameservers
 // or search domains than kubelet passes on (it keeps 3 nameservers and 32 search domains, 2048
 // characters, and warns).
-import { MAX_DNS_NAMESERVERS, MAX_DNS_SEARCH_LIST_CHARS, MAX_DNS_SEARCH_PATHS, parseResolvConf } from '../../kubelet/dns';
+import {
+  MAX_DNS_NAMESERVERS,
+  MAX_DNS_SEARCH_LIST_CHARS,
+  MAX_DNS_SEARCH_PATHS,
+  parseResolvConf,
+} from '../../kubelet/dns';
 import type { CheckOutcome, DoctorCheck, Evidence } from '../types';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
@@ -23,24 +28,41 @@ export function judgeResolvConf(text: string, path: string): CheckOutcome {
   const warns: string[] = [];
   const loop = rc.servers.filter(isLoopback);
   if (loop.length) {
-    fails.push(`nameserver ${loop.join(', ')} is a loopback address: pods with dnsPolicy Default cannot reach it, and a cluster DNS that forwards to it loops`);
+    fails.push(
+      `nameserver ${loop.join(', ')} is a loopback address: pods with dnsPolicy Default cannot reach it, and a cluster DNS that forwards to it loops`,
+    );
   }
   if (rc.servers.length > MAX_DNS_NAMESERVERS) {
-    warns.push(`${rc.servers.length} nameservers: kubelet passes on the first ${MAX_DNS_NAMESERVERS} and drops ${rc.servers.slice(MAX_DNS_NAMESERVERS).join(', ')} (DNSConfigForming events)`);
+    warns.push(
+      `${rc.servers.length} nameservers: kubelet passes on the first ${MAX_DNS_NAMESERVERS} and drops ${rc.servers.slice(MAX_DNS_NAMESERVERS).join(', ')} (DNSConfigForming events)`,
+    );
   }
-  if (rc.searches.length > MAX_DNS_SEARCH_PATHS) warns.push(`${rc.searches.length} search domains: kubelet keeps ${MAX_DNS_SEARCH_PATHS}`);
+  if (rc.searches.length > MAX_DNS_SEARCH_PATHS)
+    warns.push(`${rc.searches.length} search domains: kubelet keeps ${MAX_DNS_SEARCH_PATHS}`);
   const chars = rc.searches.join(' ').length;
-  if (chars > MAX_DNS_SEARCH_LIST_CHARS) warns.push(`the search line is ${chars} characters: kubelet cuts it to ${MAX_DNS_SEARCH_LIST_CHARS}`);
+  if (chars > MAX_DNS_SEARCH_LIST_CHARS)
+    warns.push(`the search line is ${chars} characters: kubelet cuts it to ${MAX_DNS_SEARCH_LIST_CHARS}`);
   if (fails.length) {
     return {
       status: 'fail',
       summary: `${path}: ${[...fails, ...warns].join('; ')}.`,
       evidence,
-      remedy: 'Point kubelet at a resolv.conf with real upstream servers: with systemd-resolved, resolvConf: /run/systemd/resolve/resolv.conf in the KubeletConfiguration (or --resolv-conf).',
+      remedy:
+        'Point kubelet at a resolv.conf with real upstream servers: with systemd-resolved, resolvConf: /run/systemd/resolve/resolv.conf in the KubeletConfiguration (or --resolv-conf).',
     };
   }
-  if (warns.length) return { status: 'warn', summary: `${path}: ${warns.join('; ')}.`, evidence, remedy: `Trim ${path} to at most ${MAX_DNS_NAMESERVERS} nameservers and ${MAX_DNS_SEARCH_PATHS} search domains, or give kubelet another resolvConf.` };
-  return { status: 'ok', summary: `${path} has ${rc.servers.length} nameserver(s), none loopback, within kubelet's limits.`, evidence };
+  if (warns.length)
+    return {
+      status: 'warn',
+      summary: `${path}: ${warns.join('; ')}.`,
+      evidence,
+      remedy: `Trim ${path} to at most ${MAX_DNS_NAMESERVERS} nameservers and ${MAX_DNS_SEARCH_PATHS} search domains, or give kubelet another resolvConf.`,
+    };
+  return {
+    status: 'ok',
+    summary: `${path} has ${rc.servers.length} nameserver(s), none loopback, within kubelet's limits.`,
+    evidence,
+  };
 }
 
 export const dnsChecks: DoctorCheck[] = [
@@ -51,7 +73,12 @@ export const dnsChecks: DoctorCheck[] = [
     async run(env) {
       const s = env.profile.resolvConf;
       const path = s.value;
-      if (path === '') return { status: 'skip', summary: 'resolvConf is "": kubelet gives pods no host resolver.', evidence: [ev('resolvConf', '""', s.from ? `${s.source} ${s.from}` : s.source)] };
+      if (path === '')
+        return {
+          status: 'skip',
+          summary: 'resolvConf is "": kubelet gives pods no host resolver.',
+          evidence: [ev('resolvConf', '""', s.from ? `${s.source} ${s.from}` : s.source)],
+        };
       let text: string;
       try {
         text = await env.readNodeFile(path);
@@ -62,7 +89,7 @@ export const dnsChecks: DoctorCheck[] = [
             status: 'warn',
             summary: `${path} (resolvConf, ${s.source}) does not exist: kubelet cannot read it and pods get no host nameservers.`,
             evidence: [ev('resolvConf', path, s.from ? `${s.source} ${s.from}` : s.source)],
-            remedy: 'Create the file or point resolvConf at the node\'s real resolv.conf.',
+            remedy: "Create the file or point resolvConf at the node's real resolv.conf.",
           };
         }
         throw err;

@@ -10,7 +10,11 @@ import { allInOrder } from '../../cri/together';
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
 const where = (s: Sourced<unknown>): string => (s.from ? `${s.source} ${s.from}` : s.source);
 
-const NO_KUBELET: CheckOutcome = { status: 'skip', summary: 'No kubelet process was found in /proc (or --no-node-profile): nothing of the kubelet to check.', evidence: [] };
+const NO_KUBELET: CheckOutcome = {
+  status: 'skip',
+  summary: 'No kubelet process was found in /proc (or --no-node-profile): nothing of the kubelet to check.',
+  evidence: [],
+};
 
 /** The kubelet's --pod-infra-container-image flag, as its command line gives it. */
 export function podInfraContainerImage(args: readonly string[]): string | undefined {
@@ -41,8 +45,18 @@ export const kubeletChecks: DoctorCheck[] = [
     title: 'a kubelet process runs',
     async run(env) {
       const k = env.profile.kubelet;
-      if (k) return { status: 'ok', summary: `kubelet runs as pid ${k.pid} (${k.exe}).`, evidence: [ev('pid', String(k.pid), `/proc/${k.pid}/exe -> ${k.exe}`)] };
-      if (env.profileError) return { status: 'ok', summary: 'A kubelet process runs, but its configuration could not be read (see kubelet.config).', evidence: [ev('kubelet', env.profileError, '/proc')] };
+      if (k)
+        return {
+          status: 'ok',
+          summary: `kubelet runs as pid ${k.pid} (${k.exe}).`,
+          evidence: [ev('pid', String(k.pid), `/proc/${k.pid}/exe -> ${k.exe}`)],
+        };
+      if (env.profileError)
+        return {
+          status: 'ok',
+          summary: 'A kubelet process runs, but its configuration could not be read (see kubelet.config).',
+          evidence: [ev('kubelet', env.profileError, '/proc')],
+        };
       return NO_KUBELET;
     },
   },
@@ -55,19 +69,43 @@ export const kubeletChecks: DoctorCheck[] = [
       if (!k) return NO_KUBELET;
       const v = env.profile.kubeletVersion;
       if (v.source !== 'kubelet-binary') {
-        return { status: 'skip', summary: `The kubelet's version was not read from its binary (${v.source === 'flag' ? `given as ${v.from}` : `${k.exe} --version gave no answer`}).`, evidence: [ev('kubeletVersion', v.value, where(v))] };
+        return {
+          status: 'skip',
+          summary: `The kubelet's version was not read from its binary (${v.source === 'flag' ? `given as ${v.from}` : `${k.exe} --version gave no answer`}).`,
+          evidence: [ev('kubeletVersion', v.value, where(v))],
+        };
       }
       const evidence = [ev('kubeletVersion', v.value, `${k.exe} --version`)];
       const m = /^v?1\.(\d+)/.exec(v.value);
       const minor = m ? Number(m[1]) : undefined;
-      if (minor === undefined) return { status: 'warn', summary: `The kubelet's version "${v.value}" is not one syncpod can read; plans follow 1.${NEWEST_MINOR}.`, evidence, remedy: 'Give the version with --kubelet-version.' };
+      if (minor === undefined)
+        return {
+          status: 'warn',
+          summary: `The kubelet's version "${v.value}" is not one syncpod can read; plans follow 1.${NEWEST_MINOR}.`,
+          evidence,
+          remedy: 'Give the version with --kubelet-version.',
+        };
       if (minor > NEWEST_MINOR) {
-        return { status: 'warn', summary: `kubelet ${v.value} is newer than any rules syncpod mirrors (${SUPPORTED_RANGE}); plans follow 1.${NEWEST_MINOR}.`, evidence, remedy: 'Use a syncpod release that mirrors this kubelet minor before trusting its plans.' };
+        return {
+          status: 'warn',
+          summary: `kubelet ${v.value} is newer than any rules syncpod mirrors (${SUPPORTED_RANGE}); plans follow 1.${NEWEST_MINOR}.`,
+          evidence,
+          remedy: 'Use a syncpod release that mirrors this kubelet minor before trusting its plans.',
+        };
       }
       if (minor < OLDEST_MINOR) {
-        return { status: 'warn', summary: `kubelet ${v.value} is older than the rules syncpod mirrors (${SUPPORTED_RANGE}); plans follow 1.${OLDEST_MINOR}.`, evidence, remedy: 'Upgrade the kubelet (this minor is out of upstream support too).' };
+        return {
+          status: 'warn',
+          summary: `kubelet ${v.value} is older than the rules syncpod mirrors (${SUPPORTED_RANGE}); plans follow 1.${OLDEST_MINOR}.`,
+          evidence,
+          remedy: 'Upgrade the kubelet (this minor is out of upstream support too).',
+        };
       }
-      return { status: 'ok', summary: `kubelet ${v.value} is within the minors syncpod mirrors (${SUPPORTED_RANGE}).`, evidence };
+      return {
+        status: 'ok',
+        summary: `kubelet ${v.value} is within the minors syncpod mirrors (${SUPPORTED_RANGE}).`,
+        evidence,
+      };
     },
   },
   {
@@ -87,10 +125,26 @@ export const kubeletChecks: DoctorCheck[] = [
       if (!k) return NO_KUBELET;
       const evidence: Evidence[] = [];
       if (k.configFile) evidence.push(ev('config', k.configFile, `/proc/${k.pid}/cmdline --config`));
-      if (k.configDir) evidence.push(ev('config-dir', `${k.configDir} (${k.dropIns.length} drop-in${k.dropIns.length === 1 ? '' : 's'})`, `/proc/${k.pid}/cmdline --config-dir`));
+      if (k.configDir)
+        evidence.push(
+          ev(
+            'config-dir',
+            `${k.configDir} (${k.dropIns.length} drop-in${k.dropIns.length === 1 ? '' : 's'})`,
+            `/proc/${k.pid}/cmdline --config-dir`,
+          ),
+        );
       for (const d of k.dropIns) evidence.push(ev('drop-in', d, k.configDir ?? ''));
-      if (!k.configFile && !k.configDir) return { status: 'ok', summary: 'The kubelet runs on flags and defaults alone (no --config, no --config-dir).', evidence: [ev('args', k.args.join(' '), `/proc/${k.pid}/cmdline`)] };
-      return { status: 'ok', summary: `The kubelet's configuration is readable${k.dropIns.length ? `, with ${k.dropIns.length} drop-in${k.dropIns.length === 1 ? '' : 's'}` : ''}.`, evidence };
+      if (!k.configFile && !k.configDir)
+        return {
+          status: 'ok',
+          summary: 'The kubelet runs on flags and defaults alone (no --config, no --config-dir).',
+          evidence: [ev('args', k.args.join(' '), `/proc/${k.pid}/cmdline`)],
+        };
+      return {
+        status: 'ok',
+        summary: `The kubelet's configuration is readable${k.dropIns.length ? `, with ${k.dropIns.length} drop-in${k.dropIns.length === 1 ? '' : 's'}` : ''}.`,
+        evidence,
+      };
     },
   },
   {
@@ -101,10 +155,25 @@ export const kubeletChecks: DoctorCheck[] = [
       const p = env.profile;
       if (!p.kubelet && p.cgroupDriver.source !== 'flag') return NO_KUBELET;
       const rt = await runtimeDriver(env);
-      if (!rt) return { status: 'skip', summary: 'The runtime reports no cgroup driver (no RuntimeConfig answer, no runc options in Status info): nothing to compare.', evidence: [ev('kubelet cgroupDriver', p.cgroupDriver.value, where(p.cgroupDriver))] };
-      const evidence = [ev('kubelet cgroupDriver', p.cgroupDriver.value, where(p.cgroupDriver)), ev('runtime cgroup driver', rt.driver, rt.from)];
-      if (p.cgroupDriver.source === 'runtime') return { status: 'ok', summary: `kubelet ${p.kubeletVersion.value} takes the runtime's cgroup driver (${rt.driver}).`, evidence };
-      if (p.cgroupDriver.value === rt.driver) return { status: 'ok', summary: `The kubelet and the runtime both use ${rt.driver}.`, evidence };
+      if (!rt)
+        return {
+          status: 'skip',
+          summary:
+            'The runtime reports no cgroup driver (no RuntimeConfig answer, no runc options in Status info): nothing to compare.',
+          evidence: [ev('kubelet cgroupDriver', p.cgroupDriver.value, where(p.cgroupDriver))],
+        };
+      const evidence = [
+        ev('kubelet cgroupDriver', p.cgroupDriver.value, where(p.cgroupDriver)),
+        ev('runtime cgroup driver', rt.driver, rt.from),
+      ];
+      if (p.cgroupDriver.source === 'runtime')
+        return {
+          status: 'ok',
+          summary: `kubelet ${p.kubeletVersion.value} takes the runtime's cgroup driver (${rt.driver}).`,
+          evidence,
+        };
+      if (p.cgroupDriver.value === rt.driver)
+        return { status: 'ok', summary: `The kubelet and the runtime both use ${rt.driver}.`, evidence };
       return {
         status: 'fail',
         summary: `The kubelet uses the ${p.cgroupDriver.value} cgroup driver but the runtime uses ${rt.driver}: pod sandboxes fail to start or land in the wrong cgroup.`,
@@ -123,11 +192,26 @@ export const kubeletChecks: DoctorCheck[] = [
       const rt = runtimeSandboxImage(status);
       const evidence: Evidence[] = [];
       if (rt) evidence.push(ev('runtime sandbox image', rt.image, rt.from));
-      if (kubeletImage) evidence.push(ev('kubelet --pod-infra-container-image', kubeletImage, `/proc/${env.profile.kubelet!.pid}/cmdline`));
+      if (kubeletImage)
+        evidence.push(
+          ev('kubelet --pod-infra-container-image', kubeletImage, `/proc/${env.profile.kubelet!.pid}/cmdline`),
+        );
       const image = rt?.image ?? kubeletImage;
-      if (!image) return { status: 'skip', summary: 'Neither the runtime (Status info) nor the kubelet (--pod-infra-container-image) names a sandbox image.', evidence };
+      if (!image)
+        return {
+          status: 'skip',
+          summary:
+            'Neither the runtime (Status info) nor the kubelet (--pod-infra-container-image) names a sandbox image.',
+          evidence,
+        };
       const found = images.find((i) => imageMatches(image, [...i.repoTags, ...i.repoDigests]));
-      evidence.push(ev(`${image} present`, found ? `yes (${found.id.slice(0, 19)}${found.pinned ? ', pinned' : ''})` : 'no', 'CRI ListImages'));
+      evidence.push(
+        ev(
+          `${image} present`,
+          found ? `yes (${found.id.slice(0, 19)}${found.pinned ? ', pinned' : ''})` : 'no',
+          'CRI ListImages',
+        ),
+      );
       if (!found) {
         return {
           status: 'fail',
@@ -152,7 +236,11 @@ export const kubeletChecks: DoctorCheck[] = [
           remedy: `Pin it in the runtime (containerd 1.7+ pins its sandbox image) or name it with the kubelet's --pod-infra-container-image=${image}.`,
         };
       }
-      return { status: 'ok', summary: `The sandbox image ${image} is present${found.pinned ? ' and pinned' : ''}.`, evidence };
+      return {
+        status: 'ok',
+        summary: `The sandbox image ${image} is present${found.pinned ? ' and pinned' : ''}.`,
+        evidence,
+      };
     },
   },
   {
@@ -161,26 +249,43 @@ export const kubeletChecks: DoctorCheck[] = [
     title: 'staticPodPath is readable and its pods valid',
     async run(env) {
       const sp = env.profile.staticPodPath;
-      if (!sp.value) return { status: 'skip', summary: 'No staticPodPath is configured.', evidence: [ev('staticPodPath', '', where(sp))] };
+      if (!sp.value)
+        return {
+          status: 'skip',
+          summary: 'No staticPodPath is configured.',
+          evidence: [ev('staticPodPath', '', where(sp))],
+        };
       const dir = sp.value.replace(/\/+$/, '') || '/';
       const node = await env.nodePlan();
       const mine = node.plan.problems.filter((p) => p.startsWith(`${dir}/`) || p.startsWith(`staticPodPath ${dir}`));
       const pods = node.plan.plans.filter((p) => p.source.kind === 'static-pod');
-      const evidence = [ev('staticPodPath', dir, where(sp)), ev('static pods', pods.map((p) => `${p.pod.namespace}/${p.pod.name}`).join(', ') || 'none', env.nodePath(dir))];
+      const evidence = [
+        ev('staticPodPath', dir, where(sp)),
+        ev('static pods', pods.map((p) => `${p.pod.namespace}/${p.pod.name}`).join(', ') || 'none', env.nodePath(dir)),
+      ];
       for (const m of mine) evidence.push(ev('refused', m, dir));
       if (mine.some((m) => m.startsWith('staticPodPath'))) {
-        return { status: 'warn', summary: `staticPodPath ${dir} does not exist: kubelet runs no static pods from it.`, evidence, remedy: `Create ${dir} or correct staticPodPath in the kubelet's config.` };
+        return {
+          status: 'warn',
+          summary: `staticPodPath ${dir} does not exist: kubelet runs no static pods from it.`,
+          evidence,
+          remedy: `Create ${dir} or correct staticPodPath in the kubelet's config.`,
+        };
       }
       if (mine.length) {
         return {
           status: 'fail',
           summary: `${mine.length} static pod file${mine.length === 1 ? '' : 's'} in ${dir} kubelet would refuse: ${mine[0]}`,
           evidence,
-          remedy: 'Fix or remove the files named (syncpod plan --node shows each problem); kubelet skips them silently apart from its log.',
+          remedy:
+            'Fix or remove the files named (syncpod plan --node shows each problem); kubelet skips them silently apart from its log.',
         };
       }
-      return { status: 'ok', summary: `${pods.length} static pod${pods.length === 1 ? '' : 's'} in ${dir}, all valid.`, evidence };
+      return {
+        status: 'ok',
+        summary: `${pods.length} static pod${pods.length === 1 ? '' : 's'} in ${dir}, all valid.`,
+        evidence,
+      };
     },
   },
 ];
-

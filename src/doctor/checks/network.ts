@@ -17,7 +17,9 @@ export const DEFAULT_CNI_BIN_DIR = '/opt/cni/bin';
 const DEFAULT_HOST_LOCAL_DATA_DIR = '/var/lib/cni/networks';
 
 /** Where the runtime reads CNI configs and plugins (containerd's Status info), else CNI's defaults. */
-export async function cniDirs(env: DoctorEnv): Promise<{ confDir: string; binDirs: string[]; from: string; loadStatus?: string }> {
+export async function cniDirs(
+  env: DoctorEnv,
+): Promise<{ confDir: string; binDirs: string[]; from: string; loadStatus?: string }> {
   let info: ReturnType<typeof runtimeInfoConfig>;
   let loadStatus: string | undefined;
   try {
@@ -28,7 +30,8 @@ export async function cniDirs(env: DoctorEnv): Promise<{ confDir: string; binDir
   } catch {
     info = undefined;
   }
-  const cni = info && typeof info.cni === 'object' && info.cni !== null ? (info.cni as Record<string, unknown>) : undefined;
+  const cni =
+    info && typeof info.cni === 'object' && info.cni !== null ? (info.cni as Record<string, unknown>) : undefined;
   const confDir = typeof cni?.confDir === 'string' && cni.confDir ? cni.confDir : undefined;
   const binDirs = Array.isArray(cni?.binDirs)
     ? (cni.binDirs as unknown[]).filter((d): d is string => typeof d === 'string' && d !== '')
@@ -44,7 +47,16 @@ export async function cniDirs(env: DoctorEnv): Promise<{ confDir: string; binDir
 }
 
 type Chosen =
-  | { kind: 'network'; network: NetworkConfigList; file: string; skipped: string[]; confDir: string; binDirs: string[]; dirsFrom: string; loadStatus?: string }
+  | {
+      kind: 'network';
+      network: NetworkConfigList;
+      file: string;
+      skipped: string[];
+      confDir: string;
+      binDirs: string[];
+      dirsFrom: string;
+      loadStatus?: string;
+    }
   | { kind: 'outcome'; outcome: CheckOutcome };
 
 const chosenCache = new WeakMap<DoctorEnv, Promise<Chosen>>();
@@ -64,7 +76,11 @@ async function choose(env: DoctorEnv): Promise<Chosen> {
   } catch (err) {
     return {
       kind: 'outcome',
-      outcome: { status: 'skip', summary: `The CNI conf dir ${dirs.confDir} does not exist (${(err as NodeJS.ErrnoException).code ?? errorLine(err)}): this node configures no CNI network there.`, evidence: [dirEv] },
+      outcome: {
+        status: 'skip',
+        summary: `The CNI conf dir ${dirs.confDir} does not exist (${(err as NodeJS.ErrnoException).code ?? errorLine(err)}): this node configures no CNI network there.`,
+        evidence: [dirEv],
+      },
     };
   }
   const files = await listConfFiles(env.nodePath(dirs.confDir));
@@ -73,12 +89,25 @@ async function choose(env: DoctorEnv): Promise<Chosen> {
     const file = join(dirs.confDir, name);
     try {
       const network = parseNetworkFile(name, await env.readNodeFile(file));
-      return { kind: 'network', network, file, skipped, confDir: dirs.confDir, binDirs: dirs.binDirs, dirsFrom: dirs.from, loadStatus: dirs.loadStatus };
+      return {
+        kind: 'network',
+        network,
+        file,
+        skipped,
+        confDir: dirs.confDir,
+        binDirs: dirs.binDirs,
+        dirsFrom: dirs.from,
+        loadStatus: dirs.loadStatus,
+      };
     } catch (err) {
       skipped.push(`${file}: ${errorLine(err)}`);
     }
   }
-  const evidence = [dirEv, ev('config files', files.length ? files.join(', ') : 'none', dirs.confDir), ...skipped.map((s) => ev('unusable', s, dirs.confDir))];
+  const evidence = [
+    dirEv,
+    ev('config files', files.length ? files.join(', ') : 'none', dirs.confDir),
+    ...skipped.map((s) => ev('unusable', s, dirs.confDir)),
+  ];
   if (dirs.loadStatus) evidence.push(ev('lastCNILoadStatus', dirs.loadStatus, 'CRI Status info'));
   return {
     kind: 'outcome',
@@ -92,7 +121,6 @@ async function choose(env: DoctorEnv): Promise<Chosen> {
     },
   };
 }
-
 
 /** Every binary a network runs: each plugin's type and each plugin's ipam.type. */
 export function pluginBinaries(network: NetworkConfigList): string[] {
@@ -171,7 +199,11 @@ export const networkChecks: DoctorCheck[] = [
       const c = await chosenNetwork(env);
       if (c.kind === 'outcome') return c.outcome;
       const evidence = [
-        ev('network', `${c.network.name} (cniVersion ${c.network.cniVersion}; plugins ${c.network.plugins.map((p) => p.type).join(', ')})`, c.file),
+        ev(
+          'network',
+          `${c.network.name} (cniVersion ${c.network.cniVersion}; plugins ${c.network.plugins.map((p) => p.type).join(', ')})`,
+          c.file,
+        ),
         ...c.skipped.map((s) => ev('unusable', s, c.confDir)),
       ];
       if (c.loadStatus !== undefined) evidence.push(ev('lastCNILoadStatus', c.loadStatus, 'CRI Status info'));
@@ -184,7 +216,12 @@ export const networkChecks: DoctorCheck[] = [
         };
       }
       if (c.skipped.length) {
-        return { status: 'warn', summary: `The runtime uses network ${c.network.name} from ${c.file}; ${c.skipped.length} earlier file(s) in ${c.confDir} are unusable and skipped.`, evidence, remedy: 'Remove or fix the unusable files: a later fix to them would change the pod network.' };
+        return {
+          status: 'warn',
+          summary: `The runtime uses network ${c.network.name} from ${c.file}; ${c.skipped.length} earlier file(s) in ${c.confDir} are unusable and skipped.`,
+          evidence,
+          remedy: 'Remove or fix the unusable files: a later fix to them would change the pod network.',
+        };
       }
       return { status: 'ok', summary: `The pod network is ${c.network.name} from ${c.file}.`, evidence };
     },
@@ -195,7 +232,12 @@ export const networkChecks: DoctorCheck[] = [
     title: 'every plugin binary the network names exists',
     async run(env) {
       const c = await chosenNetwork(env);
-      if (c.kind === 'outcome') return { status: 'skip', summary: 'No usable CNI config (see network.cni-config): no plugins to look for.', evidence: [] };
+      if (c.kind === 'outcome')
+        return {
+          status: 'skip',
+          summary: 'No usable CNI config (see network.cni-config): no plugins to look for.',
+          evidence: [],
+        };
       const evidence: Evidence[] = [];
       const missing: string[] = [];
       for (const bin of pluginBinaries(c.network)) {
@@ -225,7 +267,11 @@ export const networkChecks: DoctorCheck[] = [
           remedy: `Install the CNI plugins (e.g. the containernetworking-plugins package, or the network DaemonSet's init container) into ${c.binDirs[0]}.`,
         };
       }
-      return { status: 'ok', summary: `All ${evidence.length} plugin binaries of ${c.network.name} are in ${c.binDirs.join(', ')}.`, evidence };
+      return {
+        status: 'ok',
+        summary: `All ${evidence.length} plugin binaries of ${c.network.name} are in ${c.binDirs.join(', ')}.`,
+        evidence,
+      };
     },
   },
   {
@@ -234,9 +280,15 @@ export const networkChecks: DoctorCheck[] = [
     title: 'host-local IPAM leases no sandbox holds, and how full each range is',
     async run(env) {
       const c = await chosenNetwork(env);
-      if (c.kind === 'outcome') return { status: 'skip', summary: 'No usable CNI config (see network.cni-config).', evidence: [] };
+      if (c.kind === 'outcome')
+        return { status: 'skip', summary: 'No usable CNI config (see network.cni-config).', evidence: [] };
       const sections = hostLocalSections(c.network);
-      if (sections.length === 0) return { status: 'skip', summary: `Network ${c.network.name} uses no host-local IPAM: its leases are not kept on this node.`, evidence: [] };
+      if (sections.length === 0)
+        return {
+          status: 'skip',
+          summary: `Network ${c.network.name} uses no host-local IPAM: its leases are not kept on this node.`,
+          evidence: [],
+        };
       const sandboxes = await env.cri.sandboxes();
       const ready = new Set(sandboxes.filter((s) => s.state === 'SANDBOX_READY').map((s) => s.id));
       const known = new Set(sandboxes.map((s) => s.id));
@@ -269,7 +321,15 @@ export const networkChecks: DoctorCheck[] = [
         const orphaned = leases.filter((l) => !ready.has(l.holder));
         leaked += orphaned.length;
         for (const l of orphaned.slice(0, 10)) {
-          evidence.push(ev(`lease ${l.ip}`, known.has(l.holder) ? `held by NotReady sandbox ${l.holder.slice(0, 13)}` : `held by ${l.holder.slice(0, 13) || '(empty)'}, which the runtime does not know`, join(sec.dataDir, l.ip)));
+          evidence.push(
+            ev(
+              `lease ${l.ip}`,
+              known.has(l.holder)
+                ? `held by NotReady sandbox ${l.holder.slice(0, 13)}`
+                : `held by ${l.holder.slice(0, 13) || '(empty)'}, which the runtime does not know`,
+              join(sec.dataDir, l.ip),
+            ),
+          );
         }
         if (orphaned.length > 10) evidence.push(ev('more leaked leases', String(orphaned.length - 10), sec.dataDir));
         for (const r of sec.ranges) {
@@ -284,12 +344,26 @@ export const networkChecks: DoctorCheck[] = [
       }
       const remedy = `Remove the lease files of IPs no Ready sandbox holds (each file's first line is the sandbox id; check \`syncpod pods\` first), or stop and remove the NotReady sandboxes holding them (\`syncpod stopp\`/\`rmp\`) so the runtime releases them.`;
       if (worst === 'fail') {
-        return { status: 'fail', summary: `A host-local range of ${c.network.name} is exhausted (${fullness.join('; ')}), ${leaked} lease(s) held by no Ready sandbox: new pods fail with "no IP addresses available".`, evidence, remedy };
+        return {
+          status: 'fail',
+          summary: `A host-local range of ${c.network.name} is exhausted (${fullness.join('; ')}), ${leaked} lease(s) held by no Ready sandbox: new pods fail with "no IP addresses available".`,
+          evidence,
+          remedy,
+        };
       }
       if (leaked > 0 || worst === 'warn') {
-        return { status: 'warn', summary: `${leaked} host-local lease(s) of ${c.network.name} are held by no Ready sandbox (leaked); ranges: ${fullness.join('; ')}.`, evidence, remedy };
+        return {
+          status: 'warn',
+          summary: `${leaked} host-local lease(s) of ${c.network.name} are held by no Ready sandbox (leaked); ranges: ${fullness.join('; ')}.`,
+          evidence,
+          remedy,
+        };
       }
-      return { status: 'ok', summary: `Every host-local lease of ${c.network.name} belongs to a Ready sandbox; ranges: ${fullness.join('; ') || 'none declared'}.`, evidence };
+      return {
+        status: 'ok',
+        summary: `Every host-local lease of ${c.network.name} belongs to a Ready sandbox; ranges: ${fullness.join('; ') || 'none declared'}.`,
+        evidence,
+      };
     },
   },
   {
@@ -310,16 +384,22 @@ export const networkChecks: DoctorCheck[] = [
         value = text === '1' ? 1 : text === '0' ? 0 : undefined;
       }
       const evidence = [ev('net.ipv4.ip_forward', value === undefined ? 'unreadable' : String(value), from)];
-      if (value === undefined) return { status: 'skip', summary: `Could not read IPv4 forwarding from ${from}.`, evidence };
+      if (value === undefined)
+        return { status: 'skip', summary: `Could not read IPv4 forwarding from ${from}.`, evidence };
       if (value === 1) return { status: 'ok', summary: 'IPv4 forwarding is on.', evidence };
       // The bridge plugin with isGateway turns forwarding on whenever it sets up a pod: off with no
       // pod set up yet is what a fresh node looks like; off with Ready pods means someone turned it off.
       const c = await chosenNetwork(env);
-      const gateway = c.kind === 'network' && c.network.plugins.some((p) => p.type === 'bridge' && p.raw.isGateway === true);
+      const gateway =
+        c.kind === 'network' && c.network.plugins.some((p) => p.type === 'bridge' && p.raw.isGateway === true);
       const ready = (await env.cri.sandboxes()).filter((s) => s.state === 'SANDBOX_READY').length;
       evidence.push(ev('Ready sandboxes', String(ready), 'CRI ListPodSandbox'));
       if (gateway && ready === 0 && c.kind === 'network') {
-        return { status: 'ok', summary: `IPv4 forwarding is off, and the bridge plugin of ${c.network.name} (isGateway) turns it on when it sets up the first pod.`, evidence };
+        return {
+          status: 'ok',
+          summary: `IPv4 forwarding is off, and the bridge plugin of ${c.network.name} (isGateway) turns it on when it sets up the first pod.`,
+          evidence,
+        };
       }
       return {
         status: 'fail',
@@ -335,7 +415,8 @@ export const networkChecks: DoctorCheck[] = [
     title: 'bridged pod traffic passes iptables where the bridge plugin is used',
     async run(env) {
       const c = await chosenNetwork(env);
-      if (c.kind === 'outcome') return { status: 'skip', summary: 'No usable CNI config (see network.cni-config).', evidence: [] };
+      if (c.kind === 'outcome')
+        return { status: 'skip', summary: 'No usable CNI config (see network.cni-config).', evidence: [] };
       if (!c.network.plugins.some((p) => p.type === 'bridge')) {
         return { status: 'skip', summary: `Network ${c.network.name} uses no bridge plugin.`, evidence: [] };
       }
@@ -349,11 +430,13 @@ export const networkChecks: DoctorCheck[] = [
           status: 'warn',
           summary: `${path} does not exist: br_netfilter is not loaded, so traffic between pods on the ${c.network.name} bridge bypasses iptables (Service replies are not un-NATed).`,
           evidence: [ev('br_netfilter', 'not loaded', path)],
-          remedy: 'modprobe br_netfilter (and list it in /etc/modules-load.d/), then sysctl -w net.bridge.bridge-nf-call-iptables=1.',
+          remedy:
+            'modprobe br_netfilter (and list it in /etc/modules-load.d/), then sysctl -w net.bridge.bridge-nf-call-iptables=1.',
         };
       }
       const evidence = [ev('net.bridge.bridge-nf-call-iptables', text, path)];
-      if (text === '1') return { status: 'ok', summary: `Bridged traffic of ${c.network.name} passes iptables.`, evidence };
+      if (text === '1')
+        return { status: 'ok', summary: `Bridged traffic of ${c.network.name} passes iptables.`, evidence };
       return {
         status: 'warn',
         summary: `bridge-nf-call-iptables is ${text}: traffic between pods on the ${c.network.name} bridge bypasses iptables (kube-proxy's Service NAT breaks for same-node pods).`,

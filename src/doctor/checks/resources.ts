@@ -13,7 +13,10 @@ const ev = (name: string, value: string, from: string): Evidence => ({ name, val
  * and memory mounted, and its cgroup manager uses pids; on v2 cpu, cpuset, memory and pids must be
  * available at the root. hugetlb is optional (without it huge pages report no capacity).
  */
-export const REQUIRED_CONTROLLERS = { 1: ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids'], 2: ['cpu', 'cpuset', 'memory', 'pids'] } as const;
+export const REQUIRED_CONTROLLERS = {
+  1: ['cpu', 'cpuacct', 'cpuset', 'memory', 'pids'],
+  2: ['cpu', 'cpuset', 'memory', 'pids'],
+} as const;
 export const OPTIONAL_CONTROLLERS = ['hugetlb'] as const;
 
 /** Which of `want` are missing from `have`. Pure. */
@@ -38,21 +41,56 @@ async function configFrom(env: DoctorEnv): Promise<{ doc?: Record<string, unknow
 
 async function usageOf(env: DoctorEnv, path: string): Promise<FsUsage> {
   const s = await statfs(env.nodePath(path));
-  return { capacityBytes: s.blocks * s.bsize, availableBytes: s.bavail * s.bsize, inodes: s.files, inodesFree: s.ffree };
+  return {
+    capacityBytes: s.blocks * s.bsize,
+    availableBytes: s.bavail * s.bsize,
+    inodes: s.files,
+    inodesFree: s.ffree,
+  };
 }
 
-function fsOutcome(kind: 'nodefs' | 'imagefs', what: string, path: string, u: FsUsage, settings: ReturnType<typeof evictionSettings>, extra: Evidence[]): CheckOutcome {
+function fsOutcome(
+  kind: 'nodefs' | 'imagefs',
+  what: string,
+  path: string,
+  u: FsUsage,
+  settings: ReturnType<typeof evictionSettings>,
+  extra: Evidence[],
+): CheckOutcome {
   const v = judgeFilesystem(kind, u, settings);
   const evidence = [
     ...extra,
-    ev('size', `${formatBytes(u.capacityBytes)}, ${formatBytes(u.availableBytes)} available (${formatPercent(v.usedPercent)} used)`, `statfs ${path}`),
-    ev('inodes', u.inodes > 0 ? `${u.inodes - u.inodesFree} of ${u.inodes} used (${formatPercent(v.inodesUsedPercent)})` : 'not counted by this filesystem', `statfs ${path}`),
-    ev('eviction hard', Object.entries(settings.hard).filter(([k]) => k.startsWith(kind)).map(([k, t]) => `${k}<${t}`).join(', ') || 'none', settings.from),
+    ev(
+      'size',
+      `${formatBytes(u.capacityBytes)}, ${formatBytes(u.availableBytes)} available (${formatPercent(v.usedPercent)} used)`,
+      `statfs ${path}`,
+    ),
+    ev(
+      'inodes',
+      u.inodes > 0
+        ? `${u.inodes - u.inodesFree} of ${u.inodes} used (${formatPercent(v.inodesUsedPercent)})`
+        : 'not counted by this filesystem',
+      `statfs ${path}`,
+    ),
+    ev(
+      'eviction hard',
+      Object.entries(settings.hard)
+        .filter(([k]) => k.startsWith(kind))
+        .map(([k, t]) => `${k}<${t}`)
+        .join(', ') || 'none',
+      settings.from,
+    ),
   ];
   const soft = Object.entries(settings.soft).filter(([k]) => k.startsWith(kind));
   if (soft.length) evidence.push(ev('eviction soft', soft.map(([k, t]) => `${k}<${t}`).join(', '), settings.from));
-  if (kind === 'imagefs') evidence.push(ev('imageGCHighThresholdPercent', String(settings.imageGCHighThresholdPercent), settings.from));
-  if (v.status === 'ok') return { status: 'ok', summary: `The ${what} at ${path} is ${formatPercent(v.usedPercent)} full, inside kubelet's thresholds.`, evidence };
+  if (kind === 'imagefs')
+    evidence.push(ev('imageGCHighThresholdPercent', String(settings.imageGCHighThresholdPercent), settings.from));
+  if (v.status === 'ok')
+    return {
+      status: 'ok',
+      summary: `The ${what} at ${path} is ${formatPercent(v.usedPercent)} full, inside kubelet's thresholds.`,
+      evidence,
+    };
   return {
     status: v.status,
     summary: `The ${what} at ${path}: ${v.findings.join('; ')}.`,
@@ -88,7 +126,11 @@ export const resourcesChecks: DoctorCheck[] = [
         try {
           mounts = await env.readNodeFile('/proc/self/mounts');
         } catch {
-          return { status: 'skip', summary: 'Neither /sys/fs/cgroup/cgroup.controllers nor /proc/self/mounts could be read.', evidence: [] };
+          return {
+            status: 'skip',
+            summary: 'Neither /sys/fs/cgroup/cgroup.controllers nor /proc/self/mounts could be read.',
+            evidence: [],
+          };
         }
         have = new Set();
         for (const line of mounts.split('\n')) {
@@ -96,25 +138,46 @@ export const resourcesChecks: DoctorCheck[] = [
           if (f[2] !== 'cgroup') continue;
           for (const o of (f[3] ?? '').split(',')) have.add(o);
         }
-        if (have.size === 0) return { status: 'skip', summary: 'No cgroup v1 hierarchy is mounted and /sys/fs/cgroup is not cgroup v2.', evidence: [ev('cgroup mounts', 'none', from)] };
+        if (have.size === 0)
+          return {
+            status: 'skip',
+            summary: 'No cgroup v1 hierarchy is mounted and /sys/fs/cgroup is not cgroup v2.',
+            evidence: [ev('cgroup mounts', 'none', from)],
+          };
       }
       const required = REQUIRED_CONTROLLERS[version];
       const missing = missingControllers(have, required);
       const optionalMissing = missingControllers(have, OPTIONAL_CONTROLLERS);
       const evidence = [
         ev('cgroup version', version === 2 ? 'v2 (unified)' : 'v1', from),
-        ev('controllers', [...have].filter((c) => [...required, ...OPTIONAL_CONTROLLERS].includes(c as never)).sort().join(', ') || 'none', from),
+        ev(
+          'controllers',
+          [...have]
+            .filter((c) => [...required, ...OPTIONAL_CONTROLLERS].includes(c as never))
+            .sort()
+            .join(', ') || 'none',
+          from,
+        ),
       ];
       if (missing.length) {
         return {
           status: 'fail',
           summary: `cgroup ${version === 2 ? 'v2' : 'v1'} lacks ${missing.join(', ')}: kubelet's container manager refuses to start (or cannot enforce pod limits) without them.`,
           evidence,
-          remedy: version === 2 ? 'Enable the controllers at the root (cgroup_enable=… on the kernel command line, or systemd delegation) and reboot.' : 'Mount the missing v1 hierarchies (or boot with systemd.unified_cgroup_hierarchy=1 for cgroup v2).',
+          remedy:
+            version === 2
+              ? 'Enable the controllers at the root (cgroup_enable=… on the kernel command line, or systemd delegation) and reboot.'
+              : 'Mount the missing v1 hierarchies (or boot with systemd.unified_cgroup_hierarchy=1 for cgroup v2).',
         };
       }
-      const note = optionalMissing.length ? ` (${optionalMissing.join(', ')} absent: huge pages report no capacity)` : '';
-      return { status: 'ok', summary: `cgroup ${version === 2 ? 'v2' : 'v1'} has every controller kubelet needs${note}.`, evidence };
+      const note = optionalMissing.length
+        ? ` (${optionalMissing.join(', ')} absent: huge pages report no capacity)`
+        : '';
+      return {
+        status: 'ok',
+        summary: `cgroup ${version === 2 ? 'v2' : 'v1'} has every controller kubelet needs${note}.`,
+        evidence,
+      };
     },
   },
   {
@@ -131,9 +194,16 @@ export const resourcesChecks: DoctorCheck[] = [
       const cfg = await configFrom(env);
       const failSwapOn = cfg.doc?.failSwapOn !== false;
       const ms = cfg.doc?.memorySwap;
-      const behavior = ms && typeof ms === 'object' && typeof (ms as Record<string, unknown>).swapBehavior === 'string' ? ((ms as Record<string, unknown>).swapBehavior as string) : 'NoSwap';
+      const behavior =
+        ms && typeof ms === 'object' && typeof (ms as Record<string, unknown>).swapBehavior === 'string'
+          ? ((ms as Record<string, unknown>).swapBehavior as string)
+          : 'NoSwap';
       const evidence = [
-        ev('swap', swaps.length ? swaps.map((s) => `${s.name} ${formatBytes(s.sizeKiB * 1024)}`).join(', ') : 'off', '/proc/swaps'),
+        ev(
+          'swap',
+          swaps.length ? swaps.map((s) => `${s.name} ${formatBytes(s.sizeKiB * 1024)}`).join(', ') : 'off',
+          '/proc/swaps',
+        ),
         ev('failSwapOn', String(failSwapOn), cfg.from),
         ev('memorySwap.swapBehavior', behavior, cfg.from),
       ];
@@ -143,10 +213,15 @@ export const resourcesChecks: DoctorCheck[] = [
           status: env.profile.detected ? 'fail' : 'warn',
           summary: `Swap is on (${swaps.length} device(s)) and failSwapOn is true: kubelet refuses to start on this node.`,
           evidence,
-          remedy: 'swapoff -a and remove swap from /etc/fstab, or set failSwapOn: false (and memorySwap.swapBehavior) in the KubeletConfiguration.',
+          remedy:
+            'swapoff -a and remove swap from /etc/fstab, or set failSwapOn: false (and memorySwap.swapBehavior) in the KubeletConfiguration.',
         };
       }
-      return { status: 'ok', summary: `Swap is on and kubelet allows it (failSwapOn false, swapBehavior ${behavior}).`, evidence };
+      return {
+        status: 'ok',
+        summary: `Swap is on and kubelet allows it (failSwapOn false, swapBehavior ${behavior}).`,
+        evidence,
+      };
     },
   },
   {
@@ -157,10 +232,21 @@ export const resourcesChecks: DoctorCheck[] = [
       const info = await env.cri.imageFsInfo();
       const fs = info.imageFilesystems?.[0];
       const mount = fs?.fsId?.mountpoint;
-      if (!mount) return { status: 'skip', summary: 'The runtime reports no image filesystem (ImageFsInfo is empty).', evidence: [] };
+      if (!mount)
+        return {
+          status: 'skip',
+          summary: 'The runtime reports no image filesystem (ImageFsInfo is empty).',
+          evidence: [],
+        };
       const settings = evictionSettings((await configFrom(env)).doc, (await configFrom(env)).from);
       const u = await usageOf(env, mount);
-      const extra = [ev('image filesystem', `${mount}, ${formatBytes(Number(fs.usedBytes?.value ?? 0))} used by images`, 'CRI ImageFsInfo')];
+      const extra = [
+        ev(
+          'image filesystem',
+          `${mount}, ${formatBytes(Number(fs.usedBytes?.value ?? 0))} used by images`,
+          'CRI ImageFsInfo',
+        ),
+      ];
       return fsOutcome('imagefs', 'image filesystem', mount, u, settings, extra);
     },
   },
@@ -176,7 +262,8 @@ export const resourcesChecks: DoctorCheck[] = [
       try {
         u = await usageOf(env, dir);
       } catch (err) {
-        if ((err as NodeJS.ErrnoException).code === 'ENOENT') return { status: 'skip', summary: `The pod logs directory ${dir} does not exist.`, evidence: [] };
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT')
+          return { status: 'skip', summary: `The pod logs directory ${dir} does not exist.`, evidence: [] };
         throw err;
       }
       const s = env.profile.podLogsDir;

@@ -11,10 +11,15 @@ async function reach<V>(env: DoctorEnv, f: () => Promise<V>): Promise<V | CheckO
   try {
     return await f();
   } catch (err) {
-    return { status: 'skip', summary: `the runtime at ${env.cri.endpoint} did not answer (see runtime.reachable): ${errorLine(err)}`, evidence: [] };
+    return {
+      status: 'skip',
+      summary: `the runtime at ${env.cri.endpoint} did not answer (see runtime.reachable): ${errorLine(err)}`,
+      evidence: [],
+    };
   }
 }
-const isOutcome = (v: unknown): v is CheckOutcome => typeof v === 'object' && v !== null && 'status' in v && 'evidence' in v;
+const isOutcome = (v: unknown): v is CheckOutcome =>
+  typeof v === 'object' && v !== null && 'status' in v && 'evidence' in v;
 
 function condition(type: 'RuntimeReady' | 'NetworkReady', remedy: string): DoctorCheck['run'] {
   return async (env) => {
@@ -24,7 +29,12 @@ function condition(type: 'RuntimeReady' | 'NetworkReady', remedy: string): Docto
     const c = conds.find((x) => x.type === type);
     const from = `CRI Status on ${env.cri.endpoint}`;
     if (!c) {
-      return { status: 'fail', summary: `the runtime reports no ${type} condition (kubelet treats a missing condition as not ready)`, evidence: [ev('conditions', conds.map((x) => x.type).join(', ') || 'none', from)], remedy };
+      return {
+        status: 'fail',
+        summary: `the runtime reports no ${type} condition (kubelet treats a missing condition as not ready)`,
+        evidence: [ev('conditions', conds.map((x) => x.type).join(', ') || 'none', from)],
+        remedy,
+      };
     }
     const detail = [c.reason, c.message].filter(Boolean).join(': ');
     const evidence = [ev(type, `${c.status}${detail ? ` (${detail})` : ''}`, from)];
@@ -53,13 +63,18 @@ export const runtimeChecks: DoctorCheck[] = [
       });
       try {
         const v = await Promise.race([env.cri.version(), silent]);
-        return { status: 'ok', summary: `${v.runtimeName} ${v.runtimeVersion} answers at ${env.cri.endpoint}.`, evidence: [ev('runtime', `${v.runtimeName} ${v.runtimeVersion}`, from)] };
+        return {
+          status: 'ok',
+          summary: `${v.runtimeName} ${v.runtimeVersion} answers at ${env.cri.endpoint}.`,
+          evidence: [ev('runtime', `${v.runtimeName} ${v.runtimeVersion}`, from)],
+        };
       } catch (err) {
         return {
           status: 'fail',
           summary: `the runtime at ${env.cri.endpoint} does not answer: ${errorLine(err)}`,
           evidence: [ev('Version', errorLine(err), from)],
-          remedy: 'Start the runtime (systemctl status containerd / crio) or name its socket with --runtime-endpoint or CONTAINER_RUNTIME_ENDPOINT.',
+          remedy:
+            'Start the runtime (systemctl status containerd / crio) or name its socket with --runtime-endpoint or CONTAINER_RUNTIME_ENDPOINT.',
         };
       } finally {
         clearTimeout(timer);
@@ -74,7 +89,8 @@ export const runtimeChecks: DoctorCheck[] = [
       const v = await reach(env, () => env.cri.version());
       if (isOutcome(v)) return v;
       const evidence = [ev('runtimeApiVersion', v.runtimeApiVersion, `CRI Version on ${env.cri.endpoint}`)];
-      if (v.runtimeApiVersion === 'v1') return { status: 'ok', summary: 'The runtime speaks CRI runtime.v1.', evidence };
+      if (v.runtimeApiVersion === 'v1')
+        return { status: 'ok', summary: 'The runtime speaks CRI runtime.v1.', evidence };
       return {
         status: 'fail',
         summary: `The runtime speaks CRI ${v.runtimeApiVersion || 'of no stated version'}; kubelet 1.26 and newer talk runtime.v1 only.`,
@@ -87,13 +103,19 @@ export const runtimeChecks: DoctorCheck[] = [
     id: 'runtime.ready',
     group: 'runtime',
     title: 'RuntimeReady condition',
-    run: condition('RuntimeReady', "Read the runtime's log (journalctl -u containerd) for why it is not ready, fix that and restart it."),
+    run: condition(
+      'RuntimeReady',
+      "Read the runtime's log (journalctl -u containerd) for why it is not ready, fix that and restart it.",
+    ),
   },
   {
     id: 'runtime.network-ready',
     group: 'runtime',
     title: 'NetworkReady condition (a CNI config loaded)',
-    run: condition('NetworkReady', "Put a valid CNI config in the runtime's CNI conf dir (/etc/cni/net.d) with its plugins in the bin dir; the runtime loads it without a restart (containerd watches the dir)."),
+    run: condition(
+      'NetworkReady',
+      "Put a valid CNI config in the runtime's CNI conf dir (/etc/cni/net.d) with its plugins in the bin dir; the runtime loads it without a restart (containerd watches the dir).",
+    ),
   },
   {
     id: 'runtime.version',
@@ -106,7 +128,14 @@ export const runtimeChecks: DoctorCheck[] = [
       const kubelet = env.profile.kubeletVersion;
       const kMinor = minorOf(kubelet.value);
       const ctd = /^v?(\d+)\.(\d+)/.exec(v.runtimeVersion);
-      if (v.runtimeName === 'containerd' && ctd && Number(ctd[1]) < 2 && env.profile.detected && kMinor !== undefined && kMinor >= 35) {
+      if (
+        v.runtimeName === 'containerd' &&
+        ctd &&
+        Number(ctd[1]) < 2 &&
+        env.profile.detected &&
+        kMinor !== undefined &&
+        kMinor >= 35
+      ) {
         evidence.push(ev('kubelet', kubelet.value, kubelet.from ?? kubelet.source));
         return {
           status: 'warn',
@@ -128,7 +157,11 @@ export const runtimeChecks: DoctorCheck[] = [
     async run(env) {
       const rc = await env.cri.runtimeConfig();
       if (rc.answered) {
-        return { status: 'ok', summary: `The runtime uses the ${rc.cgroupDriver} cgroup driver.`, evidence: [ev('cgroupDriver', rc.cgroupDriver, `CRI RuntimeConfig on ${rc.endpoint}`)] };
+        return {
+          status: 'ok',
+          summary: `The runtime uses the ${rc.cgroupDriver} cgroup driver.`,
+          evidence: [ev('cgroupDriver', rc.cgroupDriver, `CRI RuntimeConfig on ${rc.endpoint}`)],
+        };
       }
       const status = await reach(env, () => env.cri.status());
       if (isOutcome(status)) return status;
@@ -137,10 +170,17 @@ export const runtimeChecks: DoctorCheck[] = [
         return {
           status: 'ok',
           summary: `The runtime uses the ${info.driver} cgroup driver (from its configuration; RuntimeConfig: ${rc.why}).`,
-          evidence: [ev('cgroupDriver', info.driver, info.from), ev('RuntimeConfig', rc.why, `CRI RuntimeConfig on ${env.cri.endpoint}`)],
+          evidence: [
+            ev('cgroupDriver', info.driver, info.from),
+            ev('RuntimeConfig', rc.why, `CRI RuntimeConfig on ${env.cri.endpoint}`),
+          ],
         };
       }
-      return { status: 'skip', summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info).`, evidence: [] };
+      return {
+        status: 'skip',
+        summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info).`,
+        evidence: [],
+      };
     },
   },
 ];
