@@ -110,8 +110,7 @@ async function main(): Promise<void> {
     const v = JSON.parse(stdout);
     checks = v.checks.length;
     const orphans = v.checks.find((c: { id: string }) => c.id === 'pods.orphans');
-    if (!orphans || !orphans.summary.startsWith(`${PODS} orphan pods`))
-      throw new Error(`pods.orphans: ${orphans?.summary}`);
+    if (!orphans?.summary.startsWith(`${PODS} orphan pods`)) throw new Error(`pods.orphans: ${orphans?.summary}`);
     const stuck = v.checks.find((c: { id: string }) => c.id === 'pods.stuck');
     if (stuck?.status !== 'ok') throw new Error(`pods.stuck: ${stuck?.summary}`);
   };

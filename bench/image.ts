@@ -17,7 +17,7 @@ const ARCHIVE = path.join(ROOT, 'dist', 'syncpod-image.tar');
 const VERSION = JSON.parse(fs.readFileSync(path.join(ROOT, 'package.json'), 'utf8')).version as string;
 const ROUNDS = Math.max(5, Number(process.env.BENCH_ROUNDS ?? 15));
 const PODS = 20;
-const say = (line: string) => process.stderr.write(`${line}\n`);
+const _say = (line: string) => process.stderr.write(`${line}\n`);
 
 /** Runs inside and outside: time `node -e 0` and `SYNCPOD pods` spawned alternately; prints JSON. */
 const TIMER = `

@@ -375,7 +375,7 @@ function row(what: string, s: Sample | undefined, target = '', pass?: boolean, m
   rows.push({
     what,
     median: medianText ?? (s ? `${fmt(median(s.ms))} ms` : 'n/a'),
-    spread: s && s.ms.length ? `${fmt(Math.min(...s.ms))}–${fmt(Math.max(...s.ms))} ms (n=${s.ms.length})` : '',
+    spread: s?.ms.length ? `${fmt(Math.min(...s.ms))}–${fmt(Math.max(...s.ms))} ms (n=${s.ms.length})` : '',
     target,
     verdict: pass === undefined ? '' : pass ? 'PASS' : 'MISS',
   });

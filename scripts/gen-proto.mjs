@@ -7,7 +7,7 @@
 // package, the descriptor types they satisfy, and TypeScript interfaces for the runtime.v1
 // messages. `npm run gen` writes the files; test/unit/proto-gen.test.ts calls generateAll() and
 // compares with what is committed, so the generated code cannot drift from proto/.
-import { readFileSync, writeFileSync, mkdirSync } from 'node:fs';
+import { writeFileSync, mkdirSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';

@@ -11,7 +11,7 @@ export function nowNs(ctx: Context): bigint {
 }
 
 /** Protobuf JSON (crictl's -o json) for messages of the API version in use. */
-export function protoJSON(ctx: Context): ProtoJSON {
+export function protoJSON(_ctx: Context): ProtoJSON {
   return (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
 }
 

@@ -7,7 +7,6 @@ import {
   int,
   nodeOptions,
   netOptions,
-  OUTPUT_INSPECT,
   OUTPUT_LIST,
   type Cmd,
   type OptionsOf,

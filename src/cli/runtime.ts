@@ -1,8 +1,7 @@
 // Runtime commands: version, info.
 import type { Context } from './context';
 import { parseOutput, protoJSON, statusOutput } from './output';
-import { formatInfo, formatVersion, type StatusOutput } from '../render/inspect-view';
-import { SyncpodError } from '../errors';
+import { formatInfo, formatVersion } from '../render/inspect-view';
 import { yamlText } from '../render/yaml';
 import type { InfoOptions, VersionOptions } from './commands';
 

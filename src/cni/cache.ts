@@ -120,9 +120,7 @@ export async function findCacheEntries(cacheDir: string, containerId: string, if
     try {
       const entry = decodeCacheEntry(await readFile(join(dir, name), 'utf8'), join(dir, name));
       if (entry.containerId === containerId && entry.ifName === ifname && entry.networkName !== '') out.push(entry);
-    } catch {
-      continue;
-    }
+    } catch {}
   }
   return out;
 }

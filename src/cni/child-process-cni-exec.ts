@@ -25,9 +25,7 @@ export class ChildProcessCniExec implements CniExec {
       const candidate = join(dir, name);
       try {
         if ((await stat(candidate)).isFile()) return candidate;
-      } catch {
-        continue;
-      }
+      } catch {}
     }
     return undefined;
   }

@@ -16,7 +16,7 @@ export type Decoded<K extends string> = K extends keyof MessageTypes ? MessageTy
 
 // ---- compiled descriptors -------------------------------------------------------------------
 
-const enum Kind {
+enum Kind {
   Double,
   Float,
   Int64,

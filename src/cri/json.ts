@@ -172,7 +172,7 @@ function parseScalar(pkg: ProtoPackage, f: FieldDescriptor, v: unknown, path: st
     case 'enum': {
       const values = pkg.enums[f.ref!]!.values;
       if (typeof v === 'string') {
-        if (!Object.prototype.hasOwnProperty.call(values, v)) {
+        if (!Object.hasOwn(values, v)) {
           fail(path, `unknown value ${JSON.stringify(v)} for enum ${f.ref} (one of ${Object.keys(values).join(', ')})`);
         }
         return v;

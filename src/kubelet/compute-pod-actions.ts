@@ -243,7 +243,7 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
   let keepCount = 0;
   containers.forEach((c, idx) => {
     const s = findContainerStatusByName(podStatus, c.name);
-    if (!s || s.state !== 'running') {
+    if (s?.state !== 'running') {
       const d = shouldContainerBeRestarted(c, pod, podStatus, rules);
       if (d.restart) {
         changes.containersToStart.push({

@@ -45,7 +45,7 @@ export function isInitContainerFailed(s: ContainerStatus): boolean {
  */
 export function activeContainerStatuses(podStatus: PodStatus): ContainerStatus[] {
   const newest = podStatus.sandboxStatuses[0];
-  if (!newest || newest.state !== 'ready') return [];
+  if (newest?.state !== 'ready') return [];
   return podStatus.containerStatuses.filter((s) => s.podSandboxId === newest.id);
 }
 

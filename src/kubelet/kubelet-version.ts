@@ -225,7 +225,7 @@ const HELPERS_NOTE =
 
 /** The plan assumption that says what the mirror of `minor` (34+) was read in and how that tree's minor was told. */
 function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
-  const m = (minor >= 37 ? 37 : minor) as 34 | 35 | 36 | 37;
+  const m = Math.min(minor, 37) as 34 | 35 | 36 | 37;
   const src = MIRROR_SOURCES[m];
   // Files of one tree are named together, with how that tree was dated once.
   const groups: MirrorTree[][] = [];

@@ -252,8 +252,7 @@ export function appArmorProfile(
     const ann = pod.metadata?.annotations?.[APPARMOR_ANNOTATION_PREFIX + container.name];
     if (ann === 'runtime/default') p = { type: 'RuntimeDefault' };
     else if (ann === 'unconfined') p = { type: 'Unconfined' };
-    else if (ann !== undefined && ann.startsWith('localhost/'))
-      p = { type: 'Localhost', localhostProfile: ann.slice('localhost/'.length) };
+    else if (ann?.startsWith('localhost/')) p = { type: 'Localhost', localhostProfile: ann.slice('localhost/'.length) };
   }
   p ??= (pod.spec?.securityContext as { appArmorProfile?: Ap } | undefined)?.appArmorProfile;
   if (!p) return { apparmorProfile: '' };

@@ -228,7 +228,7 @@ function stripQuotedAndComments(line: string): string {
     }
     if (ch === '#' && (i === 0 || /\s/.test(line[i - 1]!))) break;
     // A quote opens a quoted scalar only where a scalar starts (not inside a plain word: it's).
-    if ((ch === '"' || ch === "'") && (i === 0 || /[\s:,\[{\-]/.test(line[i - 1]!))) {
+    if ((ch === '"' || ch === "'") && (i === 0 || /[\s:,[{-]/.test(line[i - 1]!))) {
       quote = ch;
       continue;
     }

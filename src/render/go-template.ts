@@ -181,7 +181,7 @@ function parsePipeline(toks: string[]): Pipeline {
       const sub: Arg = { t: 'sub', pipe: parsePipeline(inner) };
       // (x).field
       const next = toks[j];
-      if (next && next.startsWith('.') && next.length > 1) {
+      if (next?.startsWith('.') && next.length > 1) {
         cur.push({ t: 'sub', pipe: { decl: [], assign: false, cmds: [[sub]] } });
         (cur[cur.length - 1] as { t: 'sub'; pipe: Pipeline; path?: string[] }).path = next.slice(1).split('.');
         j++;
@@ -432,7 +432,7 @@ function walk(v: Value, path: string[]): Value {
     if (v === null || v === undefined) return fail(`nil pointer evaluating .${key}`);
     if (typeof v !== 'object' || Array.isArray(v) || v instanceof GoNumber)
       return fail(`can't evaluate field ${key} in ${show(v)}`);
-    if (!Object.prototype.hasOwnProperty.call(v, key)) return fail(`map has no entry for key "${key}"`);
+    if (!Object.hasOwn(v, key)) return fail(`map has no entry for key "${key}"`);
     v = (v as Record<string, Value>)[key];
   }
   return v;
@@ -471,7 +471,7 @@ function evalCommand(cmd: Arg[], dot: Value, scope: Scope, final: Value, hasFina
 }
 
 function evalPipe(p: Pipeline, dot: Value, scope: Scope): Value {
-  let v: Value = undefined;
+  let v: Value;
   p.cmds.forEach((cmd, i) => (v = evalCommand(cmd, dot, scope, v, i > 0)));
   if (p.decl.length === 1) {
     if (p.assign) scope.set(p.decl[0]!, v);

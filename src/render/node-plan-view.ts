@@ -5,7 +5,7 @@
 import type { NodePlan, NodePodPlan } from '../plan/node-plan';
 import { podChanges } from '../plan/node-plan';
 import type { NodeSyncReport } from '../workflows/node-sync';
-import { plainColours, type Colours } from './colour';
+import { plainColours } from './colour';
 import { groupedAssumptions, stepLines, unchangedLines, type PlanView, type PodEntry } from './plan-view';
 import { orphanTable } from './orphans-view';
 import { renderSyncReport } from './sync-view';

@@ -122,7 +122,7 @@ export function byNewest<X extends { createdAt: string; id: string }>(a: X, b: X
 /** Pod IPs as kubelet takes them: only from the newest sandbox, only when it is ready. */
 export function podIPs(sandboxes: SandboxStatus[]): string[] {
   const newest = sandboxes[0];
-  if (!newest || newest.state !== 'ready' || !newest.hasNetwork) return [];
+  if (newest?.state !== 'ready' || !newest.hasNetwork) return [];
   return [newest.ip, ...newest.additionalIps].filter((ip) => ip !== '');
 }
 

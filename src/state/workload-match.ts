@@ -22,7 +22,7 @@ export interface WorkloadMatch {
 }
 
 const SUFFIX = '[bcdfghjklmnpqrstvwxz2456789]{5}';
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The controller's pod-name pattern and the label values the name determines. */
 function namePattern(shape: ControllerShape): {
@@ -30,7 +30,7 @@ function namePattern(shape: ControllerShape): {
   shown: string;
   check?: (m: RegExpExecArray, labels: Record<string, string>) => boolean;
 } {
-  const n = escape(shape.name);
+  const n = escapeRegex(shape.name);
   switch (shape.kind) {
     case 'Deployment':
       // The ReplicaSet is `<deployment>-<pod-template-hash>`; its pods add a random suffix.
@@ -40,7 +40,7 @@ function namePattern(shape: ControllerShape): {
         check: (m, l) => l['pod-template-hash'] === m[1],
       };
     case 'StatefulSet':
-      return { re: new RegExp(`^${escape(shape.podName)}$`), shown: shape.podName };
+      return { re: new RegExp(`^${escapeRegex(shape.podName)}$`), shown: shape.podName };
     case 'CronJob':
       return { re: new RegExp(`^${n}-[0-9]+-${SUFFIX}$`), shown: `${shape.name}-<scheduled>-<suffix>` };
     case 'Job':

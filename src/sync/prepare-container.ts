@@ -6,7 +6,6 @@ import type * as T from '../cri/types';
 import { errorLine } from '../errors';
 import { envFileHostPaths, generateContainerConfig } from '../kubelet/container-config';
 import { imageVolumesOf } from '../kubelet/mounts';
-import type { Pod as ApiPod } from '../kubelet/api-types';
 import { buildContainerLogsDirectory } from '../kubelet/labels';
 import type { ContainerStatus } from '../kubelet/types';
 import type { ContainerNodeOptions } from './execute';

@@ -1,7 +1,3 @@
-// load -> observe -> plan: the flow `plan` runs and `sync` starts from. The kubelet rules are
-// resolved once per invocation (resolveRules) and handed to every plan; the runtime, stdin and the
-// clock come in as dependencies.
-import type { Pod } from '../kubelet/api-types';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { SyncpodError } from '../errors';
 import type { ProbeResults } from '../kubelet/compute-pod-actions';

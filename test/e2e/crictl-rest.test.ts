@@ -233,7 +233,7 @@ describe('attach', () => {
   test("shows the container's output (stdout and stderr) until Ctrl-C", async () => {
     const p = start(['attach', ids.talker]);
     await until(
-      () => /tick-\d+\n[^]*tick-\d+\n/.test(p.out()) && /tock-\d+/.test(p.err()),
+      () => /tick-\d+\n[\s\S]*tick-\d+\n/.test(p.out()) && /tock-\d+/.test(p.err()),
       'two ticks on stdout and a tock on stderr',
     );
     p.child.kill('SIGINT');

@@ -14,7 +14,7 @@ let lab: Lab;
 let dir: string;
 const corpus = path.join(__dirname, '..', 'fixtures', 'manifests', 'refused');
 const run = (args: string[], input?: string) => syncpod(args, { env: lab.env, timeoutMs: 60000, input });
-const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegex = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 before(async () => {
   lab = await startLab();
@@ -38,7 +38,7 @@ describe('manifests the API would refuse', () => {
     for (const f of files) {
       const file = path.join(corpus, f);
       const r = await run(['sync', '--yes', ...nodeFlags(lab), file]);
-      assertOneLineError(r, new RegExp(`^syncpod: ${escape(file)}: `));
+      assertOneLineError(r, new RegExp(`^syncpod: ${escapeRegex(file)}: `));
     }
     assert.equal(await sandboxCount(), 0, 'no sandbox was created');
   });

@@ -326,8 +326,8 @@ describe('sync', () => {
     const [sb] = await podsJson('dry');
     const sentSandbox = dry.requests[0].request.config;
     assert.deepEqual(sb.metadata, sentSandbox.metadata);
-    const { ['kubernetes.io/config.seen']: seen, ...otherAnn } = sb.annotations;
-    const { ['kubernetes.io/config.seen']: drySeen, ...dryAnn } = sentSandbox.annotations;
+    const { 'kubernetes.io/config.seen': seen, ...otherAnn } = sb.annotations;
+    const { 'kubernetes.io/config.seen': drySeen, ...dryAnn } = sentSandbox.annotations;
     assert.deepEqual(otherAnn, dryAnn);
     assert.match(seen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d)$/);
     assert.match(drySeen, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{9}(Z|[+-]\d\d:\d\d)$/);
@@ -454,7 +454,7 @@ describe('sync', () => {
       [[oldUid, 'kill', [old.id]]],
     );
     const table = await run(['plan', ...flags(), withUid]);
-    assert.match(table.stdout, new RegExp(`^Duplicates: 1 other uid of e2e/dup on this node`, 'm'));
+    assert.match(table.stdout, /^Duplicates: 1 other uid of e2e\/dup on this node/m);
     // KUBELET WOULD wraps to the width (100 columns off a terminal): "then remove" may be on the next line.
     assert.match(
       table.stdout,

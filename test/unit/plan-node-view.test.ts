@@ -97,7 +97,7 @@ test("the assumptions printed once for every pod start each pod's JSON entry; wi
       }
     }
     // Nothing every pod shares is printed with a pod: the back-off estimate belongs to the pod that crashed.
-    const some = lines.findIndex((l) => l === 'Assumptions for some pods:');
+    const some = lines.indexOf('Assumptions for some pods:');
     assert.match(
       bullets(lines, some)[0]!,
       /^Crash-loop back-off lives in kubelet memory: delays are estimated\..*\(kube-system\/static-web-064-lab-node-1\)$/,
