@@ -104,7 +104,6 @@ class FakeFs implements SyncFs {
   cleanSubPaths = () => [];
   remove = () => {};
   symlink = () => {};
-  readText = (_p: string): string | undefined => undefined;
 }
 
 const POD = (name: string, extra = '') =>
