@@ -88,6 +88,30 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
       'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE',
     )
     .option(
+      '--configmap <[ns/]name=dir>',
+      'data of a ConfigMap for configMap and projected volumes (and configMapKeyRef/envFrom): one file per key, as kubectl create configmap --from-file=DIR reads it (repeatable)',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--secret <[ns/]name=dir>',
+      'data of a Secret for secret and projected volumes (and secretKeyRef/envFrom): one file per key (repeatable; never printed)',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--service-account-token <[ns/]name=file>',
+      "a token for the service account's projected serviceAccountToken source (syncpod cannot request one; repeatable; never printed)",
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--skip-volume <name>',
+      'do not set up or mount this volume (a * matches any run of characters, e.g. kube-api-access-*; repeatable; the plan lists it)',
+      collect,
+      [] as string[],
+    )
+    .option(
       '--kubelet-version <version>',
       "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
     )

@@ -86,11 +86,29 @@ function verboseHint(notes: PlanAssumption[], view: PlanView): string[] {
   ];
 }
 
-/** A plan's header line, its steps and its notes: what every view of a pod with changes starts with. */
+/** Volumes that are more than a host path or a disk emptyDir: how each is provided, or why it cannot be. */
+function volumeLines(plan: Plan, view: PlanView): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const shown = (plan.volumes ?? []).filter((v) => v.provision !== 'host-path' && v.provision !== 'empty-dir');
+  if (shown.length === 0) return [];
+  const lines = ['Volumes:'];
+  for (const v of shown) {
+    const paint = v.provision === 'unsupported' ? c.bad : v.provision === 'skipped' ? c.pending : (s: string) => s;
+    lines.push(...wrapText(`  - ${v.name} (${v.type}): ${v.provision}: ${v.detail}`, width, '    ').map(paint));
+  }
+  return lines;
+}
+
+/** A plan's header line, its blocking cause, its steps and its notes: what every view of a pod with changes starts with. */
 function planLines(plan: Plan, view: PlanView): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
   return [
     `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : 'no uid: not on this node'}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
+    ...(plan.blocked ? wrapText(`BLOCKED: ${plan.blocked}`, width, '  ').map(c.bad) : []),
     ...stepLines(plan, view),
+    ...volumeLines(plan, view),
     ...noteLines(plan, view),
   ];
 }
@@ -105,7 +123,7 @@ export function renderPlan(plan: Plan, view: PlanView = {}): string {
     for (const a of notes) lines.push(...bullet(shown(a, view), view));
     lines.push(...verboseHint(notes, view));
   }
-  lines.push(plan.changes ? plan.summary.text : c.good(plan.summary.text));
+  lines.push(plan.blocked ? c.bad(plan.summary.text) : plan.changes ? plan.summary.text : c.good(plan.summary.text));
   return lines.join('\n');
 }
 
@@ -202,7 +220,7 @@ export function renderPlans(plans: Plan[], view: PlanView = {}): string {
   const c = view.colours ?? plainColours;
   const entries: PodEntry[] = plans.map((p) => ({
     plan: p,
-    attention: p.changes,
+    attention: p.changes || p.blocked !== null,
     lines: [...planLines(p, view), p.summary.text],
   }));
   const sections = entries.filter((e) => e.attention).map((e) => e.lines.join('\n'));

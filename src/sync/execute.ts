@@ -477,6 +477,7 @@ export async function executePlan(
         pullTimeoutMs: deps.pullTimeoutMs,
         requestTimeoutMs: deps.requestTimeoutMs,
         pulledImageVolumes,
+        now: () => deps.clock.now(),
       },
       c.notes,
     );

@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -100,6 +101,9 @@ export const nodeFs: SyncFs = {
     }
     fs.symlinkSync(target, p);
   },
+  mountTmpfs,
+  atomicWrite,
+  unmountPodVolumes: unmountPodMountsByUid,
 };
 
 /**
@@ -121,6 +125,9 @@ export function nodeFsUnder(root: string): SyncFs {
     remove: (p) => nodeFs.remove(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
     readText: (p) => nodeFs.readText(at(p)),
+    mountTmpfs: (p, options) => mountTmpfs(at(p), options),
+    atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
+    unmountPodVolumes: unmountPodMountsByUid,
   };
 }
 

@@ -210,7 +210,7 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   assert.deepEqual(
     effects.map(
       (e) =>
-        `${e.kind} ${'path' in e ? e.path : `${e.root} + ${e.subPath}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
+        `${e.kind} ${'path' in e ? e.path : 'root' in e ? `${e.root} + ${e.subPath}` : e.dir}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
     ),
     [
       `mkdir ${POD_DIR} 750`,
