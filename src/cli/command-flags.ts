@@ -88,6 +88,23 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
       'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE',
     )
     .option(
+      '--kubelet-version <version>',
+      "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
+    )
+    .option(
+      '--ordinal <n>',
+      'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)',
+    );
+}
+
+/**
+ * The data of configMap, secret and projected volumes, which syncpod cannot read from an API
+ * server, and the volumes not to provide: for the commands that set up a pod's volumes (plan,
+ * sync, create --container).
+ */
+export function volumeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option(
       '--configmap <[ns/]name=dir>',
       'data of a ConfigMap for configMap and projected volumes (and configMapKeyRef/envFrom): one file per key, as kubectl create configmap --from-file=DIR reads it (repeatable)',
       collect,
@@ -110,14 +127,6 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
       'do not set up or mount this volume (a * matches any run of characters, e.g. kube-api-access-*; repeatable; the plan lists it)',
       collect,
       [] as string[],
-    )
-    .option(
-      '--kubelet-version <version>',
-      "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
-    )
-    .option(
-      '--ordinal <n>',
-      'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)',
     );
 }
 

@@ -192,7 +192,8 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
         throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
       });
       const unmounted = await releasePodVolumes(runtime, st?.labels?.[LABEL_POD_UID], nodeFs);
-      if (unmounted.length > 0) ctx.warn(`unmounted ${unmounted.length} volume mount(s) of the pod: ${unmounted.join(', ')}`);
+      if (unmounted.length > 0)
+        ctx.warn(`unmounted ${unmounted.length} volume mount(s) of the pod: ${unmounted.join(', ')}`);
       return `Removed sandbox ${podSandboxId}`;
     },
     !!opts.dryRun,

@@ -275,13 +275,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
-    const duplicates = await removeDuplicates(
-      p.plan,
-      p.runtime,
-      deps.execute.requestTimeoutMs,
-      hooks,
-      deps.execute.fs,
-    );
+    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks, deps.execute.fs);
     const outcome = await syncPod(
       { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
       { ...deps.execute, replan, confirmKill },

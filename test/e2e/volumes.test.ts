@@ -219,7 +219,9 @@ test('with --configmap and --service-account-token the container reads the files
   // The projected volume (it holds a token) is on a tmpfs on the node, the configMap on disk.
   const podDir = path.join(lab.podDirRoot, 'pods', UID);
   const mounted = mountsUnder(fs.realpathSync(podDir));
-  assert.deepEqual(mounted, [path.join(fs.realpathSync(podDir), 'volumes/kubernetes.io~projected/kube-api-access-x7k2p')]);
+  assert.deepEqual(mounted, [
+    path.join(fs.realpathSync(podDir), 'volumes/kubernetes.io~projected/kube-api-access-x7k2p'),
+  ]);
 
   // A second sync with unchanged data rewrites nothing (the same ..data target).
   const before = await sh(app, `readlink ${sa}/..data`);

@@ -367,7 +367,10 @@ test('a volume syncpod cannot provide blocks the pod: the reason in `blocked` an
   ];
   const p = plan(pod);
   checkContract(p, 'pvc');
-  assert.match(p.blocked ?? '', /^cannot provide volume data \(persistentVolumeClaim\): persistentVolumeClaim pg-data /);
+  assert.match(
+    p.blocked ?? '',
+    /^cannot provide volume data \(persistentVolumeClaim\): persistentVolumeClaim pg-data /,
+  );
   assert.deepEqual(
     p.volumes.map((v) => [v.name, v.type, v.provision]),
     [
@@ -381,10 +384,14 @@ test('a volume syncpod cannot provide blocks the pod: the reason in `blocked` an
 test('a skipped volume does not block; the plan says so among its assumptions', () => {
   const pod = basePod();
   pod.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'pg-data' } }];
-  const p = plan(pod, undefined, { volumeData: { configMaps: {}, secrets: {}, serviceAccountTokens: {}, skip: ['da*'] } });
+  const p = plan(pod, undefined, {
+    volumeData: { configMaps: {}, secrets: {}, serviceAccountTokens: {}, skip: ['da*'] },
+  });
   assert.equal(p.blocked, null);
   assert.equal(p.volumes[0]!.provision, 'skipped');
-  assert.ok(p.assumptionNotes.some((a) => a.id === 'volumes-skipped' && a.short.includes('data (persistentVolumeClaim)')));
+  assert.ok(
+    p.assumptionNotes.some((a) => a.id === 'volumes-skipped' && a.short.includes('data (persistentVolumeClaim)')),
+  );
 });
 
 test('a plain pod is not blocked and lists no volumes', () => {
