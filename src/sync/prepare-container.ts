@@ -8,8 +8,7 @@ import { envFileHostPaths, generateContainerConfig } from '../kubelet/container-
 import { imageVolumesOf } from '../kubelet/mounts';
 import { buildContainerLogsDirectory } from '../kubelet/labels';
 import type { ContainerStatus } from '../kubelet/types';
-import type { ContainerNodeOptions } from './execute';
-import { StepError } from './types';
+import { type ContainerNodeOptions, StepError } from './types';
 import { applyDefaultImageTag, defaultImagePullPolicy, isValidImageReference } from '../kubelet/image-ref';
 import { applyEffect, describeEffect } from './fs-effects';
 import { nextRestartCount, type AnyContainer } from './kubelet-rules';

@@ -3,7 +3,14 @@
 // and the results it records for every side effect (kubelet's SyncResult idea), as data.
 import type { FileProjection } from '../kubelet/volumes';
 import type { ImageMethods, Request, Response, RuntimeMethods } from '../cri/grpc-runtime-service';
+import type { ContainerOptions } from '../kubelet/container-config';
 import type { PlanStep, StepAction } from '../plan/plan';
+
+/** Per-instance fields are filled by the executor; everything else comes from the node flags. */
+export type ContainerNodeOptions = Omit<
+  ContainerOptions,
+  'restartCount' | 'imageRef' | 'imageUser' | 'podIPs' | 'terminationLogName' | 'targetContainerId'
+>;
 
 /** The one method of a CRI service the executor uses (CriService satisfies it; tests pass fakes). */
 export interface CriCaller<M> {

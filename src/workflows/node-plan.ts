@@ -64,7 +64,7 @@ export interface NodePlanResult {
   podsApiRead: boolean;
 }
 
-const STATIC_UID_NOTE: PlanAssumption = {
+const STATIC_UID_NOTE: Omit<PlanAssumption, 'affectsOutcome'> = {
   id: 'static-uid-computed',
   short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
   detail:

@@ -175,7 +175,7 @@ test('without the data: plan marks the pod blocked and exits 1, sync refuses wit
   assert.match(plan.stderr, /pod e2e\/vol-nodata is blocked/);
   const detailed = await run(['plan', '--detailed-exitcode', ...nodeFlags(lab), file]);
   assert.equal(detailed.code, 1, detailed.stderr);
-  assert.match(detailed.stdout, /BLOCKED: cannot provide volumes/);
+  assert.match(detailed.stdout, /Blocked: cannot provide volumes .*Nothing will be done for this pod\./);
 
   const sync = await run(['sync', '-y', ...nodeFlags(lab), file]);
   assert.equal(sync.code, 1, sync.stdout);

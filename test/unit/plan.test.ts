@@ -53,6 +53,10 @@ const contract: Array<[string, Kind]> = [
   ['waiting', 'array'],
   ['backOff', 'array'],
   ['hashNotes', 'array'],
+  ['differences', 'array'],
+  ['ignoredDifferences', 'array'],
+  ['outcome', 'object'],
+  ['outcome.probes', 'boolean'],
   ['summary', 'object'],
   ['kubelet', 'object'],
   ['probeInputs', 'array'],
@@ -117,8 +121,10 @@ function checkContract(p: Plan, label: string): void {
     p.assumptionNotes.map((n) => (n.detail ? `${n.short} ${n.detail}` : n.short)),
     `${label}: assumptionNotes and assumptions agree`,
   );
-  for (const n of p.assumptionNotes)
+  for (const n of p.assumptionNotes) {
     assert.ok(n.id && n.short && !n.short.includes('\n'), `${label}: ${JSON.stringify(n)}`);
+    assert.equal(typeof n.affectsOutcome, 'boolean', `${label}: ${n.id} says whether it affects the outcome`);
+  }
   assert.equal(p.changes, p.steps.length > 0, `${label}: changes iff steps`);
 }
 
