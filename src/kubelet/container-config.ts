@@ -166,22 +166,50 @@ function volumeHostPath(pod: Pod, name: string, kubeletRoot: string): string | u
   }
 }
 
-/** The env files a container's fileKeyRef entries read (EnvFiles on): host paths for the executor to read. */
+/** One env file a fileKeyRef entry reads: the volume's host path, the path inside it, and who asks. */
+export interface EnvFileRead {
+  /** The key of its text in ContainerOptions.envFiles (the volume path and the path inside it, joined). */
+  path: string;
+  volumePath: string;
+  /** Relative to the volume, '..' levels dropped (kubelet's SecureJoin never leaves the volume either). */
+  rel: string;
+  envName: string;
+  volumeName: string;
+}
+
+/** The env files a container's fileKeyRef entries read (EnvFiles on), for the executor to read inside their volumes. */
+export function envFileReads(
+  pod: Pod,
+  container: Container,
+  o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> },
+): EnvFileRead[] {
+  if (!o.gates.EnvFiles) return [];
+  const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
+  const out: EnvFileRead[] = [];
+  for (const e of container.env ?? []) {
+    const ref = (e.valueFrom as { fileKeyRef?: { volumeName: string; path: string } } | undefined)?.fileKeyRef;
+    if (!ref) continue;
+    const base = volumeHostPath(pod, ref.volumeName, root);
+    if (base === undefined) continue;
+    const path = joinInVolume(base, ref.path);
+    out.push({
+      path,
+      volumePath: base,
+      rel: path.slice(base.replace(/\/+$/, '').length + 1),
+      envName: e.name,
+      volumeName: ref.volumeName,
+    });
+  }
+  return out;
+}
+
+/** The host paths of envFileReads. */
 export function envFileHostPaths(
   pod: Pod,
   container: Container,
   o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> },
 ): string[] {
-  if (!o.gates.EnvFiles) return [];
-  const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
-  const out: string[] = [];
-  for (const e of container.env ?? []) {
-    const ref = (e.valueFrom as { fileKeyRef?: { volumeName: string; path: string } } | undefined)?.fileKeyRef;
-    if (!ref) continue;
-    const base = volumeHostPath(pod, ref.volumeName, root);
-    if (base !== undefined) out.push(joinInVolume(base, ref.path));
-  }
-  return [...new Set(out)];
+  return [...new Set(envFileReads(pod, container, o).map((r) => r.path))];
 }
 
 /** generateContainerConfig for one container of the pod (`container` must be one of its `kind`). */

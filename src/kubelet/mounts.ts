@@ -23,6 +23,7 @@ import {
   type FileProjection,
   type VolumeData,
 } from './volumes';
+import { checkPathComponent } from './path-names';
 
 /** Filesystem work the executor must do before the CRI call, in order. Modes are octal numbers. */
 export type FsEffect =
@@ -31,8 +32,21 @@ export type FsEffect =
   | { kind: 'touch'; path: string; mode: number; why: string }
   /** Write the whole file (replace), then chmod. */
   | { kind: 'writeFile'; path: string; mode: number; content: string; why: string }
-  /** Create `subPath` below `root` (each missing level), with the mode of `root` itself. */
-  | { kind: 'mkdirSubPath'; root: string; subPath: string; why: string }
+  /**
+   * A subPath (kubelet's SafeMakeDir + PrepareSafeSubpath): the missing levels of `subPath` created
+   * inside `volumePath` with the volume's own mode, the path resolved without leaving the volume, and
+   * what it resolved to bind-mounted at `target` (the path the runtime is given).
+   */
+  | {
+      kind: 'bindSubPath';
+      volumePath: string;
+      subPath: string;
+      target: string;
+      volumeName: string;
+      containerName: string;
+      mountName: string;
+      why: string;
+    }
   /** A hostPath volume with a type: the path must exist and be of that type. */
   | { kind: 'checkHostPath'; path: string; type: string; why: string }
   /** A memory-backed emptyDir: the directory (mode), then a tmpfs on it unless one is there (size 0: the kernel's default). */
@@ -62,7 +76,20 @@ export function makePodDataDirs(kubeletRoot: string, pod: Pod): FsEffect[] {
 
 /** Where an emptyDir lives: `<podDir>/volumes/kubernetes.io~empty-dir/<name>`. */
 export function emptyDirPath(kubeletRoot: string, pod: Pod, volumeName: string): string {
-  return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${volumeName}`;
+  return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${checkPathComponent('volume name', volumeName)}`;
+}
+
+/** Directory of a pod's subPath bind mounts (kubelet's containerSubPathDirectoryName). */
+export const SUBPATH_DIR = 'volume-subpaths';
+
+/** getSubpathBindTarget: `<podDir>/volume-subpaths/<volume>/<container>/<index of the mount in the container>`. */
+export function subPathBindTarget(
+  podDirPath: string,
+  volumeName: string,
+  containerName: string,
+  index: number,
+): string {
+  return `${podDirPath}/${SUBPATH_DIR}/${checkPathComponent('volume name', volumeName)}/${checkPathComponent('container name', containerName)}/${index}`;
 }
 
 /** A volume resolved to a host path plus the work its plugin does at setup. */
@@ -93,7 +120,7 @@ export interface VolumeSetup {
 
 /** Where a volume of a plugin with a directory lives: `<podDir>/volumes/<plugin dir>/<name>`. */
 export function pluginVolumePath(kubeletRoot: string, pod: Pod, type: string, volumeName: string): string {
-  return `${podDir(kubeletRoot, pod)}/volumes/${PLUGIN_DIRS[type]}/${volumeName}`;
+  return `${podDir(kubeletRoot, pod)}/volumes/${PLUGIN_DIRS[type]}/${checkPathComponent('volume name', volumeName)}`;
 }
 
 function tmpfsEffect(pod: Pod, path: string, sizeLimit: string | number | undefined, s: VolumeSetup, why: string) {
@@ -172,17 +199,6 @@ function propagationOf(m: VolumeMount, where: string): MountPropagation {
 
 function hasBacksteps(p: string): boolean {
   return p.split('/').includes('..');
-}
-
-/** filepath.Join + Clean for absolute host paths. */
-function joinClean(root: string, sub: string): string {
-  const parts: string[] = [];
-  for (const p of `${root}/${sub}`.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') parts.pop();
-    else parts.push(p);
-  }
-  return '/' + parts.join('/');
 }
 
 function recursiveReadOnly(m: VolumeMount, supports: boolean, where: string): boolean {
@@ -336,7 +352,7 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
   const seenVolumes = new Set<string>();
   let manageEtcHosts = shouldMountHostsFile(pod, o.podIPs);
 
-  for (const m of container.volumeMounts ?? []) {
+  for (const [index, m] of (container.volumeMounts ?? []).entries()) {
     const mw = `${where}: volumeMount ${m.name}`;
     const vol = volumes.get(m.name);
     if (!vol) throw new SyncpodError(`cannot find volume "${m.name}" to mount into container "${container.name}"`);
@@ -354,8 +370,18 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
     let hostPath = resolved.hostPath;
     const subPath = mountSubPath(m, o.envs, mw);
     if (subPath !== '') {
-      effects.push({ kind: 'mkdirSubPath', root: hostPath, subPath, why: `subPath of volume ${vol.name}` });
-      hostPath = joinClean(hostPath, subPath);
+      const target = subPathBindTarget(podDir(o.kubeletRoot, pod), vol.name, container.name, index);
+      effects.push({
+        kind: 'bindSubPath',
+        volumePath: hostPath,
+        subPath,
+        target,
+        volumeName: vol.name,
+        containerName: container.name,
+        mountName: m.name,
+        why: `subPath of volume ${vol.name}`,
+      });
+      hostPath = target;
     }
     const containerPath = m.mountPath.startsWith('/') ? m.mountPath : `/${m.mountPath}`;
     const cm = mount(

@@ -56,35 +56,13 @@ export function mountTmpfs(dir: string, options: string[]): 'mounted' | 'already
 }
 
 /**
- * Unmounts every mount below `<root>/pods/<uid>/` (deepest first): the tmpfs volumes and any bind
- * mount made for the pod. Returns the mount points unmounted. Mounts of other pods are untouched.
- */
-export function unmountPodMounts(podDir: string): string[] {
-  let base: string;
-  try {
-    base = fs.realpathSync(podDir);
-  } catch {
-    return [];
-  }
-  const below = mounts()
-    .map((m) => m.mountPoint)
-    .filter((p) => p.startsWith(`${base}/`))
-    .sort((a, b) => b.length - a.length);
-  const done: string[] = [];
-  for (const p of [...new Set(below)]) {
-    runMountTool('umount', [p]);
-    done.push(p);
-  }
-  return done;
-}
-
-/**
- * Unmounts the volume mounts of every pod directory named `<uid>` under any `pods/` directory:
- * for removals that know the uid but not the kubelet root (rmp). Returns the mount points unmounted.
+ * Unmounts the mounts of every pod directory named `<uid>` under any `pods/` directory (its tmpfs
+ * volumes and subPath bind mounts): for removals that know the uid but not the kubelet root (rmp).
+ * Returns the mount points unmounted.
  */
 export function unmountPodMountsByUid(uid: string): string[] {
   if (!/^[0-9A-Za-z][0-9A-Za-z._-]*$/.test(uid)) return [];
-  const marker = `/pods/${uid}/volumes/`;
+  const marker = `/pods/${uid}/`;
   const below = mounts()
     .map((m) => m.mountPoint)
     .filter((p) => p.includes(marker))
