@@ -324,6 +324,10 @@ export const doctorDef = (c: Cmd) =>
       )
       .option('--list', 'list the checks (id, group, title) and run nothing')
       .option(
+        '--upgrade-to <version>',
+        'add the upgrade group: would kubelet VERSION start on this node (removed flags, locked gates, cgroup v1, runtime, swap, config validation)',
+      )
+      .option(
         '--every <duration>',
         "check again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (the DaemonSet's doctor container)",
       )
