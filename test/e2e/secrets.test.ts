@@ -16,7 +16,7 @@ import { nodeFlags } from './sync-helpers';
 
 const SECRET = 'Sup3r-S3cret-Value-7f1c';
 const PULL_PASSWORD = 'Pa55-w0rd-9d2e-registry';
-const CARRIERS = ['--env-file', '--creds', '--auth'];
+const CARRIERS = ['--env-file', '--secret', '--service-account-token', '--creds', '--auth'];
 
 let lab: Lab;
 let dir: string;
