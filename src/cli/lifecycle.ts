@@ -5,9 +5,9 @@ import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import { resolveContainerIds, resolveSandboxIds } from './ids';
 import { printRequest } from './output';
-import { stepTimeoutMs } from './deps';
+import { stepTimeoutMs } from '../workflows/invocation-deps';
 import { allContainers, allOrGiven, allSandboxes, checkDesiredPodFlags, kubeletAwareness } from './all-targets';
-import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './commands';
+import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './pod-defs';
 
 async function eachId(
   ctx: Context,
