@@ -18,7 +18,8 @@ import { yamlText } from '../render/yaml';
 import { executeDeps, nodeDeps, orphanLogRemover } from '../workflows/invocation-deps';
 import { outputWidth, parseOutput } from './output';
 import type { PlanView } from '../render/plan-view';
-import { hostUnder } from '../workflows/host-facts';
+import { hostUnder, localVolumeDataReader } from '../workflows/host-facts';
+import { readVolumeData } from '../workflows/volume-data';
 import { configSeenFor, legacyLogDirOf, nodeSettings, podLogsRootOf } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
@@ -29,7 +30,10 @@ export function nodeRequest(
   opts: (PlanOptions | SyncOptions) & ResolvedNodeFlags,
 ): NodePlanRequest {
   const featureGates = 'featureGates' in opts ? opts.featureGates : undefined;
-  return nodePlanRequest({ ...opts, featureGates }, args, ctx.nodeProfile(opts), ctx.settings().hostRoot);
+  return {
+    ...nodePlanRequest({ ...opts, featureGates }, args, ctx.nodeProfile(opts), ctx.settings().hostRoot),
+    volumeData: readVolumeData(opts, localVolumeDataReader),
+  };
 }
 
 function reportLines(ctx: Context, notes: string[], problems: string[]): void {
@@ -132,9 +136,10 @@ export async function syncNodeCommand(
   const parallel = opts.parallel;
   const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
+  const request = nodeRequest(ctx, args, opts);
   const { report, plan } = await syncNode(
     {
-      ...nodeRequest(ctx, args, opts),
+      ...request,
       removeOrphans: !!opts.removeOrphans,
       concurrency: parallel,
       waitTimeoutMs,
@@ -144,7 +149,7 @@ export async function syncNodeCommand(
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
       settingsFor: (pod, sandboxes) => {
-        const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot));
+        const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot), request.volumeData);
         return {
           sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) },
           containerOptions: s.container,

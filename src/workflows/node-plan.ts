@@ -13,6 +13,7 @@ import { resolveKubeletRules } from '../kubelet/kubelet-version';
 import type { NodeProfile } from '../node/types';
 import { podsApiSocket } from '../state/pods-api';
 import { detectedForRules, type ResolvedNodeFlags } from './node-profile';
+import type { VolumeData } from '../kubelet/volumes';
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
@@ -42,6 +43,8 @@ export interface NodePlanRequest {
   podsApiSocket?: string;
   cgroup: NodeCgroupSettings;
   options: ComputePodActionsOptions;
+  /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
+  volumeData?: VolumeData;
 }
 
 /** The node flags a node plan reads (the node profile already filled the unset ones). */
@@ -113,7 +116,7 @@ export interface NodePlanResult {
   podsApiRead: boolean;
 }
 
-const STATIC_UID_NOTE: PlanAssumption = {
+const STATIC_UID_NOTE: Omit<PlanAssumption, 'affectsOutcome'> = {
   id: 'static-uid-computed',
   short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
   detail:
@@ -172,6 +175,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       matchedBy: o.match.by,
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
+      volumeData: req.volumeData,
     });
     if (isStatic && d.source.uidSource === 'computed') addAssumption(plan, { ...STATIC_UID_NOTE });
     return { d, o, plan };
@@ -196,6 +200,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
         podLevelResources: rulesOf(req.options).gates.PodLevelResources,
       }),
       images: imageFacts(images, d.pod, plan),
+      volumes: plan.volumes,
     };
     const preflight = buildPreflight(d.pod, facts);
     const nodePodPlan: NodePodPlan = { ...plan, source: d.source, preflight };
