@@ -5,6 +5,7 @@ import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import { resolveContainerIds, resolveSandboxIds } from './ids';
 import { printRequest } from './output';
+import { cleanPodSubPaths } from '../sync/subpath';
 import { stepTimeoutMs } from './deps';
 import { allContainers, allOrGiven, allSandboxes, checkDesiredPodFlags, kubeletAwareness } from './all-targets';
 import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './commands';
@@ -188,6 +189,16 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
       await runtime.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
         throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
       });
+      // The pod's subPath bind mounts go with its last sandbox (kubelet's CleanSubPaths at pod cleanup).
+      const uid = st?.metadata?.uid ?? '';
+      const left = uid
+        ? (
+            await runtime.call('ListPodSandbox', {
+              filter: { id: '', labelSelector: { 'io.kubernetes.pod.uid': uid } },
+            })
+          ).items
+        : [];
+      if (uid && left.length === 0) cleanPodSubPaths(uid);
       return `Removed sandbox ${podSandboxId}`;
     },
     !!opts.dryRun,

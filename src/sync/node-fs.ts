@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
-import { bindSubPath, cleanSubPaths, readInVolume, safeMakeDir } from './subpath';
+import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -75,7 +75,7 @@ export const nodeFs: SyncFs = {
   readInVolume,
   safeMakeDir,
   bindSubPath: (m) => void bindSubPath(m),
-  cleanSubPaths,
+  cleanSubPaths: cleanPodSubPaths,
   readdir(p) {
     try {
       return fs.readdirSync(p);

@@ -288,7 +288,7 @@ export async function syncNode(
   const orphans = req.removeOrphans
     ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), async (o) =>
         removeLogsOf(
-          await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs),
+          await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs, deps.execute.fs),
           o,
           req.podLogsRoot,
           deps,

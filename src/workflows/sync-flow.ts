@@ -19,7 +19,7 @@ import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
 import { redactRecorded, redactionNote } from '../sync/redact';
 import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
-import type { RuntimeCaller, SyncHooks } from '../sync/types';
+import type { RuntimeCaller, SyncFs, SyncHooks } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
 import { manifestSource, type KubeletSelection } from './plan-pods';
@@ -228,10 +228,11 @@ async function removeDuplicates(
   runtime: RuntimeCaller,
   timeoutMs: number,
   hooks: SyncHooks,
+  fs?: Pick<SyncFs, 'cleanSubPaths'>,
 ): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {
-    const r = await removeOrphan(d, runtime, timeoutMs);
+    const r = await removeOrphan(d, runtime, timeoutMs, fs);
     hooks.note?.(`duplicate ${r.namespace}/${r.name} (uid ${r.uid}): ${r.ok ? 'removed' : `failed: ${r.error}`}`);
     out.push(r);
   }
@@ -253,7 +254,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
-    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks);
+    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks, deps.execute.fs);
     const outcome = await syncPod(
       { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
       { ...deps.execute, replan, confirmKill },
