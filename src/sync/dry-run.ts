@@ -114,5 +114,19 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       if (real.exists(p)) changes.push(`rm ${p}`);
     },
     symlink: (t, p) => void changes.push(`ln -s ${t} ${p}`),
+    mountTmpfs: (p, options) => {
+      changes.push(`mount -t tmpfs${options.length ? ` -o ${options.join(',')}` : ''} tmpfs ${p}`);
+      return 'mounted';
+    },
+    unmountPodVolumes: (uid) => {
+      changes.push(`umount the volume mounts of pod uid ${uid}`);
+      return [];
+    },
+    // Names and modes only: a file's content (a Secret's value) is never described.
+    atomicWrite: (dir, files, ts) => {
+      const list = files.map((f) => `${f.path} (${f.mode.toString(8)})`).join(', ');
+      changes.push(`write ${dir}/${ts}: ${files.length} file(s) ${list}; ${dir}/..data -> ${ts}`);
+      return 'written';
+    },
   };
 }

@@ -32,7 +32,7 @@ export async function removeOrphan(
   o: Orphan,
   rt: RuntimeCaller,
   timeoutMs: number,
-  fs?: Pick<SyncFs, 'cleanSubPaths'>,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
 ): Promise<OrphanRemoval> {
   const done: string[] = [];
   const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
@@ -66,7 +66,10 @@ export async function removeOrphan(
       await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () =>
         rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }),
       );
-    if (fs) for (const target of fs.cleanSubPaths(o.uid)) done.push(`unmounted ${target}`);
+    // The pod is gone: its subPath bind mounts first (kubelet's CleanSubPaths), then its tmpfs volumes,
+    // as kubelet's volume manager tears them down.
+    for (const target of fs?.cleanSubPaths(o.uid) ?? []) done.push(`unmounted ${target}`);
+    for (const m of fs?.unmountPodVolumes?.(o.uid) ?? []) done.push(`unmounted ${m}`);
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
   } catch (err) {
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };

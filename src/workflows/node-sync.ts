@@ -183,6 +183,7 @@ async function syncOnePod(
         options: req.options,
         matchedBy: 'uid-label',
         podSource: 'api-server',
+        volumeData: req.volumeData,
       });
       return { plan, status: o.status, sandboxes: o.sandboxes };
     };
@@ -198,6 +199,7 @@ async function syncOnePod(
         podLevelResources: rulesOf(req.options).gates.PodLevelResources,
       }),
       images: [],
+      volumes: first.plan.volumes,
     });
     const pre = runPreflight(preflight.steps, deps);
     if (pre.stopped) return { pod: ref, ok: false, stopped: pre.stopped, preflight: pre.results, results: [] };
