@@ -9,12 +9,13 @@ import type { RuntimeCaller, SyncFs } from '../sync/types';
 export async function releasePodVolumes(
   runtime: Pick<RuntimeCaller, 'call'>,
   uid: string | undefined,
-  fs: Pick<SyncFs, 'unmountPodVolumes'>,
+  fs: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
 ): Promise<string[]> {
-  if (!uid || !fs.unmountPodVolumes) return [];
+  if (!uid) return [];
   const left = await runtime.call('ListPodSandbox', { filter: { labelSelector: { 'io.kubernetes.pod.uid': uid } } });
   if ((left.items ?? []).length > 0) return [];
-  return fs.unmountPodVolumes(uid);
+  // Its subPath bind mounts (and their directories) first, as kubelet's CleanSubPaths, then its volumes.
+  return [...fs.cleanSubPaths(uid), ...(fs.unmountPodVolumes?.(uid) ?? [])];
 }
 
 /** rmp: after RemovePodSandbox, the volume mounts of the sandbox's pod (by its uid label) on this node. */
