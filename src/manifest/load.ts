@@ -7,7 +7,7 @@ import { SyncpodError } from '../errors';
 import { parseManifest, type ParseOptions, type ParsedText } from './parse';
 import type { LoadedPod, SkippedDocument } from './types';
 import { parseSelector } from './selector';
-import { inputText } from './utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
 import { MANIFEST_LIMIT_WHY, MAX_MANIFEST_BYTES } from './yaml-size';
 
