@@ -2,13 +2,13 @@
 // Wiring only: the flow is src/workflows/plan-pods.ts, the views src/render/plan-view.ts.
 import type { Context } from './context';
 import { outputWidth, parseOutput, LIST_OUTPUTS } from './output';
-import type { PlanOptions } from './commands';
+import type { PlanOptions } from './pod-defs';
 import { requireNodeFor } from './command-flags';
 import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
 import { nodeRequest, planNodeCommand } from './node';
-import { nodeDeps, upgradeNodeDeps } from './deps';
+import { nodeDeps, upgradeNodeDeps } from '../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../workflows/upgrade-node';
 import type { UpgradePlan } from '../plan/upgrade';
 
@@ -19,6 +19,8 @@ function upgradeExitCode(u: UpgradePlan, detailed: boolean): number {
   return u.changes ? 2 : 0;
 }
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
+import { readVolumeData } from '../workflows/volume-data';
+import { localVolumeDataReader } from '../workflows/host-facts';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
   requireNodeFor(opts, {
@@ -50,6 +52,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     livenessFailed: opts.livenessFailed,
     startupFailed: opts.startupFailed,
     startupSucceeded: opts.startupSucceeded,
+    volumeData: readVolumeData(opts, localVolumeDataReader),
   };
   const deps = {
     runtime: ctx.runtime,
@@ -64,5 +67,9 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
   }
   const plans = (await planPods(req, deps)).map((p) => p.plan);
   ctx.out(formatPlans(plans, output, view));
+  // A pod syncpod cannot sync (a volume it cannot provide) is an error, with or without --detailed-exitcode.
+  const blocked = plans.filter((p) => p.blocked !== null);
+  for (const p of blocked) ctx.warn(`pod ${p.pod.namespace}/${p.pod.name} is blocked: ${p.blocked}`);
+  if (blocked.length > 0) return 1;
   return opts.detailedExitcode && plans.some((p) => p.changes) ? 2 : 0;
 }

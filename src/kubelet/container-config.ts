@@ -24,7 +24,7 @@ import {
 } from './labels';
 import type { ConfigGates } from './config-gates';
 import { joinInVolume } from './env-file';
-import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect } from './mounts';
+import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect, type VolumeSetup } from './mounts';
 import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
 import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
 import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
@@ -72,6 +72,10 @@ export interface ContainerOptions extends NodeOptions {
   hashWithoutResources?: boolean;
   /** Ephemeral container with targetContainerName: CRI id of the running target container. */
   targetContainerId?: string;
+  /** tmpfs and file volumes: the operator's data and the node facts (absent: hostPath and disk emptyDir only). */
+  volumes?: Omit<VolumeSetup, 'nowMs' | 'random'>;
+  /** The atomic writer's timestamped directory: the time (ms) and random digits of this start. */
+  volumeWrite?: { nowMs: number; random: string };
 }
 
 export interface ContainerConfigResult {
@@ -156,7 +160,7 @@ function volumeHostPath(pod: Pod, name: string, kubeletRoot: string): string | u
   const v = (pod.spec?.volumes ?? []).find((x) => x.name === name);
   if (!v || (v.emptyDir === undefined && v.hostPath === undefined && Object.keys(v).length > 1)) return undefined;
   try {
-    return resolveVolume(pod, v, kubeletRoot).hostPath;
+    return resolveVolume(pod, v, kubeletRoot)?.hostPath;
   } catch {
     return undefined;
   }
@@ -275,6 +279,9 @@ export function generateContainerConfig(
     terminationLogName: o.terminationLogName,
     gates,
     imageVolumes: o.imageVolumes,
+    volumeSetup: o.volumes
+      ? { ...o.volumes, nowMs: o.volumeWrite?.nowMs ?? 0, random: o.volumeWrite?.random ?? '0' }
+      : undefined,
   });
   const imageUser = resolveImageUser(o.imageUser);
   verifyRunAsNonRoot(pod, c, imageUser);

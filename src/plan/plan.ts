@@ -29,6 +29,13 @@ import { summarizePlan, type PlanSummary } from './summary';
 import type { StaticPodUIDSource } from '../kubelet/static-pods';
 import type { ControllerShape } from '../manifest/types';
 import type { Orphan } from '../kubelet/orphans';
+import {
+  classifyVolumes,
+  NO_VOLUME_DATA,
+  volumesBlocked,
+  type VolumeData,
+  type VolumeVerdict,
+} from '../kubelet/volumes';
 import { containerDifferences, type ContainerDifference } from './container-differences';
 
 export const PLAN_SCHEMA_VERSION = 1;
@@ -190,6 +197,14 @@ export interface Plan {
    * a node plan lists them among its orphans and leaves this empty.
    */
   duplicates: Orphan[];
+  /** Every volume of the pod and how syncpod provides it (or why it cannot), in spec order. */
+  volumes: VolumeVerdict[];
+  /**
+   * Why syncpod will not sync this pod (a volume it cannot provide), or null. A blocked pod's steps
+   * are what would happen once the cause is gone; `sync` refuses it before any side effect and
+   * `plan` exits 1.
+   */
+  blocked: string | null;
 }
 
 /**
@@ -295,6 +310,8 @@ export interface PlanInput {
   podSource?: 'manifest' | 'api-server';
   /** The probe results in options.probeResults, with where each came from. */
   probeInputs?: PlanProbeInput[];
+  /** ConfigMap/Secret/token data and skipped volumes the operator gave (default: none). */
+  volumeData?: VolumeData;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -430,9 +447,23 @@ export function buildPlan(input: PlanInput): Plan {
   }
   const numbered: PlanStep[] = steps.map((s, i) => ({ step: i + 1, ...s }));
 
+  const volumes = classifyVolumes(pod, input.volumeData ?? NO_VOLUME_DATA, { imageVolume: rules.gates.ImageVolume });
+  const blocked = volumesBlocked(volumes);
   const changes = numbered.length > 0 || (input.duplicates ?? []).length > 0;
   const outcome = outcomeContext(pod, { steps: numbered, changes }, st);
-  const notes = assumptions(input, rules, backOffs.length > 0).map((n) => ({
+  const skipped = volumes.filter((v) => v.provision === 'skipped').map((v) => `${v.name} (${v.type})`);
+  const volumeNotes: Omit<PlanAssumption, 'affectsOutcome'>[] =
+    skipped.length > 0
+      ? [
+          {
+            id: 'volumes-skipped',
+            short: `Skipped volumes (--skip-volume): ${skipped.join(', ')}.`,
+            detail:
+              'They are not set up and no container mounts them; a container that reads them finds nothing there.',
+          },
+        ]
+      : [];
+  const notes = [...assumptions(input, rules, backOffs.length > 0), ...volumeNotes].map((n) => ({
     ...n,
     affectsOutcome: assumptionAffects(n.id, outcome, rules.hashScheme),
   }));
@@ -498,12 +529,15 @@ export function buildPlan(input: PlanInput): Plan {
     changes,
   };
   const { duplicates, ...body } = planBody;
+  const summary = summarizePlan(planBody);
   return {
     ...body,
-    summary: summarizePlan(planBody),
+    summary: blocked ? { ...summary, text: `Blocked: ${blocked}. Nothing will be done for this pod.` } : summary,
     ...(input.source ? { source: { ...input.source } } : {}),
     matchCandidates: [...(input.matchCandidates ?? [])],
     duplicates,
+    volumes,
+    blocked,
   };
 }
 

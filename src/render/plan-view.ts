@@ -31,7 +31,7 @@ function paint(action: PlanStep['action'], c: Colours): (s: string) => string {
   return c.good;
 }
 
-function stepReason(s: PlanStep): string {
+export function stepReasonText(s: PlanStep): string {
   if (!s.backOff || s.backOff.delaySeconds === 0) return s.reason;
   return `${s.reason}; back-off (estimate): ${s.backOff.note}`;
 }
@@ -40,8 +40,14 @@ function stepReason(s: PlanStep): string {
 export function stepLines(plan: Plan, view: PlanView): string[] {
   if (plan.steps.length === 0) return [];
   const c = view.colours ?? plainColours;
-  const rows = plan.steps.map((s) => [String(s.step), s.action, s.target, stepReason(s)]);
-  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3] });
+  const ref = `${plan.pod.namespace}/${plan.pod.name} `;
+  const rows = plan.steps.map((s) => [
+    String(s.step),
+    s.action,
+    s.target.startsWith(ref) ? s.target.slice(ref.length) : s.target,
+    stepReasonText(s),
+  ]);
+  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3], moveLong: [2] });
   return [...header!, ...body.flatMap((lines, i) => lines.map((l) => paint(plan.steps[i]!.action, c)(l)))];
 }
 
@@ -121,6 +127,20 @@ function verboseHint(notes: PlanAssumption[], view: PlanView, indent = '  '): st
   return [(view.colours ?? plainColours).dim(`${indent}(-v shows ${what}; -o json has them in full)`)];
 }
 
+/** Volumes that are more than a host path or a disk emptyDir: how each is provided, or why it cannot be. */
+function volumeLines(plan: Plan, view: PlanView): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const shown = (plan.volumes ?? []).filter((v) => v.provision !== 'host-path' && v.provision !== 'empty-dir');
+  if (shown.length === 0) return [];
+  const lines = ['Volumes:'];
+  for (const v of shown) {
+    const paint = v.provision === 'unsupported' ? c.bad : v.provision === 'skipped' ? c.pending : (s: string) => s;
+    lines.push(...wrapText(`  - ${v.name} (${v.type}): ${v.provision}: ${v.detail}`, width, '    ').map(paint));
+  }
+  return lines;
+}
+
 /** `Pod ns/name (uid …), kubelet 1.37`, with the init path when the pod has init containers (or -v). */
 export function headerLine(
   plan: Pick<Plan, 'pod' | 'kubeletVersion' | 'initPath'> & { outcome?: { initContainers: boolean } },
@@ -130,19 +150,21 @@ export function headerLine(
   return `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : 'no uid: not on this node'}), kubelet ${plan.kubeletVersion}${init}`;
 }
 
-/** The verdict line: the plan's summary. */
+/** The verdict line: the plan's summary (a blocked pod's says why nothing will be done). */
 function verdictLine(plan: Plan, view: PlanView): string {
   const c = view.colours ?? plainColours;
+  if (plan.blocked) return c.bad(plan.summary.text);
   return plan.changes ? plan.summary.text : c.good(plan.summary.text);
 }
 
-/** A plan's header, verdict, differences, steps and notes: what every view of a pod starts with. */
+/** A plan's header, verdict, differences, steps, volumes and notes: what every view of a pod starts with. */
 function planLines(plan: Plan, view: PlanView): string[] {
   return [
     headerLine(plan, view),
     verdictLine(plan, view),
     ...differenceLines(plan, view),
     ...stepLines(plan, view),
+    ...volumeLines(plan, view),
     ...noteLines(plan, view),
   ];
 }
@@ -267,7 +289,7 @@ export function renderPlans(plans: Plan[], view: PlanView = {}): string {
   const c = view.colours ?? plainColours;
   const entries: PodEntry[] = plans.map((p) => ({
     plan: p,
-    attention: p.changes || (p.ignoredDifferences ?? []).length > 0,
+    attention: p.changes || (p.ignoredDifferences ?? []).length > 0 || (p.blocked ?? null) !== null,
     lines: planLines(p, view),
   }));
   const sections = entries.filter((e) => e.attention).map((e) => e.lines.join('\n'));

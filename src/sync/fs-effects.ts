@@ -26,7 +26,17 @@ export function describeEffect(e: FsEffect): string {
       return `mount --bind ${e.volumePath}/${e.subPath} ${e.target} (${e.why}, resolved inside the volume)`;
     case 'checkHostPath':
       return `check ${e.path} is a ${e.type} (${e.why})`;
+    case 'mountTmpfs':
+      return `mount tmpfs ${e.path} (${tmpfsOptions(e).join(',') || 'kernel default size'}, ${e.why})`;
+    case 'atomicWrite':
+      // Paths and modes only, never a file's content.
+      return `write ${e.files.length} file(s) into ${e.dir} (atomic writer: ${e.files.map((f) => f.path).join(', ') || 'none'}, ${e.why})`;
   }
+}
+
+/** kubelet's generateTmpfsMountOptions: size=N when a size is known, noswap when the kernel takes it. */
+export function tmpfsOptions(e: { sizeBytes: number; noswap: boolean }): string[] {
+  return [...(e.sizeBytes > 0 ? [`size=${e.sizeBytes}`] : []), ...(e.noswap ? ['noswap'] : [])];
 }
 
 export function applyEffect(fs: SyncFs, e: FsEffect): void {
@@ -46,6 +56,17 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
       return;
     case 'bindSubPath':
       return bindSubPathEffect(fs, e);
+    case 'mountTmpfs': {
+      if (!fs.mountTmpfs) throw new SyncpodError(`${e.why}: this filesystem cannot mount a tmpfs`);
+      if (!fs.exists(e.path)) fs.mkdirAll(e.path, e.mode);
+      fs.chmod(e.path, e.mode);
+      fs.mountTmpfs(e.path, tmpfsOptions(e));
+      return;
+    }
+    case 'atomicWrite':
+      if (!fs.atomicWrite) throw new SyncpodError(`${e.why}: this filesystem cannot write volume files`);
+      fs.atomicWrite(e.dir, e.files, e.timestampDir);
+      return;
     case 'checkHostPath': {
       const want = HOST_PATH_KINDS[e.type];
       const have = fs.kind(e.path);

@@ -4,7 +4,8 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
-import { bindSubPath, cleanSubPaths, readInVolume, safeMakeDir } from './subpath';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
+import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -75,7 +76,7 @@ export const nodeFs: SyncFs = {
   readInVolume,
   safeMakeDir,
   bindSubPath: (m) => void bindSubPath(m),
-  cleanSubPaths,
+  cleanSubPaths: cleanPodSubPaths,
   readdir(p) {
     try {
       return fs.readdirSync(p);
@@ -98,6 +99,9 @@ export const nodeFs: SyncFs = {
     }
     fs.symlinkSync(target, p);
   },
+  mountTmpfs,
+  atomicWrite,
+  unmountPodVolumes: unmountPodMountsByUid,
 };
 
 /**
@@ -118,11 +122,14 @@ export function nodeFsUnder(root: string): SyncFs {
     readdir: (p) => nodeFs.readdir(at(p)),
     remove: (p) => nodeFs.remove(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
+    mountTmpfs: (p, options) => mountTmpfs(at(p), options),
+    atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
+    unmountPodVolumes: unmountPodMountsByUid,
     readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
     safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
     bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),
-    cleanSubPaths: (dir, ctr) =>
-      nodeFs.cleanSubPaths(at(dir), ctr).map((p) => p.slice(root.replace(/\/+$/, '').length)),
+    // The mount table holds the paths as this process sees them (under the host root already).
+    cleanSubPaths: (uid, ctr) => nodeFs.cleanSubPaths(uid, ctr),
   };
 }
 

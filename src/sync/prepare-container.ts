@@ -39,6 +39,8 @@ export interface PrepareContainerDeps {
   requestTimeoutMs?: number;
   /** Image volumes pulled so far in this run (ImageVolume: pulled once per run). */
   pulledImageVolumes?: Map<string, string>;
+  /** Milliseconds since the epoch (the atomic writer's timestamped directory); default the system clock. */
+  now?(): number;
 }
 
 export interface PreparedContainer {
@@ -91,6 +93,8 @@ export async function prepareContainer(
       podIPs: input.podIPs,
       terminationLogName: deps.randomHex(),
       targetContainerId,
+      // os.MkdirTemp's suffix is a random decimal number.
+      volumeWrite: { nowMs: deps.now?.() ?? Date.now(), random: String(Number.parseInt(deps.randomHex(), 16)) },
       ...fileInputs,
     });
     for (const e of gen.effects) {

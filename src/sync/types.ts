@@ -1,6 +1,7 @@
 // What the executor works with and what it hands back: its dependencies (CRI services, clock,
 // filesystem, randomness, questions to the operator) as interfaces passed in, the progress hooks,
 // and the results it records for every side effect (kubelet's SyncResult idea), as data.
+import type { FileProjection } from '../kubelet/volumes';
 import type { ImageMethods, Request, Response, RuntimeMethods } from '../cri/grpc-runtime-service';
 import type { ContainerOptions } from '../kubelet/container-config';
 import type { PlanStep, StepAction } from '../plan/plan';
@@ -49,11 +50,23 @@ export interface SyncFs {
   safeMakeDir(volumePath: string, subPath: string, mode: number): void;
   /** kubelet's PrepareSafeSubpath: the subPath resolved inside the volume and bind-mounted at `m.target`. */
   bindSubPath(m: SubPathMount): void;
-  /** kubelet's CleanSubPaths: a pod's subPath bind mounts (or one container's) unmounted and removed; returns them. */
-  cleanSubPaths(podDir: string, containerName?: string): string[];
+  /**
+   * kubelet's CleanSubPaths: the subPath bind mounts of pod `uid` (or of one of its containers),
+   * found in the mount table, unmounted and removed; returns them.
+   */
+  cleanSubPaths(uid: string, containerName?: string): string[];
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
   symlink(target: string, path: string): void;
+  /**
+   * Mounts a tmpfs on the directory `path` with these options (size=N, noswap) unless a tmpfs is
+   * mounted there already; says which. Absent on filesystems that cannot mount (tests' fakes).
+   */
+  mountTmpfs?(path: string, options: string[]): 'mounted' | 'already';
+  /** kubelet's AtomicWriter.Write of `files` into the existing directory `dir` (see FsEffect atomicWrite). */
+  atomicWrite?(dir: string, files: FileProjection[], timestampDir: string): 'written' | 'unchanged';
+  /** Unmounts the volume mounts (tmpfs) of the pod with this uid; returns the mount points. */
+  unmountPodVolumes?(uid: string): string[];
 }
 
 export interface Clock {

@@ -19,6 +19,7 @@ import { matchWorkloadPod } from '../state/workload-match';
 import { adoptLivePod } from '../manifest/controllers';
 import { findDuplicates } from '../kubelet/orphans';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from './node-plan';
+import type { VolumeData } from '../kubelet/volumes';
 import type { StartupVerdict } from '../kubelet/startup-checks';
 
 /** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
@@ -63,6 +64,8 @@ export interface PlanRequest {
   livenessFailed?: string[];
   startupFailed?: string[];
   startupSucceeded?: string[];
+  /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
+  volumeData?: VolumeData;
 }
 
 export interface PlannedPod {
@@ -149,6 +152,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       ),
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
       source: manifestSource(l),
+      volumeData: req.volumeData,
     });
     const how = byController.get(l);
     if (how !== undefined) {

@@ -211,7 +211,7 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   assert.deepEqual(
     effects.map(
       (e) =>
-        `${e.kind} ${'path' in e ? e.path : `${e.volumePath} + ${e.subPath} at ${e.target}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
+        `${e.kind} ${'path' in e ? e.path : 'volumePath' in e ? `${e.volumePath} + ${e.subPath} at ${e.target}` : e.dir}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
     ),
     [
       `mkdir ${POD_DIR} 750`,
