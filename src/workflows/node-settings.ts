@@ -156,12 +156,26 @@ export function nodeSettings(
         nodeAllocatableMemory: memory,
         nodeAllocatable: { cpu: String(host.cpuCount()), memory: String(memory) },
         sizeMemoryBackedVolumes: sizeMemoryBackedVolumes(rules.minor, rules.gates as Record<string, boolean>),
-        noswap: tmpfsNoswap(rules.minor, kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4)),
+        noswap: tmpfsNoswap(
+          rules.minor,
+          kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4) && !inUserNamespace(host.uidMap?.() ?? ''),
+        ),
       },
     },
     podLogsRoot,
     legacyLogDir: legacyLogDirOf(podLogsRoot),
   };
+}
+
+/**
+ * inuserns.RunningInUserNS from /proc/self/uid_map: the initial namespace maps all ids ("0 0
+ * 4294967295"); anything else is a user namespace, where tmpfs refuses noswap (kubelet then omits it).
+ * Unknown (empty) counts as not in one.
+ */
+export function inUserNamespace(uidMap: string): boolean {
+  const t = uidMap.trim();
+  if (t === '') return false;
+  return !/^0\s+0\s+4294967295$/.test(t);
 }
 
 /** "6.8.0-45-generic" >= major.minor (kubelet's TmpfsNoswapSupportKernelVersion is 6.4). */
