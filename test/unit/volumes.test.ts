@@ -26,7 +26,7 @@ import { dryRunFs } from '../../src/sync/dry-run';
 import { describeEffect } from '../../src/sync/fs-effects';
 import { buildPreflight } from '../../src/plan/preflight';
 import { envValuesOf, readVolumeData, type VolumeDataReader } from '../../src/workflows/volume-data';
-import { kernelAtLeast } from '../../src/workflows/node-settings';
+import { inUserNamespace, kernelAtLeast } from '../../src/workflows/node-settings';
 import { GATES_133 } from '../fixtures/gates';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -268,6 +268,9 @@ test('tmpfs size: node allocatable, lowered to the pod memory limit, then to siz
   assert.equal(kernelAtLeast('6.4.0-1-amd64', 6, 4), true);
   assert.equal(kernelAtLeast('6.18.44-fc', 6, 4), true);
   assert.equal(kernelAtLeast('5.15.0', 6, 4), false);
+  assert.equal(inUserNamespace('         0          0 4294967295\n'), false, 'the initial user namespace');
+  assert.equal(inUserNamespace('         0     100000      65536\n'), true, 'a mapped range');
+  assert.equal(inUserNamespace(''), false, 'unknown');
 });
 
 test('which volumes block a pod, and how the others are provided', () => {
