@@ -28,6 +28,7 @@ import { manifestSource, type KubeletSelection } from './plan-pods';
 import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
 import { readVolumeData, type VolumeDataReader } from './volume-data';
 import { localVolumeDataReader } from './host-facts';
+import { killConfirmation } from '../render/confirm-view';
 
 export interface SyncRequest {
   file: string;
@@ -286,7 +287,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
         throw new SyncpodError(
           `the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`,
         );
-      if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
+      if (!(await deps.ask(killConfirmation(plan)))) throw new SyncpodError('not confirmed; nothing was killed');
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
