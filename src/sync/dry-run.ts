@@ -113,6 +113,9 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
     remove: (p) => {
       if (real.exists(p)) changes.push(`rm ${p}`);
     },
+    removeDir: (p) => {
+      if (real.exists(p)) changes.push(`rmdir ${p}`);
+    },
     symlink: (t, p) => void changes.push(`ln -s ${t} ${p}`),
     mountTmpfs: (p, options) => {
       changes.push(`mount -t tmpfs${options.length ? ` -o ${options.join(',')}` : ''} tmpfs ${p}`);

@@ -91,6 +91,14 @@ export const nodeFs: SyncFs = {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   },
+  removeDir(p) {
+    try {
+      if (!fs.lstatSync(p).isDirectory()) return;
+      fs.rmdirSync(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  },
   symlink(target, p) {
     try {
       fs.unlinkSync(p);
@@ -121,6 +129,7 @@ export function nodeFsUnder(root: string): SyncFs {
     mode: (p) => nodeFs.mode(at(p)),
     readdir: (p) => nodeFs.readdir(at(p)),
     remove: (p) => nodeFs.remove(at(p)),
+    removeDir: (p) => nodeFs.removeDir(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
     mountTmpfs: (p, options) => mountTmpfs(at(p), options),
     atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),

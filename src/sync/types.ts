@@ -57,6 +57,8 @@ export interface SyncFs {
   cleanSubPaths(uid: string, containerName?: string): string[];
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
+  /** Removes an empty directory (never a link, never a directory with entries); missing is fine. */
+  removeDir(path: string): void;
   symlink(target: string, path: string): void;
   /**
    * Mounts a tmpfs on the directory `path` with these options (size=N, noswap) unless a tmpfs is
