@@ -1,6 +1,7 @@
 // Where syncpod connects and how long it waits, resolved the way crictl does it:
 // flag > environment variable > config file (crictl.yaml) > the running kubelet's endpoints (node
 // profile) > crictl's default sockets.
+import type { ApiVersion } from '../cri/grpc-runtime-service';
 import { SyncpodError } from '../errors';
 import { parseGoDuration } from './duration';
 import { endpointOnHost, hostRootOf, onHost } from './host-root';
@@ -13,7 +14,8 @@ export const DEFAULT_RUNTIME_ENDPOINTS = [
 export const DEFAULT_CONFIG_FILE = '/etc/crictl.yaml';
 export const DEFAULT_TIMEOUT_MS = 2000;
 
-export type ApiVersion = 'v1' | 'v1alpha2';
+export type { ApiVersion };
+
 export type Source = 'flag' | 'env' | 'config' | 'kubelet' | 'default';
 
 /** Global options as given on the command line (undefined = not given). */
@@ -137,6 +139,11 @@ export function parseConfigFile(path: string, text: string, parseYaml: (t: strin
         const n = typeof value === 'number' ? value : Number(String(value));
         if (!Number.isInteger(n))
           throw new SyncpodError(`${path}: timeout: not a whole number of seconds: "${String(value)}"`);
+        // The same ceiling as --timeout (a timer cannot wait longer); 0 or less means crictl's default.
+        if (n * 1000 > MAX_TIMEOUT_MS)
+          throw new SyncpodError(
+            `${path}: timeout: must be between 1ms and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got "${String(value)}"`,
+          );
         cfg.timeoutSeconds = n;
         break;
       }

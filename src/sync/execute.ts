@@ -158,6 +158,7 @@ function stepBody(
             randomHex: deps.randomHex,
             pullTimeoutMs: deps.pullTimeoutMs,
             pulledImageVolumes: state.pulledImageVolumes,
+            now: () => deps.clock.now(),
           },
         );
         return { containerId: started.containerId };

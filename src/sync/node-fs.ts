@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid, volumeOwnership } from './volume-fs';
+import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -71,13 +73,10 @@ export const nodeFs: SyncFs = {
     }
   },
   mode: (p) => fs.statSync(p).mode & 0o7777,
-  readText(p) {
-    try {
-      return fs.readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
-  },
+  readInVolume,
+  safeMakeDir,
+  bindSubPath: (m) => void bindSubPath(m),
+  cleanSubPaths: cleanPodSubPaths,
   readdir(p) {
     try {
       return fs.readdirSync(p);
@@ -92,6 +91,14 @@ export const nodeFs: SyncFs = {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   },
+  removeDir(p) {
+    try {
+      if (!fs.lstatSync(p).isDirectory()) return;
+      fs.rmdirSync(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  },
   symlink(target, p) {
     try {
       fs.unlinkSync(p);
@@ -100,6 +107,10 @@ export const nodeFs: SyncFs = {
     }
     fs.symlinkSync(target, p);
   },
+  mountTmpfs,
+  atomicWrite,
+  unmountPodVolumes: unmountPodMountsByUid,
+  volumeOwnership,
 };
 
 /**
@@ -119,8 +130,17 @@ export function nodeFsUnder(root: string): SyncFs {
     mode: (p) => nodeFs.mode(at(p)),
     readdir: (p) => nodeFs.readdir(at(p)),
     remove: (p) => nodeFs.remove(at(p)),
+    removeDir: (p) => nodeFs.removeDir(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
-    readText: (p) => nodeFs.readText(at(p)),
+    mountTmpfs: (p, options) => mountTmpfs(at(p), options),
+    atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
+    unmountPodVolumes: unmountPodMountsByUid,
+    volumeOwnership: (p, gid, readOnly) => volumeOwnership(at(p), gid, readOnly),
+    readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
+    safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
+    bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),
+    // The mount table holds the paths as this process sees them (under the host root already).
+    cleanSubPaths: (uid, ctr) => nodeFs.cleanSubPaths(uid, ctr),
   };
 }
 

@@ -4,11 +4,21 @@
 // orphan view costs no CRI call beyond what planning makes (2 lists, 1 Status, 1 ListImages when a
 // start is planned, a status call for each desired pod's newest sandbox and each of its containers
 // that is not running: the lists carry the rest).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { onHost } from '../config/host-root';
+import { SyncpodError } from '../errors';
+import { parseFeatureGates } from '../kubelet/features';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import type { NodeProfile } from '../node/types';
+import { podsApiSocket } from '../state/pods-api';
+import { detectedForRules, type ResolvedNodeFlags } from './node-profile';
+import type { VolumeData } from '../kubelet/volumes';
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
 import { findOrphans } from '../kubelet/orphans';
-import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
+import { buildNodePlan, staticPodReplacement, type NodePlan, type NodePodPlan } from '../plan/node-plan';
 import { addAssumption, buildPlan, type PlanAssumption } from '../plan/plan';
 import { buildPreflight } from '../plan/preflight';
 import {
@@ -33,6 +43,51 @@ export interface NodePlanRequest {
   podsApiSocket?: string;
   cgroup: NodeCgroupSettings;
   options: ComputePodActionsOptions;
+  /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
+  volumeData?: VolumeData;
+}
+
+/** The node flags a node plan reads (the node profile already filled the unset ones). */
+export interface NodeRequestFlags extends ResolvedNodeFlags {
+  kubeletVersion?: string;
+  /** --feature-gates as given (they win over the kubelet's own, from the profile). */
+  featureGates?: string;
+  staticPodPath?: string;
+  /** --pods-api-socket: a path, or 'none' / '' for no Pods API. */
+  podsApiSocket?: unknown;
+}
+
+/** Flags, files and the node profile -> the node plan request; the kubelet rules are resolved once here. */
+export function nodePlanRequest(
+  flags: NodeRequestFlags,
+  files: string[],
+  profile: NodeProfile,
+  hostRoot: string,
+): NodePlanRequest {
+  const kubeletRoot = String(flags.podDirRoot ?? '/var/lib/kubelet');
+  const driver = flags.cgroupDriver ?? 'cgroupfs';
+  if (driver !== 'cgroupfs' && driver !== 'systemd')
+    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  const socketFlag = flags.podsApiSocket as string | undefined;
+  const featureGates = { ...detectedForRules(profile).featureGates, ...parseFeatureGates(flags.featureGates) };
+  return {
+    nodeName: flags.nodeName ?? os.hostname(),
+    staticPodPath: flags.staticPodPath,
+    files,
+    kubeletRoot,
+    podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
+    cgroup: {
+      cgroupsPerQOS: flags.cgroupsPerQos,
+      cgroupRoot: flags.cgroupRoot,
+      cgroupDriver: driver,
+      cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
+    },
+    options: {
+      kubeletVersion: flags.kubeletVersion,
+      featureGates,
+      rules: resolveKubeletRules(flags.kubeletVersion, featureGates),
+    },
+  };
 }
 
 export interface NodePlanDeps {
@@ -61,7 +116,7 @@ export interface NodePlanResult {
   podsApiRead: boolean;
 }
 
-const STATIC_UID_NOTE: PlanAssumption = {
+const STATIC_UID_NOTE: Omit<PlanAssumption, 'affectsOutcome'> = {
   id: 'static-uid-computed',
   short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
   detail:
@@ -120,6 +175,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       matchedBy: o.match.by,
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
+      volumeData: req.volumeData,
     });
     if (isStatic && d.source.uidSource === 'computed') addAssumption(plan, { ...STATIC_UID_NOTE });
     return { d, o, plan };
@@ -144,6 +200,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
         podLevelResources: rulesOf(req.options).gates.PodLevelResources,
       }),
       images: imageFacts(images, d.pod, plan),
+      volumes: plan.volumes,
     };
     const preflight = buildPreflight(d.pod, facts);
     const nodePodPlan: NodePodPlan = { ...plan, source: d.source, preflight };
@@ -156,6 +213,14 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     if (p.observed.match.uid) desiredUids.add(p.observed.match.uid);
   }
   const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
+  // A static pod file that changed: a new uid with nothing on the node, and the old uid of the same
+  // name among the orphans. One entry, the old pod's termination before the new pod's sync.
+  for (const p of pods) {
+    const st = p.observed.status;
+    if (p.desired.source.kind !== 'static-pod' || st.sandboxStatuses.length || st.containerStatuses.length) continue;
+    const old = orphans.find((o) => o.namespace === p.plan.pod.namespace && o.name === p.plan.pod.name);
+    if (old) p.plan.replaces = staticPodReplacement(p.plan, old);
+  }
   return {
     plan: buildNodePlan(
       req.nodeName,

@@ -5,12 +5,15 @@ import type { Pod } from '../kubelet/api-types';
 import { SyncpodError, errorLine } from '../errors';
 import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { SandboxOptions } from '../kubelet/sandbox-config';
-import type { ValueSources } from '../kubelet/env';
+import { secretEnvValues, type ValueSources } from '../kubelet/env';
+import { invocationSecrets } from '../render/secret-mask';
 import { formatConfigSeen } from '../sync/kubelet-rules';
 import type { ContainerNodeOptions } from '../sync/execute';
 import type * as T from '../cri/types';
 import type { HostFacts } from './host-facts';
 import { userNamespaceRange } from '../sync/userns';
+import { NO_VOLUME_DATA, sizeMemoryBackedVolumes, tmpfsNoswap, type VolumeData } from '../kubelet/volumes';
+import { envValuesOf } from './volume-data';
 
 /** The node/kubelet flags (`nodeOptions` in src/cli/commands.ts); undefined = kubelet's default. */
 export interface NodeFlags {
@@ -28,6 +31,11 @@ export interface NodeFlags {
   runtimeClass?: string[];
   nodeName?: string;
   envFile?: string;
+  /** --configmap, --secret, --service-account-token, --skip-volume (read by readVolumeData). */
+  configmap?: string[];
+  secret?: string[];
+  serviceAccountToken?: string[];
+  skipVolume?: string[];
 }
 
 export interface NodeSettings {
@@ -58,6 +66,33 @@ export function parseEnvFile(text: string, file: string, namespace: string): Val
   return out;
 }
 
+/**
+ * The Secret values the pod's containers use (secretKeyRef, envFrom secretRef, and values expanded
+ * from them): kept out of every output (render/secret-mask.ts).
+ */
+export function podSecretValues(pod: Pod, values: ValueSources): string[] {
+  const spec = pod.spec;
+  const containers = [
+    ...(spec?.initContainers ?? []),
+    ...(spec?.containers ?? []),
+    ...(spec?.ephemeralContainers ?? []),
+  ];
+  return containers.flatMap((c) => {
+    try {
+      return secretEnvValues(pod, c as Parameters<typeof secretEnvValues>[1], values);
+    } catch {
+      return []; // a broken reference is reported where the container's environment is made
+    }
+  });
+}
+
+/** Every Secret value and service account token given for volumes (--secret, --service-account-token). */
+export function volumeSecretValues(data: VolumeData): string[] {
+  const text = new TextDecoder();
+  const secretValues = Object.values(data.secrets).flatMap((keys) => Object.values(keys));
+  return [...secretValues, ...Object.values(data.serviceAccountTokens)].map((b) => text.decode(b).trim());
+}
+
 function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: string): string {
   try {
     return host.readFile(path);
@@ -77,7 +112,13 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
 }
 
 /** The generator options for this pod on this node, under the mirrored kubelet's rules. */
-export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, host: HostFacts): NodeSettings {
+export function nodeSettings(
+  flags: NodeFlags,
+  pod: Pod,
+  rules: KubeletRules,
+  host: HostFacts,
+  volumeData: VolumeData = NO_VOLUME_DATA,
+): NodeSettings {
   const podLogsRoot = podLogsRootOf(flags);
   const resolvPath = flags.resolvConf ?? '/etc/resolv.conf';
   const resolvConf = resolvPath !== '' ? readFlagFile(host, '--resolv-conf', resolvPath) : null;
@@ -117,13 +158,16 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
           )
         : undefined,
   };
-  const values = flags.envFile
+  const fromFile = flags.envFile
     ? parseEnvFile(
         readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile),
         flags.envFile,
         pod.metadata?.namespace ?? 'default',
       )
     : undefined;
+  const values = withObjectValues(fromFile, envValuesOf(volumeData, pod.metadata?.namespace ?? 'default'));
+  if (values) invocationSecrets.add(podSecretValues(pod, values));
+  invocationSecrets.add(volumeSecretValues(volumeData));
   const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
   const memory = host.memoryBytes();
   return {
@@ -137,9 +181,58 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
       nodeHostsFile,
       hashScheme: rules.hashScheme,
       hashWithoutResources: rules.minor <= 30 && rules.gates.InPlacePodVerticalScaling,
+      volumes: {
+        data: volumeData,
+        nodeAllocatableMemory: memory,
+        nodeAllocatable: { cpu: String(host.cpuCount()), memory: String(memory) },
+        sizeMemoryBackedVolumes: sizeMemoryBackedVolumes(rules.minor, rules.gates as Record<string, boolean>),
+        noswap: tmpfsNoswap(
+          rules.minor,
+          kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4) && !inUserNamespace(host.uidMap?.() ?? ''),
+        ),
+      },
     },
     podLogsRoot,
     legacyLogDir: legacyLogDirOf(podLogsRoot),
+  };
+}
+
+/**
+ * inuserns.RunningInUserNS from /proc/self/uid_map: the initial namespace maps all ids ("0 0
+ * 4294967295"); anything else is a user namespace, where tmpfs refuses noswap (kubelet then omits it).
+ * Unknown (empty) counts as not in one.
+ */
+export function inUserNamespace(uidMap: string): boolean {
+  const t = uidMap.trim();
+  if (t === '') return false;
+  return !/^0\s+0\s+4294967295$/.test(t);
+}
+
+/** "6.8.0-45-generic" >= major.minor (kubelet's TmpfsNoswapSupportKernelVersion is 6.4). */
+export function kernelAtLeast(release: string, major: number, minor: number): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(release);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a > major || (a === major && b >= minor);
+}
+
+/** --env-file values over the --configmap/--secret objects' keys (the env file names single keys). */
+function withObjectValues(
+  fromFile: ValueSources | undefined,
+  objects: { configMaps: Record<string, Record<string, string>>; secrets: Record<string, Record<string, string>> },
+): ValueSources | undefined {
+  const none = Object.keys(objects.configMaps).length === 0 && Object.keys(objects.secrets).length === 0;
+  if (none) return fromFile;
+  const merge = (a: Record<string, Record<string, string>>, b: Record<string, Record<string, string>> | undefined) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (const [k, v] of Object.entries(a)) out[k] = { ...v };
+    for (const [k, v] of Object.entries(b ?? {})) out[k] = { ...out[k], ...v };
+    return out;
+  };
+  return {
+    ...fromFile,
+    configMaps: merge(objects.configMaps, fromFile?.configMaps),
+    secrets: merge(objects.secrets, fromFile?.secrets),
   };
 }
 

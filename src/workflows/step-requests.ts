@@ -1,6 +1,8 @@
 // The requests of the step commands (runp, create, pull): from a pod manifest, kubelet's configs
 // for the pod as it is on this node (its uid, its sandbox attempt, config.seen kept); from a crictl
 // config file, the file as it is. Dependencies come in as interfaces; nothing here prints.
+import { readVolumeData } from './volume-data';
+import { localVolumeDataReader } from './host-facts';
 import { randomUUID } from 'node:crypto';
 import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
@@ -18,6 +20,8 @@ import { dryRunCri, dryRunFs } from '../sync/dry-run';
 import { findSpecContainer } from '../sync/kubelet-rules';
 import { prepareContainer } from '../sync/prepare-container';
 import { redactCreateContainerRequest, redactionNote } from '../sync/redact';
+import { applyEffect } from '../sync/fs-effects';
+import { credentialsNote, redactPullRequest } from '../cri/redact';
 import { StepError, type ImageCaller, type RuntimeCaller, type SyncFs } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
@@ -209,7 +213,7 @@ export async function containerRequest(
   const found = findSpecContainer(pod, o.container);
   if (!found)
     throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${o.container}`);
-  const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
+  const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host, readVolumeData(o.node, localVolumeDataReader));
   const [observed] = await observePods(deps.runtime, [
     { namespace: meta.namespace!, name: meta.name!, uid: meta.uid! },
   ]);
@@ -254,4 +258,18 @@ export async function containerRequest(
   } catch (err) {
     throw new SyncpodError(err instanceof StepError ? `${err.code}: ${err.message}` : errorLine(err));
   }
+}
+
+/** runp's filesystem work before RunPodSandbox (the pod's log directory), as kubelet does it. */
+export function applySandboxEffects(effects: FsEffect[], fs: SyncFs): void {
+  for (const e of effects) applyEffect(fs, e);
+}
+
+/** pull --dry-run: the request as shown (credentials redacted unless --show-secrets) and the line saying so. */
+export function shownPullRequest<R extends { auth?: T.AuthConfig | null }>(
+  request: R,
+  showSecrets: boolean,
+): { request: R; note: string | undefined } {
+  const shown = showSecrets ? { request, redacted: 0 } : redactPullRequest(request);
+  return { request: shown.request, note: credentialsNote(shown.redacted) };
 }

@@ -15,14 +15,20 @@ import { buildPlan, killsSomething, type Plan } from '../plan/plan';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
+import { clearKilledSyncResidue } from '../sync/residue';
+import { DEFAULT_KUBELET_ROOT, DEFAULT_POD_LOGS_ROOT } from '../kubelet/labels';
 import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
 import { redactRecorded, redactionNote } from '../sync/redact';
 import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
-import type { RuntimeCaller, SyncHooks } from '../sync/types';
+import type { RuntimeCaller, SyncFs, SyncHooks } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
 import { manifestSource, type KubeletSelection } from './plan-pods';
+import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
+import { readVolumeData, type VolumeDataReader } from './volume-data';
+import { localVolumeDataReader } from './host-facts';
+import { killConfirmation } from '../render/confirm-view';
 
 export interface SyncRequest {
   file: string;
@@ -53,6 +59,8 @@ export interface SyncFlowDeps {
   newUid(): string;
   /** A line of information for stderr. */
   note(line: string): void;
+  /** Reads --configmap/--secret directories and token files (default: this machine's files). */
+  volumeReader?: VolumeDataReader;
 }
 
 /** What was decided under the lock: the pod as kubelet holds it, its first plan and what it was computed from. */
@@ -133,6 +141,18 @@ async function loadOne(req: SyncRequest, deps: SyncFlowDeps): Promise<LoadedPod>
   return loaded[0];
 }
 
+/** One line, exit 1: the pod has a volume syncpod cannot provide (nothing was done). */
+export function refuseBlockedVolumes(loaded: LoadedPod, data: VolumeData, kubelet: KubeletSelection): void {
+  const pod = loaded.pod;
+  const verdicts = classifyVolumes(pod, data, { imageVolume: kubelet.rules.gates.ImageVolume });
+  const blocked = volumesBlocked(verdicts);
+  if (blocked === null) return;
+  const ref = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  throw new SyncpodError(
+    `${loaded.source.file}: document ${loaded.source.document}: pod ${ref} is blocked: ${blocked}; nothing was done`,
+  );
+}
+
 /**
  * Runs `body` with the pod loaded, locked, observed and planned once. `dryRun` takes no lock (it
  * changes nothing). The lock is released however `body` ends.
@@ -148,6 +168,9 @@ async function withPreparedSync<R>(
   const pod = loaded.pod;
   const ns = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
+  // A volume syncpod cannot provide is refused before the lock, the observation and any side effect.
+  const volumeData = readVolumeData(req.node, deps.volumeReader ?? localVolumeDataReader);
+  refuseBlockedVolumes(loaded, volumeData, req.kubelet);
   const hadUid = !!pod.metadata?.uid;
   const clock = deps.execute.clock;
   const runtime = timedRuntime(deps.execute.runtime, () => clock.monotonic(), times);
@@ -183,6 +206,7 @@ async function withPreparedSync<R>(
         duplicates: o.duplicates,
         podSource,
         source,
+        volumeData,
       });
 
     const p0 = clock.monotonic();
@@ -195,9 +219,22 @@ async function withPreparedSync<R>(
     }
     withNodeName(pod, req.node.nodeName, deps.host);
     // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
-    const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host);
+    const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host, volumeData);
     if (freshUid)
       deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
+    if (!dryRun) {
+      // Directories of an earlier sync of this pod killed before RunPodSandbox, for a uid nothing carries.
+      const gone = clearKilledSyncResidue(deps.execute.fs, {
+        namespace: ns,
+        name,
+        kubeletRoot: settings.container.kubeletRoot ?? DEFAULT_KUBELET_ROOT,
+        podLogsRoot: settings.container.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT,
+        liveUids: new Set([first.match.uid, ...first.duplicates.map((d) => d.uid)].filter((u) => u !== '')),
+        uid: pod.metadata!.uid!,
+      });
+      if (gone.length > 0)
+        deps.note(`removed what an interrupted earlier sync of ${ns}/${name} left: ${gone.join(', ')}`);
+    }
     const firstPlan = plan(pod, first);
     times.planMs += clock.monotonic() - p0;
 
@@ -228,10 +265,11 @@ async function removeDuplicates(
   runtime: RuntimeCaller,
   timeoutMs: number,
   hooks: SyncHooks,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
 ): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {
-    const r = await removeOrphan(d, runtime, timeoutMs);
+    const r = await removeOrphan(d, runtime, timeoutMs, fs);
     hooks.note?.(`duplicate ${r.namespace}/${r.name} (uid ${r.uid}): ${r.ok ? 'removed' : `failed: ${r.error}`}`);
     out.push(r);
   }
@@ -249,11 +287,11 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
         throw new SyncpodError(
           `the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`,
         );
-      if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
+      if (!(await deps.ask(killConfirmation(plan)))) throw new SyncpodError('not confirmed; nothing was killed');
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
-    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks);
+    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks, deps.execute.fs);
     const outcome = await syncPod(
       { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
       { ...deps.execute, replan, confirmKill },
@@ -277,7 +315,13 @@ export async function dryRunSync(req: SyncRequest & { showSecrets: boolean }, de
     const recorded: RecordedRequest[] = [];
     const filesystem: string[] = [];
     const d = deps.execute;
-    await removeDuplicates(p.plan, dryRunCri(d.runtime, 'RuntimeService', recorded), d.requestTimeoutMs, {});
+    await removeDuplicates(
+      p.plan,
+      dryRunCri(d.runtime, 'RuntimeService', recorded),
+      d.requestTimeoutMs,
+      {},
+      dryRunFs(d.fs, filesystem),
+    );
     const out = await executePlan(
       { ...p.base, plan: p.plan, status: p.status },
       {

@@ -340,7 +340,7 @@ test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once b
   ];
   const fs = new FakeFs();
   const file = `/kubelet/pods/${pod.metadata!.uid}/volumes/kubernetes.io~empty-dir/cfg/a.env`;
-  fs.readText = (p: string) => (p === file ? "TOKEN='from-file'\n" : undefined);
+  fs.readInVolume = (v: string, rel: string) => (`${v}/${rel}` === file ? "TOKEN='from-file'\n" : undefined);
   const node = { ...NODE, gates: gatesAt(36) };
   const inp = {
     ...input(pod, emptyStatus(pod)),

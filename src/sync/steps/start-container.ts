@@ -37,6 +37,8 @@ export interface StartContainerDeps {
   pullTimeoutMs: number;
   /** Image volumes pulled so far in this SyncPod (kubelet pulls each once, before the containers). */
   pulledImageVolumes: Map<string, string>;
+  /** Milliseconds since the epoch (the atomic writer's timestamped directory of file volumes). */
+  now?(): number;
 }
 
 /** Returns the created container's id; throws with kubelet's codes (CrashLoopBackOff, ErrImagePull, ...). */
@@ -73,6 +75,7 @@ export async function startContainer(
       pullTimeoutMs: deps.pullTimeoutMs,
       requestTimeoutMs: c.requestTimeoutMs,
       pulledImageVolumes: deps.pulledImageVolumes,
+      now: deps.now,
     },
     c.notes,
   );
