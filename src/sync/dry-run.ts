@@ -121,6 +121,8 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       changes.push(`mount -t tmpfs${options.length ? ` -o ${options.join(',')}` : ''} tmpfs ${p}`);
       return 'mounted';
     },
+    volumeOwnership: (p, gid, readOnly) =>
+      void changes.push(`chgrp -R ${gid} ${p}; chmod -R g+${readOnly ? 'r' : 'rw'} (directories g+xs)`),
     unmountPodVolumes: (uid) => {
       changes.push(`umount the volume mounts of pod uid ${uid}`);
       return [];

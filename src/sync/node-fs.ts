@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
-import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid, volumeOwnership } from './volume-fs';
 import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
@@ -110,6 +110,7 @@ export const nodeFs: SyncFs = {
   mountTmpfs,
   atomicWrite,
   unmountPodVolumes: unmountPodMountsByUid,
+  volumeOwnership,
 };
 
 /**
@@ -134,6 +135,7 @@ export function nodeFsUnder(root: string): SyncFs {
     mountTmpfs: (p, options) => mountTmpfs(at(p), options),
     atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
     unmountPodVolumes: unmountPodMountsByUid,
+    volumeOwnership: (p, gid, readOnly) => volumeOwnership(at(p), gid, readOnly),
     readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
     safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
     bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),

@@ -246,6 +246,7 @@ test('an emptyDir of medium Memory is a tmpfs of its sizeLimit in the container,
       metadata: { name: 'vol-tmpfs', namespace: 'e2e', uid },
       spec: {
         terminationGracePeriodSeconds: 2,
+        securityContext: { fsGroup: 2000 },
         volumes: [{ name: 'cache', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } }],
         containers: [
           {
@@ -264,6 +265,8 @@ test('an emptyDir of medium Memory is a tmpfs of its sizeLimit in the container,
   const app = await containerOf('vol-tmpfs', 'app');
   const line = await sh(app, "grep ' /cache ' /proc/mounts");
   assert.match(line, /^tmpfs \/cache tmpfs .*size=16384k/);
+  // fsGroup: the volume's group, setgid and group-writable (SetVolumeOwnership).
+  assert.equal(await sh(app, 'stat -c "%g %a" /cache'), '2000 3777\n');
   const hostDir = path.join(fs.realpathSync(lab.podDirRoot), 'pods', uid, 'volumes/kubernetes.io~empty-dir/cache');
   assert.deepEqual(mountsUnder(hostDir), [hostDir]);
   const [sandbox] = await sandboxesOf('vol-tmpfs');
