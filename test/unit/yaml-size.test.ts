@@ -131,3 +131,14 @@ test('parse errors keep their line and column after the size check', () => {
   assert.ok(docs[0]!.errors.length > 0);
   assert.match(refusal('apiVersion: v1\nkind: Pod\nmetadata: {name: [\n'), /^pod\.yaml: line \d+, column \d+: /);
 });
+
+test('the largest int64 is a valid terminationGracePeriodSeconds, as the API takes it; 2^63 is not', () => {
+  const grace = (v: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata: {name: g}\nspec:\n  terminationGracePeriodSeconds: ${v}\n  containers: [{name: c, image: busybox}]\n`;
+  const [pod] = parseManifestText(grace('9223372036854775807'), 'g.yaml');
+  assert.ok((pod!.pod.spec?.terminationGracePeriodSeconds ?? 0) > 9.2e18);
+  assert.match(
+    refusal(grace('9223372036854775808')),
+    /terminationGracePeriodSeconds: invalid value .*out of range for a 64-bit integer/,
+  );
+});
