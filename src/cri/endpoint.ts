@@ -1,5 +1,6 @@
 // CRI endpoints: `unix://` URLs and bare socket paths, as crictl accepts them.
 import { statSync } from 'node:fs';
+import { posix } from 'node:path';
 import { SyncpodError } from '../errors';
 
 export interface Endpoint {
@@ -9,6 +10,9 @@ export interface Endpoint {
   target: string;
   socketPath: string;
 }
+
+/** sun_path is 108 bytes on Linux, one of them the terminating NUL. */
+export const MAX_SOCKET_PATH_BYTES = 107;
 
 export function parseEndpoint(text: string): Endpoint {
   const t = text.trim();
@@ -23,6 +27,14 @@ export function parseEndpoint(text: string): Endpoint {
   } else path = t;
   if (!path.startsWith('/')) {
     throw new SyncpodError(`endpoint "${text}": the socket path must be absolute`);
+  }
+  // The kernel's sockaddr_un holds 108 bytes with the terminating NUL: a longer path would be cut and the
+  // connection would go to whatever socket the first 107 bytes name (grpc-go refuses it as well).
+  const bytes = Buffer.byteLength(posix.normalize(path).replace(/^\/+/, '/'));
+  if (bytes > MAX_SOCKET_PATH_BYTES) {
+    throw new SyncpodError(
+      `endpoint "${text}": the socket path is ${bytes} bytes, longer than a unix socket address holds (${MAX_SOCKET_PATH_BYTES})`,
+    );
   }
   return { text: t, target: `unix://${path}`, socketPath: path };
 }

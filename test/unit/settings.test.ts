@@ -127,6 +127,16 @@ describe('endpoints', () => {
     assert.throws(() => parseEndpoint('npipe:////./pipe/x'), /unsupported protocol|absolute/);
     assert.throws(() => parseEndpoint('run/x.sock'), /must be absolute/);
   });
+  test('a socket path longer than a unix socket address holds is refused, not cut to another socket', () => {
+    const fits = `/${'d'.repeat(96)}/x.sock`; // 105 bytes
+    assert.equal(parseEndpoint(fits).socketPath, fits);
+    const long = `/run/containerd/${'d'.repeat(92)}/containerd.sock`; // its first 107 bytes name another path
+    assert.throws(
+      () => parseEndpoint(`unix://${long}`),
+      /the socket path is 124 bytes, longer than a unix socket address holds \(107\)/,
+    );
+    assert.equal(parseEndpoint(`//${'a'.repeat(104)}.s`).socketPath.length, 108); // normalised to 107 bytes
+  });
 });
 
 describe("the running kubelet's endpoints (node profile)", () => {
