@@ -1,6 +1,7 @@
 // exec and attach: find the container, ask the runtime for a streaming URL (or run ExecSync for
 // -s), run the session, and turn its end into syncpod's exit code (the command's, as kubectl).
 import { SyncpodError } from '../errors';
+import { GrpcStatusError, Status } from '../cri/grpc-client';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { Container } from '../cri/types';
 import { resolveContainerTarget, type TargetFlags } from '../state/targets';
@@ -94,11 +95,11 @@ export async function execInContainer(deps: StreamDeps, opts: ExecOptions): Prom
   if (opts.sync) {
     // The call's deadline covers the command's own timeout; 0 means the command may run for long.
     const timeoutMs = opts.timeoutSeconds > 0 ? opts.timeoutSeconds * 1000 + deps.timeoutMs : 24 * 3600 * 1000;
-    const res = await deps.runtime.call(
-      'ExecSync',
-      { containerId: c.id, cmd: opts.cmd, timeout: String(opts.timeoutSeconds) },
-      { timeoutMs },
-    );
+    const res = await deps.runtime
+      .call('ExecSync', { containerId: c.id, cmd: opts.cmd, timeout: String(opts.timeoutSeconds) }, { timeoutMs })
+      .catch((err: unknown) => {
+        throw commandTimedOut(err, opts.timeoutSeconds, deps.timeoutMs) ?? err;
+      });
     if (res.stdout.length) deps.io.stdout.write(res.stdout);
     if (res.stderr.length) deps.io.stderr.write(res.stderr);
     return res.exitCode;
@@ -112,6 +113,21 @@ export async function execInContainer(deps: StreamDeps, opts: ExecOptions): Prom
     stderr: !opts.tty,
   });
   return stream(deps, url, opts);
+}
+
+/**
+ * With --timeout, a deadline on ExecSync (the runtime's own status, or the call's deadline of the command's
+ * timeout plus --timeout) means the command outlived its timeout: say that, not that the runtime hung.
+ */
+function commandTimedOut(err: unknown, timeoutSeconds: number, marginMs: number): SyncpodError | undefined {
+  if (timeoutSeconds <= 0) return undefined;
+  const status = err instanceof GrpcStatusError ? err : (err as { cause?: unknown } | undefined)?.cause;
+  if (!(status instanceof GrpcStatusError) || status.code !== Status.DEADLINE_EXCEEDED) return undefined;
+  return new SyncpodError(
+    `exec -s: the command did not end within its timeout of ${timeoutSeconds}s ` +
+      `(the runtime had ${marginMs / 1000}s more to stop it and report)`,
+    { cause: err },
+  );
 }
 
 export async function attachToContainer(deps: StreamDeps, opts: SessionOptions): Promise<number> {

@@ -201,6 +201,14 @@ describe('exec', () => {
     assert.deepEqual([dashes.stdout, dashes.code], ['/tmp\n', 0], "kubectl's `exec ID -- CMD` form");
   });
 
+  test('-s --timeout: a command that outlives its timeout is said as such, not blamed on the runtime', async () => {
+    const r = await run(['exec', '-s', '--timeout', '1s', ids.app, 'sleep', '10']);
+    assert.equal(r.code, 1);
+    assert.doesNotMatch(r.stderr, /runtime hung|no answer/);
+    assert.match(r.stderr, /^syncpod: exec -s: the command did not end within its timeout of 1s/);
+    assert.equal(r.stderr.trimEnd().split('\n').length, 1, r.stderr);
+  });
+
   test('targets by names: --pod NAME -n NS --container NAME', async () => {
     const r = await run(['exec', '--pod', POD.name, '-n', POD.namespace, '--container', 'httpd', 'ls', '/www']);
     assert.equal(r.code, 0, r.stderr);
