@@ -561,14 +561,14 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
     description: [
       "Computes what the kubelet's SyncPod would do for each pod in the manifests, and why, without changing anything. It reads the manifests (a Pod, a workload's pod template, a List, `kubectl get pod -o yaml`; '-' for stdin), applies the API server's defaults and validation, reads the pods' sandboxes and containers from the runtime (ListPodSandbox, ListContainers and their statuses, as the kubelet's GetPodStatus), and runs a mirror of the kubelet's computePodActions for the kubelet version in use: kill the pod or containers, create a sandbox, start init, ephemeral and regular containers, each step with its reason, then a summary line.",
       "The kubelet version, feature gates, cgroup driver, DNS and directories come from the running kubelet (the node profile, see syncpod-node(1)) unless given as flags, else syncpod's defaults. What the plan cannot know (probe results, back-off timers, how live state was matched) is listed as assumptions; --liveness-failed, --startup-failed and --startup-succeeded give probe results.",
-      "With --node it plans every pod this node should run: the static pods of the kubelet's staticPodPath, pods given as files (e.g. `kubectl get pods -A --field-selector spec.nodeName=NODE -o yaml`) and, where its socket exists, the kubelet's Pods API; sandboxes and containers with the kubelet's labels that no desired pod owns are reported as orphans, with what the kubelet would do to them. --upgrade-to previews the first sync of a newer kubelet: which running containers it would restart. --every repeats for a DaemonSet.",
+      "With --node it plans every pod this node should run: the static pods of the kubelet's staticPodPath, pods given as files (e.g. `kubectl get pods -A --field-selector spec.nodeName=NODE -o yaml`) and, where its socket exists, the kubelet's Pods API; sandboxes and containers with the kubelet's labels that no desired pod owns are reported as orphans, with what the kubelet would do to them. --upgrade-to previews a newer kubelet: first whether it would start on this node at all (the start-up preconditions of that release the node fails: a flag it removed, a gate it locks or no longer knows, cgroup v1 with failCgroupV1, swap, a runtime without RuntimeConfig or runtime.v1, configuration it validates anew; each with its evidence and what to change), then which running containers its first sync would restart. --every repeats for a DaemonSet.",
       'It never calls a CRI method that changes state, writes no file, and never talks to an API server. -o json|yaml is a contract: fields are only ever added.',
     ],
     exitStatus: [
       ['0', 'The plan was made (with --detailed-exitcode: nothing would change).'],
       [
         '1',
-        'An error: a manifest that does not parse or validate (one line naming the file, document and field), an unreachable runtime, a kubelet configuration that cannot be read; with --node also any input problem (listed on stderr; the rest is still planned).',
+        'An error: a manifest that does not parse or validate (one line naming the file, document and field), an unreachable runtime, a kubelet configuration that cannot be read; with --node also any input problem (listed on stderr; the rest is still planned). With --upgrade-to and --detailed-exitcode: the target kubelet would not start on this node.',
       ],
       ['2', 'With --detailed-exitcode: changes are pending (with --node, orphans count as changes).'],
       [
@@ -644,6 +644,7 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
   doctor: {
     description: [
       "Checks this node against the kubelet's own rules and the runtime's own answers, and says for each check ok, warn, fail or skip, with the evidence (what was read, and where) and a remedy. Groups: runtime (reachable, API version, conditions, version, cgroup driver), kubelet (found, version, config, cgroup driver, sandbox image, static pods), pods (crash loops, OOM kills, stuck containers, dead sandboxes, orphans), network (CNI config and plugins, host-local IPAM leases, IP forwarding, bridge netfilter), resources (cgroup controllers, swap, image and log filesystem against the kubelet's eviction thresholds) and dns (the kubelet's resolv.conf).",
+      '--upgrade-to VERSION adds the upgrade group: would kubelet VERSION start on this node (upgrade.cgroup, upgrade.runtime, upgrade.swap, upgrade.flags, upgrade.feature-gates, upgrade.config; fail where that kubelet would exit, warn where it starts with a warning), the same verdict as plan --upgrade-to.',
       "It reads the runtime over CRI, the kubelet's process, flags and config files, /proc, /sys and the CNI directories; never an API server. It changes nothing. Each check has a deadline (--check-timeout); one that does not answer in time is skipped. --list shows the checks, --check and --skip choose them. -o json|yaml is a report contract, -o npd a node-problem-detector plugin, -o prometheus node-exporter's textfile format; --every repeats for a DaemonSet.",
     ],
     exitStatus: [
@@ -685,6 +686,10 @@ export const COMMAND_DOCS: Readonly<Record<string, CommandDoc>> = {
       {
         what: 'In a script: exit 2 when something warns or fails:',
         command: 'syncpod doctor --detailed-exitcode > /dev/null',
+      },
+      {
+        what: 'Would kubelet 1.37 start on this node?',
+        command: 'syncpod doctor --upgrade-to 1.37 --check upgrade',
       },
     ],
     seeAlso: ['node', 'plan', 'report', 'info'],

@@ -98,6 +98,39 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
 }
 
 /**
+ * The data of configMap, secret and projected volumes, which syncpod cannot read from an API
+ * server, and the volumes not to provide: for the commands that set up a pod's volumes (plan,
+ * sync, create --container).
+ */
+export function volumeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option(
+      '--configmap <[ns/]name=dir>',
+      'data of a ConfigMap for configMap and projected volumes (and configMapKeyRef/envFrom): one file per key, as kubectl create configmap --from-file=DIR reads it (repeatable)',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--secret <[ns/]name=dir>',
+      'data of a Secret for secret and projected volumes (and secretKeyRef/envFrom): one file per key (repeatable; never printed)',
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--service-account-token <[ns/]name=file>',
+      "a token for the service account's projected serviceAccountToken source (syncpod cannot request one; repeatable; never printed)",
+      collect,
+      [] as string[],
+    )
+    .option(
+      '--skip-volume <name>',
+      'do not set up or mount this volume (a * matches any run of characters, e.g. kube-api-access-*; repeatable; the plan lists it)',
+      collect,
+      [] as string[],
+    );
+}
+
+/**
  * --node and where the node's desired pods come from, for the removals that know kubelet (rmi
  * --prune; stop, rm and rmp with -a): what a desired pod needs or owns stays.
  */

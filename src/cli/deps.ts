@@ -4,7 +4,10 @@ import { randomBytes } from 'node:crypto';
 import type { Context } from './context';
 import { inputText } from '../manifest/utf8';
 import { readInputFileSync } from '../read-input';
-import { existsSync } from 'node:fs';
+import { existsSync, statfsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import type { UpgradeNodeDeps } from '../workflows/upgrade-node';
+import { runtimeCgroupDriver } from '../node/runtime-config';
 import { hostUnder, readInputFile, readNodeDir } from '../workflows/host-facts';
 import { onHost } from '../config/host-root';
 import { listPodsApi } from '../state/pods-api';
@@ -76,3 +79,43 @@ export function nodeDeps(ctx: Context): NodePlanDeps {
     now: () => ctx.now(),
   };
 }
+
+/** What `plan --upgrade-to` and `doctor --upgrade-to` read of the node for the target kubelet's start-up checks. */
+export function upgradeNodeDeps(ctx: Context, profile: NodeProfile): UpgradeNodeDeps {
+  const root = ctx.settings().hostRoot;
+  return {
+    profile,
+    readNodeFile: (p) => readFile(onHost(root, p), 'utf8'),
+    cgroup: () => cgroupOf(onHost(root, '/sys/fs/cgroup')),
+    runtimeVersion: async () => {
+      const rt = ctx.cri().runtime;
+      const v = await rt.call('Version', {});
+      return {
+        name: v.runtimeName,
+        version: v.runtimeVersion,
+        apiVersion: v.version,
+        criApi: rt.apiVersion ?? 'v1',
+        endpoint: rt.endpoint.text,
+      };
+    },
+    runtimeConfig: async () => profile.runtimeCgroupDriver ?? runtimeCgroupDriver(ctx.cri().runtime),
+  };
+}
+
+/** cgroup v2 when /sys/fs/cgroup is the unified hierarchy (statfs type cgroup2fs), as kubelet's libcontainer tells. */
+function cgroupOf(path: string): { version: 1 | 2; from: string } {
+  try {
+    const type = statfsSync(path).type;
+    if (type === CGROUP2_SUPER_MAGIC) return { version: 2, from: `statfs ${path}: cgroup2fs` };
+    return {
+      version: 1,
+      from: `statfs ${path}: ${type === TMPFS_MAGIC ? 'tmpfs' : `0x${type.toString(16)}`} (not cgroup2fs)`,
+    };
+  } catch {
+    return existsSync(`${path}/cgroup.controllers`)
+      ? { version: 2, from: `${path}/cgroup.controllers exists` }
+      : { version: 1, from: `${path}/cgroup.controllers absent` };
+  }
+}
+const CGROUP2_SUPER_MAGIC = 0x63677270;
+const TMPFS_MAGIC = 0x01021994;

@@ -33,14 +33,26 @@ import {
   renderDoctorTable,
   renderDoctorYaml,
 } from '../render/doctor-view';
-import { nodeDeps } from './deps';
+import { nodeDeps, upgradeNodeDeps } from './deps';
+import { upgradeNodeVerdict } from '../workflows/upgrade-node';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
 import { nodeRequest } from './node';
 import { outputWidth, parseOutput } from './output';
 
 export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions): Promise<number> {
   // Everything the flags say is checked before anything is read or called.
   const output = parseOutput(opts.output, DOCTOR_OUTPUTS);
-  const checks = selectChecks(DOCTOR_CHECKS, opts.check, opts.skip);
+  // The upgrade group runs only for a target (--upgrade-to), refused first when syncpod does not know it.
+  if (opts.upgradeTo !== undefined) resolveKubeletRules(opts.upgradeTo, {});
+  const registry =
+    opts.upgradeTo !== undefined || opts.list ? DOCTOR_CHECKS : DOCTOR_CHECKS.filter((c) => c.group !== 'upgrade');
+  if (
+    opts.upgradeTo === undefined &&
+    !opts.list &&
+    [...opts.check].some((v) => v === 'upgrade' || v.startsWith('upgrade.'))
+  )
+    throw new SyncpodError('--check: the upgrade checks need --upgrade-to VERSION');
+  const checks = selectChecks(registry, opts.check, opts.skip);
   const deadlineMs =
     opts.checkTimeout !== undefined
       ? parseTimeout(opts.checkTimeout, '--check-timeout')
@@ -107,6 +119,7 @@ async function doctorReport(
   const { profile, profileError } = await doctorProfile(ctx, opts, deadlineMs);
   const hostRoot = ctx.settings().hostRoot;
   const nodeOpts = withNodeProfile(opts, profile);
+  const target = opts.upgradeTo;
   const env = buildDoctorEnv({
     profile,
     profileError,
@@ -122,6 +135,7 @@ async function doctorReport(
       return planNode(req, { ...nodeDeps(ctx), runtime: runtime as never, image: image as never });
     },
     bounds: { stuckAfterMs, deadlineMs },
+    ...(target !== undefined ? { upgrade: () => upgradeNodeVerdict(upgradeNodeDeps(ctx, profile), target) } : {}),
   });
   const results = await runChecks(selected, env, { deadlineMs, clock: () => performance.now() });
   return buildDoctorReport(profile.nodeName.value, results);

@@ -1,6 +1,9 @@
 // Lifecycle steps on ids, crictl-compatible: start, stop, rm, stopp, rmp. Ids or unique prefixes;
 // --dry-run prints the exact requests.
 import * as fs from 'node:fs';
+import { releasePodVolumes } from '../workflows/pod-volumes';
+import { nodeFs } from '../sync/node-fs';
+import { LABEL_POD_UID } from '../kubelet/types';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import { resolveContainerIds, resolveSandboxIds } from './ids';
@@ -188,6 +191,9 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
       await runtime.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
         throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
       });
+      const unmounted = await releasePodVolumes(runtime, st?.labels?.[LABEL_POD_UID], nodeFs);
+      if (unmounted.length > 0)
+        ctx.warn(`unmounted ${unmounted.length} volume mount(s) of the pod: ${unmounted.join(', ')}`);
       return `Removed sandbox ${podSandboxId}`;
     },
     !!opts.dryRun,

@@ -26,7 +26,8 @@ import { yamlText } from '../render/yaml';
 import { executeDeps, nodeDeps } from './deps';
 import { outputWidth, parseOutput } from './output';
 import type { PlanView } from '../render/plan-view';
-import { hostUnder } from '../workflows/host-facts';
+import { hostUnder, localVolumeDataReader } from '../workflows/host-facts';
+import { readVolumeData } from '../workflows/volume-data';
 import { configSeenFor, legacyLogDirOf, nodeSettings, podLogsRootOf } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
@@ -52,6 +53,7 @@ export function nodeRequest(
     files: args,
     kubeletRoot,
     podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
+    volumeData: readVolumeData(opts, localVolumeDataReader),
     cgroup: {
       cgroupsPerQOS: opts.cgroupsPerQos,
       cgroupRoot: opts.cgroupRoot,
@@ -173,9 +175,10 @@ export async function syncNodeCommand(
   const parallel = opts.parallel;
   const kubelet = resolveRules(opts.kubeletVersion, undefined);
   if (parallel < 1) throw new SyncpodError(`--parallel: must be at least 1, got ${parallel}`);
+  const request = nodeRequest(ctx, args, opts);
   const { report, plan } = await syncNode(
     {
-      ...nodeRequest(ctx, args, opts),
+      ...request,
       removeOrphans: !!opts.removeOrphans,
       concurrency: parallel,
       waitTimeoutMs,
@@ -185,7 +188,7 @@ export async function syncNodeCommand(
       ...nodeDeps(ctx),
       execute: executeDeps(ctx),
       settingsFor: (pod, sandboxes) => {
-        const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot));
+        const s = nodeSettings(opts, pod, kubelet.rules, hostUnder(ctx.settings().hostRoot), request.volumeData);
         return {
           sandboxOptions: { ...s.sandbox, configSeen: configSeenFor(ctx.now(), sandboxes) },
           containerOptions: s.container,

@@ -8,8 +8,19 @@ import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflo
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
 import { nodeRequest, planNodeCommand } from './node';
-import { nodeDeps } from './deps';
+import { nodeDeps, upgradeNodeDeps } from './deps';
+import { upgradeNodeVerdict } from '../workflows/upgrade-node';
+import type { UpgradePlan } from '../plan/upgrade';
+
+/** --detailed-exitcode: 1 when the target kubelet would not start on this node, 2 when something restarts. */
+function upgradeExitCode(u: UpgradePlan, detailed: boolean): number {
+  if (!detailed) return 0;
+  if (u.node && !u.node.starts) return 1;
+  return u.changes ? 2 : 0;
+}
 import { detectedForRules, withNodeProfile } from '../workflows/node-profile';
+import { readVolumeData } from '../workflows/volume-data';
+import { localVolumeDataReader } from '../workflows/host-facts';
 
 export async function plan(ctx: Context, args: string[], opts: PlanOptions): Promise<number> {
   requireNodeFor(opts, {
@@ -23,13 +34,15 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     return planNodeCommand(ctx, args, withNodeProfile(opts, profile), view);
   const output = parseOutput(opts.output, LIST_OUTPUTS);
   const kubelet = resolveRules(opts.kubeletVersion, opts.featureGates, detectedForRules(profile));
-  if (opts.node && opts.upgradeTo !== undefined) {
+  const target = opts.upgradeTo;
+  const startup = target === undefined ? undefined : () => upgradeNodeVerdict(upgradeNodeDeps(ctx, profile), target);
+  if (opts.node && target !== undefined) {
     const upgrade = await planNodeUpgrade(
-      { node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: opts.upgradeTo },
+      { node: nodeRequest(ctx, args, withNodeProfile(opts, profile)), kubelet, targetVersion: target, startup },
       { ...nodeDeps(ctx), note: (l) => ctx.warn(l) },
     );
     ctx.out(formatUpgradePlan(upgrade, output, view));
-    return opts.detailedExitcode && upgrade.changes ? 2 : 0;
+    return upgradeExitCode(upgrade, !!opts.detailedExitcode);
   }
   const req = {
     files: args,
@@ -39,6 +52,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     livenessFailed: opts.livenessFailed,
     startupFailed: opts.startupFailed,
     startupSucceeded: opts.startupSucceeded,
+    volumeData: readVolumeData(opts, localVolumeDataReader),
   };
   const deps = {
     runtime: ctx.runtime,
@@ -46,12 +60,16 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     now: () => ctx.now(),
     note: (l: string) => void ctx.io.stderr.write(`${l}\n`),
   };
-  if (opts.upgradeTo !== undefined) {
-    const upgrade = await planUpgrade({ ...req, targetVersion: opts.upgradeTo }, deps);
+  if (target !== undefined) {
+    const upgrade = await planUpgrade({ ...req, targetVersion: target, node: startup }, deps);
     ctx.out(formatUpgradePlan(upgrade, output, view));
-    return opts.detailedExitcode && upgrade.changes ? 2 : 0;
+    return upgradeExitCode(upgrade, !!opts.detailedExitcode);
   }
   const plans = (await planPods(req, deps)).map((p) => p.plan);
   ctx.out(formatPlans(plans, output, view));
+  // A pod syncpod cannot sync (a volume it cannot provide) is an error, with or without --detailed-exitcode.
+  const blocked = plans.filter((p) => p.blocked !== null);
+  for (const p of blocked) ctx.warn(`pod ${p.pod.namespace}/${p.pod.name} is blocked: ${p.blocked}`);
+  if (blocked.length > 0) return 1;
   return opts.detailedExitcode && plans.some((p) => p.changes) ? 2 : 0;
 }

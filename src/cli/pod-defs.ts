@@ -6,6 +6,7 @@ import {
   stringSlice,
   int,
   nodeOptions,
+  volumeOptions,
   netOptions,
   OUTPUT_LIST,
   type Cmd,
@@ -16,105 +17,109 @@ import {
 // plan and sync
 
 export const planDef = (c: Cmd) =>
-  nodeOptions(
-    c
-      .description("Compute, changing nothing, what kubelet's SyncPod would do for each pod in the manifests")
-      .argument(
-        '[file...]',
-        "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin); with --node, more desired pods (e.g. kubectl get pods -o yaml)",
-      )
-      .option(
-        '-o, --output <format>',
-        'output format: table, json or yaml; with --node also npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown)',
-        'table',
-      )
-      .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
-      .option(
-        '-v, --verbose',
-        'with the table: each assumption with its detail (-o json|yaml always have it), every pod without changes on its own line',
-      )
-      .option(
-        '--node',
-        'plan every pod this node should run (static pods, given files, the Pods API) and report orphans',
-      )
-      .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
-      .option(
-        '--pods-api-socket <path>',
-        "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock, read when present; none: skip)",
-      )
-      .option(
-        '--every <duration>',
-        'with --node: plan again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (for DaemonSets)',
-      )
-      .option(
-        '--feature-gates <gates>',
-        'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))',
-      )
-      .option(
-        '--liveness-failed <container>',
-        "assume kubelet's prober holds a liveness Failure for this container (repeatable)",
-        collect,
-        [] as string[],
-      )
-      .option(
-        '--startup-failed <container>',
-        "assume kubelet's prober holds a startup Failure for this container (repeatable)",
-        collect,
-        [] as string[],
-      )
-      .option(
-        '--startup-succeeded <container>',
-        "assume kubelet's prober holds a startup Success for this container (repeatable; a pod status dump's started: true says the same)",
-        collect,
-        [] as string[],
-      )
-      .option(
-        '--upgrade-to <version>',
-        "preview an in-place kubelet upgrade: which running containers the target kubelet's first sync would restart, and why",
-      )
-      .option(
-        '-l, --selector <selector>',
-        "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)",
-      ),
+  volumeOptions(
+    nodeOptions(
+      c
+        .description("Compute, changing nothing, what kubelet's SyncPod would do for each pod in the manifests")
+        .argument(
+          '[file...]',
+          "pod manifests (YAML or JSON; Pod, a workload's pod template, List; '-' for stdin); with --node, more desired pods (e.g. kubectl get pods -o yaml)",
+        )
+        .option(
+          '-o, --output <format>',
+          'output format: table, json or yaml; with --node also npd (node-problem-detector plugin: one line, exit 0 OK, 1 NonOK, 2 Unknown)',
+          'table',
+        )
+        .option('--detailed-exitcode', 'exit 0 when nothing would change, 2 when changes are pending, 1 on error')
+        .option(
+          '-v, --verbose',
+          'with the table: each assumption with its detail (-o json|yaml always have it), every pod without changes on its own line',
+        )
+        .option(
+          '--node',
+          'plan every pod this node should run (static pods, given files, the Pods API) and report orphans',
+        )
+        .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
+        .option(
+          '--pods-api-socket <path>',
+          "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock, read when present; none: skip)",
+        )
+        .option(
+          '--every <duration>',
+          'with --node: plan again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (for DaemonSets)',
+        )
+        .option(
+          '--feature-gates <gates>',
+          'kubelet feature gates NAME=true|false,..., as kubelet takes them (every gate syncpod consults; see syncpod-plan(1))',
+        )
+        .option(
+          '--liveness-failed <container>',
+          "assume kubelet's prober holds a liveness Failure for this container (repeatable)",
+          collect,
+          [] as string[],
+        )
+        .option(
+          '--startup-failed <container>',
+          "assume kubelet's prober holds a startup Failure for this container (repeatable)",
+          collect,
+          [] as string[],
+        )
+        .option(
+          '--startup-succeeded <container>',
+          "assume kubelet's prober holds a startup Success for this container (repeatable; a pod status dump's started: true says the same)",
+          collect,
+          [] as string[],
+        )
+        .option(
+          '--upgrade-to <version>',
+          "preview an in-place kubelet upgrade: which running containers the target kubelet's first sync would restart, and why",
+        )
+        .option(
+          '-l, --selector <selector>',
+          "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)",
+        ),
+    ),
   );
 export type PlanOptions = OptionsOf<typeof planDef>;
 
 export const syncDef = (c: Cmd) =>
-  nodeOptions(
-    c
-      .description(
-        "Converge a pod: compute the plan and execute it in SyncPod's order (kill, sandbox, init, containers)",
-      )
-      .argument('[file...]', "a pod manifest ('-' for stdin); with --node, more desired pods")
-      .option('-y, --yes', 'do not ask before killing containers or pods')
-      .option(
-        '--node',
-        'converge every pod this node should run (static pods, given files), one pass; init containers are waited for as with --wait',
-      )
-      .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
-      .option(
-        '--pods-api-socket <path>',
-        "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock; none: skip)",
-      )
-      .option('--remove-orphans', "with --node: kill and remove pods with kubelet's labels that no desired pod owns")
-      .option('--parallel <n>', 'with --node: pods synced at once', int('--parallel'), 4)
-      .option(
-        '--wait',
-        "wait for each init container to finish and go on, as kubelet's repeated syncs would (always so with --node)",
-      )
-      .option('--wait-timeout <duration>', 'how long --wait (or --node) waits for one init container', '5m')
-      .option('--timings', 'report time spent in runtime calls and in syncpod itself')
-      .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
-      .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
-      .option(
-        '--feature-gates <gates>',
-        "kubelet feature gates NAME=true|false,..., as kubelet takes them (over the running kubelet's; see syncpod-plan(1))",
-      )
-      .option('-o, --output <format>', 'result format: table or json', 'table')
-      .option(
-        '-l, --selector <selector>',
-        "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)",
-      ),
+  volumeOptions(
+    nodeOptions(
+      c
+        .description(
+          "Converge a pod: compute the plan and execute it in SyncPod's order (kill, sandbox, init, containers)",
+        )
+        .argument('[file...]', "a pod manifest ('-' for stdin); with --node, more desired pods")
+        .option('-y, --yes', 'do not ask before killing containers or pods')
+        .option(
+          '--node',
+          'converge every pod this node should run (static pods, given files), one pass; init containers are waited for as with --wait',
+        )
+        .option('--static-pod-path <dir>', "kubelet's staticPodPath (with --node)")
+        .option(
+          '--pods-api-socket <path>',
+          "kubelet's Pods API socket (with --node; default <root>/pods-api/pods-api.sock; none: skip)",
+        )
+        .option('--remove-orphans', "with --node: kill and remove pods with kubelet's labels that no desired pod owns")
+        .option('--parallel <n>', 'with --node: pods synced at once', int('--parallel'), 4)
+        .option(
+          '--wait',
+          "wait for each init container to finish and go on, as kubelet's repeated syncs would (always so with --node)",
+        )
+        .option('--wait-timeout <duration>', 'how long --wait (or --node) waits for one init container', '5m')
+        .option('--timings', 'report time spent in runtime calls and in syncpod itself')
+        .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
+        .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
+        .option(
+          '--feature-gates <gates>',
+          "kubelet feature gates NAME=true|false,..., as kubelet takes them (over the running kubelet's; see syncpod-plan(1))",
+        )
+        .option('-o, --output <format>', 'result format: table or json', 'table')
+        .option(
+          '-l, --selector <selector>',
+          "only the pods whose labels match (kubectl's syntax: k=v, k!=v, k in (a,b), k, !k)",
+        ),
+    ),
   );
 export type SyncOptions = OptionsOf<typeof syncDef>;
 
@@ -150,18 +155,20 @@ export const runpDef = (c: Cmd) =>
 export type RunpOptions = OptionsOf<typeof runpDef>;
 
 export const createDef = (c: Cmd) =>
-  nodeOptions(
-    c
-      .description(
-        'Create a container in a pod sandbox: from a pod manifest with --container, or crictl-style from CONTAINER.json SANDBOX.json',
-      )
-      .argument('<pod-id>', 'pod sandbox ID or unique prefix')
-      .argument('<config>', 'pod manifest (with --container) or a ContainerConfig file')
-      .argument('[sandbox-config]', 'PodSandboxConfig file (crictl form)')
-      .option('--container <name>', 'the container of the manifest to create (regular, init or ephemeral)')
-      .option('--no-pull', 'never pull the image (default: imagePullPolicy, as kubelet)')
-      .option('--dry-run', 'print the CreateContainer request (and the pull decision) as JSON, send nothing')
-      .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)'),
+  volumeOptions(
+    nodeOptions(
+      c
+        .description(
+          'Create a container in a pod sandbox: from a pod manifest with --container, or crictl-style from CONTAINER.json SANDBOX.json',
+        )
+        .argument('<pod-id>', 'pod sandbox ID or unique prefix')
+        .argument('<config>', 'pod manifest (with --container) or a ContainerConfig file')
+        .argument('[sandbox-config]', 'PodSandboxConfig file (crictl form)')
+        .option('--container <name>', 'the container of the manifest to create (regular, init or ephemeral)')
+        .option('--no-pull', 'never pull the image (default: imagePullPolicy, as kubelet)')
+        .option('--dry-run', 'print the CreateContainer request (and the pull decision) as JSON, send nothing')
+        .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)'),
+    ),
   );
 export type CreateOptions = OptionsOf<typeof createDef>;
 
@@ -316,6 +323,10 @@ export const doctorDef = (c: Cmd) =>
         'exit 0 when every check is ok or skipped, 2 when one warns or fails, 1 when syncpod could not run',
       )
       .option('--list', 'list the checks (id, group, title) and run nothing')
+      .option(
+        '--upgrade-to <version>',
+        'add the upgrade group: would kubelet VERSION start on this node (removed flags, locked gates, cgroup v1, runtime, swap, config validation)',
+      )
       .option(
         '--every <duration>',
         "check again every DURATION (e.g. 10m) until terminated, one JSON document per line with -o json (the DaemonSet's doctor container)",

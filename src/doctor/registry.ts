@@ -6,6 +6,7 @@ import { networkChecks } from './checks/network';
 import { resourcesChecks } from './checks/resources';
 import { podsChecks } from './checks/pods';
 import { dnsChecks } from './checks/dns';
+import { upgradeChecks } from './checks/upgrade';
 
 export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   ...runtimeChecks,
@@ -14,4 +15,5 @@ export const DOCTOR_CHECKS: readonly DoctorCheck[] = [
   ...resourcesChecks,
   ...podsChecks,
   ...dnsChecks,
+  ...upgradeChecks,
 ];

@@ -4,12 +4,21 @@
 import type * as T from '../cri/types';
 import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
 import type { NodePlan } from '../plan/node-plan';
+import type { StartupVerdict } from '../kubelet/startup-checks';
 
 export type CheckStatus = 'ok' | 'warn' | 'fail' | 'skip';
 
-export type CheckGroup = 'runtime' | 'kubelet' | 'network' | 'resources' | 'pods' | 'dns';
+export type CheckGroup = 'runtime' | 'kubelet' | 'network' | 'resources' | 'pods' | 'dns' | 'upgrade';
 
-export const CHECK_GROUPS: readonly CheckGroup[] = ['runtime', 'kubelet', 'network', 'resources', 'pods', 'dns'];
+export const CHECK_GROUPS: readonly CheckGroup[] = [
+  'runtime',
+  'kubelet',
+  'network',
+  'resources',
+  'pods',
+  'dns',
+  'upgrade',
+];
 
 /** One value a check read, and where from: a CRI call, a file path, a /proc or /sys entry. */
 export interface Evidence {
@@ -62,6 +71,8 @@ export interface DoctorEnv {
   nodePlan(): Promise<DoctorNodePlan>;
   /** Bounds the checks use, with their defaults in src/workflows/doctor.ts. */
   bounds: DoctorBounds;
+  /** With --upgrade-to: whether the target kubelet would start on this node (memoised). */
+  upgrade?: () => Promise<StartupVerdict>;
 }
 
 export interface DoctorBounds {

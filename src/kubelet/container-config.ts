@@ -24,7 +24,7 @@ import {
 } from './labels';
 import type { ConfigGates } from './config-gates';
 import { joinInVolume } from './env-file';
-import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect } from './mounts';
+import { makeMounts, makePodDataDirs, resolveVolume, type FsEffect, type VolumeSetup } from './mounts';
 import { generateLinuxContainerResources, getPodQOS, isCriticalPod } from './resources';
 import { containerSecurityContext, resolveImageUser, verifyRunAsNonRoot, type ImageUser } from './security-context';
 import { cgroupSettingsOf, type NodeOptions } from './sandbox-config';
@@ -72,6 +72,10 @@ export interface ContainerOptions extends NodeOptions {
   hashWithoutResources?: boolean;
   /** Ephemeral container with targetContainerName: CRI id of the running target container. */
   targetContainerId?: string;
+  /** tmpfs and file volumes: the operator's data and the node facts (absent: hostPath and disk emptyDir only). */
+  volumes?: Omit<VolumeSetup, 'nowMs' | 'random'>;
+  /** The atomic writer's timestamped directory: the time (ms) and random digits of this start. */
+  volumeWrite?: { nowMs: number; random: string };
 }
 
 export interface ContainerConfigResult {
@@ -156,28 +160,56 @@ function volumeHostPath(pod: Pod, name: string, kubeletRoot: string): string | u
   const v = (pod.spec?.volumes ?? []).find((x) => x.name === name);
   if (!v || (v.emptyDir === undefined && v.hostPath === undefined && Object.keys(v).length > 1)) return undefined;
   try {
-    return resolveVolume(pod, v, kubeletRoot).hostPath;
+    return resolveVolume(pod, v, kubeletRoot)?.hostPath;
   } catch {
     return undefined;
   }
 }
 
-/** The env files a container's fileKeyRef entries read (EnvFiles on): host paths for the executor to read. */
+/** One env file a fileKeyRef entry reads: the volume's host path, the path inside it, and who asks. */
+export interface EnvFileRead {
+  /** The key of its text in ContainerOptions.envFiles (the volume path and the path inside it, joined). */
+  path: string;
+  volumePath: string;
+  /** Relative to the volume, '..' levels dropped (kubelet's SecureJoin never leaves the volume either). */
+  rel: string;
+  envName: string;
+  volumeName: string;
+}
+
+/** The env files a container's fileKeyRef entries read (EnvFiles on), for the executor to read inside their volumes. */
+export function envFileReads(
+  pod: Pod,
+  container: Container,
+  o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> },
+): EnvFileRead[] {
+  if (!o.gates.EnvFiles) return [];
+  const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
+  const out: EnvFileRead[] = [];
+  for (const e of container.env ?? []) {
+    const ref = (e.valueFrom as { fileKeyRef?: { volumeName: string; path: string } } | undefined)?.fileKeyRef;
+    if (!ref) continue;
+    const base = volumeHostPath(pod, ref.volumeName, root);
+    if (base === undefined) continue;
+    const path = joinInVolume(base, ref.path);
+    out.push({
+      path,
+      volumePath: base,
+      rel: path.slice(base.replace(/\/+$/, '').length + 1),
+      envName: e.name,
+      volumeName: ref.volumeName,
+    });
+  }
+  return out;
+}
+
+/** The host paths of envFileReads. */
 export function envFileHostPaths(
   pod: Pod,
   container: Container,
   o: { kubeletRoot?: string; gates: Pick<ConfigGates, 'EnvFiles'> },
 ): string[] {
-  if (!o.gates.EnvFiles) return [];
-  const root = o.kubeletRoot ?? DEFAULT_KUBELET_ROOT;
-  const out: string[] = [];
-  for (const e of container.env ?? []) {
-    const ref = (e.valueFrom as { fileKeyRef?: { volumeName: string; path: string } } | undefined)?.fileKeyRef;
-    if (!ref) continue;
-    const base = volumeHostPath(pod, ref.volumeName, root);
-    if (base !== undefined) out.push(joinInVolume(base, ref.path));
-  }
-  return [...new Set(out)];
+  return [...new Set(envFileReads(pod, container, o).map((r) => r.path))];
 }
 
 /** generateContainerConfig for one container of the pod (`container` must be one of its `kind`). */
@@ -247,6 +279,9 @@ export function generateContainerConfig(
     terminationLogName: o.terminationLogName,
     gates,
     imageVolumes: o.imageVolumes,
+    volumeSetup: o.volumes
+      ? { ...o.volumes, nowMs: o.volumeWrite?.nowMs ?? 0, random: o.volumeWrite?.random ?? '0' }
+      : undefined,
   });
   const imageUser = resolveImageUser(o.imageUser);
   verifyRunAsNonRoot(pod, c, imageUser);

@@ -126,10 +126,11 @@ export const FEATURE_GATES = {
     specs: [
       { since: 34, default: false, stage: 'alpha' },
       { since: 35, default: true, stage: 'beta' },
+      { since: 37, default: true, stage: 'ga', locked: true },
     ],
     consultedBy: 'config+validation',
     effect: 'spec.hostnameOverride sets the sandbox hostname; off: the API server drops it',
-    source: READ_137,
+    source: `${READ_137}; GA and locked in 1.37: k8s.io/kubernetes v1.37.2 pkg/features/kube_features.go`,
   },
   ImageVolume: {
     specs: [
@@ -164,11 +165,14 @@ export const FEATURE_GATES = {
     source: READ_137,
   },
   InPlacePodVerticalScalingInitContainers: {
-    specs: [{ since: 36, default: true, stage: 'beta' }],
+    specs: [
+      { since: 36, default: true, stage: 'beta' },
+      { since: 37, default: true, stage: 'ga', locked: true },
+    ],
     consultedBy: 'planner',
     effect:
       'on (1.36+, with InPlacePodVerticalScaling): a running non-sidecar init container is resized in place instead of waited for',
-    source: `${GATE_SOURCES.v137}; ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} (beta, on, from 1.36; kubeadm's 1.37 locked-gate list names it GA, not yet in the 1.37-cycle tree read)`,
+    source: `${GATE_SOURCES.v137}; ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} (beta, on, from 1.36); GA and locked in 1.37: k8s.io/kubernetes v1.37.2 pkg/features/kube_features.go`,
   },
   KubeletCrashLoopBackOffMax: {
     specs: [

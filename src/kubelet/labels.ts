@@ -4,6 +4,7 @@
 
 import type { Container, Pod } from './api-types';
 import { SyncpodError } from '../errors';
+import { checkPathComponent } from './path-names';
 import { formatHash, hashContainer, hashContainerLegacy, hashContainerWithoutResources } from './hash';
 import type { HashScheme } from './kubelet-version';
 import { encodeContainerPorts, encodeLifecycleHandler } from './go-json';
@@ -44,6 +45,10 @@ export function podIdentity(pod: Pod): { name: string; namespace: string; uid: s
   if (name === '') throw new SyncpodError('pod has no metadata.name');
   if (namespace === '') throw new SyncpodError(`pod ${name}: metadata.namespace is empty`);
   if (uid === '') throw new SyncpodError(`pod ${namespace}/${name}: metadata.uid is empty`);
+  // Each becomes part of a host path (pods/<uid>, <ns>_<name>_<uid>): the last guard, after validation.
+  checkPathComponent('metadata.namespace', namespace);
+  checkPathComponent('metadata.name', name);
+  checkPathComponent('metadata.uid', uid);
   return { name, namespace, uid };
 }
 
@@ -132,7 +137,7 @@ export function buildPodLogsDirectory(podLogsRoot: string, pod: Pod): string {
 
 /** The container's log directory, created 0755 before CreateContainer. */
 export function buildContainerLogsDirectory(podLogsRoot: string, pod: Pod, containerName: string): string {
-  return `${buildPodLogsDirectory(podLogsRoot, pod)}/${containerName}`;
+  return `${buildPodLogsDirectory(podLogsRoot, pod)}/${checkPathComponent('container name', containerName)}`;
 }
 
 /** ContainerConfig.log_path, relative to the pod log directory: `<name>/<restartCount>.log`. */
@@ -147,7 +152,7 @@ export function podDir(kubeletRoot: string, pod: Pod): string {
 
 /** `<root>/pods/<uid>/containers/<name>`: parent of the termination-log files. */
 export function podContainerDir(kubeletRoot: string, pod: Pod, containerName: string): string {
-  return `${podDir(kubeletRoot, pod)}/containers/${containerName}`;
+  return `${podDir(kubeletRoot, pod)}/containers/${checkPathComponent('container name', containerName)}`;
 }
 
 /** `<root>/pods/<uid>/etc-hosts`: the managed /etc/hosts file. */

@@ -3,7 +3,8 @@
 // makeMounts, volume plugins hostPath and emptyDir). Pure: the filesystem work is returned as
 // data (FsEffect) for the executor.
 //
-// Volume types: hostPath and emptyDir (default medium) only; every other type is refused.
+// Volume types: hostPath, emptyDir (disk or Memory), and with VolumeSetup the file plugins configMap,
+// secret, projected and downwardAPI (volumes.ts); every other type is refused.
 
 import type { Container, Pod, Volume, VolumeMount } from './api-types';
 import type { Mount, MountPropagation } from '../cri/types';
@@ -11,6 +12,18 @@ import { SyncpodError } from '../errors';
 import { expandSubPathExpr, type EnvVar } from './env';
 import type { ConfigGates } from './config-gates';
 import { podContainerDir, podDir, podEtcHostsPath } from './labels';
+import {
+  emptyDirMemorySize,
+  isSkipped,
+  onTmpfs,
+  PLUGIN_DIRS,
+  timestampDirName,
+  volumePayload,
+  volumeType,
+  type FileProjection,
+  type VolumeData,
+} from './volumes';
+import { checkPathComponent } from './path-names';
 
 /** Filesystem work the executor must do before the CRI call, in order. Modes are octal numbers. */
 export type FsEffect =
@@ -19,10 +32,31 @@ export type FsEffect =
   | { kind: 'touch'; path: string; mode: number; why: string }
   /** Write the whole file (replace), then chmod. */
   | { kind: 'writeFile'; path: string; mode: number; content: string; why: string }
-  /** Create `subPath` below `root` (each missing level), with the mode of `root` itself. */
-  | { kind: 'mkdirSubPath'; root: string; subPath: string; why: string }
+  /**
+   * A subPath (kubelet's SafeMakeDir + PrepareSafeSubpath): the missing levels of `subPath` created
+   * inside `volumePath` with the volume's own mode, the path resolved without leaving the volume, and
+   * what it resolved to bind-mounted at `target` (the path the runtime is given).
+   */
+  | {
+      kind: 'bindSubPath';
+      volumePath: string;
+      subPath: string;
+      target: string;
+      volumeName: string;
+      containerName: string;
+      mountName: string;
+      why: string;
+    }
   /** A hostPath volume with a type: the path must exist and be of that type. */
-  | { kind: 'checkHostPath'; path: string; type: string; why: string };
+  | { kind: 'checkHostPath'; path: string; type: string; why: string }
+  /** A memory-backed emptyDir: the directory (mode), then a tmpfs on it unless one is there (size 0: the kernel's default). */
+  | { kind: 'mountTmpfs'; path: string; mode: number; sizeBytes: number; noswap: boolean; why: string }
+  /**
+   * kubelet's AtomicWriter.Write into `dir`: the files in a new `timestampDir`, `..data` switched to it
+   * by a rename, a symlink `name -> ..data/name` per user-visible entry, old entries and the old
+   * timestamped directory removed; nothing rewritten when the files are unchanged.
+   */
+  | { kind: 'atomicWrite'; dir: string; files: FileProjection[]; timestampDir: string; why: string };
 
 export const ETC_HOSTS_PATH = '/etc/hosts';
 
@@ -42,58 +76,66 @@ export function makePodDataDirs(kubeletRoot: string, pod: Pod): FsEffect[] {
 
 /** Where an emptyDir lives: `<podDir>/volumes/kubernetes.io~empty-dir/<name>`. */
 export function emptyDirPath(kubeletRoot: string, pod: Pod, volumeName: string): string {
-  return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${volumeName}`;
+  return `${podDir(kubeletRoot, pod)}/volumes/kubernetes.io~empty-dir/${checkPathComponent('volume name', volumeName)}`;
 }
 
-/** The volume types syncpod knows, resolved to a host path. */
+/** Directory of a pod's subPath bind mounts (kubelet's containerSubPathDirectoryName). */
+export const SUBPATH_DIR = 'volume-subpaths';
+
+/** getSubpathBindTarget: `<podDir>/volume-subpaths/<volume>/<container>/<index of the mount in the container>`. */
+export function subPathBindTarget(
+  podDirPath: string,
+  volumeName: string,
+  containerName: string,
+  index: number,
+): string {
+  return `${podDirPath}/${SUBPATH_DIR}/${checkPathComponent('volume name', volumeName)}/${checkPathComponent('container name', containerName)}/${index}`;
+}
+
+/** A volume resolved to a host path plus the work its plugin does at setup. */
 interface ResolvedVolume {
   hostPath: string;
-  /** The plugin supports SELinux relabelling and is managed (emptyDir). */
+  /** The plugin supports SELinux relabelling and is managed (emptyDir and the file plugins). */
   relabel: boolean;
+  /** The plugin's mounts are read-only whatever the volumeMount says (configMap, secret, projected, downwardAPI). */
+  readOnly: boolean;
   effects: FsEffect[];
 }
 
-const VOLUME_SOURCE_KEYS = [
-  'awsElasticBlockStore',
-  'azureDisk',
-  'azureFile',
-  'cephfs',
-  'cinder',
-  'configMap',
-  'csi',
-  'downwardAPI',
-  'emptyDir',
-  'ephemeral',
-  'fc',
-  'flexVolume',
-  'flocker',
-  'gcePersistentDisk',
-  'gitRepo',
-  'glusterfs',
-  'hostPath',
-  'image',
-  'iscsi',
-  'nfs',
-  'persistentVolumeClaim',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'projected',
-  'quobyte',
-  'rbd',
-  'scaleIO',
-  'secret',
-  'storageos',
-  'vsphereVolume',
-];
-
-function volumeType(v: Volume): string {
-  const found = VOLUME_SOURCE_KEYS.find((k) => (v as unknown as Record<string, unknown>)[k] !== undefined);
-  return found ?? 'emptyDir';
+/** What setting up tmpfs and file volumes needs beyond the pod (see volumes.ts). */
+export interface VolumeSetup {
+  data: VolumeData;
+  /** Milliseconds since the epoch and random digits: the atomic writer's timestamped directory name. */
+  nowMs: number;
+  random: string;
+  /** Node allocatable memory in bytes (tmpfs size before the pod's and the volume's limits). */
+  nodeAllocatableMemory: number;
+  /** SizeMemoryBackedVolumes (on from 1.22; no longer a gate from 1.35). */
+  sizeMemoryBackedVolumes: boolean;
+  /** Mount tmpfs with noswap (kubelet 1.31+ on a kernel that takes it). */
+  noswap: boolean;
+  /** For downwardAPI resourceFieldRef of a container without that limit. */
+  nodeAllocatable?: Readonly<Record<string, string>>;
 }
 
-/** hostPath and emptyDir volumes resolved to host paths plus the work their plugins do at setup. */
-export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string): ResolvedVolume {
+/** Where a volume of a plugin with a directory lives: `<podDir>/volumes/<plugin dir>/<name>`. */
+export function pluginVolumePath(kubeletRoot: string, pod: Pod, type: string, volumeName: string): string {
+  return `${podDir(kubeletRoot, pod)}/volumes/${PLUGIN_DIRS[type]}/${checkPathComponent('volume name', volumeName)}`;
+}
+
+function tmpfsEffect(pod: Pod, path: string, sizeLimit: string | number | undefined, s: VolumeSetup, why: string) {
+  const sizeBytes = emptyDirMemorySize(pod, sizeLimit, s.nodeAllocatableMemory, s.sizeMemoryBackedVolumes);
+  return { kind: 'mountTmpfs' as const, path, mode: 0o777, sizeBytes, noswap: s.noswap, why };
+}
+
+/**
+ * A volume resolved to its host path and setup work; null when the operator skipped it
+ * (--skip-volume: not set up, not mounted). Types syncpod cannot provide are refused (the plan's
+ * classifyVolumes reports them before anything is done).
+ */
+export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string, setup?: VolumeSetup): ResolvedVolume | null {
   const type = volumeType(v);
+  if (setup && isSkipped(setup.data, v.name)) return null;
   if (type === 'image') throw new SyncpodError(`volume ${v.name}: type image needs the ImageVolume feature gate`);
   if (type === 'hostPath' && v.hostPath) {
     const path = v.hostPath.path;
@@ -103,18 +145,41 @@ export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string): Resolve
     if (hpType === 'DirectoryOrCreate') effects.push({ kind: 'mkdir', path, mode: 0o755, why });
     else if (hpType === 'FileOrCreate') effects.push({ kind: 'touch', path, mode: 0o644, why });
     else if (hpType !== '') effects.push({ kind: 'checkHostPath', path, type: hpType, why });
-    return { hostPath: path, relabel: false, effects };
+    return { hostPath: path, relabel: false, readOnly: false, effects };
   }
   if (type === 'emptyDir') {
     const medium = v.emptyDir?.medium ?? '';
+    const path = emptyDirPath(kubeletRoot, pod, v.name);
+    const why = `emptyDir volume ${v.name}`;
+    if (medium === 'Memory' && setup) {
+      const effects = [tmpfsEffect(pod, path, v.emptyDir?.sizeLimit, setup, why)];
+      return { hostPath: path, relabel: true, readOnly: false, effects };
+    }
     if (medium !== '')
       throw new SyncpodError(`volume ${v.name}: emptyDir medium ${medium} is not supported by syncpod`);
-    const path = emptyDirPath(kubeletRoot, pod, v.name);
-    return {
-      hostPath: path,
-      relabel: true,
-      effects: [{ kind: 'mkdir', path, mode: 0o777, why: `emptyDir volume ${v.name}` }],
+    return { hostPath: path, relabel: true, readOnly: false, effects: [{ kind: 'mkdir', path, mode: 0o777, why }] };
+  }
+  if ((type === 'configMap' || type === 'secret' || type === 'projected' || type === 'downwardAPI') && setup) {
+    const path = pluginVolumePath(kubeletRoot, pod, type, v.name);
+    const why = `${type} volume ${v.name}`;
+    let files: FileProjection[];
+    try {
+      files = volumePayload(pod, v, setup.data, { nodeAllocatable: setup.nodeAllocatable });
+    } catch (err) {
+      throw new SyncpodError(`${why}: ${err instanceof Error ? err.message : String(err)}`);
+    }
+    // The plugin wraps an emptyDir: memory-backed for secret, projected and downwardAPI, on disk for configMap.
+    const dir: FsEffect = onTmpfs(type)
+      ? tmpfsEffect(pod, path, undefined, setup, why)
+      : { kind: 'mkdir', path, mode: 0o777, why };
+    const write: FsEffect = {
+      kind: 'atomicWrite',
+      dir: path,
+      files,
+      timestampDir: timestampDirName(setup.nowMs, setup.random),
+      why,
     };
+    return { hostPath: path, relabel: true, readOnly: true, effects: [dir, write] };
   }
   throw new SyncpodError(`volume ${v.name}: type ${type} is not supported by syncpod`);
 }
@@ -134,17 +199,6 @@ function propagationOf(m: VolumeMount, where: string): MountPropagation {
 
 function hasBacksteps(p: string): boolean {
   return p.split('/').includes('..');
-}
-
-/** filepath.Join + Clean for absolute host paths. */
-function joinClean(root: string, sub: string): string {
-  const parts: string[] = [];
-  for (const p of `${root}/${sub}`.split('/')) {
-    if (p === '' || p === '.') continue;
-    if (p === '..') parts.pop();
-    else parts.push(p);
-  }
-  return '/' + parts.join('/');
 }
 
 function recursiveReadOnly(m: VolumeMount, supports: boolean, where: string): boolean {
@@ -227,6 +281,8 @@ export interface MountInputs {
   gates: Pick<ConfigGates, 'ImageVolume' | 'RecursiveReadOnlyMounts'>;
   /** Pulled image volumes (kubelet's imageVolumes): volume name -> the image id to mount. */
   imageVolumes?: Readonly<Record<string, string>>;
+  /** tmpfs and file volumes (absent: only hostPath and disk emptyDir are provided). */
+  volumeSetup?: VolumeSetup;
 }
 
 function mount(hostPath: string, containerPath: string, readonly: boolean, selinuxRelabel: boolean): Mount {
@@ -296,7 +352,7 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
   const seenVolumes = new Set<string>();
   let manageEtcHosts = shouldMountHostsFile(pod, o.podIPs);
 
-  for (const m of container.volumeMounts ?? []) {
+  for (const [index, m] of (container.volumeMounts ?? []).entries()) {
     const mw = `${where}: volumeMount ${m.name}`;
     const vol = volumes.get(m.name);
     if (!vol) throw new SyncpodError(`cannot find volume "${m.name}" to mount into container "${container.name}"`);
@@ -305,7 +361,8 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
       mounts.push(imageVolumeMount(vol, m, o, mw));
       continue;
     }
-    const resolved = resolveVolume(pod, vol, o.kubeletRoot);
+    const resolved = resolveVolume(pod, vol, o.kubeletRoot, o.volumeSetup);
+    if (resolved === null) continue; // --skip-volume: not mounted
     if (!seenVolumes.has(vol.name)) {
       seenVolumes.add(vol.name);
       effects.push(...resolved.effects);
@@ -313,11 +370,26 @@ export function makeMounts(pod: Pod, container: Container, o: MountInputs): { mo
     let hostPath = resolved.hostPath;
     const subPath = mountSubPath(m, o.envs, mw);
     if (subPath !== '') {
-      effects.push({ kind: 'mkdirSubPath', root: hostPath, subPath, why: `subPath of volume ${vol.name}` });
-      hostPath = joinClean(hostPath, subPath);
+      const target = subPathBindTarget(podDir(o.kubeletRoot, pod), vol.name, container.name, index);
+      effects.push({
+        kind: 'bindSubPath',
+        volumePath: hostPath,
+        subPath,
+        target,
+        volumeName: vol.name,
+        containerName: container.name,
+        mountName: m.name,
+        why: `subPath of volume ${vol.name}`,
+      });
+      hostPath = target;
     }
     const containerPath = m.mountPath.startsWith('/') ? m.mountPath : `/${m.mountPath}`;
-    const cm = mount(hostPath, containerPath, m.readOnly === true, resolved.relabel && o.selinuxEnabled);
+    const cm = mount(
+      hostPath,
+      containerPath,
+      m.readOnly === true || resolved.readOnly,
+      resolved.relabel && o.selinuxEnabled,
+    );
     cm.propagation = propagationOf(m, mw);
     cm.recursiveReadOnly = recursiveReadOnly(m, o.supportsRecursiveReadOnly, mw);
     if (cm.recursiveReadOnly && !o.gates.RecursiveReadOnlyMounts) {

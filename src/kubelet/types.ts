@@ -2,6 +2,8 @@
 // Built from CRI lists/statuses by src/state/; consumed by the pure planner and config generators.
 // Times are milliseconds since the epoch as (possibly fractional) numbers; 0 means "not set".
 
+import type { RecordedConfig } from './recorded-config';
+
 export type ContainerState = 'created' | 'running' | 'exited' | 'unknown';
 export type SandboxState = 'ready' | 'notready';
 /** CRI NamespaceMode names as they appear in PodSandboxStatus.linux.namespaces.options. */
@@ -33,6 +35,8 @@ export interface ContainerStatus {
   logPath: string;
   /** ContainerStatus.resources.linux as the runtime reports it (toKubeContainerStatus's Resources); absent when not reported. */
   resources?: ContainerResources;
+  /** What the runtime kept of the config kubelet sent (ContainerStatus verbose info); absent when not reported. */
+  recorded?: RecordedConfig;
 }
 
 /** The Linux resources a runtime reports for a running container (CRI units). */

@@ -4,6 +4,7 @@
 import { isIP } from 'node:net';
 import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
+import { isPodUid, POD_UID_HELP } from '../kubelet/path-names';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { isObj, type Obj } from '../json-object';
@@ -133,6 +134,9 @@ export function validatePod(
     if (meta.name === undefined || meta.name === '') c.required(`${paths.metadata}.name`);
     else c.subdomain(`${paths.metadata}.name`, meta.name);
     if (meta.namespace !== undefined) c.label(`${paths.metadata}.namespace`, meta.namespace);
+    // The API server sets uid itself; a manifest's uid becomes a host path (pods/<uid>), so it is checked here.
+    if (meta.uid !== undefined && meta.uid !== '' && c.string(`${paths.metadata}.uid`, meta.uid) && !isPodUid(meta.uid))
+      c.invalid(`${paths.metadata}.uid`, meta.uid, POD_UID_HELP);
     if (isObj(meta.labels)) {
       for (const [k, v] of Object.entries(meta.labels)) {
         const at = `${paths.metadata}.labels`;

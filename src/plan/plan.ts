@@ -29,6 +29,14 @@ import { summarizePlan, type PlanSummary } from './summary';
 import type { StaticPodUIDSource } from '../kubelet/static-pods';
 import type { ControllerShape } from '../manifest/types';
 import type { Orphan } from '../kubelet/orphans';
+import {
+  classifyVolumes,
+  NO_VOLUME_DATA,
+  volumesBlocked,
+  type VolumeData,
+  type VolumeVerdict,
+} from '../kubelet/volumes';
+import { containerDifferences, type ContainerDifference } from './container-differences';
 
 export const PLAN_SCHEMA_VERSION = 1;
 
@@ -167,10 +175,16 @@ export interface Plan {
   waiting: string[];
   backOff: PlanBackOff[];
   hashNotes: string[];
+  /** Running containers whose spec differs from what the runtime recorded and that kubelet acts on, field by field. */
+  differences: ContainerDifference[];
+  /** Differences kubelet does not act on (the container keeps running with its old spec); not changes. */
+  ignoredDifferences: ContainerDifference[];
   /** Every assumption in full (its short sentence, then the detail), as `assumptionNotes` holds them. */
   assumptions: string[];
   /** The same assumptions, in the same order, each with an id, one short sentence and the detail. */
   assumptionNotes: PlanAssumption[];
+  /** What decided which assumptions affect this plan's outcome. */
+  outcome: OutcomeContext;
   changes: boolean;
   summary: PlanSummary;
   /** Where the pod came from; absent when the plan was built without a manifest. */
@@ -183,6 +197,14 @@ export interface Plan {
    * a node plan lists them among its orphans and leaves this empty.
    */
   duplicates: Orphan[];
+  /** Every volume of the pod and how syncpod provides it (or why it cannot), in spec order. */
+  volumes: VolumeVerdict[];
+  /**
+   * Why syncpod will not sync this pod (a volume it cannot provide), or null. A blocked pod's steps
+   * are what would happen once the cause is gone; `sync` refuses it before any side effect and
+   * `plan` exits 1.
+   */
+  blocked: string | null;
 }
 
 /**
@@ -194,16 +216,79 @@ export interface PlanAssumption {
   id: string;
   short: string;
   detail: string;
+  /**
+   * Whether this pod's plan could come out differently if the assumption were wrong (a probe the pod
+   * has, a version rule its containers meet): the table shows these; the others only with -v.
+   */
+  affectsOutcome: boolean;
+}
+
+/** The facts about a pod and its plan that decide which assumptions could change its outcome. */
+export interface OutcomeContext {
+  /** A container or sidecar has a liveness or startup probe. */
+  probes: boolean;
+  initContainers: boolean;
+  /** A container has a RestartAllContainers rule. */
+  restartAllRules: boolean;
+  /** A container runs (its hash is compared). */
+  running: boolean;
+  /** An in-place resize is planned. */
+  resize: boolean;
+  /** Something would change. */
+  changes: boolean;
+}
+
+/** Whether an assumption of this id could change a plan with this context (unknown ids: yes). */
+export function assumptionAffects(id: string, ctx: OutcomeContext, hashScheme?: string): boolean {
+  switch (id) {
+    case 'probe-results-none':
+      return ctx.probes;
+    case 'patch-init-fixes':
+    case 'init-path-rules':
+    case 'patch-startup-seed':
+      return ctx.initContainers;
+    case 'restart-all-containers':
+      return ctx.restartAllRules;
+    case 'manifest-not-api-object':
+      return ctx.running && hashScheme === 'whole-spec';
+    case 'in-place-resize':
+      return ctx.resize;
+    case 'mirror-source':
+    case 'match-uid-label':
+    case 'match-namespace-name':
+      return false;
+    case 'static-uid-computed':
+      return ctx.changes;
+    default:
+      return !id.startsWith('mirror-');
+  }
+}
+
+/** The outcome context of a pod and its plan. */
+export function outcomeContext(pod: Pod, plan: Pick<Plan, 'steps' | 'changes'>, st: PodStatus): OutcomeContext {
+  const all = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  return {
+    probes: all.some((c) => c.livenessProbe || c.startupProbe),
+    initContainers: (pod.spec?.initContainers ?? []).length > 0,
+    restartAllRules: all.some((c) => (c.restartPolicyRules ?? []).some((r) => r.action === 'RestartAllContainers')),
+    running: st.containerStatuses.some((c) => c.state === 'running'),
+    resize: plan.steps.some((x) => x.action === 'update-container-resources'),
+    changes: plan.changes,
+  };
 }
 
 /** An assumption as one text: its short sentence, then its detail. */
-export function assumptionText(a: PlanAssumption): string {
+export function assumptionText(a: Pick<PlanAssumption, 'short' | 'detail'>): string {
   return a.detail ? `${a.short} ${a.detail}` : a.short;
 }
 
 /** Adds an assumption a workflow knows of (a computed static pod uid, a workload's pod) to a built plan. */
-export function addAssumption(plan: Pick<Plan, 'assumptions' | 'assumptionNotes'>, a: PlanAssumption): void {
-  plan.assumptionNotes.push(a);
+export function addAssumption(
+  plan: Pick<Plan, 'assumptions' | 'assumptionNotes' | 'outcome' | 'kubelet'>,
+  a: Omit<PlanAssumption, 'affectsOutcome'>,
+): void {
+  const hashScheme = plan.kubelet.rulesVersion >= '1.31' ? 'name+image' : 'whole-spec';
+  plan.assumptionNotes.push({ ...a, affectsOutcome: assumptionAffects(a.id, plan.outcome, hashScheme) });
   plan.assumptions.push(assumptionText(a));
 }
 
@@ -225,6 +310,8 @@ export interface PlanInput {
   podSource?: 'manifest' | 'api-server';
   /** The probe results in options.probeResults, with where each came from. */
   probeInputs?: PlanProbeInput[];
+  /** ConfigMap/Secret/token data and skipped volumes the operator gave (default: none). */
+  volumeData?: VolumeData;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -244,6 +331,15 @@ export function buildPlan(input: PlanInput): Plan {
     const b = estimateBackOff(input, cname, rules);
     if (b) backOffs.push(b);
     return b;
+  };
+
+  const diffs = containerDifferences(pod, st.containerStatuses, a, rules);
+  /** "definition changed: image busybox:1.36 → 1.37 (name+image hash)" when the runtime recorded the old spec. */
+  const changedText = (cname: string, fallback: string): string => {
+    const d = diffs.find((x) => x.container === cname && x.applied);
+    if (!d) return fallback;
+    const scheme = rules.hashScheme === 'name+image' ? 'name+image hash' : 'whole-container hash';
+    return `definition changed: ${d.differences.map((x) => x.text).join('; ')} (${scheme})`;
   };
 
   const steps: Omit<PlanStep, 'step'>[] = [];
@@ -280,7 +376,7 @@ export function buildPlan(input: PlanInput): Plan {
       steps.push({
         action: 'kill-container',
         target: k.name,
-        reason: killText(k.why, k.hash),
+        reason: k.why === 'definition-changed' ? changedText(k.name, killText(k.why, k.hash)) : killText(k.why, k.hash),
         containerId: k.containerId,
       });
     }
@@ -344,11 +440,33 @@ export function buildPlan(input: PlanInput): Plan {
     });
   }
   for (const d of a.containerStarts) {
-    steps.push(startStep('start-container', d.name, d, 'regular', backOffFor(d.name)));
+    const step = startStep('start-container', d.name, d, 'regular', backOffFor(d.name));
+    if (d.reason.code === 'definition-changed' && diffs.some((x) => x.container === d.name && x.applied))
+      step.reason = `started again with the new spec (${rules.hashScheme === 'name+image' ? 'name+image hash' : 'whole-container hash'} changed)`;
+    steps.push(step);
   }
   const numbered: PlanStep[] = steps.map((s, i) => ({ step: i + 1, ...s }));
 
-  const notes = assumptions(input, rules, backOffs.length > 0);
+  const volumes = classifyVolumes(pod, input.volumeData ?? NO_VOLUME_DATA, { imageVolume: rules.gates.ImageVolume });
+  const blocked = volumesBlocked(volumes);
+  const changes = numbered.length > 0 || (input.duplicates ?? []).length > 0;
+  const outcome = outcomeContext(pod, { steps: numbered, changes }, st);
+  const skipped = volumes.filter((v) => v.provision === 'skipped').map((v) => `${v.name} (${v.type})`);
+  const volumeNotes: Omit<PlanAssumption, 'affectsOutcome'>[] =
+    skipped.length > 0
+      ? [
+          {
+            id: 'volumes-skipped',
+            short: `Skipped volumes (--skip-volume): ${skipped.join(', ')}.`,
+            detail:
+              'They are not set up and no container mounts them; a container that reads them finds nothing there.',
+          },
+        ]
+      : [];
+  const notes = [...assumptions(input, rules, backOffs.length > 0), ...volumeNotes].map((n) => ({
+    ...n,
+    affectsOutcome: assumptionAffects(n.id, outcome, rules.hashScheme),
+  }));
   const hashNotes = a.hashChecks.filter((h) => h.verdict !== 'match').map((h) => `${h.name}: ${describeHashCheck(h)}`);
 
   const planBody = {
@@ -402,18 +520,24 @@ export function buildPlan(input: PlanInput): Plan {
     waiting: a.waiting.map((w) => waitingText(w, a.kubeletVersion)),
     backOff: backOffs,
     hashNotes,
+    differences: diffs.filter((d) => d.applied),
+    ignoredDifferences: diffs.filter((d) => !d.applied),
     assumptions: notes.map(assumptionText),
     assumptionNotes: notes,
+    outcome,
     duplicates: [...(input.duplicates ?? [])],
-    changes: numbered.length > 0 || (input.duplicates ?? []).length > 0,
+    changes,
   };
   const { duplicates, ...body } = planBody;
+  const summary = summarizePlan(planBody);
   return {
     ...body,
-    summary: summarizePlan(planBody),
+    summary: blocked ? { ...summary, text: `Blocked: ${blocked}. Nothing will be done for this pod.` } : summary,
     ...(input.source ? { source: { ...input.source } } : {}),
     matchCandidates: [...(input.matchCandidates ?? [])],
     duplicates,
+    volumes,
+    blocked,
   };
 }
 
@@ -472,15 +596,19 @@ function estimateBackOff(input: PlanInput, name: string, rules: KubeletRules): P
 }
 
 /** Splits "what: the rest" into its first part as the short sentence and the rest as the detail. */
-export function splitNote(id: string, text: string): PlanAssumption {
+export function splitNote(id: string, text: string): Omit<PlanAssumption, 'affectsOutcome'> {
   const at = text.indexOf(': ');
   if (at < 0) return { id, short: text, detail: '' };
   const rest = text.slice(at + 2).replace(/\.?$/, '.');
   return { id, short: `${text.slice(0, at)}.`, detail: rest.charAt(0).toUpperCase() + rest.slice(1) };
 }
 
-function assumptions(input: PlanInput, rules: KubeletRules, hasBackOff: boolean): PlanAssumption[] {
-  const out: PlanAssumption[] = rules.warnings.map((w) => {
+function assumptions(
+  input: PlanInput,
+  rules: KubeletRules,
+  hasBackOff: boolean,
+): Omit<PlanAssumption, 'affectsOutcome'>[] {
+  const out: Omit<PlanAssumption, 'affectsOutcome'>[] = rules.warnings.map((w) => {
     const n = splitNote('kubelet-warning', w);
     return { ...n, short: `WARNING: ${n.short}` };
   });

@@ -6,10 +6,12 @@
 // ensured per imagePullPolicy. Pure: the node facts are observed elsewhere and passed in.
 
 import type { Pod } from '../kubelet/api-types';
+import type { VolumeVerdict } from '../kubelet/volumes';
 
 /** The closed vocabulary of preflight actions, in kubelet's order. */
 export const PREFLIGHT_ACTIONS = [
   'network-not-ready',
+  'volume-unavailable',
   'create-pod-cgroup',
   'make-pod-data-dirs',
   'create-host-path',
@@ -47,6 +49,8 @@ export interface PreflightFacts {
   hostPaths: Array<{ volume: string; path: string; kind?: PathKind }>;
   /** For each container the plan starts: its image and whether the runtime has it. */
   images: Array<{ container: string; image: string; present: boolean }>;
+  /** How syncpod provides each volume (the plan's volumes); absent: not checked. */
+  volumes?: readonly VolumeVerdict[];
 }
 
 export interface Preflight {
@@ -162,6 +166,18 @@ export function buildPreflight(pod: Pod, facts: PreflightFacts): Preflight {
     return { steps: [{ action: 'network-not-ready', target: ref, reason, blocking: 'pod' }], blocked: reason };
   }
   const steps: PreflightStep[] = [];
+  // kubelet mounts volumes after making the pod cgroup and directories; syncpod refuses a volume it
+  // cannot provide first, so a refused pod leaves nothing behind.
+  for (const v of facts.volumes ?? []) {
+    if (v.provision !== 'unsupported') continue;
+    steps.push({
+      action: 'volume-unavailable',
+      target: `volume ${v.name}`,
+      reason: `${v.type}: ${v.detail}`,
+      blocking: 'pod',
+    });
+  }
+  if (steps.length > 0) return { steps, blocked: steps.map((s) => `${s.target}: ${s.reason}`).join('; ') };
   if (facts.podCgroup && facts.podCgroup.missing.length > 0) {
     steps.push({
       action: 'create-pod-cgroup',

@@ -16,6 +16,7 @@ import { containerGoJson, formatHash, hashSchemeOfMinor, kubeletContainerHash, w
 import { effectiveGates, resolveKubeletRules, type FeatureGates } from '../kubelet/kubelet-version';
 import { startReasonText } from './reasons';
 import type { ContainerState, ContainerStatus, PodStatus } from '../kubelet/types';
+import type { StartupVerdict } from '../kubelet/startup-checks';
 
 export const UPGRADE_SCHEMA_VERSION = 1;
 
@@ -67,6 +68,11 @@ export interface UpgradePlan {
   schemaVersion: number;
   from: string;
   to: string;
+  /**
+   * Whether the target kubelet would start on this node: its start-up preconditions the node fails
+   * (blockers: it exits; warnings: it starts and says so). Null when the node was not examined.
+   */
+  node: StartupVerdict | null;
   /** Effective gates that differ between the two kubelets (null: the gate does not exist there). */
   gateChanges: GateFlip[];
   pods: UpgradePod[];
@@ -97,6 +103,8 @@ export interface UpgradeOptions {
   targetVersion: string;
   /** Words for where the pods are, for the summary ("on this node"); default "in N pods". */
   scope?: string;
+  /** The node's start-up verdict for the target kubelet. */
+  node?: StartupVerdict;
 }
 
 function minorOf(version: string): number {
@@ -114,12 +122,31 @@ export function gateChanges(current: Record<string, boolean>, target: Record<str
     .map((g) => ({ gate: g, current: current[g] ?? null, target: target[g] ?? null }));
 }
 
+/**
+ * The gates the target kubelet accepts: one it locks to the other value (or no longer knows) would
+ * keep it from starting (a node blocker, startup-checks.ts), so its pods are previewed as the target
+ * runs once that gate is removed from the configuration.
+ */
+export function gatesTargetAccepts(targetVersion: string, gates: FeatureGates): FeatureGates {
+  const out: Record<string, boolean> = {};
+  for (const [g, v] of Object.entries(gates as Record<string, boolean>)) {
+    try {
+      resolveKubeletRules(targetVersion, { [g]: v } as FeatureGates);
+      out[g] = v;
+    } catch {
+      // refused by the target: left out
+    }
+  }
+  return out as FeatureGates;
+}
+
 /** The preview for many pods (e.g. a node). Throws SyncpodError when either version cannot be planned. */
 export function buildUpgradePlan(inputs: UpgradePodInput[], o: UpgradeOptions): UpgradePlan {
   const currentRules = resolveKubeletRules(o.current.kubeletVersion, o.current.featureGates);
-  const targetRules = resolveKubeletRules(o.targetVersion, o.current.featureGates);
+  const targetGates = gatesTargetAccepts(o.targetVersion, o.current.featureGates ?? {});
+  const targetRules = resolveKubeletRules(o.targetVersion, targetGates);
   // The new kubelet process starts with empty prober state: no probe results carry over.
-  const target: ComputePodActionsOptions = { kubeletVersion: o.targetVersion, featureGates: o.current.featureGates };
+  const target: ComputePodActionsOptions = { kubeletVersion: o.targetVersion, featureGates: targetGates };
   const pods = inputs.map((i) => upgradePod(i, { ...o.current, probeResults: i.probeResults ?? {} }, target));
   const all = pods.flatMap((p) => p.containers);
   const count = (v: UpgradeVerdict): number => all.filter((c) => c.verdict === v).length;
@@ -135,6 +162,7 @@ export function buildUpgradePlan(inputs: UpgradePodInput[], o: UpgradeOptions): 
     schemaVersion: UPGRADE_SCHEMA_VERSION,
     from,
     to,
+    node: o.node ?? null,
     gateChanges: gateChanges(effectiveGates(currentRules), effectiveGates(targetRules)),
     pods,
     summary: {

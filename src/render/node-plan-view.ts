@@ -6,7 +6,14 @@ import type { NodePlan, NodePodPlan } from '../plan/node-plan';
 import { podChanges } from '../plan/node-plan';
 import type { NodeSyncReport } from '../workflows/node-sync';
 import { plainColours } from './colour';
-import { groupedAssumptions, stepLines, unchangedLines, type PlanView, type PodEntry } from './plan-view';
+import {
+  differenceLines,
+  groupedAssumptions,
+  stepLines,
+  unchangedLines,
+  type PlanView,
+  type PodEntry,
+} from './plan-view';
 import { orphanTable } from './orphans-view';
 import { renderSyncReport } from './sync-view';
 import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table';
@@ -61,12 +68,19 @@ function podLines(p: NodePodPlan, view: PlanView): string[] {
     '  ',
   );
   if (view.verbose) lines.push(c.dim(`  kubelet ${p.kubeletVersion}, ${p.initPath} init path`));
+  lines.push(
+    p.changes
+      ? p.summary.text
+      : p.preflight.steps.length
+        ? 'No runtime changes; the preflight below is the work.'
+        : c.good(p.summary.text),
+  );
+  lines.push(...differenceLines(p, view));
   lines.push(...preflightLines(p, view));
   if (p.preflight.blocked) lines.push(...wrapText(`Blocked: ${p.preflight.blocked}`, width, '  ').map(c.bad));
   lines.push(...stepLines(p, view));
   for (const w of p.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));
-  for (const h of p.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.pending));
-  lines.push(p.changes ? p.summary.text : 'No runtime changes; the preflight above is the work.');
+  if (view.verbose) for (const h of p.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.dim));
   return lines;
 }
 
@@ -84,7 +98,7 @@ export function renderNodePlan(plan: NodePlan, view: PlanView = {}): string {
     );
   }
   const entries: PodEntry[] = plan.plans.map((p) => {
-    const attention = podChanges(p) || p.preflight.blocked !== null;
+    const attention = podChanges(p) || p.preflight.blocked !== null || (p.ignoredDifferences ?? []).length > 0;
     return { plan: p, attention, lines: attention ? podLines(p, view) : [] };
   });
   for (const e of entries) if (e.attention) sections.push(e.lines.join('\n'));

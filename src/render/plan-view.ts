@@ -1,8 +1,9 @@
-// The human view of plans, changes first: per pod its steps (STEP, ACTION, TARGET, REASON in SyncPod
-// order, the reasons wrapped to the width), duplicates, waiting and hash notes; a pod without changes
-// in one line; then the assumptions, those every pod shares once under one heading and the others
-// with the pods they belong to, each one short sentence (the detail with -v; always whole in
-// -o json|yaml); the summary line last. Rendered only from the Plan data; colour is an injected port.
+// The human view of plans, the verdict first: per pod a header (the init path only for a pod with
+// init containers), the summary line, what changed in words (and what kubelet ignores), the steps
+// (STEP, ACTION, TARGET, REASON in SyncPod order, reasons wrapped to the width), duplicates and
+// waits; hash comparisons with -v. Then only the assumptions that could change the plan's outcome,
+// one short sentence each (every assumption and its detail with -v; always whole in -o json|yaml).
+// Rendered only from the Plan data; colour is an injected port.
 
 import { assumptionText, type Plan, type PlanAssumption, type PlanStep } from '../plan/plan';
 import { summarizePlans } from '../plan/summary';
@@ -10,6 +11,7 @@ import { plainColours, type Colours } from './colour';
 import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table';
 import { yamlText } from './yaml';
 import { orphanTable } from './orphans-view';
+import { differenceLine, type ContainerDifference } from '../plan/container-differences';
 
 /** How a plan view is drawn: palette, terminal width, and whether assumptions show their detail (-v). */
 export interface PlanView {
@@ -58,13 +60,42 @@ function noteLines(plan: Plan, view: PlanView): string[] {
     lines.push(...orphanTable(plan.duplicates, width));
   }
   for (const w of plan.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));
-  for (const h of plan.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.pending));
+  if (view.verbose) for (const h of plan.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.dim));
+  return lines;
+}
+
+/** What changed in words, and what kubelet ignores (not changes: the containers keep running). */
+export function differenceLines(
+  plan: { differences?: ContainerDifference[]; ignoredDifferences?: ContainerDifference[] },
+  view: PlanView,
+): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const lines: string[] = [];
+  const applied = plan.differences ?? [];
+  const ignored = plan.ignoredDifferences ?? [];
+  if (applied.length) {
+    lines.push('What changed:');
+    for (const d of applied) lines.push(...wrapText(`  ${differenceLine(d)}`, width, '    '));
+  }
+  if (ignored.length) {
+    lines.push(c.pending('Ignored by kubelet (not changes):'));
+    for (const d of ignored) lines.push(...wrapText(`  ${differenceLine(d)}`, width, '    ').map(c.pending));
+  }
   return lines;
 }
 
 /** A plan's assumptions as data, also for plans read from JSON written before assumptionNotes existed. */
 export function notesOf(plan: Pick<Plan, 'assumptions'> & { assumptionNotes?: PlanAssumption[] }): PlanAssumption[] {
-  return plan.assumptionNotes ?? plan.assumptions.map((a) => ({ id: a, short: a, detail: '' }));
+  return (
+    plan.assumptionNotes?.map((a) => ({ ...a, affectsOutcome: a.affectsOutcome ?? true })) ??
+    plan.assumptions.map((a) => ({ id: a, short: a, detail: '', affectsOutcome: true }))
+  );
+}
+
+/** The assumptions a view shows: those that could change the outcome, or every one with -v. */
+export function shownNotes(notes: PlanAssumption[], view: PlanView): PlanAssumption[] {
+  return view.verbose ? notes : notes.filter((a) => a.affectsOutcome);
 }
 
 /** What an assumption shows: its short sentence, or with -v the whole text. */
@@ -78,34 +109,71 @@ function bullet(text: string, view: PlanView, indent = '  '): string[] {
   return wrapText(`${indent}- ${text}`, view.width ?? DEFAULT_TABLE_WIDTH, `${indent}  `).map(c.dim);
 }
 
-/** The hint that -v shows more, when some assumption has a detail to show. */
-function verboseHint(notes: PlanAssumption[], view: PlanView): string[] {
-  if (view.verbose || !notes.some((a) => a.detail)) return [];
-  return [
-    (view.colours ?? plainColours).dim('  (-v shows the detail behind each assumption; -o json has them in full)'),
-  ];
+/** The hint that -v shows more: the assumptions left out, the detail behind the others. */
+function verboseHint(notes: PlanAssumption[], view: PlanView, indent = '  '): string[] {
+  if (view.verbose) return [];
+  const hidden = notes.filter((a) => !a.affectsOutcome).length;
+  const detail = notes.some((a) => a.affectsOutcome && a.detail);
+  if (!hidden && !detail) return [];
+  const what = hidden
+    ? `${hidden} more assumption${hidden === 1 ? '' : 's'}${detail ? ' and the detail of each' : ''}`
+    : 'the detail behind each assumption';
+  return [(view.colours ?? plainColours).dim(`${indent}(-v shows ${what}; -o json has them in full)`)];
 }
 
-/** A plan's header line, its steps and its notes: what every view of a pod with changes starts with. */
+/** Volumes that are more than a host path or a disk emptyDir: how each is provided, or why it cannot be. */
+function volumeLines(plan: Plan, view: PlanView): string[] {
+  const c = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const shown = (plan.volumes ?? []).filter((v) => v.provision !== 'host-path' && v.provision !== 'empty-dir');
+  if (shown.length === 0) return [];
+  const lines = ['Volumes:'];
+  for (const v of shown) {
+    const paint = v.provision === 'unsupported' ? c.bad : v.provision === 'skipped' ? c.pending : (s: string) => s;
+    lines.push(...wrapText(`  - ${v.name} (${v.type}): ${v.provision}: ${v.detail}`, width, '    ').map(paint));
+  }
+  return lines;
+}
+
+/** `Pod ns/name (uid …), kubelet 1.37`, with the init path when the pod has init containers (or -v). */
+export function headerLine(
+  plan: Pick<Plan, 'pod' | 'kubeletVersion' | 'initPath'> & { outcome?: { initContainers: boolean } },
+  view: PlanView,
+): string {
+  const init = plan.outcome?.initContainers !== false || view.verbose ? `, ${plan.initPath} init path` : '';
+  return `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : 'no uid: not on this node'}), kubelet ${plan.kubeletVersion}${init}`;
+}
+
+/** The verdict line: the plan's summary (a blocked pod's says why nothing will be done). */
+function verdictLine(plan: Plan, view: PlanView): string {
+  const c = view.colours ?? plainColours;
+  if (plan.blocked) return c.bad(plan.summary.text);
+  return plan.changes ? plan.summary.text : c.good(plan.summary.text);
+}
+
+/** A plan's header, verdict, differences, steps, volumes and notes: what every view of a pod starts with. */
 function planLines(plan: Plan, view: PlanView): string[] {
   return [
-    `Pod ${plan.pod.namespace}/${plan.pod.name} (${plan.pod.uid ? `uid ${plan.pod.uid}` : 'no uid: not on this node'}), kubelet ${plan.kubeletVersion}, ${plan.initPath} init path`,
+    headerLine(plan, view),
+    verdictLine(plan, view),
+    ...differenceLines(plan, view),
     ...stepLines(plan, view),
+    ...volumeLines(plan, view),
     ...noteLines(plan, view),
   ];
 }
 
-/** One plan as text (no trailing newline): header, steps, notes, its assumptions, the summary line. */
+/** One plan as text (no trailing newline): header, verdict, changes in words, steps, notes, the assumptions that matter. */
 export function renderPlan(plan: Plan, view: PlanView = {}): string {
   const c = view.colours ?? plainColours;
   const lines = planLines(plan, view);
   const notes = notesOf(plan);
-  if (notes.length > 0) {
-    lines.push(c.dim('Assumptions:'));
-    for (const a of notes) lines.push(...bullet(shown(a, view), view));
-    lines.push(...verboseHint(notes, view));
+  const shownOnes = shownNotes(notes, view);
+  if (shownOnes.length > 0) {
+    lines.push(c.dim(view.verbose ? 'Assumptions:' : 'Assumptions that could change this plan:'));
+    for (const a of shownOnes) lines.push(...bullet(shown(a, view), view));
   }
-  lines.push(plan.changes ? plan.summary.text : c.good(plan.summary.text));
+  lines.push(...verboseHint(notes, view, shownOnes.length ? '  ' : ''));
   return lines.join('\n');
 }
 
@@ -135,9 +203,12 @@ export function groupedAssumptions(entries: PodEntry[], view: PlanView): string[
   if (entries.length === 0) return [];
   const key = (a: PlanAssumption) => shown(a, view);
   const byKey = new Map<string, { a: PlanAssumption; pods: string[] }>();
+  const every: PlanAssumption[] = [];
   for (const e of entries) {
     const seen = new Set<string>();
-    for (const a of notesOf(e.plan)) {
+    const notes = notesOf(e.plan);
+    every.push(...notes);
+    for (const a of shownNotes(notes, view)) {
       const k = key(a);
       if (seen.has(k)) continue;
       seen.add(k);
@@ -147,23 +218,33 @@ export function groupedAssumptions(entries: PodEntry[], view: PlanView): string[
     }
   }
   const groups = [...byKey.values()];
+  const hidden = new Set(every.filter((a) => !a.affectsOutcome && !byKey.has(key(a))).map(key));
   const common = groups.filter((g) => g.pods.length === entries.length);
   const particular = groups.filter((g) => g.pods.length < entries.length);
   const lines: string[] = [];
   if (particular.length > 0) {
-    lines.push(c.dim('Assumptions for some pods:'));
+    lines.push(c.dim(view.verbose ? 'Assumptions for some pods:' : 'Assumptions that could change some plans:'));
     for (const g of particular) lines.push(...bullet(`${key(g.a)} (${podList(g.pods, view)})`, view));
   }
   if (common.length > 0) {
-    lines.push(c.dim(entries.length === 1 ? 'Assumptions:' : `Assumptions for every pod (${entries.length}):`));
+    lines.push(
+      c.dim(
+        view.verbose
+          ? entries.length === 1
+            ? 'Assumptions:'
+            : `Assumptions for every pod (${entries.length}):`
+          : entries.length === 1
+            ? 'Assumptions that could change this plan:'
+            : `Assumptions that could change every plan (${entries.length}):`,
+      ),
+    );
     for (const g of common) lines.push(...bullet(key(g.a), view));
   }
-  lines.push(
-    ...verboseHint(
-      groups.map((g) => g.a),
-      view,
-    ),
-  );
+  const hint = [
+    ...groups.map((g) => g.a),
+    ...[...hidden].map((k) => ({ id: k, short: k, detail: '', affectsOutcome: false })),
+  ];
+  lines.push(...verboseHint(hint, view, lines.length ? '  ' : ''));
   return lines;
 }
 
@@ -202,8 +283,8 @@ export function renderPlans(plans: Plan[], view: PlanView = {}): string {
   const c = view.colours ?? plainColours;
   const entries: PodEntry[] = plans.map((p) => ({
     plan: p,
-    attention: p.changes,
-    lines: [...planLines(p, view), p.summary.text],
+    attention: p.changes || (p.ignoredDifferences ?? []).length > 0 || (p.blocked ?? null) !== null,
+    lines: planLines(p, view),
   }));
   const sections = entries.filter((e) => e.attention).map((e) => e.lines.join('\n'));
   const quiet = unchangedLines(entries, view);

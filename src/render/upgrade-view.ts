@@ -4,6 +4,7 @@
 // -v); the feature gates whose values differ; the summary line last. Only from the data.
 
 import type { UpgradePlan, UpgradePod, UpgradeVerdict } from '../plan/upgrade';
+import type { StartupFinding, StartupVerdict } from '../kubelet/startup-checks';
 import { plainColours, type Colours } from './colour';
 import { UNCHANGED_LISTED, type PlanView } from './plan-view';
 import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTableRows } from './wrapped-table';
@@ -40,14 +41,40 @@ const keptLine = (p: UpgradePod): string =>
 
 const onOff = (v: boolean | null): string => (v === null ? 'absent' : v ? 'on' : 'off');
 
+/** One finding: what fails, what the target kubelet does, the evidence, what to change, where the rule was read. */
+function renderFinding(f: StartupFinding, width: number, c: Colours): string[] {
+  const head = `${f.severity === 'blocker' ? 'BLOCKER' : 'WARNING'} ${f.rule}: ${f.summary}`;
+  const lines = wrapText(head, width, '  ').map(f.severity === 'blocker' ? c.bad : c.pending);
+  const more = [
+    `kubelet: ${f.kubelet}`,
+    ...f.evidence.map((e) => `evidence: ${e.name} = ${e.value}  (${e.from})`),
+    `change: ${f.change}`,
+    `rule read from: ${f.readFrom}`,
+  ];
+  for (const m of more) lines.push(...wrapText(`  ${m}`, width, '    '));
+  return lines;
+}
+
+/** The node section: will the target kubelet start here, and why not. */
+export function renderStartupVerdict(node: StartupVerdict, view: PlanView = {}): string {
+  const colors = view.colours ?? plainColours;
+  const width = view.width ?? DEFAULT_TABLE_WIDTH;
+  const lines = wrapText(`Node: ${node.summary}`, width, '  ').map(node.starts ? colors.good : colors.bad);
+  for (const f of [...node.blockers, ...node.warnings]) lines.push(...renderFinding(f, width, colors));
+  return lines.join('\n');
+}
+
 /** The preview as text (no trailing newline). */
 export function renderUpgradePlan(plan: UpgradePlan, view: PlanView = {}): string {
   const colors = view.colours ?? plainColours;
   // Pods with restarts first, then those with starts, pending work or notes (each group in the data's order).
   const touched = plan.pods.filter((p) => !untouched(p));
-  const sections = [...touched.filter((p) => p.restarts > 0), ...touched.filter((p) => p.restarts === 0)].map((p) =>
-    renderPod(p, view).join('\n'),
-  );
+  const sections = [
+    ...(plan.node ? [renderStartupVerdict(plan.node, view)] : []),
+    ...[...touched.filter((p) => p.restarts > 0), ...touched.filter((p) => p.restarts === 0)].map((p) =>
+      renderPod(p, view).join('\n'),
+    ),
+  ];
   const kept = plan.pods.filter(untouched);
   if (kept.length > 0) {
     sections.push(

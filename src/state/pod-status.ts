@@ -10,6 +10,7 @@ import { CriCallError } from '../cri/grpc-runtime-service';
 import { allInOrder } from '../cri/together';
 import { compareInt64Strings } from '../cri/int64';
 import type * as T from '../cri/types';
+import { recordedConfigOf } from './recorded-config';
 import type { MatchBy } from '../plan/plan';
 import {
   ANNOTATION_CONTAINER_HASH,
@@ -73,7 +74,7 @@ function linuxResources(l: T.LinuxContainerResources): ContainerResources {
 }
 
 /** kubelet's toKubeContainerStatus: a CRI ContainerStatus in kubelet's terms. */
-export function toContainerStatus(s: T.ContainerStatus): ContainerStatus {
+export function toContainerStatus(s: T.ContainerStatus, info?: Record<string, string>): ContainerStatus {
   const state = CONTAINER_STATES[s.state] ?? 'unknown';
   const restart = Number.parseInt(s.annotations?.[ANNOTATION_CONTAINER_RESTART_COUNT] ?? '', 10);
   const exited = state === 'exited';
@@ -94,6 +95,7 @@ export function toContainerStatus(s: T.ContainerStatus): ContainerStatus {
     podSandboxId: '',
     logPath: s.logPath,
     ...(s.resources?.linux ? { resources: linuxResources(s.resources.linux) } : {}),
+    ...(info ? { recorded: recordedConfigOf(s.annotations, info) } : {}),
   };
 }
 
@@ -280,9 +282,16 @@ export async function observePods(
     if (opts.lean && c.state === 'CONTAINER_RUNNING')
       return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
     try {
-      const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose: false });
+      // Verbose for the one that runs: its info holds the config it was created with (the old spec).
+      const verbose = c.state === 'CONTAINER_RUNNING';
+      const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose });
       if (!res.status) throw new CriCallError(`ContainerStatus ${c.id}: container status is nil`, 2, '');
-      return { status: res.status, podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
+      return {
+        status: res.status,
+        info: verbose ? (res.info ?? {}) : undefined,
+        podSandboxId: c.podSandboxId,
+        uid: c.labels[LABEL_POD_UID] ?? '',
+      };
     } catch (err) {
       if (isNotFound(err)) return undefined;
       throw err;
@@ -306,7 +315,10 @@ export async function observePods(
       namespace: ref.namespace,
       ips: podIPs(sb),
       sandboxStatuses: sb,
-      containerStatuses: rawContainers.map((c) => ({ ...toContainerStatus(c.status), podSandboxId: c.podSandboxId })),
+      containerStatuses: rawContainers.map((c) => ({
+        ...toContainerStatus(c.status, 'info' in c ? c.info : undefined),
+        podSandboxId: c.podSandboxId,
+      })),
     };
     return { ref, match, status, sandboxes: rawSandboxes, containers: rawContainers.map((c) => c.status) };
   });

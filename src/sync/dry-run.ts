@@ -77,7 +77,22 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
     // What the run would have made reads with the mode it would have been given.
     mode: (p) => made.get(p)?.mode ?? (real.exists(p) ? real.mode(p) : 0o755),
     readdir: (p) => real.readdir(p),
-    readText: (p) => real.readText(p),
+    readInVolume: (v, rel) => real.readInVolume(v, rel),
+    safeMakeDir: (v, sub, mode) => {
+      changes.push(
+        `mkdir ${v}/${sub} (${mode.toString(8)}, each missing level inside the volume, no symlink followed)`,
+      );
+      made.set(`${v}/${sub}`, { kind: 'dir', mode });
+    },
+    bindSubPath: (m) => {
+      changes.push(`mount --bind ${m.volumePath}/${m.subPath} (resolved inside the volume) ${m.target}`);
+      made.set(m.target, { kind: 'dir', mode: 0o750 });
+    },
+    cleanSubPaths: (dir, ctr) => {
+      const top = `${dir}/volume-subpaths`;
+      if (real.exists(top)) changes.push(`umount and rm ${top}/*/${ctr ?? '*'}/*`);
+      return [];
+    },
     mkdirAll: (p, mode) => {
       if (kind(p) === 'dir') return;
       changes.push(`mkdir -p ${p} (${mode.toString(8)})`);
@@ -102,5 +117,19 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       if (real.exists(p)) changes.push(`rm ${p}`);
     },
     symlink: (t, p) => void changes.push(`ln -s ${t} ${p}`),
+    mountTmpfs: (p, options) => {
+      changes.push(`mount -t tmpfs${options.length ? ` -o ${options.join(',')}` : ''} tmpfs ${p}`);
+      return 'mounted';
+    },
+    unmountPodVolumes: (uid) => {
+      changes.push(`umount the volume mounts of pod uid ${uid}`);
+      return [];
+    },
+    // Names and modes only: a file's content (a Secret's value) is never described.
+    atomicWrite: (dir, files, ts) => {
+      const list = files.map((f) => `${f.path} (${f.mode.toString(8)})`).join(', ');
+      changes.push(`write ${dir}/${ts}: ${files.length} file(s) ${list}; ${dir}/..data -> ${ts}`);
+      return 'written';
+    },
   };
 }

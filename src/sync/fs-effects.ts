@@ -2,8 +2,8 @@
 // kubelet's code does it: directories created with their mode (existing ones left as they are),
 // the termination-log file created empty and chmod 0666, /etc/hosts written whole.
 import type { FsEffect } from '../kubelet/mounts';
-import { SyncpodError } from '../errors';
-import type { SyncFs } from './types';
+import { errorLine, SyncpodError } from '../errors';
+import { StepError, type SyncFs } from './types';
 
 const HOST_PATH_KINDS: Record<string, string> = {
   Directory: 'dir',
@@ -22,11 +22,21 @@ export function describeEffect(e: FsEffect): string {
       return `touch ${e.path} (${e.mode.toString(8)}, ${e.why})`;
     case 'writeFile':
       return `write ${e.path} (${e.mode.toString(8)}, ${e.why})`;
-    case 'mkdirSubPath':
-      return `mkdir ${e.root}/${e.subPath} (${e.why})`;
+    case 'bindSubPath':
+      return `mount --bind ${e.volumePath}/${e.subPath} ${e.target} (${e.why}, resolved inside the volume)`;
     case 'checkHostPath':
       return `check ${e.path} is a ${e.type} (${e.why})`;
+    case 'mountTmpfs':
+      return `mount tmpfs ${e.path} (${tmpfsOptions(e).join(',') || 'kernel default size'}, ${e.why})`;
+    case 'atomicWrite':
+      // Paths and modes only, never a file's content.
+      return `write ${e.files.length} file(s) into ${e.dir} (atomic writer: ${e.files.map((f) => f.path).join(', ') || 'none'}, ${e.why})`;
   }
+}
+
+/** kubelet's generateTmpfsMountOptions: size=N when a size is known, noswap when the kernel takes it. */
+export function tmpfsOptions(e: { sizeBytes: number; noswap: boolean }): string[] {
+  return [...(e.sizeBytes > 0 ? [`size=${e.sizeBytes}`] : []), ...(e.noswap ? ['noswap'] : [])];
 }
 
 export function applyEffect(fs: SyncFs, e: FsEffect): void {
@@ -44,18 +54,19 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
     case 'writeFile':
       fs.writeFile(e.path, e.content, e.mode);
       return;
-    case 'mkdirSubPath': {
-      const mode = fs.mode(e.root);
-      let path = e.root.replace(/\/+$/, '');
-      for (const part of e.subPath.split('/').filter((p) => p !== '' && p !== '.')) {
-        path += '/' + part;
-        if (!fs.exists(path)) {
-          fs.mkdirAll(path, mode);
-          fs.chmod(path, mode);
-        }
-      }
+    case 'bindSubPath':
+      return bindSubPathEffect(fs, e);
+    case 'mountTmpfs': {
+      if (!fs.mountTmpfs) throw new SyncpodError(`${e.why}: this filesystem cannot mount a tmpfs`);
+      if (!fs.exists(e.path)) fs.mkdirAll(e.path, e.mode);
+      fs.chmod(e.path, e.mode);
+      fs.mountTmpfs(e.path, tmpfsOptions(e));
       return;
     }
+    case 'atomicWrite':
+      if (!fs.atomicWrite) throw new SyncpodError(`${e.why}: this filesystem cannot write volume files`);
+      fs.atomicWrite(e.dir, e.files, e.timestampDir);
+      return;
     case 'checkHostPath': {
       const want = HOST_PATH_KINDS[e.type];
       const have = fs.kind(e.path);
@@ -64,5 +75,30 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
         throw new SyncpodError(`${e.why}: hostPath type check failed: ${e.path} is not a ${e.type}`);
       return;
     }
+  }
+}
+
+/**
+ * makeMounts' subPath half (kubelet_pods.go): a missing subPath is made inside the volume with the
+ * volume's mode (SafeMakeDir), then resolved and bind-mounted (PrepareSafeSubpath). Failures carry
+ * kubelet's CreateContainerConfigError wording, then what went wrong.
+ */
+function bindSubPathEffect(fs: SyncFs, e: Extract<FsEffect, { kind: 'bindSubPath' }>): void {
+  const which = `volumeMount "${e.mountName}" of container "${e.containerName}"`;
+  if (!fs.exists(`${e.volumePath.replace(/\/+$/, '')}/${e.subPath}`)) {
+    try {
+      fs.safeMakeDir(e.volumePath, e.subPath, fs.mode(e.volumePath));
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST')
+        throw new StepError(
+          'CreateContainerConfigError',
+          `failed to create subPath directory for ${which}: ${errorLine(err)}`,
+        );
+    }
+  }
+  try {
+    fs.bindSubPath({ volumePath: e.volumePath, subPath: e.subPath, target: e.target });
+  } catch (err) {
+    throw new StepError('CreateContainerConfigError', `failed to prepare subPath for ${which}: ${errorLine(err)}`);
   }
 }

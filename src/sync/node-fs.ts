@@ -4,6 +4,8 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
+import { bindSubPath, cleanSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -71,13 +73,10 @@ export const nodeFs: SyncFs = {
     }
   },
   mode: (p) => fs.statSync(p).mode & 0o7777,
-  readText(p) {
-    try {
-      return fs.readFileSync(p, 'utf8');
-    } catch {
-      return undefined;
-    }
-  },
+  readInVolume,
+  safeMakeDir,
+  bindSubPath: (m) => void bindSubPath(m),
+  cleanSubPaths,
   readdir(p) {
     try {
       return fs.readdirSync(p);
@@ -100,6 +99,9 @@ export const nodeFs: SyncFs = {
     }
     fs.symlinkSync(target, p);
   },
+  mountTmpfs,
+  atomicWrite,
+  unmountPodVolumes: unmountPodMountsByUid,
 };
 
 /**
@@ -120,7 +122,14 @@ export function nodeFsUnder(root: string): SyncFs {
     readdir: (p) => nodeFs.readdir(at(p)),
     remove: (p) => nodeFs.remove(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
-    readText: (p) => nodeFs.readText(at(p)),
+    mountTmpfs: (p, options) => mountTmpfs(at(p), options),
+    atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
+    unmountPodVolumes: unmountPodMountsByUid,
+    readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
+    safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
+    bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),
+    cleanSubPaths: (dir, ctr) =>
+      nodeFs.cleanSubPaths(at(dir), ctr).map((p) => p.slice(root.replace(/\/+$/, '').length)),
   };
 }
 

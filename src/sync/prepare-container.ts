@@ -4,12 +4,11 @@
 import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { errorLine } from '../errors';
-import { envFileHostPaths, generateContainerConfig } from '../kubelet/container-config';
+import { envFileReads, generateContainerConfig } from '../kubelet/container-config';
 import { imageVolumesOf } from '../kubelet/mounts';
 import { buildContainerLogsDirectory } from '../kubelet/labels';
 import type { ContainerStatus } from '../kubelet/types';
-import type { ContainerNodeOptions } from './execute';
-import { StepError } from './types';
+import { type ContainerNodeOptions, StepError } from './types';
 import { applyDefaultImageTag, defaultImagePullPolicy, isValidImageReference } from '../kubelet/image-ref';
 import { applyEffect, describeEffect } from './fs-effects';
 import { nextRestartCount, type AnyContainer } from './kubelet-rules';
@@ -40,6 +39,8 @@ export interface PrepareContainerDeps {
   requestTimeoutMs?: number;
   /** Image volumes pulled so far in this run (ImageVolume: pulled once per run). */
   pulledImageVolumes?: Map<string, string>;
+  /** Milliseconds since the epoch (the atomic writer's timestamped directory); default the system clock. */
+  now?(): number;
 }
 
 export interface PreparedContainer {
@@ -92,17 +93,21 @@ export async function prepareContainer(
       podIPs: input.podIPs,
       terminationLogName: deps.randomHex(),
       targetContainerId,
+      // os.MkdirTemp's suffix is a random decimal number.
+      volumeWrite: { nowMs: deps.now?.() ?? Date.now(), random: String(Number.parseInt(deps.randomHex(), 16)) },
       ...fileInputs,
     });
     for (const e of gen.effects) {
       try {
         applyEffect(deps.fs, e);
       } catch (err) {
+        if (err instanceof StepError) throw err;
         throw new Error(`${describeEffect(e)}: ${errorLine(err)}`);
       }
     }
     return { config: gen.config, restartCount: rc.count };
   } catch (err) {
+    if (err instanceof StepError) throw err;
     throw new StepError('CreateContainerConfigError', errorLine(err));
   }
 }
@@ -195,9 +200,18 @@ export async function containerFileInputs(
     }
   }
   const envFiles: Record<string, string> = {};
-  for (const path of envFileHostPaths(pod, spec, options)) {
-    const text = fs.readText(path);
-    if (text !== undefined) envFiles[path] = text;
+  for (const r of envFileReads(pod, spec, options)) {
+    if (r.path in envFiles) continue;
+    let text: string | undefined;
+    try {
+      text = fs.readInVolume(r.volumePath, r.rel);
+    } catch (err) {
+      throw new StepError(
+        'CreateContainerConfigError',
+        `container ${spec.name}: env ${r.envName}: fileKeyRef of volume "${r.volumeName}": ${errorLine(err)}`,
+      );
+    }
+    if (text !== undefined) envFiles[r.path] = text;
   }
   return { imageVolumes, envFiles };
 }

@@ -5,7 +5,7 @@
 import { errorLine } from '../errors';
 import { CriCallError } from '../cri/grpc-runtime-service';
 import type { Orphan } from '../kubelet/orphans';
-import type { RuntimeCaller } from './types';
+import type { RuntimeCaller, SyncFs } from './types';
 
 /** The grace period of an orphan kill: kubelet's override of 1s raised to its 2s minimum. */
 export const ORPHAN_STOP_TIMEOUT_SECONDS = 2;
@@ -25,7 +25,12 @@ function isNotFound(err: unknown): boolean {
 }
 
 /** Kills and removes one orphan: containers stopped, sandboxes stopped, then all removed. */
-export async function removeOrphan(o: Orphan, rt: RuntimeCaller, timeoutMs: number): Promise<OrphanRemoval> {
+export async function removeOrphan(
+  o: Orphan,
+  rt: RuntimeCaller,
+  timeoutMs: number,
+  fs?: Pick<SyncFs, 'unmountPodVolumes'>,
+): Promise<OrphanRemoval> {
   const done: string[] = [];
   const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
     try {
@@ -58,6 +63,8 @@ export async function removeOrphan(o: Orphan, rt: RuntimeCaller, timeoutMs: numb
       await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () =>
         rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }),
       );
+    // The pod is gone: its tmpfs volumes are unmounted, as kubelet's volume manager tears them down.
+    for (const m of fs?.unmountPodVolumes?.(o.uid) ?? []) done.push(`unmounted ${m}`);
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
   } catch (err) {
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };

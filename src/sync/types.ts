@@ -1,8 +1,17 @@
 // What the executor works with and what it hands back: its dependencies (CRI services, clock,
 // filesystem, randomness, questions to the operator) as interfaces passed in, the progress hooks,
 // and the results it records for every side effect (kubelet's SyncResult idea), as data.
+import type { FileProjection } from '../kubelet/volumes';
 import type { ImageMethods, Request, Response, RuntimeMethods } from '../cri/grpc-runtime-service';
+import type { ContainerOptions } from '../kubelet/container-config';
 import type { PlanStep, StepAction } from '../plan/plan';
+import type { SubPathMount } from './subpath';
+
+/** Per-instance fields are filled by the executor; everything else comes from the node flags. */
+export type ContainerNodeOptions = Omit<
+  ContainerOptions,
+  'restartCount' | 'imageRef' | 'imageUser' | 'podIPs' | 'terminationLogName' | 'targetContainerId'
+>;
 
 /** The one method of a CRI service the executor uses (CriService satisfies it; tests pass fakes). */
 export interface CriCaller<M> {
@@ -31,11 +40,30 @@ export interface SyncFs {
   mode(path: string): number;
   /** Entry names, or undefined when the directory is missing or unreadable. */
   readdir(path: string): string[] | undefined;
-  /** Text of a file (env files of fileKeyRef), or undefined when missing or unreadable. */
-  readText(path: string): string | undefined;
+  /**
+   * Text of a file of a pod volume read on the pod's behalf (env files of fileKeyRef), resolved
+   * inside the volume without following a symbolic link out of it; undefined when missing; throws
+   * when the path leads outside the volume.
+   */
+  readInVolume(volumePath: string, rel: string): string | undefined;
+  /** kubelet's SafeMakeDir: the missing levels of `subPath` made inside the volume with `mode`, no symlink followed. */
+  safeMakeDir(volumePath: string, subPath: string, mode: number): void;
+  /** kubelet's PrepareSafeSubpath: the subPath resolved inside the volume and bind-mounted at `m.target`. */
+  bindSubPath(m: SubPathMount): void;
+  /** kubelet's CleanSubPaths: a pod's subPath bind mounts (or one container's) unmounted and removed; returns them. */
+  cleanSubPaths(podDir: string, containerName?: string): string[];
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
   symlink(target: string, path: string): void;
+  /**
+   * Mounts a tmpfs on the directory `path` with these options (size=N, noswap) unless a tmpfs is
+   * mounted there already; says which. Absent on filesystems that cannot mount (tests' fakes).
+   */
+  mountTmpfs?(path: string, options: string[]): 'mounted' | 'already';
+  /** kubelet's AtomicWriter.Write of `files` into the existing directory `dir` (see FsEffect atomicWrite). */
+  atomicWrite?(dir: string, files: FileProjection[], timestampDir: string): 'written' | 'unchanged';
+  /** Unmounts the volume mounts (tmpfs) of the pod with this uid; returns the mount points. */
+  unmountPodVolumes?(uid: string): string[];
 }
 
 export interface Clock {

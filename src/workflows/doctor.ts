@@ -17,6 +17,7 @@ import {
   type DoctorNodePlan,
 } from '../doctor/types';
 import type { NodePlanResult } from './node-plan';
+import type { StartupVerdict } from '../kubelet/startup-checks';
 
 /** Each check's deadline unless --check-timeout says otherwise. */
 export const DEFAULT_CHECK_DEADLINE_MS = 10_000;
@@ -123,6 +124,8 @@ export interface DoctorEnvDeps {
   /** `plan --node` over the callers given (the memoised ones, so the lists are shared). */
   planNode(runtime: Caller, image: ImageCaller): Promise<NodePlanResult>;
   bounds?: Partial<DoctorBounds>;
+  /** With --upgrade-to: the target kubelet's start-up verdict for this node. */
+  upgrade?: () => Promise<StartupVerdict>;
 }
 
 function once<V>(f: () => Promise<V>): () => Promise<V> {
@@ -224,5 +227,6 @@ export function buildDoctorEnv(deps: DoctorEnvDeps): DoctorEnv {
       stuckAfterMs: deps.bounds?.stuckAfterMs ?? DEFAULT_STUCK_AFTER_MS,
       deadlineMs: deps.bounds?.deadlineMs ?? DEFAULT_CHECK_DEADLINE_MS,
     },
+    ...(deps.upgrade ? { upgrade: once(deps.upgrade) } : {}),
   };
 }

@@ -1,6 +1,7 @@
 // What kubelet reads from the host it runs on, behind one interface so that the flows that need
 // node facts (node settings, a pod's uid and node name) take them as a dependency: `localHost`
 // reads this machine, tests pass their own facts.
+import type { VolumeDataReader } from './volume-data';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { SyncpodError, errorLine } from '../errors';
@@ -27,6 +28,8 @@ export interface HostFacts {
   memoryBytes(): number;
   /** The huge page sizes the host has, in /sys/kernel/mm/hugepages order. */
   hugePageSizes(): string[];
+  /** The running kernel's release (uname -r), for tmpfs noswap. Default: unknown (no noswap). */
+  kernelRelease?(): string;
 }
 
 function interfaceIPs(): string[] {
@@ -57,6 +60,7 @@ export function hostUnder(root: string): HostFacts {
     nodeIPs: interfaceIPs,
     cpuCount: () => os.cpus().length,
     memoryBytes: () => os.totalmem(),
+    kernelRelease: () => os.release(),
     hugePageSizes() {
       try {
         return readHugePageSizes(at(HUGEPAGES_DIR), hugePageUnitSize);
@@ -66,6 +70,12 @@ export function hostUnder(root: string): HostFacts {
     },
   };
 }
+
+/** syncpod's own inputs for volume data (--configmap/--secret DIRs, token files): never under --host-root. */
+export const localVolumeDataReader: VolumeDataReader = {
+  readDir: (dir) => fs.readdirSync(dir, { withFileTypes: true }).map((d) => ({ name: d.name, regular: d.isFile() })),
+  readFile: (path) => readInputFileSync(path),
+};
 
 /** A directory's entries (symlinks followed) for the static pod path; undefined when it does not exist. */
 export function readNodeDir(path: string): DirEntry[] | undefined {

@@ -4,6 +4,7 @@
 // orphan view costs no CRI call beyond what planning makes (2 lists, 1 Status, 1 ListImages when a
 // start is planned, a status call for each desired pod's newest sandbox and each of its containers
 // that is not running: the lists carry the rest).
+import type { VolumeData } from '../kubelet/volumes';
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
@@ -33,6 +34,8 @@ export interface NodePlanRequest {
   podsApiSocket?: string;
   cgroup: NodeCgroupSettings;
   options: ComputePodActionsOptions;
+  /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
+  volumeData?: VolumeData;
 }
 
 export interface NodePlanDeps {
@@ -61,7 +64,7 @@ export interface NodePlanResult {
   podsApiRead: boolean;
 }
 
-const STATIC_UID_NOTE: PlanAssumption = {
+const STATIC_UID_NOTE: Omit<PlanAssumption, 'affectsOutcome'> = {
   id: 'static-uid-computed',
   short: "The static pod's uid was computed by syncpod, not taken from kubelet.",
   detail:
@@ -120,6 +123,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       matchedBy: o.match.by,
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
+      volumeData: req.volumeData,
     });
     if (isStatic && d.source.uidSource === 'computed') addAssumption(plan, { ...STATIC_UID_NOTE });
     return { d, o, plan };
@@ -144,6 +148,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
         podLevelResources: rulesOf(req.options).gates.PodLevelResources,
       }),
       images: imageFacts(images, d.pod, plan),
+      volumes: plan.volumes,
     };
     const preflight = buildPreflight(d.pod, facts);
     const nodePodPlan: NodePodPlan = { ...plan, source: d.source, preflight };

@@ -11,6 +11,8 @@ import type { ContainerNodeOptions } from '../sync/execute';
 import type * as T from '../cri/types';
 import type { HostFacts } from './host-facts';
 import { userNamespaceRange } from '../sync/userns';
+import { NO_VOLUME_DATA, sizeMemoryBackedVolumes, tmpfsNoswap, type VolumeData } from '../kubelet/volumes';
+import { envValuesOf } from './volume-data';
 
 /** The node/kubelet flags (`nodeOptions` in src/cli/commands.ts); undefined = kubelet's default. */
 export interface NodeFlags {
@@ -28,6 +30,11 @@ export interface NodeFlags {
   runtimeClass?: string[];
   nodeName?: string;
   envFile?: string;
+  /** --configmap, --secret, --service-account-token, --skip-volume (read by readVolumeData). */
+  configmap?: string[];
+  secret?: string[];
+  serviceAccountToken?: string[];
+  skipVolume?: string[];
 }
 
 export interface NodeSettings {
@@ -77,7 +84,13 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
 }
 
 /** The generator options for this pod on this node, under the mirrored kubelet's rules. */
-export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, host: HostFacts): NodeSettings {
+export function nodeSettings(
+  flags: NodeFlags,
+  pod: Pod,
+  rules: KubeletRules,
+  host: HostFacts,
+  volumeData: VolumeData = NO_VOLUME_DATA,
+): NodeSettings {
   const podLogsRoot = podLogsRootOf(flags);
   const resolvPath = flags.resolvConf ?? '/etc/resolv.conf';
   const resolvConf = resolvPath !== '' ? readFlagFile(host, '--resolv-conf', resolvPath) : null;
@@ -117,13 +130,14 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
           )
         : undefined,
   };
-  const values = flags.envFile
+  const fromFile = flags.envFile
     ? parseEnvFile(
         readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile),
         flags.envFile,
         pod.metadata?.namespace ?? 'default',
       )
     : undefined;
+  const values = withObjectValues(fromFile, envValuesOf(volumeData, pod.metadata?.namespace ?? 'default'));
   const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
   const memory = host.memoryBytes();
   return {
@@ -137,9 +151,44 @@ export function nodeSettings(flags: NodeFlags, pod: Pod, rules: KubeletRules, ho
       nodeHostsFile,
       hashScheme: rules.hashScheme,
       hashWithoutResources: rules.minor <= 30 && rules.gates.InPlacePodVerticalScaling,
+      volumes: {
+        data: volumeData,
+        nodeAllocatableMemory: memory,
+        nodeAllocatable: { cpu: String(host.cpuCount()), memory: String(memory) },
+        sizeMemoryBackedVolumes: sizeMemoryBackedVolumes(rules.minor, rules.gates as Record<string, boolean>),
+        noswap: tmpfsNoswap(rules.minor, kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4)),
+      },
     },
     podLogsRoot,
     legacyLogDir: legacyLogDirOf(podLogsRoot),
+  };
+}
+
+/** "6.8.0-45-generic" >= major.minor (kubelet's TmpfsNoswapSupportKernelVersion is 6.4). */
+export function kernelAtLeast(release: string, major: number, minor: number): boolean {
+  const m = /^(\d+)\.(\d+)/.exec(release);
+  if (!m) return false;
+  const [a, b] = [Number(m[1]), Number(m[2])];
+  return a > major || (a === major && b >= minor);
+}
+
+/** --env-file values over the --configmap/--secret objects' keys (the env file names single keys). */
+function withObjectValues(
+  fromFile: ValueSources | undefined,
+  objects: { configMaps: Record<string, Record<string, string>>; secrets: Record<string, Record<string, string>> },
+): ValueSources | undefined {
+  const none = Object.keys(objects.configMaps).length === 0 && Object.keys(objects.secrets).length === 0;
+  if (none) return fromFile;
+  const merge = (a: Record<string, Record<string, string>>, b: Record<string, Record<string, string>> | undefined) => {
+    const out: Record<string, Record<string, string>> = {};
+    for (const [k, v] of Object.entries(a)) out[k] = { ...v };
+    for (const [k, v] of Object.entries(b ?? {})) out[k] = { ...out[k], ...v };
+    return out;
+  };
+  return {
+    ...fromFile,
+    configMaps: merge(objects.configMaps, fromFile?.configMaps),
+    secrets: merge(objects.secrets, fromFile?.secrets),
   };
 }
 

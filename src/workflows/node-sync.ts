@@ -183,6 +183,7 @@ async function syncOnePod(
         options: req.options,
         matchedBy: 'uid-label',
         podSource: 'api-server',
+        volumeData: req.volumeData,
       });
       return { plan, status: o.status, sandboxes: o.sandboxes };
     };
@@ -198,6 +199,7 @@ async function syncOnePod(
         podLevelResources: rulesOf(req.options).gates.PodLevelResources,
       }),
       images: [],
+      volumes: first.plan.volumes,
     });
     const pre = runPreflight(preflight.steps, deps);
     if (pre.stopped) return { pod: ref, ok: false, stopped: pre.stopped, preflight: pre.results, results: [] };
@@ -288,7 +290,7 @@ export async function syncNode(
   const orphans = req.removeOrphans
     ? await mapBounded(plan.orphans, Math.max(1, req.concurrency), async (o) =>
         removeLogsOf(
-          await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs),
+          await removeOrphan(o, deps.execute.runtime, deps.execute.requestTimeoutMs, deps.execute.fs),
           o,
           req.podLogsRoot,
           deps,

@@ -13,12 +13,14 @@ import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
 import { addAssumption, buildPlan, splitNote, type Plan, type PlanSource } from '../plan/plan';
-import { buildUpgradePlan, type UpgradePlan } from '../plan/upgrade';
+import { buildUpgradePlan, gatesTargetAccepts, type UpgradePlan } from '../plan/upgrade';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { matchWorkloadPod } from '../state/workload-match';
 import { adoptLivePod } from '../manifest/controllers';
 import { findDuplicates } from '../kubelet/orphans';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from './node-plan';
+import type { VolumeData } from '../kubelet/volumes';
+import type { StartupVerdict } from '../kubelet/startup-checks';
 
 /** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
 export interface KubeletSelection {
@@ -62,6 +64,8 @@ export interface PlanRequest {
   livenessFailed?: string[];
   startupFailed?: string[];
   startupSucceeded?: string[];
+  /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
+  volumeData?: VolumeData;
 }
 
 export interface PlannedPod {
@@ -148,6 +152,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       ),
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
       source: manifestSource(l),
+      volumeData: req.volumeData,
     });
     const how = byController.get(l);
     if (how !== undefined) {
@@ -159,10 +164,14 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
 }
 
 /** `plan --upgrade-to`: the same load and observation, then both kubelets' decisions per container. */
-export async function planUpgrade(req: PlanRequest & { targetVersion: string }, deps: PlanDeps): Promise<UpgradePlan> {
+export async function planUpgrade(
+  req: PlanRequest & { targetVersion: string; node?: () => Promise<StartupVerdict> },
+  deps: PlanDeps,
+): Promise<UpgradePlan> {
   // Refuse a target that cannot be planned before touching the runtime.
   const gates = { ...req.kubelet.detected.featureGates, ...req.kubelet.gates };
-  resolveKubeletRules(req.targetVersion, gates);
+  resolveKubeletRules(req.targetVersion, gatesTargetAccepts(req.targetVersion, gates));
+  const node = await req.node?.();
   const planned = await planPods(req, deps);
   return buildUpgradePlan(
     planned.map((p) => ({ pod: p.loaded.pod, podStatus: p.observed.status, probeResults: p.probeResults })),
@@ -172,17 +181,24 @@ export async function planUpgrade(req: PlanRequest & { targetVersion: string }, 
         featureGates: gates,
       },
       targetVersion: req.targetVersion,
+      node,
     },
   );
 }
 
 /** `plan --node --upgrade-to VERSION`: the upgrade preview for every pod this node should run. */
 export async function planNodeUpgrade(
-  req: { node: NodePlanRequest; kubelet: KubeletSelection; targetVersion: string },
+  req: {
+    node: NodePlanRequest;
+    kubelet: KubeletSelection;
+    targetVersion: string;
+    startup?: () => Promise<StartupVerdict>;
+  },
   deps: NodePlanDeps & { note(line: string): void },
 ): Promise<UpgradePlan> {
   const gates = { ...req.kubelet.detected.featureGates, ...req.kubelet.gates };
-  resolveKubeletRules(req.targetVersion, gates);
+  resolveKubeletRules(req.targetVersion, gatesTargetAccepts(req.targetVersion, gates));
+  const startup = await req.startup?.();
   const r = await planNode(req.node, deps);
   for (const p of r.plan.problems) deps.note(p);
   return buildUpgradePlan(
@@ -194,6 +210,7 @@ export async function planNodeUpgrade(
       },
       targetVersion: req.targetVersion,
       scope: `on node ${r.plan.node}`,
+      node: startup,
     },
   );
 }

@@ -15,8 +15,15 @@ export const PULL_TIMEOUT_MS = 30 * 60 * 1000;
 export const systemClock: Clock = {
   now: () => Date.now(),
   monotonic: () => performance.now(),
-  sleep: (ms) => new Promise((r) => setTimeout(r, ms)),
+  sleep: sleepMs,
 };
+
+/** setTimeout fires at once past 2^31-1 ms (about 24.8 days); a longer sleep (a hook's) waits in pieces. */
+async function sleepMs(ms: number): Promise<void> {
+  const MAX_TIMER_MS = 2 ** 31 - 1;
+  for (let left = ms; left > 0; left -= MAX_TIMER_MS)
+    await new Promise((r) => setTimeout(r, Math.min(left, MAX_TIMER_MS)));
+}
 
 /** Mutating calls get kubelet's 2 minutes, or the CRI deadline when that is longer. */
 export function requestTimeoutMs(callTimeoutMs: number): number {

@@ -1,6 +1,8 @@
 // The requests of the step commands (runp, create, pull): from a pod manifest, kubelet's configs
 // for the pod as it is on this node (its uid, its sandbox attempt, config.seen kept); from a crictl
 // config file, the file as it is. Dependencies come in as interfaces; nothing here prints.
+import { readVolumeData } from './volume-data';
+import { localVolumeDataReader } from './host-facts';
 import { randomUUID } from 'node:crypto';
 import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
@@ -209,7 +211,7 @@ export async function containerRequest(
   const found = findSpecContainer(pod, o.container);
   if (!found)
     throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${o.container}`);
-  const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
+  const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host, readVolumeData(o.node, localVolumeDataReader));
   const [observed] = await observePods(deps.runtime, [
     { namespace: meta.namespace!, name: meta.name!, uid: meta.uid! },
   ]);

@@ -19,10 +19,13 @@ import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
 import { redactRecorded, redactionNote } from '../sync/redact';
 import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
-import type { RuntimeCaller, SyncHooks } from '../sync/types';
+import type { RuntimeCaller, SyncFs, SyncHooks } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
 import { manifestSource, type KubeletSelection } from './plan-pods';
+import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
+import { readVolumeData, type VolumeDataReader } from './volume-data';
+import { localVolumeDataReader } from './host-facts';
 
 export interface SyncRequest {
   file: string;
@@ -53,6 +56,8 @@ export interface SyncFlowDeps {
   newUid(): string;
   /** A line of information for stderr. */
   note(line: string): void;
+  /** Reads --configmap/--secret directories and token files (default: this machine's files). */
+  volumeReader?: VolumeDataReader;
 }
 
 /** What was decided under the lock: the pod as kubelet holds it, its first plan and what it was computed from. */
@@ -133,6 +138,18 @@ async function loadOne(req: SyncRequest, deps: SyncFlowDeps): Promise<LoadedPod>
   return loaded[0];
 }
 
+/** One line, exit 1: the pod has a volume syncpod cannot provide (nothing was done). */
+export function refuseBlockedVolumes(loaded: LoadedPod, data: VolumeData, kubelet: KubeletSelection): void {
+  const pod = loaded.pod;
+  const verdicts = classifyVolumes(pod, data, { imageVolume: kubelet.rules.gates.ImageVolume });
+  const blocked = volumesBlocked(verdicts);
+  if (blocked === null) return;
+  const ref = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  throw new SyncpodError(
+    `${loaded.source.file}: document ${loaded.source.document}: pod ${ref} is blocked: ${blocked}; nothing was done`,
+  );
+}
+
 /**
  * Runs `body` with the pod loaded, locked, observed and planned once. `dryRun` takes no lock (it
  * changes nothing). The lock is released however `body` ends.
@@ -148,6 +165,9 @@ async function withPreparedSync<R>(
   const pod = loaded.pod;
   const ns = pod.metadata?.namespace ?? 'default';
   const name = pod.metadata?.name ?? '';
+  // A volume syncpod cannot provide is refused before the lock, the observation and any side effect.
+  const volumeData = readVolumeData(req.node, deps.volumeReader ?? localVolumeDataReader);
+  refuseBlockedVolumes(loaded, volumeData, req.kubelet);
   const hadUid = !!pod.metadata?.uid;
   const clock = deps.execute.clock;
   const runtime = timedRuntime(deps.execute.runtime, () => clock.monotonic(), times);
@@ -183,6 +203,7 @@ async function withPreparedSync<R>(
         duplicates: o.duplicates,
         podSource,
         source,
+        volumeData,
       });
 
     const p0 = clock.monotonic();
@@ -195,7 +216,7 @@ async function withPreparedSync<R>(
     }
     withNodeName(pod, req.node.nodeName, deps.host);
     // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
-    const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host);
+    const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host, volumeData);
     if (freshUid)
       deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
     const firstPlan = plan(pod, first);
@@ -228,10 +249,11 @@ async function removeDuplicates(
   runtime: RuntimeCaller,
   timeoutMs: number,
   hooks: SyncHooks,
+  fs?: Pick<SyncFs, 'unmountPodVolumes'>,
 ): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {
-    const r = await removeOrphan(d, runtime, timeoutMs);
+    const r = await removeOrphan(d, runtime, timeoutMs, fs);
     hooks.note?.(`duplicate ${r.namespace}/${r.name} (uid ${r.uid}): ${r.ok ? 'removed' : `failed: ${r.error}`}`);
     out.push(r);
   }
@@ -253,7 +275,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).
-    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks);
+    const duplicates = await removeDuplicates(p.plan, p.runtime, deps.execute.requestTimeoutMs, hooks, deps.execute.fs);
     const outcome = await syncPod(
       { ...p.base, plan: p.plan, status: p.status, wait: req.wait, waitTimeoutMs: req.waitTimeoutMs },
       { ...deps.execute, replan, confirmKill },
@@ -277,7 +299,13 @@ export async function dryRunSync(req: SyncRequest & { showSecrets: boolean }, de
     const recorded: RecordedRequest[] = [];
     const filesystem: string[] = [];
     const d = deps.execute;
-    await removeDuplicates(p.plan, dryRunCri(d.runtime, 'RuntimeService', recorded), d.requestTimeoutMs, {});
+    await removeDuplicates(
+      p.plan,
+      dryRunCri(d.runtime, 'RuntimeService', recorded),
+      d.requestTimeoutMs,
+      {},
+      dryRunFs(d.fs, filesystem),
+    );
     const out = await executePlan(
       { ...p.base, plan: p.plan, status: p.status },
       {

@@ -306,4 +306,47 @@ describe('plan input errors', () => {
     const table = await run(['plan', ...nodeFlags(), a, b]);
     assert.match(table.stdout, /multi-a[\s\S]*multi-b/);
   });
+
+  test('changes in words: an env edit is said as ignored by kubelet 1.37 (exit 0), an image edit as a restart', async () => {
+    const yaml = (image: string, mode: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: words\n  namespace: plans\nspec:\n  containers:\n  - name: app\n` +
+      `    image: ${image}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "sleep 3600"]\n` +
+      `    env: [{name: MODE, value: ${mode}}]\n    ports: [{containerPort: 8080}]\n`;
+    const file = path.join(dir, 'words.yaml');
+    fs.writeFileSync(file, yaml(BUSYBOX_IMAGE, 'green'));
+    await sync(file);
+    fs.writeFileSync(file, yaml(BUSYBOX_IMAGE, 'red'));
+    const json = await planJSON(file);
+    assert.equal(json.changes, false);
+    assert.deepEqual(json.differences, []);
+    assert.equal(json.ignoredDifferences.length, 1);
+    assert.deepEqual(
+      json.ignoredDifferences[0].differences.map((d: any) => d.text),
+      ['env MODE green → red'],
+    );
+    const table = await run(['plan', '--detailed-exitcode', ...nodeFlags(), file]);
+    assert.equal(table.code, 0, 'ignored differences are not changes');
+    const lines = table.stdout.split('\n');
+    assert.match(lines[1]!, /^No changes\./);
+    assert.ok(lines.includes('Ignored by kubelet (not changes):'), table.stdout);
+    assert.ok(
+      table.stdout
+        .replace(/\s+/g, ' ')
+        .includes(
+          'app: env MODE green → red: kubelet 1.37 keeps the container running (only name and image count since 1.31); delete the pod to apply',
+        ),
+      table.stdout,
+    );
+
+    fs.writeFileSync(file, yaml(BUSYBOX_IMAGE_2, 'green'));
+    const changed = await run(['plan', '--detailed-exitcode', ...nodeFlags(), file]);
+    assert.equal(changed.code, 2);
+    assert.match(
+      changed.stdout.replace(/\s+/g, ' '),
+      /app: image localhost\/syncpod\/busybox:1\.36 → 1\.37: kubelet restarts it \(name\+image hash\)/,
+    );
+    assert.ok(!changed.stdout.includes('Hash:'), 'the hash comparison is shown with -v only');
+    const verbose = await run(['plan', '-v', ...nodeFlags(), file]);
+    assert.match(verbose.stdout, /Hash: app: hash \w+ differs from \w+/);
+  });
 });

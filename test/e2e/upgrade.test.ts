@@ -87,7 +87,7 @@ describe('plan --upgrade-to', () => {
     assert.match(y.stdout, /^changes: true$/m);
   });
 
-  test(`${SAME_FROM} → ${SAME_TO}: nothing restarts; exit 0 with --detailed-exitcode`, async () => {
+  test(`${SAME_FROM} → ${SAME_TO}: nothing restarts; --detailed-exitcode 0, or 1 where the node keeps ${SAME_TO} from starting (cgroup v1)`, async () => {
     const r = await run([
       'plan',
       ...nodeFlags(lab),
@@ -100,8 +100,16 @@ describe('plan --upgrade-to', () => {
       '--detailed-exitcode',
       files.same,
     ]);
-    assert.equal(r.code, 0, r.stderr);
     const u = JSON.parse(r.stdout);
+    // No kubelet runs here: kubelet 1.37's defaults apply, failCgroupV1 true among them.
+    const cgroupV1 = fs.statfsSync('/sys/fs/cgroup').type !== 0x63677270;
+    assert.equal(u.node.starts, !cgroupV1 && u.node.blockers.length === 0);
+    assert.equal(r.code, u.node.starts ? 0 : 1, r.stderr);
+    if (cgroupV1)
+      assert.ok(
+        u.node.blockers.some((b: any) => b.rule === 'cgroup-v1'),
+        JSON.stringify(u.node),
+      );
     assert.deepEqual(
       u.pods[0].containers.map((c: any) => [c.name, c.verdict]),
       [['app', 'keep']],

@@ -58,11 +58,71 @@ function run(cmd: string, args: string[], opts: { input?: string | Buffer; allow
   return r.stdout;
 }
 
-function requirePrerequisites(): void {
+/**
+ * The runtime the lab starts, chosen by SYNCPOD_TEST_RUNTIME: `containerd` (default: Debian's, on PATH)
+ * or `containerd2` (containerd 2.x built by `npm run anchors`: CONTAINERD2_DIR, else the directory that
+ * .anchors/env names). Both use runc and the CNI plugins from Debian.
+ */
+export interface LabRuntime {
+  kind: 'containerd' | 'containerd2';
+  /** The containerd binary. */
+  containerd: string;
+  /** The ctr binary of the same release (containerd 1.6's ctr on PATH for the Debian runtime). */
+  ctr: string;
+  /** PATH for containerd, so it finds its own shim first. */
+  path: string;
+}
+
+const REPO = path.join(__dirname, '..', '..');
+
+/** A `KEY=value` line of .anchors/env (written by `npm run anchors`), if the file and the line exist. */
+export function anchorsEnv(key: string): string | undefined {
+  try {
+    const text = fs.readFileSync(path.join(REPO, '.anchors', 'env'), 'utf8');
+    const line = text.split('\n').find((l) => l.startsWith(`${key}=`));
+    return line ? line.slice(key.length + 1) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function labRuntime(env: NodeJS.ProcessEnv = process.env): LabRuntime {
+  const kind = env.SYNCPOD_TEST_RUNTIME || 'containerd';
+  const basePath = env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin';
+  if (kind === 'containerd') return { kind, containerd: 'containerd', ctr: 'ctr', path: basePath };
+  if (kind !== 'containerd2')
+    throw new Error(
+      `SYNCPOD_TEST_RUNTIME=${kind}: the lab knows containerd (Debian's) and containerd2 (npm run anchors)`,
+    );
+  const dir = env.CONTAINERD2_DIR || anchorsEnv('CONTAINERD2_DIR');
+  if (!dir)
+    throw new Error('SYNCPOD_TEST_RUNTIME=containerd2 needs CONTAINERD2_DIR or .anchors/env: run npm run anchors');
+  for (const b of ['containerd', 'containerd-shim-runc-v2', 'ctr'])
+    if (!fs.existsSync(path.join(dir, b))) throw new Error(`CONTAINERD2_DIR=${dir} has no ${b}: run npm run anchors`);
+  return {
+    kind,
+    containerd: path.join(dir, 'containerd'),
+    ctr: path.join(dir, 'ctr'),
+    path: `${dir}:${basePath}`,
+  };
+}
+
+/**
+ * The crictl the e2e tests compare syncpod with: CRICTL, else the one .anchors/env names (crictl
+ * v1.37.0, built by `npm run anchors`). Throws, so a comparison fails rather than passing unchecked.
+ */
+export function crictlBinary(env: NodeJS.ProcessEnv = process.env): string {
+  const bin = env.CRICTL || anchorsEnv('CRICTL');
+  if (!bin || !fs.existsSync(bin)) throw new Error('no crictl to compare with: run npm run anchors (or set CRICTL)');
+  return bin;
+}
+
+function requirePrerequisites(rt: LabRuntime): void {
   if (process.getuid && process.getuid() !== 0) {
     throw new Error('the containerd lab needs root (it starts containerd and creates network namespaces)');
   }
-  const missing = ['containerd', 'ctr', 'runc', 'nsenter', 'ip', 'tar'].filter(
+  const tools = rt.kind === 'containerd' ? ['containerd', 'ctr'] : [];
+  const missing = [...tools, 'runc', 'nsenter', 'ip', 'tar'].filter(
     (b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0,
   );
   if (!fs.existsSync('/bin/busybox')) missing.push('/bin/busybox (busybox-static)');
@@ -150,7 +210,12 @@ function buildImages(workDir: string): string[] {
   return tars;
 }
 
-function configToml(dir: string, cniConfDir: string): string {
+function configToml(rt: LabRuntime, dir: string, cniConfDir: string): string {
+  return rt.kind === 'containerd' ? configTomlV2(dir, cniConfDir) : configTomlV3(dir, cniConfDir);
+}
+
+/** containerd 1.x: config version 2, the CRI plugin's settings in one table. */
+function configTomlV2(dir: string, cniConfDir: string): string {
   return `version = 2
 root = "${dir}/root"
 state = "${dir}/state"
@@ -170,6 +235,41 @@ state = "${dir}/state"
   [plugins."io.containerd.grpc.v1.cri".cni]
     bin_dir = "/usr/lib/cni"
     conf_dir = "${cniConfDir}"
+`;
+}
+
+/**
+ * containerd 2.x: config version 3. The CRI plugin is split: images (the sandbox image is the pinned
+ * image "sandbox"), runtime (restrict_oom_score_adj, as the lab runs in a user's cgroup; CNI with
+ * bin_dirs), and the gRPC server (streaming). NRI gets a socket of the lab's own instead of
+ * /var/run/nri/nri.sock, so labs never share one.
+ */
+function configTomlV3(dir: string, cniConfDir: string): string {
+  return `version = 3
+root = "${dir}/root"
+state = "${dir}/state"
+[grpc]
+  address = "${dir}/containerd.sock"
+[ttrpc]
+  address = "${dir}/containerd.sock.ttrpc"
+[debug]
+  level = "info"
+[plugins.'io.containerd.internal.v1.opt']
+  path = "${dir}/opt"
+[plugins.'io.containerd.nri.v1.nri']
+  socket_path = "${dir}/nri.sock"
+  plugin_path = "${dir}/nri/plugins"
+  plugin_config_path = "${dir}/nri/conf.d"
+[plugins.'io.containerd.cri.v1.images'.pinned_images]
+  sandbox = "${PAUSE_IMAGE}"
+[plugins.'io.containerd.cri.v1.runtime']
+  restrict_oom_score_adj = true
+  [plugins.'io.containerd.cri.v1.runtime'.cni]
+    bin_dirs = ["/usr/lib/cni"]
+    conf_dir = "${cniConfDir}"
+[plugins.'io.containerd.grpc.v1.cri']
+  stream_server_address = "127.0.0.1"
+  stream_server_port = "0"
 `;
 }
 
@@ -294,7 +394,8 @@ async function removeAllPodsViaCri(endpoint: string): Promise<void> {
 
 export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const log = opts.log ?? (() => {});
-  requirePrerequisites();
+  const rt = labRuntime();
+  requirePrerequisites(rt);
   sweepStaleLabs(log);
   const id = randomBytes(4).toString('hex');
   const dir = opts.dir ? path.resolve(opts.dir) : path.join(os.tmpdir(), `${LAB_PREFIX}${id}`);
@@ -341,7 +442,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       2,
     ),
   );
-  fs.writeFileSync(path.join(dir, 'config.toml'), configToml(dir, cniConfDir));
+  fs.writeFileSync(path.join(dir, 'config.toml'), configToml(rt, dir, cniConfDir));
   const tars = buildImages(dir);
 
   run('ip', ['netns', 'add', netns]);
@@ -349,9 +450,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const launch = (): void => {
     const logFd = fs.openSync(path.join(dir, 'containerd.log'), 'a');
     // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
-    const child = spawn('nsenter', [`--net=/run/netns/${netns}`, 'containerd', '--config', `${dir}/config.toml`], {
+    const child = spawn('nsenter', [`--net=/run/netns/${netns}`, rt.containerd, '--config', `${dir}/config.toml`], {
       detached: true,
       stdio: ['ignore', logFd, logFd],
+      env: { ...process.env, PATH: rt.path },
     });
     child.unref();
     fs.closeSync(logFd);
@@ -363,7 +465,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     for (;;) {
       if (
         fs.existsSync(socket) &&
-        spawnSync('ctr', ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0
+        spawnSync(rt.ctr, ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0
       )
         return;
       if (Date.now() > deadline) {
@@ -392,7 +494,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     launch();
     await waitUntilUp();
   };
-  const ctr = (args: string[]): string => run('ctr', ['--address', socket, '-n', 'k8s.io', ...args]);
+  const ctr = (args: string[]): string => run(rt.ctr, ['--address', socket, '-n', 'k8s.io', ...args]);
 
   const stop = async (): Promise<void> => {
     try {
@@ -444,5 +546,5 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
 
 /** Which tools the lab used, for messages. */
 export function labToolVersions(): string {
-  return execFileSync('containerd', ['--version'], { encoding: 'utf8' }).trim();
+  return execFileSync(labRuntime().containerd, ['--version'], { encoding: 'utf8' }).trim();
 }

@@ -188,9 +188,10 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   assert.deepEqual(
     config.mounts.map((m) => [m.containerPath, m.hostPath, m.readonly, m.selinuxRelabel, m.propagation]),
     [
-      ['/data', '/mnt/data/web/store', true, false, 'PROPAGATION_HOST_TO_CONTAINER'],
+      // A subPath is given to the runtime as its bind mount (kubelet's volume-subpaths/<volume>/<container>/<index>).
+      ['/data', `${POD_DIR}/volume-subpaths/data/app/0`, true, false, 'PROPAGATION_HOST_TO_CONTAINER'],
       ['/scratch', emptyDir, false, true, 'PROPAGATION_PRIVATE'],
-      ['/logs', `${emptyDir}/logs/web`, false, true, 'PROPAGATION_PRIVATE'],
+      ['/logs', `${POD_DIR}/volume-subpaths/scratch/app/2`, false, true, 'PROPAGATION_PRIVATE'],
       ['/etc/hosts', `${POD_DIR}/etc-hosts`, false, true, 'PROPAGATION_PRIVATE'],
       ['/dev/termination-log', `${POD_DIR}/containers/app/3f9a0c12`, false, true, 'PROPAGATION_PRIVATE'],
     ],
@@ -210,16 +211,16 @@ test('mounts: hostPath with subPath, emptyDir, /etc/hosts, termination log, in k
   assert.deepEqual(
     effects.map(
       (e) =>
-        `${e.kind} ${'path' in e ? e.path : `${e.root} + ${e.subPath}`}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
+        `${e.kind} ${'path' in e ? e.path : 'volumePath' in e ? `${e.volumePath} + ${e.subPath} at ${e.target}` : e.dir}${'mode' in e ? ' ' + e.mode.toString(8) : ''}`,
     ),
     [
       `mkdir ${POD_DIR} 750`,
       `mkdir ${POD_DIR}/volumes 750`,
       `mkdir ${POD_DIR}/plugins 750`,
       'mkdir /mnt/data 755',
-      'mkdirSubPath /mnt/data + web/store',
+      `bindSubPath /mnt/data + web/store at ${POD_DIR}/volume-subpaths/data/app/0`,
       `mkdir ${emptyDir} 777`,
-      `mkdirSubPath ${emptyDir} + logs/web`,
+      `bindSubPath ${emptyDir} + logs/web at ${POD_DIR}/volume-subpaths/scratch/app/2`,
       `writeFile ${POD_DIR}/etc-hosts 644`,
       `mkdir ${POD_DIR}/containers/app 750`,
       `mkdir /var/log/pods/default_web_${UID}/app 755`,

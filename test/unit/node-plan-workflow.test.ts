@@ -87,7 +87,10 @@ class FakeFs implements SyncFs {
   kind = (p: string) => this.kinds.get(p);
   mode = () => 0o755;
   readdir = () => undefined;
-  readText = () => undefined;
+  readInVolume = () => undefined;
+  safeMakeDir = () => {};
+  bindSubPath = () => {};
+  cleanSubPaths = () => [];
   remove = () => {};
   symlink = () => {};
 }

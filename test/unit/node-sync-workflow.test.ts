@@ -98,9 +98,12 @@ class FakeFs implements SyncFs {
   kind = (p: string) => (p === '/sys/fs/cgroup/memory' ? 'dir' : undefined);
   mode = () => 0o755;
   readdir = () => undefined;
+  readInVolume = () => undefined;
+  safeMakeDir = () => {};
+  bindSubPath = () => {};
+  cleanSubPaths = () => [];
   remove = () => {};
   symlink = () => {};
-  readText = (_p: string): string | undefined => undefined;
 }
 
 const POD = (name: string, extra = '') =>

@@ -16,16 +16,32 @@ function changedPlan() {
   return buildPlan({ pod, podStatus: st, now: T0 + 3600_000 });
 }
 
-test('renders a header, one row per step in order, assumptions and the summary last', () => {
+test('the verdict first, then what changed in words, one row per step in order, then the assumptions that matter', () => {
   const text = renderPlan(changedPlan(), { width: 200 });
   const lines = text.split('\n');
-  assert.equal(lines[0], 'Pod shop/web (uid uid-1234), kubelet 1.37, sidecar init path');
-  assert.match(lines[1], /^STEP\s+ACTION\s+TARGET\s+REASON$/);
-  assert.match(lines[2], /^1\s+kill-container\s+app\s+definition changed: hash /);
-  assert.match(lines[3], /^2\s+start-container\s+app\s+definition changed/);
-  assert.match(lines[4], /^3\s+start-container\s+log\s+exited with code 1 and restartPolicy Always$/);
-  assert.ok(lines.includes('Assumptions:'));
-  assert.equal(lines.at(-1), 'Plan: kill 1 container, start 2 containers.');
+  // No init containers: the header names no init path.
+  assert.equal(lines[0], 'Pod shop/web (uid uid-1234), kubelet 1.37');
+  assert.equal(lines[1], 'Plan: kill 1 container, start 2 containers.');
+  assert.equal(lines[2], 'What changed:');
+  assert.equal(lines[3], '  app: image nginx:1.25 → 1.26: kubelet restarts it (name+image hash)');
+  assert.match(lines[4], /^STEP\s+ACTION\s+TARGET\s+REASON$/);
+  assert.match(
+    lines[5],
+    /^1\s+kill-container\s+app\s+definition changed: image nginx:1.25 → 1.26 \(name\+image hash\)$/,
+  );
+  assert.match(lines[6], /^2\s+start-container\s+app\s+started again with the new spec/);
+  assert.match(lines[7], /^3\s+start-container\s+log\s+exited with code 1 and restartPolicy Always$/);
+  assert.equal(lines[8], 'Assumptions that could change this plan:');
+  // The hash stays out of the table (it is in -v and JSON).
+  assert.ok(!text.includes('hash e324a2d6'), text);
+  assert.ok(renderPlan(changedPlan(), { width: 200, verbose: true }).includes('Hash: app: hash e324a2d6 differs'));
+});
+
+test('the header names the init path only for a pod with init containers', () => {
+  const pod = basePod();
+  pod.spec!.initContainers = [{ name: 'setup', image: 'busybox:1.36', imagePullPolicy: 'IfNotPresent' }];
+  const plan = buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0 });
+  assert.equal(renderPlan(plan).split('\n')[0], 'Pod shop/web (uid uid-1234), kubelet 1.37, sidecar init path');
 });
 
 test('at 100 columns a long reason wraps under REASON, and every line of a row is painted', () => {
@@ -37,9 +53,11 @@ test('at 100 columns a long reason wraps under REASON, and every line of a row i
     pending: (s) => `<y>${s}</y>`,
     dim: (s) => `<d>${s}</d>`,
   };
-  const lines = renderPlan(changedPlan(), { colours: tag, width: 100 }).split('\n');
-  assert.match(lines[2]!, /^<r>1\s+kill-container\s+app\s+definition changed: hash \w+ differs from \w+<\/r>$/);
-  assert.equal(lines[3], `<r>${' '.repeat(34)}(name+image hash of kubelet 1.31+)</r>`);
+  const lines = renderPlan(changedPlan(), { colours: tag, width: 60 }).split('\n');
+  const at = lines.findIndex((l) => l.includes('kill-container'));
+  assert.match(lines[at]!, /^<r>1\s+kill-container\s+app\s+definition changed: image<\/r>$/);
+  assert.match(lines[at + 1]!, /^<r>\s+nginx:1.25 → 1.26<\/r>$/);
+  assert.match(lines[at + 2]!, /^<r>\s+\(name\+image hash\)<\/r>$/);
   for (const l of renderPlan(changedPlan(), { width: 100 }).split('\n')) assert.ok(l.length <= 100, l);
 });
 
@@ -53,16 +71,16 @@ test('colour comes from the injected port', () => {
     dim: (s) => `<d>${s}</d>`,
   };
   const lines = renderPlan(changedPlan(), { colours: tag, width: 200 }).split('\n');
-  assert.match(lines[2], /^<r>1 .*<\/r>$/);
-  assert.match(lines[3], /^<g>2 .*<\/g>$/);
-  assert.ok(lines.some((l) => l === '<d>Assumptions:</d>'));
+  assert.match(lines[5], /^<r>1 .*<\/r>$/);
+  assert.match(lines[6], /^<g>2 .*<\/g>$/);
+  assert.ok(lines.some((l) => l === '<d>Assumptions that could change this plan:</d>'));
 });
 
 test('a plan without changes has no table and an explained summary', () => {
   const pod = basePod();
   const text = renderPlan(buildPlan({ pod, podStatus: healthyStatus(pod, 'name+image'), now: T0 }));
   assert.ok(!text.includes('STEP'));
-  assert.equal(text.split('\n').at(-1), 'No changes. Pod shop/web is what kubelet 1.37 would keep running.');
+  assert.equal(text.split('\n')[1], 'No changes. Pod shop/web is what kubelet 1.37 would keep running.');
 });
 
 test('several plans: the pod with changes in full, the other in one line, shared assumptions once, the overall summary last', () => {
@@ -73,14 +91,13 @@ test('several plans: the pod with changes in full, the other in one line, shared
   const text = renderPlans([healthy, changed]);
   const sections = text.split('\n\n');
   assert.equal(sections.length, 4);
-  assert.match(sections[0]!, /^Pod shop\/web \(uid uid-1234\)[^\n]*\nSTEP\s+ACTION/);
-  assert.equal(sections[0]!.split('\n').at(-1), 'Plan: kill 1 container, start 2 containers.');
+  assert.match(sections[0]!, /^Pod shop\/web \(uid uid-1234\)[^\n]*\nPlan: kill 1 container, start 2 containers\.\n/);
   assert.equal(sections[1], 'shop/api  no changes  (kubelet 1.37)');
   const assumptions = sections[2]!.split('\n');
   // The crash of web's log container makes its back-off estimate web's own; the rest both share.
-  assert.equal(assumptions[0], 'Assumptions for some pods:');
+  assert.equal(assumptions[0], 'Assumptions that could change some plans:');
   assert.match(assumptions[1]!, /^ {2}- Crash-loop back-off .*\(shop\/web\)$/);
-  assert.equal(assumptions[2], 'Assumptions for every pod (2):');
+  assert.equal(assumptions[2], 'Assumptions that could change every plan (2):');
   for (const line of assumptions.slice(3).filter((l) => l.startsWith('  - '))) {
     for (const p of [healthy, changed])
       assert.ok(
@@ -95,8 +112,12 @@ test('assumptions are one short sentence each; -v adds the detail, which -o json
   const plan = changedPlan();
   const short = renderPlan(plan, { width: 100 }).split('\n');
   const long = renderPlan(plan, { width: 100, verbose: true }).split('\n');
-  assert.ok(short.includes('  - No probe results were given: no liveness or startup failure is assumed.'));
-  assert.ok(short.includes('  (-v shows the detail behind each assumption; -o json has them in full)'));
+  // The pod has no probes: that no probe result was given cannot change its plan, so it waits for -v.
+  assert.ok(!short.includes('  - No probe results were given: no liveness or startup failure is assumed.'));
+  assert.ok(
+    short.includes('  (-v shows 6 more assumptions and the detail of each; -o json has them in full)'),
+    short.join('\n'),
+  );
   assert.ok(long.length > short.length);
   assert.ok(
     long
@@ -140,5 +161,5 @@ test('duplicates (other uids of the pod): a section with the orphan table, and t
     /^shop\s+web\s+uid-old\s+f00dfeedbeef0\s+ready\s+0 \(0 running\)\s+2h\s+kill \(grace 1s\), then remove$/,
   );
   assert.equal(plan.changes, true);
-  assert.equal(lines.at(-1), 'Plan: kill and remove 1 duplicate pod (another uid).');
+  assert.equal(lines[1], 'Plan: kill and remove 1 duplicate pod (another uid).');
 });

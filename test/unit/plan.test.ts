@@ -53,9 +53,15 @@ const contract: Array<[string, Kind]> = [
   ['waiting', 'array'],
   ['backOff', 'array'],
   ['hashNotes', 'array'],
+  ['differences', 'array'],
+  ['ignoredDifferences', 'array'],
+  ['outcome', 'object'],
+  ['outcome.probes', 'boolean'],
   ['summary', 'object'],
   ['kubelet', 'object'],
   ['probeInputs', 'array'],
+  ['volumes', 'array'],
+  ['blocked', 'string|null'],
 ];
 /** Fields present only when the plan was built from a manifest (plan, sync). */
 const optionalContract: Array<[string, Kind]> = [
@@ -115,8 +121,10 @@ function checkContract(p: Plan, label: string): void {
     p.assumptionNotes.map((n) => (n.detail ? `${n.short} ${n.detail}` : n.short)),
     `${label}: assumptionNotes and assumptions agree`,
   );
-  for (const n of p.assumptionNotes)
+  for (const n of p.assumptionNotes) {
     assert.ok(n.id && n.short && !n.short.includes('\n'), `${label}: ${JSON.stringify(n)}`);
+    assert.equal(typeof n.affectsOutcome, 'boolean', `${label}: ${n.id} says whether it affects the outcome`);
+  }
   assert.equal(p.changes, p.steps.length > 0, `${label}: changes iff steps`);
 }
 
@@ -355,4 +363,45 @@ test('overall summary of several plans', () => {
   assert.equal(summarizePlans([]), 'No pods.');
   assert.equal(summarizePlans([healthy]), 'No changes in 1 pod.');
   assert.equal(summarizePlans([healthy, changed, healthy]), '3 pods: 1 with changes, 2 without.');
+});
+
+test('a volume syncpod cannot provide blocks the pod: the reason in `blocked` and the summary, the volume marked unsupported', () => {
+  const pod = basePod();
+  pod.spec!.volumes = [
+    { name: 'data', persistentVolumeClaim: { claimName: 'pg-data' } },
+    { name: 'scratch', emptyDir: {} },
+  ];
+  const p = plan(pod);
+  checkContract(p, 'pvc');
+  assert.match(
+    p.blocked ?? '',
+    /^cannot provide volume data \(persistentVolumeClaim\): persistentVolumeClaim pg-data /,
+  );
+  assert.deepEqual(
+    p.volumes.map((v) => [v.name, v.type, v.provision]),
+    [
+      ['data', 'persistentVolumeClaim', 'unsupported'],
+      ['scratch', 'emptyDir', 'empty-dir'],
+    ],
+  );
+  assert.match(p.summary.text, /^Blocked: cannot provide volume data/);
+});
+
+test('a skipped volume does not block; the plan says so among its assumptions', () => {
+  const pod = basePod();
+  pod.spec!.volumes = [{ name: 'data', persistentVolumeClaim: { claimName: 'pg-data' } }];
+  const p = plan(pod, undefined, {
+    volumeData: { configMaps: {}, secrets: {}, serviceAccountTokens: {}, skip: ['da*'] },
+  });
+  assert.equal(p.blocked, null);
+  assert.equal(p.volumes[0]!.provision, 'skipped');
+  assert.ok(
+    p.assumptionNotes.some((a) => a.id === 'volumes-skipped' && a.short.includes('data (persistentVolumeClaim)')),
+  );
+});
+
+test('a plain pod is not blocked and lists no volumes', () => {
+  const p = plan(basePod());
+  assert.equal(p.blocked, null);
+  assert.deepEqual(p.volumes, []);
 });

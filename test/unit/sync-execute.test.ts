@@ -18,14 +18,14 @@ import {
 } from '../fixtures/planner/base';
 import { GATES_133 } from '../fixtures/gates';
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
+import { FakeClock } from '../fixtures/fake-clock';
 
-function deps(cri: FakeCri, fs = new FakeFs()): ExecuteDeps {
-  let t = 0;
+function deps(cri: FakeCri, fs = new FakeFs(), clock = new FakeClock(T0)): ExecuteDeps {
   return {
     runtime: cri as any,
     image: cri as any,
     fs,
-    clock: { now: () => T0, monotonic: () => (t += 1), sleep: async () => undefined },
+    clock,
     randomHex: () => '0badc0de',
     requestTimeoutMs: 120000,
     pullTimeoutMs: 600000,
@@ -102,7 +102,7 @@ test('from nothing: sandbox, then each container pulled per policy, created and 
   assert.equal(create.podSandboxId, 'sb-new');
   assert.equal(create.config.image.image, 'sha256:nginx:1.25', 'the image id, not the name');
   assert.equal(create.sandboxConfig.metadata.attempt, 0);
-  assert.ok(create.config.envs.length >= 0);
+  assert.deepEqual(create.config.envs, [], 'no env in the spec, no services: no variables');
 });
 
 test('a failing regular container start is recorded and the next container is still started', async () => {
@@ -340,7 +340,7 @@ test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once b
   ];
   const fs = new FakeFs();
   const file = `/kubelet/pods/${pod.metadata!.uid}/volumes/kubernetes.io~empty-dir/cfg/a.env`;
-  fs.readText = (p: string) => (p === file ? "TOKEN='from-file'\n" : undefined);
+  fs.readInVolume = (v: string, rel: string) => (`${v}/${rel}` === file ? "TOKEN='from-file'\n" : undefined);
   const node = { ...NODE, gates: gatesAt(36) };
   const inp = {
     ...input(pod, emptyStatus(pod)),
@@ -360,4 +360,46 @@ test('ImageVolume and EnvFiles (kubelet 1.36 gates): image volumes pulled once b
     assert.equal(cfg.mounts.find((m: any) => m.containerPath === '/models').image.image, 'sha256:models:v2');
   const envs = Object.fromEntries(creates[0].envs.map((e: any) => [e.key, new TextDecoder().decode(e.value)]));
   assert.equal(envs.TOKEN, 'from-file');
+});
+
+test('a postStart sleep hook waits its seconds before the step ends (kubelet bounds it by nothing but the pod)', async () => {
+  const cri = new FakeCri();
+  const clock = new FakeClock(T0);
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.containers = [pod.spec!.containers[0]];
+  pod.spec!.terminationGracePeriodSeconds = 3;
+  (pod.spec!.containers[0] as any).lifecycle = { postStart: { sleep: { seconds: 7 } } };
+  const out = await executePlan(input(pod, emptyStatus(pod)), deps(cri, new FakeFs(), clock));
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  assert.deepEqual(clock.slept, [7000]);
+  assert.ok(out.results[1].durationMs >= 7000, `the step lasted ${out.results[1].durationMs} ms of the clock`);
+  assert.match(out.results[1].message, /postStart sleep 7s$/);
+});
+
+test('a preStop sleep hook waits at most the grace period, then the container is stopped with the minimum grace', async () => {
+  const cri = new FakeCri();
+  const clock = new FakeClock(T0);
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.terminationGracePeriodSeconds = 10;
+  (pod.spec!.containers[1] as any).lifecycle = { preStop: { sleep: { seconds: 30 } } };
+  const st = healthyStatus(pod, 'name+image');
+  setStatus(st, 'log', { hash: 'deadbeef' });
+  const out = await executePlan(input(pod, st), deps(cri, new FakeFs(), clock));
+  assert.equal(out.ok, true, JSON.stringify(out.results));
+  assert.deepEqual(clock.slept, [10000]);
+  assert.deepEqual(cri.calls.find((c) => c.method === 'StopContainer')!.req, { containerId: 'id-log', timeout: '2' });
+});
+
+test('a failing preStop exec hook is noted and the container is stopped anyway, as kubelet does', async () => {
+  const cri = new FakeCri();
+  cri.handlers.ExecSync = () => ({ exitCode: 1, stdout: new Uint8Array(), stderr: Buffer.from('drain failed\n') });
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  pod.spec!.terminationGracePeriodSeconds = 30;
+  (pod.spec!.containers[1] as any).lifecycle = { preStop: { exec: { command: ['drain'] } } };
+  const st = healthyStatus(pod, 'name+image');
+  setStatus(st, 'log', { hash: 'deadbeef' });
+  const out = await executePlan(input(pod, st), deps(cri));
+  assert.equal(out.results[0].ok, true, JSON.stringify(out.results[0]));
+  assert.match(out.results[0].message, /log: preStop hook failed: preStop hook exited with code 1: drain failed/);
+  assert.deepEqual(cri.methods().slice(0, 2), ['ExecSync', 'StopContainer']);
 });
