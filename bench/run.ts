@@ -28,7 +28,7 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { BUSYBOX_IMAGE, labToolVersions, startLab, type Lab } from '../test/harness/lab';
 import { startStandInKubelet, type StandInKubelet } from '../test/harness/stand-in-kubelet';
 import { createContext, type Context } from '../src/cli/context';
-import { executeDeps } from '../src/cli/deps';
+import { executeDeps } from '../src/workflows/invocation-deps';
 import { localHost } from '../src/workflows/host-facts';
 import { resolveRules } from '../src/workflows/plan-pods';
 import { runSync } from '../src/workflows/sync-flow';

@@ -1,7 +1,7 @@
 // Composition root: argv -> commander -> Context -> command handler. The only place that decides
 // the exit code; errors become one line on stderr (a stack only with --debug).
-import { buildProgram, type ActionRunner, type GlobalOptions } from './cli/program';
-import { loadContext } from './cli/commands';
+import { buildProgram, programForDocs, type ActionRunner, type GlobalOptions } from './cli/program';
+import { COMMANDS, loadContext } from './cli/commands';
 import type { Context, Io } from './cli/context';
 import { SyncpodError, errorLine } from './errors';
 
@@ -20,17 +20,21 @@ export async function main(argv: string[], io: Io): Promise<number> {
     while (root.parent) root = root.parent as typeof root;
     const globals = root.opts() as GlobalOptions;
     const [handler, createContext] = await Promise.all([entry.load(), loadContext()]);
-    ctx = createContext(io, {
-      runtimeEndpoint: globals.runtimeEndpoint,
-      imageEndpoint: globals.imageEndpoint,
-      timeout: globals.timeout,
-      config: globals.config,
-      debug: globals.debug,
-      api: globals.api,
-      hostRoot: globals.hostRoot,
-      noColor: globals.color === false,
-      noNodeProfile: globals.nodeProfile === false,
-    });
+    ctx = createContext(
+      io,
+      {
+        runtimeEndpoint: globals.runtimeEndpoint,
+        imageEndpoint: globals.imageEndpoint,
+        timeout: globals.timeout,
+        config: globals.config,
+        debug: globals.debug,
+        api: globals.api,
+        hostRoot: globals.hostRoot,
+        noColor: globals.color === false,
+        noNodeProfile: globals.nodeProfile === false,
+      },
+      { loaders: COMMANDS.map((c) => c.load), full: programForDocs, run: main },
+    );
     const positional = args
       .slice(0, cmd.registeredArguments.length)
       .flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)]));

@@ -3,11 +3,9 @@
 // of the pods this node should run are kept (src/workflows/node-owners.ts); without it, a running
 // kubelet is named in a warning when objects it made are about to go (it would start them again).
 import type { Context } from './context';
-import { SyncpodError, errorLine } from '../errors';
-import { podsApiSocket, type PodIdentity } from '../state/pods-api';
-import { listRuntime, type RuntimeLists } from '../state/pod-status';
-import { desiredOwners, podUidOf } from '../workflows/node-owners';
-import { nodeDeps } from './deps';
+import { SyncpodError } from '../errors';
+import { ownersOnNode, podUidOf } from '../workflows/node-owners';
+import { nodeDeps } from '../workflows/invocation-deps';
 
 export interface BulkTarget {
   id: string;
@@ -139,34 +137,7 @@ export function kubeletAwareness(
         return {}; // a kubelet whose configuration is broken still runs; nothing to name it by here
       }
     }
-    const inputs = desiredPodInputs(ctx, opts);
-    const deps = nodeDeps(ctx);
-    // The kubelet's Pods API (where its socket exists) names the pods it runs, as for plan --node.
-    const socket = podsApiSocket(ctx.nodeProfile({}).rootDir.value);
-    const problems: string[] = [];
-    let podsApi: PodIdentity[] | undefined;
-    try {
-      podsApi = await deps.podsApi(socket);
-    } catch (err) {
-      problems.push(errorLine(err));
-    }
-    if (
-      inputs.staticPodPath === undefined &&
-      inputs.files.length === 0 &&
-      podsApi === undefined &&
-      problems.length === 0
-    ) {
-      throw new SyncpodError(
-        "--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods, no kubelet Pods API), so nothing would be kept; nothing was done",
-      );
-    }
-    const lists: RuntimeLists = await listRuntime(ctx.cri().runtime);
-    const r = await desiredOwners(
-      { ...inputs, podsApi, podsApiSocket: podsApi ? socket : undefined },
-      deps.inputs,
-      lists,
-    );
-    r.problems.unshift(...problems);
+    const r = await ownersOnNode(desiredPodInputs(ctx, opts), ctx.nodeProfile({}).rootDir.value, nodeDeps(ctx));
     if (r.problems.length > 0) {
       for (const p of r.problems) ctx.io.stderr.write(`syncpod: ${p}\n`);
       throw new SyncpodError(

@@ -2,7 +2,7 @@
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import type { Context } from './context';
-import type { ConfigOptions } from './commands';
+import type { ConfigOptions } from './ops-defs';
 import { CrictlConfigFile } from '../config/crictl-config-edit';
 import { crictlConfigPath } from '../config/settings';
 import { crictlTable } from '../render/table';

@@ -1,8 +1,8 @@
 // Container operations beyond the lifecycle: update (resources, crictl's flags) and checkpoint.
 import type { Context } from './context';
-import type { CheckpointOptions, UpdateOptions } from './commands';
+import type { CheckpointOptions, UpdateOptions } from './ops-defs';
 import { resolveContainerIds } from './ids';
-import { stepTimeoutMs } from './deps';
+import { stepTimeoutMs } from '../workflows/invocation-deps';
 import { SyncpodError, errorLine } from '../errors';
 
 export async function update(ctx: Context, args: string[], opts: UpdateOptions): Promise<number> {

@@ -5,7 +5,7 @@ import { formatContainersVerbose } from '../render/verbose-list';
 import { listContainers, repoTagsOf } from '../workflows/look-lists';
 import { containerListFlags } from './ids';
 import { formatContainers, shortImage } from '../render/containers-view';
-import type { PsOptions } from './commands';
+import type { PsOptions } from './look-defs';
 
 export async function ps(ctx: Context, _args: string[], opts: PsOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);

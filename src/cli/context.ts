@@ -1,14 +1,15 @@
 // What a command gets to work with: streams, settings, the CRI services (opened on first use),
 // colour, a clock. Built once per invocation by src/main.ts; commands only wire flags to these.
+import type { CommandUnknownOpts } from '@commander-js/extra-typings';
 import { hostname } from 'node:os';
 import { hostRootOf, onHost } from '../config/host-root';
 import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Settings } from '../config/settings';
-import { openCri, type CriServices } from '../cri/connect';
+import type { CriServices } from '../cri/connect';
+import { connectRuntime } from '../workflows/connect-runtime';
 import { chooseColours, type Colours } from '../render/colour';
 import type { ImageCaller, RuntimeCaller } from '../sync/types';
-import { DEFAULT_KUBELET_VERSION } from '../kubelet/features';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
-import { inputText } from '../manifest/utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync, readInputStream } from '../read-input';
 import { hostNodeFacts, nodeProfile, syncpodNodeFlags, type NodeFlagValues } from '../workflows/node-profile';
 
@@ -25,8 +26,32 @@ export interface Io {
   env: Record<string, string | undefined>;
 }
 
+/**
+ * The program a command runs in, handed down by main.ts, so that a command needs to import neither
+ * main nor the command table (which imports the commands).
+ */
+export interface ProgramHandle {
+  /** Every command's loader (the build's warm-up loads them all). */
+  loaders: ReadonlyArray<() => Promise<unknown>>;
+  /** The whole program, every command defined (shell completion). */
+  full(): CommandUnknownOpts;
+  /** Runs syncpod again in this process, as main does (the build's warm-up). */
+  run(argv: string[], io: Io): Promise<number>;
+}
+
+const NO_PROGRAM: ProgramHandle = {
+  loaders: [],
+  full: () => {
+    throw new Error('no program in this context');
+  },
+  run: async () => {
+    throw new Error('no program in this context');
+  },
+};
+
 export interface Context {
   io: Io;
+  program: ProgramHandle;
   flags: GlobalFlags & { noColor?: boolean };
   /** The palette for stdout, decided once: a TTY, no NO_COLOR, no --no-color. */
   colours: Colours;
@@ -62,7 +87,11 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
-export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }): Context {
+export function createContext(
+  io: Io,
+  flags: GlobalFlags & { noColor?: boolean },
+  program: ProgramHandle = NO_PROGRAM,
+): Context {
   let settings: Settings | undefined;
   let cri: CriServices | undefined;
   const parseYaml = (text: string) => (require('yaml') as typeof import('yaml')).parse(text);
@@ -79,6 +108,7 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
   let coloursErr: Colours | undefined;
   const ctx: Context = {
     io,
+    program,
     flags,
     colours: chooseColours({ isTTY: !!io.stdout.isTTY, noColorEnv: io.env.NO_COLOR, noColorFlag: !!flags.noColor }),
     // Decided on first use: looking at stderr creates Node's stream for it.
@@ -141,7 +171,6 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
           image: crictl(s.imageEndpoint, s.imageEndpointSource, 'IMAGE_SERVICE_ENDPOINT', 'image-endpoint'),
           defaults: DEFAULT_RUNTIME_ENDPOINTS,
         },
-        defaultKubeletVersion: DEFAULT_KUBELET_VERSION,
         runtimeCgroupDriver,
       });
       for (const w of p.warnings) {
@@ -153,7 +182,7 @@ export function createContext(io: Io, flags: GlobalFlags & { noColor?: boolean }
     cri() {
       if (!cri) {
         const s = ctx.settings();
-        cri = openCri(s, s.debug || flags.debug ? (l) => ctx.debug(l) : undefined);
+        cri = connectRuntime(s, s.debug || flags.debug ? (l) => ctx.debug(l) : undefined);
       }
       return cri;
     },

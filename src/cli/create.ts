@@ -3,8 +3,8 @@
 // CONTAINER.json SANDBOX.json. Wiring only: requests come from src/workflows/step-requests.ts.
 import * as fs from 'node:fs';
 import type { Context } from './context';
-import type { CreateOptions } from './commands';
-import { profiledNode, stepDeps, stepTimeoutMs } from './deps';
+import type { CreateOptions } from './pod-defs';
+import { profiledNode, stepDeps, stepTimeoutMs } from '../workflows/invocation-deps';
 import { printRequest } from './output';
 import { resolveSandboxIds } from './ids';
 import type * as T from '../cri/types';

@@ -1,15 +1,9 @@
-// Shell completions, generated from the command definitions in program.ts so they cannot drift
+// Shell completions, generated from the command definitions in program.ts (the whole program comes
+// from main through the context) so they cannot drift
 // from what the commands accept; man pages are rendered from the same program by man-pages.ts.
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
-import { buildProgram } from './program';
 import type { Context } from './context';
-
-const noRunner = async (): Promise<void> => {};
-
-export function programForDocs(): Command {
-  return buildProgram(noRunner);
-}
 
 interface CompletionCommand {
   name: string;
@@ -27,7 +21,7 @@ function completionModel(program: Command): { commands: CompletionCommand[]; glo
   };
 }
 
-export function completionScript(shell: string, program: Command = programForDocs()): string {
+export function completionScript(shell: string, program: Command): string {
   const m = completionModel(program);
   const names = m.commands.flatMap((c) => [c.name, ...c.aliases]);
   switch (shell) {
@@ -123,6 +117,6 @@ compdef _syncpod syncpod
 }
 
 export async function completion(ctx: Context, args: string[]): Promise<number> {
-  ctx.out(completionScript(args[0] ?? 'bash'));
+  ctx.out(completionScript(args[0] ?? 'bash', ctx.program.full()));
   return 0;
 }

@@ -1,8 +1,9 @@
 // `syncpod doctor`: wiring of flags to src/workflows/doctor.ts (the env and the run) and
 // src/render/doctor-view.ts (the formats).
+import { runtimeCgroupDriverWithin } from '../workflows/node-profile';
 import { promises as fsp } from 'node:fs';
 import type { Context } from './context';
-import type { DoctorOptions, PlanOptions } from './commands';
+import type { DoctorOptions, PlanOptions } from './pod-defs';
 import { SyncpodError, errorLine } from '../errors';
 import { parseGoDuration } from '../config/duration';
 import { MAX_TIMEOUT_MS } from '../config/settings';
@@ -12,7 +13,7 @@ import { onHost } from '../config/host-root';
 import { parseTimeout } from '../config/settings';
 import { DOCTOR_CHECKS } from '../doctor/registry';
 import { buildDoctorReport, clipForNpd, doctorExitCode, NPD_UNKNOWN, type DoctorReport } from '../doctor/report';
-import type { NodeProfile, RuntimeCgroupDriver } from '../node/types';
+import type { NodeProfile } from '../node/types';
 import type { DoctorCheck } from '../doctor/types';
 import {
   buildDoctorEnv,
@@ -23,7 +24,6 @@ import {
 } from '../workflows/doctor';
 import { planNode } from '../workflows/node-plan';
 import { syncpodNodeFlags, withNodeProfile } from '../workflows/node-profile';
-import { runtimeCgroupDriver } from '../node/runtime-config';
 import {
   DOCTOR_OUTPUTS,
   type DoctorOutput,
@@ -33,9 +33,9 @@ import {
   renderDoctorTable,
   renderDoctorYaml,
 } from '../render/doctor-view';
-import { nodeDeps, upgradeNodeDeps } from './deps';
+import { nodeDeps, upgradeNodeDeps } from '../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../workflows/upgrade-node';
-import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import { resolveRules } from '../workflows/plan-pods';
 import { nodeRequest } from './node';
 import { outputWidth, parseOutput } from './output';
 
@@ -43,7 +43,7 @@ export async function doctor(ctx: Context, _args: string[], opts: DoctorOptions)
   // Everything the flags say is checked before anything is read or called.
   const output = parseOutput(opts.output, DOCTOR_OUTPUTS);
   // The upgrade group runs only for a target (--upgrade-to), refused first when syncpod does not know it.
-  if (opts.upgradeTo !== undefined) resolveKubeletRules(opts.upgradeTo, {});
+  if (opts.upgradeTo !== undefined) resolveRules(opts.upgradeTo, undefined);
   const registry =
     opts.upgradeTo !== undefined || opts.list ? DOCTOR_CHECKS : DOCTOR_CHECKS.filter((c) => c.group !== 'upgrade');
   if (
@@ -94,17 +94,7 @@ async function doctorProfile(
   }
   // A third of the check deadline: the checks that follow get the whole of theirs (with -o npd both fit in NPD's plugin timeout).
   const waitMs = Math.ceil(deadlineMs / 3);
-  let timer: NodeJS.Timeout | undefined;
-  const silent = new Promise<RuntimeCgroupDriver>((resolve) => {
-    timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${waitMs / 1000}s` }), waitMs);
-  });
-  const rt = await Promise.race([
-    runtimeCgroupDriver(ctx.cri().runtime).catch(
-      (err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) }),
-    ),
-    silent,
-  ]);
-  clearTimeout(timer);
+  const rt = await runtimeCgroupDriverWithin(ctx.cri().runtime, waitMs);
   return { profile: ctx.nodeProfile(opts, rt), profileError };
 }
 

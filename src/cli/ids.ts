@@ -3,7 +3,7 @@
 import type { Context } from './context';
 import { SyncpodError } from '../errors';
 import { resolveIdPrefix, type ContainerListFlags } from '../state/filters';
-import type { InspectOptions, PsOptions } from './commands';
+import type { InspectOptions, PsOptions } from './look-defs';
 
 /** The filter flags ps and inspect share, as the list workflow takes them. */
 export function containerListFlags(opts: PsOptions | InspectOptions): ContainerListFlags {

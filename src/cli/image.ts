@@ -8,7 +8,7 @@ import { formatImages } from '../render/images-view';
 import { formatInspectImages } from '../render/inspect-view';
 import { formatImageStatusTable } from '../render/inspect-table';
 import { formatImagesVerbose } from '../render/verbose-list';
-import type { ImagesOptions, InspectiOptions } from './commands';
+import type { ImagesOptions, InspectiOptions } from './look-defs';
 
 export async function images(ctx: Context, args: string[], opts: ImagesOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);

@@ -6,7 +6,7 @@ import { containerListFlags, filteredIds, resolveContainerIds, resolveSandboxIds
 import { formatInspectContainers, formatInspectPods } from '../render/inspect-view';
 import { formatContainerStatusTable, formatPodStatusTable } from '../render/inspect-table';
 import { systemZone } from '../render/text';
-import type { InspectOptions, InspectpOptions } from './commands';
+import type { InspectOptions, InspectpOptions } from './look-defs';
 
 export async function inspectp(ctx: Context, args: string[], opts: InspectpOptions): Promise<number> {
   const output = statusOutput(opts.output, opts.template, STATUS_OUTPUTS);

@@ -1,16 +1,14 @@
 // Lifecycle steps on ids, crictl-compatible: start, stop, rm, stopp, rmp. Ids or unique prefixes;
 // --dry-run prints the exact requests.
 import * as fs from 'node:fs';
-import { releasePodVolumes } from '../workflows/pod-volumes';
-import { nodeFs } from '../sync/node-fs';
-import { LABEL_POD_UID } from '../kubelet/types';
+import { releaseRemovedSandboxVolumes } from '../workflows/pod-volumes';
 import type { Context } from './context';
 import { SyncpodError, errorLine } from '../errors';
 import { resolveContainerIds, resolveSandboxIds } from './ids';
 import { printRequest } from './output';
-import { stepTimeoutMs } from './deps';
+import { stepTimeoutMs } from '../workflows/invocation-deps';
 import { allContainers, allOrGiven, allSandboxes, checkDesiredPodFlags, kubeletAwareness } from './all-targets';
-import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './commands';
+import type { RmOptions, RmpOptions, StartOptions, StopOptions, StoppOptions } from './pod-defs';
 
 async function eachId(
   ctx: Context,
@@ -191,7 +189,7 @@ export async function rmp(ctx: Context, args: string[], opts: RmpOptions): Promi
       await runtime.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: t }).catch((err) => {
         throw new SyncpodError(`removing the pod sandbox "${podSandboxId}": ${errorLine(err)}`);
       });
-      const unmounted = await releasePodVolumes(runtime, st?.labels?.[LABEL_POD_UID], nodeFs);
+      const unmounted = await releaseRemovedSandboxVolumes(runtime, st?.labels);
       if (unmounted.length > 0)
         ctx.warn(`unmounted ${unmounted.length} volume mount(s) of the pod: ${unmounted.join(', ')}`);
       return `Removed sandbox ${podSandboxId}`;

@@ -6,9 +6,8 @@ import { SyncpodError } from '../errors';
 import { readLogs } from '../logs/reader';
 import { onHost } from '../config/host-root';
 import { parseSince } from '../logs/since';
-import { previousLogPath } from '../logs/previous';
-import type { LogsOptions } from './commands';
-import { compareInt64Strings } from '../cri/int64';
+import { previousInstance, previousLogPath } from '../logs/previous';
+import type { LogsOptions } from './look-defs';
 
 export async function logs(ctx: Context, args: string[], opts: LogsOptions): Promise<number> {
   const { runtime } = ctx.cri();
@@ -22,23 +21,9 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
   let target = id;
   let previousAttempt: number | undefined;
   if (opts.previous) {
-    // The previous instance: same pod, same container name, the newest one created before this.
-    const current = containers.find((c) => c.id === id)!;
-    const previous = containers
-      .filter(
-        (c) =>
-          c.podSandboxId === current.podSandboxId &&
-          c.metadata?.name === current.metadata?.name &&
-          compareInt64Strings(c.createdAt, current.createdAt) < 0,
-      )
-      .sort((a, b) => compareInt64Strings(b.createdAt, a.createdAt))[0];
-    if (previous) target = previous.id;
-    else if ((current.metadata?.attempt ?? 0) > 0)
-      previousAttempt = current.metadata!.attempt - 1; // removed: crictl's <attempt-1> log file
-    else
-      throw new SyncpodError(
-        `container ${id.slice(0, 13)} has no previous instance in its pod (previous terminated container ${current.metadata?.name ?? ''} not found)`,
-      );
+    const p = previousInstance(containers, id);
+    target = p.containerId;
+    if ('attempt' in p) previousAttempt = p.attempt; // removed: crictl's <attempt-1> log file
   }
   if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr')
     throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);

@@ -16,7 +16,7 @@ import {
   type Example,
   type FileKey,
 } from './command-docs';
-import { programForDocs } from './docs';
+import { programForDocs } from './program';
 
 /** Plain text as roff: backslashes, a leading . or ', hyphens; `code` in bold. */
 function roff(text: string): string {

@@ -1,6 +1,6 @@
 // `syncpod node`: the node profile (what syncpod reads from the running kubelet and the runtime,
 // with where each value came from).
-import type { NodeCommandOptions } from './commands';
+import type { NodeCommandOptions } from './pod-defs';
 import type { Context } from './context';
 import { LIST_OUTPUTS, outputWidth, parseOutput } from './output';
 import { renderNodeProfile } from '../render/node-view';

@@ -1,20 +1,12 @@
-// `plan --node` and `sync --node`: wiring of flags to src/workflows/node-plan.ts and node-sync.ts.
-import * as fs from 'node:fs';
-import * as os from 'node:os';
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context';
-import { resolveKubeletRules } from '../kubelet/kubelet-version';
-import { parseFeatureGates } from '../kubelet/features';
-import type { PlanOptions, SyncOptions } from './commands';
+import type { PlanOptions, SyncOptions } from './pod-defs';
 import { SyncpodError, errorLine } from '../errors';
 import { detailedExitCode, npdStatus, NPD_MAX_LINE, NPD_UNKNOWN } from '../plan/node-plan';
-import { podsApiSocket } from '../state/pods-api';
-import { removePodLogs } from '../sync/node-fs';
-import { onHost } from '../config/host-root';
-import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
-import { planNode, type NodePlanRequest } from '../workflows/node-plan';
+import { lockPodOnNode } from '../workflows/pod-lock';
+import { nodePlanRequest, planNode, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
-import { detectedForRules, type ResolvedNodeFlags } from '../workflows/node-profile';
+import type { ResolvedNodeFlags } from '../workflows/node-profile';
 import { repeatEvery } from '../workflows/repeat';
 import { sleep } from './signals';
 import { parseGoDuration } from '../config/duration';
@@ -23,7 +15,7 @@ import { parseTimeout } from '../config/settings';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
 import { yamlText } from '../render/yaml';
-import { executeDeps, nodeDeps } from './deps';
+import { executeDeps, nodeDeps, orphanLogRemover } from '../workflows/invocation-deps';
 import { outputWidth, parseOutput } from './output';
 import type { PlanView } from '../render/plan-view';
 import { hostUnder, localVolumeDataReader } from '../workflows/host-facts';
@@ -31,47 +23,16 @@ import { readVolumeData } from '../workflows/volume-data';
 import { configSeenFor, legacyLogDirOf, nodeSettings, podLogsRootOf } from '../workflows/node-settings';
 import { resolveRules } from '../workflows/plan-pods';
 
-/**
- * Flags (already filled from the node profile by the caller, cgroupRoot and cgroupsPerQOS included)
- * to the node plan request; the kubelet's own feature gates come from the profile (flags win over them).
- */
+/** The node plan request of these flags (the node profile fills what they leave unset). */
 export function nodeRequest(
   ctx: Context,
   args: string[],
   opts: (PlanOptions | SyncOptions) & ResolvedNodeFlags,
 ): NodePlanRequest {
-  const profile = ctx.nodeProfile(opts);
-  const hostRoot = ctx.settings().hostRoot;
-  const kubeletRoot = String(opts.podDirRoot ?? '/var/lib/kubelet');
-  const driver = opts.cgroupDriver ?? 'cgroupfs';
-  if (driver !== 'cgroupfs' && driver !== 'systemd')
-    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
-  const socketFlag = opts.podsApiSocket as string | undefined;
+  const featureGates = 'featureGates' in opts ? opts.featureGates : undefined;
   return {
-    nodeName: opts.nodeName ?? os.hostname(),
-    staticPodPath: opts.staticPodPath,
-    files: args,
-    kubeletRoot,
-    podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
+    ...nodePlanRequest({ ...opts, featureGates }, args, ctx.nodeProfile(opts), ctx.settings().hostRoot),
     volumeData: readVolumeData(opts, localVolumeDataReader),
-    cgroup: {
-      cgroupsPerQOS: opts.cgroupsPerQos,
-      cgroupRoot: opts.cgroupRoot,
-      cgroupDriver: driver,
-      cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
-    },
-    options: (() => {
-      const featureGates = {
-        ...detectedForRules(profile).featureGates,
-        ...('featureGates' in opts ? parseFeatureGates(opts.featureGates) : {}),
-      };
-      // Resolved once here and passed down to every pod's plan.
-      return {
-        kubeletVersion: opts.kubeletVersion,
-        featureGates,
-        rules: resolveKubeletRules(opts.kubeletVersion, featureGates),
-      };
-    })(),
   };
 }
 
@@ -196,8 +157,7 @@ export async function syncNodeCommand(
         };
       },
       lock: async (ns, name) => {
-        const l = await acquirePodLock(ns, name, {
-          dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR),
+        const l = await lockPodOnNode(ctx.settings().hostRoot, ns, name, {
           timeoutMs: 60_000,
           onWait: (pid) => ctx.io.stderr.write(`waiting for pid ${pid}, which is syncing ${ns}/${name}\n`),
         });
@@ -212,7 +172,7 @@ export async function syncNodeCommand(
         if (!(await ask(ctx, `Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was done');
       },
       newUid: () => randomUUID(),
-      removeOrphanLogs: (dir, ids) => removePodLogs(ctx.settings().hostRoot, dir, legacyLogDirOf(podLogsRoot), ids),
+      removeOrphanLogs: orphanLogRemover(ctx.settings().hostRoot, legacyLogDirOf(podLogsRoot)),
       hooks: (pod) => plainProgress((l) => ctx.io.stderr.write(`${pod}: ${l}\n`)),
     },
   );

@@ -1,10 +1,8 @@
 // Shared wiring for the read commands: colours, clock, the protobuf JSON port, -o parsing.
 import { SyncpodError } from '../errors';
 import type { Context } from './context';
-import { toProtoJSON } from '../cri/json';
-import { runtimeV1 } from '../cri/gen/runtime-v1';
+import { runtimeProtoJSON } from '../render/proto-json';
 import type { ListOutput, ProtoJSON } from '../render/list-output';
-import type { JsonObject } from '../render/json';
 
 export function nowNs(ctx: Context): bigint {
   return BigInt(Math.round(ctx.now())) * 1_000_000n;
@@ -12,7 +10,7 @@ export function nowNs(ctx: Context): bigint {
 
 /** Protobuf JSON (crictl's -o json) for messages of the API version in use. */
 export function protoJSON(_ctx: Context): ProtoJSON {
-  return (typeName: string, message: unknown) => toProtoJSON(runtimeV1, typeName, message) as JsonObject;
+  return runtimeProtoJSON;
 }
 
 /** The one `-o` parser: the value, case-insensitive, must be one of `allowed`. */
@@ -30,7 +28,7 @@ export const INSPECT_OUTPUTS = ['json', 'yaml'] as const;
 
 /** --dry-run of a step command: the request as protobuf JSON. */
 export function printRequest(ctx: Context, typeName: string, request: unknown): void {
-  ctx.out(JSON.stringify(toProtoJSON(runtimeV1, typeName, request), null, 2));
+  ctx.out(JSON.stringify(runtimeProtoJSON(typeName, request), null, 2));
 }
 
 export type StatusFormat = 'json' | 'yaml' | 'go-template' | 'table';

@@ -2,13 +2,13 @@
 // Wiring only: the flow is src/workflows/plan-pods.ts, the views src/render/plan-view.ts.
 import type { Context } from './context';
 import { outputWidth, parseOutput, LIST_OUTPUTS } from './output';
-import type { PlanOptions } from './commands';
+import type { PlanOptions } from './pod-defs';
 import { requireNodeFor } from './command-flags';
 import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../workflows/plan-pods';
 import { formatPlans } from '../render/plan-view';
 import { formatUpgradePlan } from '../render/upgrade-view';
 import { nodeRequest, planNodeCommand } from './node';
-import { nodeDeps, upgradeNodeDeps } from './deps';
+import { nodeDeps, upgradeNodeDeps } from '../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../workflows/upgrade-node';
 import type { UpgradePlan } from '../plan/upgrade';
 

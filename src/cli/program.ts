@@ -1,7 +1,7 @@
 // The commander program: global options, then one subcommand per row of the command table
 // (src/cli/commands.ts). man pages and shell completions are generated from this same program
 // (src/cli/docs.ts).
-import { Command } from '@commander-js/extra-typings';
+import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
 import { COMMANDS, type CommandEntry } from './commands';
 import { VERSION } from '../version';
 
@@ -132,4 +132,9 @@ export function buildProgram(runner: ActionRunner, output?: ProgramOutput, argv?
     });
   }
   return program;
+}
+
+/** The whole program with every command defined and no action (completion, man pages). */
+export function programForDocs(): CommandUnknownOpts {
+  return buildProgram(async () => {});
 }

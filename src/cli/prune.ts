@@ -1,11 +1,11 @@
 // `rmi --prune [--node ...]`: wiring to src/workflows/image-prune.ts; --dry-run shows the verdicts.
 import type { Context } from './context';
-import type { RmiOptions } from './commands';
+import type { RmiOptions } from './pod-defs';
 import { SyncpodError } from '../errors';
 import { pruneImages } from '../workflows/image-prune';
 import { tableLines } from '../render/table';
-import { stepTimeoutMs } from './deps';
-import { nodeDeps } from './deps';
+import { stepTimeoutMs } from '../workflows/invocation-deps';
+import { nodeDeps } from '../workflows/invocation-deps';
 import { checkDesiredPodFlags, desiredPodInputs } from './all-targets';
 
 const KEEP_TEXT: Record<string, string> = {

@@ -1,17 +1,16 @@
 // `syncpod pull IMAGE`: PullImage, crictl-compatible; --pod-config sends a sandbox config with it
 // (kubelet's, for a pod manifest).
 import type { Context } from './context';
-import type { PullOptions } from './commands';
-import { profiledNode, stepDeps } from './deps';
+import type { PullOptions } from './pod-defs';
+import { profiledNode, stepDeps } from '../workflows/invocation-deps';
 import { printRequest } from './output';
 import { registryAuth } from './registry-auth';
-import { credentialsNote, redactPullRequest } from '../cri/redact';
 import type * as T from '../cri/types';
 import { SyncpodError, errorLine } from '../errors';
 import { parseLabelSelector } from '../state/filters';
 import { resolveRules } from '../workflows/plan-pods';
 import { PULL_TIMEOUT_MS } from '../workflows/runtime-deps';
-import { pullSandboxConfig, readConfigDocument } from '../workflows/step-requests';
+import { pullSandboxConfig, readConfigDocument, shownPullRequest } from '../workflows/step-requests';
 
 export async function pull(ctx: Context, args: string[], opts: PullOptions): Promise<number> {
   const imageName = args[0];
@@ -35,9 +34,9 @@ export async function pull(ctx: Context, args: string[], opts: PullOptions): Pro
     ...(sandboxConfig ? { sandboxConfig } : {}),
   };
   if (opts.dryRun) {
-    const shown = opts.showSecrets ? { request, redacted: 0 } : redactPullRequest(request);
+    const shown = shownPullRequest(request, !!opts.showSecrets);
     printRequest(ctx, 'PullImageRequest', shown.request);
-    const note = credentialsNote(shown.redacted);
+    const note = shown.note;
     if (note) ctx.io.stderr.write(`${note}\n`);
     return 0;
   }

@@ -1,9 +1,9 @@
 // `syncpod report FILE...|-`: node plans and doctor reports from the DaemonSet's logs merged into one fleet view.
 import type { Context } from './context';
-import type { ReportOptions } from './commands';
+import type { ReportOptions } from './pod-defs';
 import { LIST_OUTPUTS, outputWidth, parseOutput } from './output';
 import { SyncpodError } from '../errors';
-import { inputText } from '../manifest/utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
 import { buildFleetReport, type FleetInput } from '../fleet/report';
 import { renderFleetReport } from '../render/report-view';

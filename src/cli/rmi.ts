@@ -1,8 +1,8 @@
 // `syncpod rmi`: RemoveImage for images named by reference, id or unique id prefix (crictl's
 // rmi), or with --prune every image kubelet would not miss (src/cli/prune.ts).
 import type { Context } from './context';
-import type { RmiOptions } from './commands';
-import { stepTimeoutMs } from './deps';
+import type { RmiOptions } from './pod-defs';
+import { stepTimeoutMs } from '../workflows/invocation-deps';
 import { printRequest } from './output';
 import { pruneCommand } from './prune';
 import { allOrGiven, checkDesiredPodFlags } from './all-targets';

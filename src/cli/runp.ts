@@ -1,13 +1,12 @@
 // `syncpod runp CONFIG`: RunPodSandbox from a pod manifest (kubelet's config) or a crictl
 // PodSandboxConfig file. Wiring only: the request comes from src/workflows/step-requests.ts.
 import type { Context } from './context';
-import type { RunpOptions } from './commands';
-import { profiledNode, stepDeps, stepTimeoutMs } from './deps';
+import type { RunpOptions } from './pod-defs';
+import { profiledNode, stepDeps, stepTimeoutMs } from '../workflows/invocation-deps';
 import { printRequest } from './output';
 import { SyncpodError, errorLine } from '../errors';
-import { applyEffect } from '../sync/fs-effects';
 import { resolveRules } from '../workflows/plan-pods';
-import { readConfigDocument, sandboxRequest } from '../workflows/step-requests';
+import { readConfigDocument, sandboxRequest, applySandboxEffects } from '../workflows/step-requests';
 
 export async function runp(ctx: Context, args: string[], given: RunpOptions): Promise<number> {
   const { opts, detected } = await profiledNode(ctx, given);
@@ -29,7 +28,7 @@ export async function runp(ctx: Context, args: string[], given: RunpOptions): Pr
     printRequest(ctx, 'RunPodSandboxRequest', request);
     return 0;
   }
-  for (const e of effects) applyEffect(deps.fs, e);
+  applySandboxEffects(effects, deps.fs);
   const res = await ctx.runtime.call('RunPodSandbox', request, { timeoutMs: stepTimeoutMs(ctx) }).catch((err) => {
     throw new SyncpodError(`run pod sandbox: ${errorLine(err)}`);
   });

@@ -1,7 +1,7 @@
 // runtime-config (the runtime's own configuration as it reports it, e.g. the cgroup driver) and
 // events (the CRI container event stream, as kubelet's evented PLEG reads it).
 import type { Context } from './context';
-import type { EventsOptions, RuntimeConfigOptions } from './commands';
+import type { EventsOptions, RuntimeConfigOptions } from './ops-defs';
 import { INSPECT_OUTPUTS, parseOutput, protoJSON } from './output';
 import { withInterrupt } from './signals';
 import { formatEnvelope } from '../render/list-output';

@@ -3,7 +3,7 @@ import type { Context } from './context';
 import { parseOutput, protoJSON, statusOutput } from './output';
 import { formatInfo, formatVersion } from '../render/inspect-view';
 import { yamlText } from '../render/yaml';
-import type { InfoOptions, VersionOptions } from './commands';
+import type { InfoOptions, VersionOptions } from './look-defs';
 
 export async function version(ctx: Context, _args: string[], opts: VersionOptions): Promise<number> {
   const output = parseOutput(opts.output, ['text', 'json', 'yaml']);

@@ -5,7 +5,7 @@ import { listPods } from '../workflows/look-lists';
 import { formatPods } from '../render/pods-view';
 import { formatPodsVerbose } from '../render/verbose-list';
 import { systemZone } from '../render/text';
-import type { PodsOptions } from './commands';
+import type { PodsOptions } from './look-defs';
 
 export async function pods(ctx: Context, _args: string[], opts: PodsOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);

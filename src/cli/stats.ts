@@ -1,6 +1,6 @@
 // Resource usage: stats, statsp, imagefsinfo.
 import type { Context } from './context';
-import type { ImagefsinfoOptions, StatsOptions, StatspOptions } from './commands';
+import type { ImagefsinfoOptions, StatsOptions, StatspOptions } from './usage-defs';
 import { LIST_OUTPUTS, STATUS_OUTPUTS, parseOutput, protoJSON, statusOutput } from './output';
 import { containerStats, podStats, type StatsDeps } from '../workflows/stats';
 import { parseLabelSelector } from '../state/filters';

@@ -1,6 +1,6 @@
 // Streaming commands: exec, attach, port-forward (flows in src/stream/).
 import type { Context } from './context';
-import type { AttachOptions, ExecOptions, PortForwardOptions } from './commands';
+import type { AttachOptions, ExecOptions, PortForwardOptions } from './usage-defs';
 import { attachToContainer, execInContainer, type StreamDeps } from '../stream/exec';
 import { parsePortSpecs, portForward as forward } from '../stream/port-forward';
 import type { TargetFlags } from '../state/targets';

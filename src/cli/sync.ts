@@ -3,17 +3,16 @@
 // progress and the report are src/render/sync-view.ts.
 import { randomUUID } from 'node:crypto';
 import type { Context } from './context';
-import type { SyncOptions } from './commands';
+import type { SyncOptions } from './pod-defs';
 import { requireNodeFor } from './command-flags';
-import { executeDeps, profiledNode } from './deps';
+import { executeDeps, profiledNode } from '../workflows/invocation-deps';
 import { withNodeProfile } from '../workflows/node-profile';
 import { outputWidth, parseOutput, protoJSON } from './output';
 import { parseTimeout } from '../config/settings';
-import { acquirePodLock, DEFAULT_LOCK_DIR } from '../sync/lock';
+import { lockPodOnNode } from '../workflows/pod-lock';
 import type { SyncHooks } from '../sync/types';
 import * as view from '../render/sync-view';
 import { hostUnder } from '../workflows/host-facts';
-import { onHost } from '../config/host-root';
 import { resolveRules } from '../workflows/plan-pods';
 import { dryRunSync, runSync, type SyncFlowDeps, type SyncRequest } from '../workflows/sync-flow';
 import { SyncpodError } from '../errors';
@@ -71,8 +70,7 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     host: hostUnder(ctx.settings().hostRoot),
     readStdin: () => ctx.readStdinBytes(),
     lockPod: (namespace, name, onWait) =>
-      acquirePodLock(namespace, name, {
-        dir: onHost(ctx.settings().hostRoot, DEFAULT_LOCK_DIR),
+      lockPodOnNode(ctx.settings().hostRoot, namespace, name, {
         timeoutMs: Math.max(waitTimeoutMs, 60_000),
         onWait,
       }),

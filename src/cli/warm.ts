@@ -3,62 +3,15 @@
 // (scripts/build.mjs writes one cache per bundle file). The runs make real gRPC calls: the client
 // side (grpc-js, cri/grpc-client.ts, codecs) is compiled only when a call is made, so
 // a list command's cached code covers it only if the warm-up calls too. The calls go to a node:http2 server
-// on a private socket that answers ListPodSandbox and ListContainers with sample lists.
+// on a private socket that answers ListPodSandbox and ListContainers with sample lists
+// (src/workflows/warm-runtime.ts).
 import * as fs from 'node:fs';
-import * as http2 from 'node:http2';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Writable } from 'node:stream';
 import type { Context } from './context';
-import { COMMANDS } from './commands';
-import { main } from '../main';
-import { runtimeV1 } from '../cri/gen/runtime-v1';
-import { encodeMessage } from '../cri/codec';
+import { warmRuntimeServer } from '../workflows/warm-runtime';
 import { wrappedTable } from '../render/wrapped-table';
-
-const CREATED = '1700000000000000000';
-const SANDBOXES = Array.from({ length: 20 }, (_, i) => ({
-  id: `${i}`.padStart(64, 'f'),
-  metadata: { name: `warm-${i}`, namespace: 'default', uid: `u-${i}`, attempt: 1 },
-  state: 'SANDBOX_READY',
-  createdAt: CREATED,
-  labels: { 'io.kubernetes.pod.name': `warm-${i}` },
-  annotations: { c: 'd' },
-  runtimeHandler: '',
-}));
-const CONTAINERS = SANDBOXES.map((s, i) => ({
-  id: `${i}`.padStart(64, 'c'),
-  podSandboxId: s.id,
-  metadata: { name: 'app', attempt: 0 },
-  image: { image: 'docker.io/library/busybox:latest' },
-  imageRef: `sha256:${'a'.repeat(64)}`,
-  state: i % 2 ? 'CONTAINER_RUNNING' : 'CONTAINER_EXITED',
-  createdAt: CREATED,
-  labels: { 'io.kubernetes.pod.name': s.metadata.name, 'io.kubernetes.pod.namespace': 'default' },
-  annotations: { 'io.kubernetes.container.restartCount': '0' },
-}));
-
-const ANSWERS: Record<string, Buffer> = {
-  '/runtime.v1.RuntimeService/ListPodSandbox': encodeMessage(runtimeV1, 'ListPodSandboxResponse', { items: SANDBOXES }),
-  '/runtime.v1.RuntimeService/ListContainers': encodeMessage(runtimeV1, 'ListContainersResponse', {
-    containers: CONTAINERS,
-  }),
-  // What `sync --dry-run` asks besides the lists (the mutating calls are only recorded).
-  '/runtime.v1.RuntimeService/Version': encodeMessage(runtimeV1, 'VersionResponse', {
-    version: '0.1.0',
-    runtimeName: 'warm',
-    runtimeVersion: '1',
-    runtimeApiVersion: 'v1',
-  }),
-  '/runtime.v1.ImageService/ImageStatus': encodeMessage(runtimeV1, 'ImageStatusResponse', {
-    image: {
-      id: `sha256:${'a'.repeat(64)}`,
-      repoTags: ['docker.io/library/busybox:latest'],
-      repoDigests: [],
-      size: '1000',
-    },
-  }),
-};
 
 /** A pod with an init container, two containers, probes, env, resources and a volume: the sync path's code. */
 const WARM_POD = `apiVersion: v1
@@ -80,32 +33,13 @@ spec:
   volumes: [{name: scratch, emptyDir: {}}]
 `;
 
-/** Answers the methods above as a CRI runtime would (one message, grpc-status 0), others Unimplemented. */
-function answeringServer(): http2.Http2Server {
-  const server = http2.createServer();
-  server.on('stream', (stream, headers) => {
-    const message = ANSWERS[String(headers[':path'])];
-    stream.on('data', () => undefined);
-    stream.on('end', () => {
-      stream.respond({ ':status': 200, 'content-type': 'application/grpc' }, { waitForTrailers: true });
-      stream.on('wantTrailers', () => stream.sendTrailers({ 'grpc-status': message ? '0' : '12' }));
-      if (!message) return void stream.end();
-      const frame = Buffer.alloc(5 + message.length);
-      frame.writeUInt32BE(message.length, 1);
-      message.copy(frame, 5);
-      stream.end(frame);
-    });
-  });
-  return server;
-}
-
 export async function warm(ctx: Context): Promise<number> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-warm-'));
   const socket = path.join(dir, 'cri.sock');
-  const server = answeringServer();
+  const server = warmRuntimeServer();
   const discard = new Writable({ write: (_chunk, _enc, done) => done() });
   const run = async (args: string[]) => {
-    const code = await main(['--no-node-profile', '-r', `unix://${socket}`, ...args], {
+    const code = await ctx.program.run(['--no-node-profile', '-r', `unix://${socket}`, ...args], {
       ...ctx.io,
       stdout: discard,
       stderr: discard,
@@ -119,7 +53,7 @@ export async function warm(ctx: Context): Promise<number> {
     // (boot.cjs freezes them), so the warm-up below adds nothing a list command would read.
     for (const args of [['pods'], ['ps', '-a'], ['ps', '-a', '-o', 'json']]) await run(args);
     (globalThis as { __syncpodFreezeCodeCaches?: () => void }).__syncpodFreezeCodeCaches?.();
-    for (const command of COMMANDS) await command.load();
+    for (const load of ctx.program.loaders) await load();
     const manifest = path.join(dir, 'pod.yaml');
     fs.writeFileSync(manifest, WARM_POD);
     const nodeDirs = ['--pod-logs-root', path.join(dir, 'logs'), '--pod-dir-root', path.join(dir, 'pods')];

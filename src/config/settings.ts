@@ -1,6 +1,7 @@
 // Where syncpod connects and how long it waits, resolved the way crictl does it:
 // flag > environment variable > config file (crictl.yaml) > the running kubelet's endpoints (node
 // profile) > crictl's default sockets.
+import type { ApiVersion } from '../cri/grpc-runtime-service';
 import { SyncpodError } from '../errors';
 import { parseGoDuration } from './duration';
 import { endpointOnHost, hostRootOf, onHost } from './host-root';
@@ -13,7 +14,8 @@ export const DEFAULT_RUNTIME_ENDPOINTS = [
 export const DEFAULT_CONFIG_FILE = '/etc/crictl.yaml';
 export const DEFAULT_TIMEOUT_MS = 2000;
 
-export type ApiVersion = 'v1' | 'v1alpha2';
+export type { ApiVersion };
+
 export type Source = 'flag' | 'env' | 'config' | 'kubelet' | 'default';
 
 /** Global options as given on the command line (undefined = not given). */

@@ -1,12 +1,12 @@
-// Picks the runtime and image endpoints from the settings and opens the two CRI services.
-import { SyncpodError } from '../errors';
-import type { Settings } from '../config/settings';
-import { parseEndpoint, socketProblem } from './endpoint';
+// Opens the two CRI services (runtime and image) on their endpoints. Which endpoints, deadline and
+// API version come from the caller (workflows/connect-runtime.ts maps syncpod's settings to them).
+import { parseEndpoint } from './endpoint';
 import {
+  type ApiVersion,
   CriService,
   type ImageMethods,
-  type RuntimeMethods,
   type ImageService,
+  type RuntimeMethods,
   type RuntimeService,
 } from './grpc-runtime-service';
 
@@ -16,28 +16,21 @@ export interface CriServices {
   close(): void;
 }
 
-/**
- * The runtime endpoint: the configured one, or (nothing configured) the first of crictl's
- * default sockets that exists.
- */
-export function chooseRuntimeEndpoint(settings: Settings, debug?: (l: string) => void): string {
-  if (settings.runtimeEndpointSource !== 'default') return settings.runtimeEndpoints[0];
-  for (const candidate of settings.runtimeEndpoints) {
-    if (!socketProblem(parseEndpoint(candidate))) {
-      debug?.(`no endpoint configured; using the default ${candidate}`);
-      return candidate;
-    }
-  }
-  throw new SyncpodError(
-    `no runtime endpoint configured and none of the default sockets exists (${settings.runtimeEndpoints.join(', ')}); set --runtime-endpoint or CONTAINER_RUNTIME_ENDPOINT`,
-  );
+export interface CriOptions {
+  runtimeEndpoint: string;
+  /** The image service's endpoint; absent: the runtime's. */
+  imageEndpoint?: string;
+  /** The deadline of each call. */
+  timeoutMs: number;
+  /** Force an API version (otherwise runtime.v1, falling back to v1alpha2 on Unimplemented). */
+  api?: ApiVersion;
+  debug?: (line: string) => void;
 }
 
-export function openCri(settings: Settings, debug?: (l: string) => void): CriServices {
-  const runtimeText = chooseRuntimeEndpoint(settings, debug);
-  const runtimeEp = parseEndpoint(runtimeText);
-  const imageEp = settings.imageEndpoint ? parseEndpoint(settings.imageEndpoint) : runtimeEp;
-  const opts = { timeoutMs: settings.timeoutMs, api: settings.api, debug };
+export function openCri(o: CriOptions): CriServices {
+  const runtimeEp = parseEndpoint(o.runtimeEndpoint);
+  const imageEp = o.imageEndpoint ? parseEndpoint(o.imageEndpoint) : runtimeEp;
+  const opts = { timeoutMs: o.timeoutMs, api: o.api, debug: o.debug };
   const runtime = new CriService<RuntimeMethods>(runtimeEp, 'RuntimeService', opts);
   const image = new CriService<ImageMethods>(imageEp, 'ImageService', opts);
   return {

@@ -3,7 +3,6 @@
 // negotiation, and every failure mapped to one line naming the endpoint and the cause.
 import { hideEnvValuesInJSON, redactPullRequest } from './redact';
 import { SyncpodError } from '../errors';
-import type { ApiVersion } from '../config/settings';
 import { decodeMessage, encodeMessage } from './codec';
 import { GrpcClient, GrpcStatusError, Status as Code } from './grpc-client';
 import { parseEndpoint, socketProblem, type Endpoint } from './endpoint';
@@ -12,6 +11,9 @@ import { runtimeV1 } from './gen/runtime-v1';
 import { runtimeV1alpha2 } from './gen/runtime-v1alpha2';
 import { toProtoJSON } from './json';
 import type * as T from './types';
+
+/** The CRI API package spoken on the wire: runtime.v1, or runtime.v1alpha2 for old runtimes. */
+export type ApiVersion = 'v1' | 'v1alpha2';
 
 /** The RPCs syncpod uses, by CRI method name (request/response types generated from proto/). */
 export type RuntimeMethods = Pick<

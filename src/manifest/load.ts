@@ -7,7 +7,7 @@ import { SyncpodError } from '../errors';
 import { parseManifest, type ParseOptions, type ParsedText } from './parse';
 import type { LoadedPod, SkippedDocument } from './types';
 import { parseSelector } from './selector';
-import { inputText } from './utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
 
 export const STDIN_LABEL = '<stdin>';

@@ -145,7 +145,7 @@ export const KUBECTL_YAML_OPTIONS = {
   }),
 };
 
-export { decodeUtf8 } from './utf8';
+export { decodeUtf8 } from '../utf8';
 
 /**
  * The first C0 control character other than tab, LF and CR (NUL, ESC, ...), with its 1-based line

@@ -4,7 +4,7 @@
 // there are many, unless -v); the assumptions grouped; the summary line last.
 import type { NodePlan, NodePodPlan } from '../plan/node-plan';
 import { podChanges } from '../plan/node-plan';
-import type { NodeSyncReport } from '../workflows/node-sync';
+import type { NodeSyncReport } from '../sync/node-sync-report';
 import { plainColours } from './colour';
 import {
   differenceLines,

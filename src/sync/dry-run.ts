@@ -88,11 +88,8 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       changes.push(`mount --bind ${m.volumePath}/${m.subPath} (resolved inside the volume) ${m.target}`);
       made.set(m.target, { kind: 'dir', mode: 0o750 });
     },
-    cleanSubPaths: (dir, ctr) => {
-      const top = `${dir}/volume-subpaths`;
-      if (real.exists(top)) changes.push(`umount and rm ${top}/*/${ctr ?? '*'}/*`);
-      return [];
-    },
+    // Unmounting a removed pod's subPath mounts follows the removal itself, which the requests show.
+    cleanSubPaths: () => [],
     mkdirAll: (p, mode) => {
       if (kind(p) === 'dir') return;
       changes.push(`mkdir -p ${p} (${mode.toString(8)})`);

@@ -5,7 +5,7 @@ import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
 import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
-import { bindSubPath, cleanSubPaths, readInVolume, safeMakeDir } from './subpath';
+import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
  * Writes the whole file as a new regular file beside it and renames it into place: whatever was at
@@ -76,7 +76,7 @@ export const nodeFs: SyncFs = {
   readInVolume,
   safeMakeDir,
   bindSubPath: (m) => void bindSubPath(m),
-  cleanSubPaths,
+  cleanSubPaths: cleanPodSubPaths,
   readdir(p) {
     try {
       return fs.readdirSync(p);
@@ -128,8 +128,8 @@ export function nodeFsUnder(root: string): SyncFs {
     readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
     safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
     bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),
-    cleanSubPaths: (dir, ctr) =>
-      nodeFs.cleanSubPaths(at(dir), ctr).map((p) => p.slice(root.replace(/\/+$/, '').length)),
+    // The mount table holds the paths as this process sees them (under the host root already).
+    cleanSubPaths: (uid, ctr) => nodeFs.cleanSubPaths(uid, ctr),
   };
 }
 

@@ -24,12 +24,15 @@ function isNotFound(err: unknown): boolean {
   return err instanceof CriCallError && err.notFound;
 }
 
-/** Kills and removes one orphan: containers stopped, sandboxes stopped, then all removed. */
+/**
+ * Kills and removes one orphan: containers stopped, sandboxes stopped, then all removed, then its
+ * subPath bind mounts unmounted (kubelet's CleanSubPaths at pod cleanup) when `fs` is given.
+ */
 export async function removeOrphan(
   o: Orphan,
   rt: RuntimeCaller,
   timeoutMs: number,
-  fs?: Pick<SyncFs, 'unmountPodVolumes'>,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
 ): Promise<OrphanRemoval> {
   const done: string[] = [];
   const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
@@ -63,7 +66,9 @@ export async function removeOrphan(
       await tolerate(`removed sandbox ${s.id.slice(0, 13)}`, () =>
         rt.call('RemovePodSandbox', { podSandboxId: s.id }, { timeoutMs }),
       );
-    // The pod is gone: its tmpfs volumes are unmounted, as kubelet's volume manager tears them down.
+    // The pod is gone: its subPath bind mounts first (kubelet's CleanSubPaths), then its tmpfs volumes,
+    // as kubelet's volume manager tears them down.
+    for (const target of fs?.cleanSubPaths(o.uid) ?? []) done.push(`unmounted ${target}`);
     for (const m of fs?.unmountPodVolumes?.(o.uid) ?? []) done.push(`unmounted ${m}`);
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
   } catch (err) {

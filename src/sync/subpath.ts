@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import { SUBPATH_DIR } from '../kubelet/mounts';
+import { isPodUid } from '../kubelet/path-names';
 
 /** O_PATH (Linux): a descriptor that names a file without opening it for reading or writing. */
 const O_PATH = 0o10000000;
@@ -137,6 +138,16 @@ function unescapeMountField(s: string): string {
   return s.replace(/\\([0-7]{3})/g, (_, o: string) => String.fromCharCode(parseInt(o, 8)));
 }
 
+/** Mount points of this mount namespace (/proc/self/mountinfo, unescaped). */
+function mountPoints(): string[] {
+  return fs
+    .readFileSync('/proc/self/mountinfo', 'utf8')
+    .split('\n')
+    .map((line) => line.split(' '))
+    .filter((f) => f.length > 4)
+    .map((f) => unescapeMountField(f[4]!));
+}
+
 /** Whether something is mounted at `p` (its own entry in /proc/self/mountinfo). */
 export function isMountPoint(p: string): boolean {
   let real: string;
@@ -145,12 +156,7 @@ export function isMountPoint(p: string): boolean {
   } catch {
     return false;
   }
-  const info = fs.readFileSync('/proc/self/mountinfo', 'utf8');
-  for (const line of info.split('\n')) {
-    const fields = line.split(' ');
-    if (fields.length > 4 && unescapeMountField(fields[4]!) === real) return true;
-  }
-  return false;
+  return mountPoints().includes(real);
 }
 
 function run(cmd: string, args: string[]): void {
@@ -281,6 +287,25 @@ export function cleanSubPaths(podDirPath: string, containerName?: string): strin
   }
   if (entries(top).length === 0) fs.rmdirSync(top);
   return gone;
+}
+
+/**
+ * The subPath bind mounts of the pod `uid` (all, or `containerName`'s), found in the mount table
+ * whatever the kubelet root they were made under (`.../pods/<uid>/volume-subpaths/...`), unmounted
+ * and removed with their directories. A uid that is not a pod uid finds nothing. Returns the targets.
+ */
+export function cleanPodSubPaths(uid: string, containerName?: string): string[] {
+  if (!isPodUid(uid)) return [];
+  const marker = `/pods/${uid}/${SUBPATH_DIR}/`;
+  const podDirs = new Set<string>();
+  for (const m of mountPoints()) {
+    const at = m.indexOf(marker);
+    if (at < 0) continue;
+    const parts = m.slice(at + marker.length).split('/');
+    if (parts.length === 3 && (containerName === undefined || parts[1] === containerName))
+      podDirs.add(m.slice(0, at + marker.length - SUBPATH_DIR.length - 2));
+  }
+  return [...podDirs].sort().flatMap((d) => cleanSubPaths(d, containerName));
 }
 
 /**

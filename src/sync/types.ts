@@ -50,8 +50,11 @@ export interface SyncFs {
   safeMakeDir(volumePath: string, subPath: string, mode: number): void;
   /** kubelet's PrepareSafeSubpath: the subPath resolved inside the volume and bind-mounted at `m.target`. */
   bindSubPath(m: SubPathMount): void;
-  /** kubelet's CleanSubPaths: a pod's subPath bind mounts (or one container's) unmounted and removed; returns them. */
-  cleanSubPaths(podDir: string, containerName?: string): string[];
+  /**
+   * kubelet's CleanSubPaths: the subPath bind mounts of pod `uid` (or of one of its containers),
+   * found in the mount table, unmounted and removed; returns them.
+   */
+  cleanSubPaths(uid: string, containerName?: string): string[];
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
   symlink(target: string, path: string): void;

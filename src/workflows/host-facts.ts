@@ -9,7 +9,7 @@ import { hugePageUnitSize } from '../kubelet/resources';
 import { HUGEPAGES_DIR, readHugePageSizes } from '../sync/node-fs';
 import { onHost } from '../config/host-root';
 import type { DirEntry } from '../kubelet/static-pods';
-import { inputText } from '../manifest/utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
 
 export interface HostFacts {

@@ -6,7 +6,10 @@
 // had to compute — under the static pod's namespace/name at any uid, since the uid kubelet gave it
 // is not known here and removing the running static pod would only make kubelet restart it.
 import { LABEL_POD_UID } from '../kubelet/types';
-import { matchPods, type RuntimeLists } from '../state/pod-status';
+import { SyncpodError, errorLine } from '../errors';
+import { podsApiSocket, type PodIdentity } from '../state/pods-api';
+import { listRuntime, matchPods, type RuntimeLists } from '../state/pod-status';
+import type { NodePlanDeps } from './node-plan';
 import { loadNodeInputs, type NodeInputDeps, type NodeInputRequest } from './node-inputs';
 
 export interface DesiredOwners {
@@ -45,6 +48,38 @@ export async function desiredOwners(
 }
 
 /** The pod uid label of a sandbox or container ('' without one: made by hand, never a desired pod's). */
+/**
+ * `--node` of the bulk removals: the owners among the runtime's pods of the node's desired pods (the
+ * given inputs, and the pods the kubelet's Pods API names where its socket exists). Problems reading
+ * an input are returned (removing anything is unsafe then); no desired pod input at all is refused.
+ */
+export async function ownersOnNode(
+  inputs: { nodeName: string; staticPodPath?: string; files: string[] },
+  kubeletRootDir: string,
+  deps: NodePlanDeps,
+): Promise<DesiredOwners> {
+  const socket = podsApiSocket(kubeletRootDir);
+  const problems: string[] = [];
+  let podsApi: PodIdentity[] | undefined;
+  try {
+    podsApi = await deps.podsApi(socket);
+  } catch (err) {
+    problems.push(errorLine(err));
+  }
+  if (inputs.staticPodPath === undefined && inputs.files.length === 0 && podsApi === undefined && problems.length === 0)
+    throw new SyncpodError(
+      "--node: no desired pods were given (no --static-pod-path, no kubelet's staticPodPath, no --pods, no kubelet Pods API), so nothing would be kept; nothing was done",
+    );
+  const lists: RuntimeLists = await listRuntime(deps.runtime);
+  const r = await desiredOwners(
+    { ...inputs, podsApi, podsApiSocket: podsApi ? socket : undefined },
+    deps.inputs,
+    lists,
+  );
+  r.problems.unshift(...problems);
+  return r;
+}
+
 export function podUidOf(labels: Record<string, string> | undefined): string {
   return labels?.[LABEL_POD_UID] ?? '';
 }

@@ -4,6 +4,15 @@
 // orphan view costs no CRI call beyond what planning makes (2 lists, 1 Status, 1 ListImages when a
 // start is planned, a status call for each desired pod's newest sandbox and each of its containers
 // that is not running: the lists carry the rest).
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import { onHost } from '../config/host-root';
+import { SyncpodError } from '../errors';
+import { parseFeatureGates } from '../kubelet/features';
+import { resolveKubeletRules } from '../kubelet/kubelet-version';
+import type { NodeProfile } from '../node/types';
+import { podsApiSocket } from '../state/pods-api';
+import { detectedForRules, type ResolvedNodeFlags } from './node-profile';
 import type { VolumeData } from '../kubelet/volumes';
 import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
@@ -36,6 +45,49 @@ export interface NodePlanRequest {
   options: ComputePodActionsOptions;
   /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
   volumeData?: VolumeData;
+}
+
+/** The node flags a node plan reads (the node profile already filled the unset ones). */
+export interface NodeRequestFlags extends ResolvedNodeFlags {
+  kubeletVersion?: string;
+  /** --feature-gates as given (they win over the kubelet's own, from the profile). */
+  featureGates?: string;
+  staticPodPath?: string;
+  /** --pods-api-socket: a path, or 'none' / '' for no Pods API. */
+  podsApiSocket?: unknown;
+}
+
+/** Flags, files and the node profile -> the node plan request; the kubelet rules are resolved once here. */
+export function nodePlanRequest(
+  flags: NodeRequestFlags,
+  files: string[],
+  profile: NodeProfile,
+  hostRoot: string,
+): NodePlanRequest {
+  const kubeletRoot = String(flags.podDirRoot ?? '/var/lib/kubelet');
+  const driver = flags.cgroupDriver ?? 'cgroupfs';
+  if (driver !== 'cgroupfs' && driver !== 'systemd')
+    throw new SyncpodError(`--cgroup-driver: must be cgroupfs or systemd, got "${driver}"`);
+  const socketFlag = flags.podsApiSocket as string | undefined;
+  const featureGates = { ...detectedForRules(profile).featureGates, ...parseFeatureGates(flags.featureGates) };
+  return {
+    nodeName: flags.nodeName ?? os.hostname(),
+    staticPodPath: flags.staticPodPath,
+    files,
+    kubeletRoot,
+    podsApiSocket: socketFlag === 'none' || socketFlag === '' ? undefined : (socketFlag ?? podsApiSocket(kubeletRoot)),
+    cgroup: {
+      cgroupsPerQOS: flags.cgroupsPerQos,
+      cgroupRoot: flags.cgroupRoot,
+      cgroupDriver: driver,
+      cgroupVersion: fs.existsSync(onHost(hostRoot, '/sys/fs/cgroup/cgroup.controllers')) ? 2 : 1,
+    },
+    options: {
+      kubeletVersion: flags.kubeletVersion,
+      featureGates,
+      rules: resolveKubeletRules(flags.kubeletVersion, featureGates),
+    },
+  };
 }
 
 export interface NodePlanDeps {

@@ -6,7 +6,13 @@ import { isIP } from 'node:net';
 import { SyncpodError, errorLine } from '../errors';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { runtimeCgroupDriver } from '../node/runtime-config';
-import { GATE_NAMES, parseFeatureGates, type FeatureGates, type GateName } from '../kubelet/features';
+import {
+  DEFAULT_KUBELET_VERSION,
+  GATE_NAMES,
+  parseFeatureGates,
+  type FeatureGates,
+  type GateName,
+} from '../kubelet/features';
 import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
 import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
 import { buildNodeProfile, type SyncpodNodeFlags } from '../node/profile';
@@ -31,7 +37,8 @@ export interface NodeProfileRequest {
   /** --no-node-profile: read no kubelet. */
   noNodeProfile: boolean;
   endpoints: CrictlEndpoints;
-  defaultKubeletVersion: string;
+  /** The kubelet version assumed when none is detected or given (default: syncpod's). */
+  defaultKubeletVersion?: string;
   /** The runtime's RuntimeConfig answer, for commands that generate configs. */
   runtimeCgroupDriver?: RuntimeCgroupDriver;
 }
@@ -48,7 +55,7 @@ export function nodeProfile(facts: NodeFacts, req: NodeProfileRequest): NodeProf
     crictlImageEndpoint: req.endpoints.image,
     defaultRuntimeEndpoints: req.endpoints.defaults,
     runtimeCgroupDriver: req.runtimeCgroupDriver,
-    defaultKubeletVersion: req.defaultKubeletVersion,
+    defaultKubeletVersion: req.defaultKubeletVersion ?? DEFAULT_KUBELET_VERSION,
     hostname: facts.hostname(),
     warnings: detection.warnings,
   });
@@ -208,4 +215,20 @@ export function withNodeProfile<T extends NodeFlagValues & { staticPodPath?: str
     staticPodPath: opts.staticPodPath ?? (p.staticPodPath.value === '' ? undefined : p.staticPodPath.value),
     kubeletVersion: opts.kubeletVersion ?? detected.version,
   };
+}
+
+/** The runtime's cgroup driver (RuntimeConfig) if it answers within `waitMs`; else why not (never throws). */
+export async function runtimeCgroupDriverWithin(runtime: RuntimeService, waitMs: number): Promise<RuntimeCgroupDriver> {
+  let timer: NodeJS.Timeout | undefined;
+  const silent = new Promise<RuntimeCgroupDriver>((resolve) => {
+    timer = setTimeout(() => resolve({ answered: false, why: `no answer within ${waitMs / 1000}s` }), waitMs);
+  });
+  try {
+    return await Promise.race([
+      runtimeCgroupDriver(runtime).catch((err): RuntimeCgroupDriver => ({ answered: false, why: errorLine(err) })),
+      silent,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

@@ -19,8 +19,9 @@ import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import type { ExecuteDeps, ExecuteInput } from '../sync/execute';
 import { syncPod } from '../sync/sync-pod';
-import type { StepResult, SyncHooks } from '../sync/types';
+import type { SyncHooks } from '../sync/types';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
+import type { NodeSyncReport, PodSyncReport, PreflightResult } from '../sync/node-sync-report';
 import { planNode, type NodePlanDeps, type NodePlanRequest, type PlannedNodePod } from './node-plan';
 
 export interface NodeSyncRequest extends NodePlanRequest {
@@ -56,34 +57,7 @@ export interface NodeSyncDeps extends NodePlanDeps {
   removeOrphanLogs?(podLogsDir: string, containerIds: string[]): string[];
 }
 
-/** A preflight step as it was executed. */
-export interface PreflightResult {
-  action: PreflightStep['action'];
-  target: string;
-  ok: boolean;
-  message: string;
-}
-
-export interface PodSyncReport {
-  pod: { namespace: string; name: string; uid: string };
-  ok: boolean;
-  /** '' when the sync ran to its end; else why it stopped or was refused. */
-  stopped: string;
-  preflight: PreflightResult[];
-  results: StepResult[];
-}
-
-export interface NodeSyncReport {
-  node: string;
-  ok: boolean;
-  pods: PodSyncReport[];
-  /** Pods left alone: nothing to change. */
-  unchanged: number;
-  orphans: OrphanRemoval[];
-  /** Orphans found and left (no --remove-orphans). */
-  orphansKept: number;
-  problems: string[];
-}
+export type { NodeSyncReport, PodSyncReport, PreflightResult } from '../sync/node-sync-report';
 
 function killsIn(plan: NodePlan, removeOrphans: boolean): string {
   const parts: string[] = [];

@@ -20,6 +20,8 @@ import { dryRunCri, dryRunFs } from '../sync/dry-run';
 import { findSpecContainer } from '../sync/kubelet-rules';
 import { prepareContainer } from '../sync/prepare-container';
 import { redactCreateContainerRequest, redactionNote } from '../sync/redact';
+import { applyEffect } from '../sync/fs-effects';
+import { credentialsNote, redactPullRequest } from '../cri/redact';
 import { StepError, type ImageCaller, type RuntimeCaller, type SyncFs } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
@@ -256,4 +258,18 @@ export async function containerRequest(
   } catch (err) {
     throw new SyncpodError(err instanceof StepError ? `${err.code}: ${err.message}` : errorLine(err));
   }
+}
+
+/** runp's filesystem work before RunPodSandbox (the pod's log directory), as kubelet does it. */
+export function applySandboxEffects(effects: FsEffect[], fs: SyncFs): void {
+  for (const e of effects) applyEffect(fs, e);
+}
+
+/** pull --dry-run: the request as shown (credentials redacted unless --show-secrets) and the line saying so. */
+export function shownPullRequest<R extends { auth?: T.AuthConfig | null }>(
+  request: R,
+  showSecrets: boolean,
+): { request: R; note: string | undefined } {
+  const shown = showSecrets ? { request, redacted: 0 } : redactPullRequest(request);
+  return { request: shown.request, note: credentialsNote(shown.redacted) };
 }

@@ -249,7 +249,7 @@ async function removeDuplicates(
   runtime: RuntimeCaller,
   timeoutMs: number,
   hooks: SyncHooks,
-  fs?: Pick<SyncFs, 'unmountPodVolumes'>,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
 ): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {

@@ -129,40 +129,93 @@ test('subPath through a symlink an init container planted: CreateContainerConfig
   );
 });
 
-test('a subPath inside the volume is bind-mounted under volume-subpaths, made with the volume mode, and unmounted when the pod is removed', async () => {
-  const file = manifest('subpath-ok', {
+test('a subPath inside the volume is bind-mounted under volume-subpaths with the volume mode, remounted when it changes, and unmounted with the pod', async () => {
+  const spec = (sub: string) => ({
     volumes: [{ name: 'v', emptyDir: {} }],
     initContainers: [
-      ctr('prepare', 'mkdir -p /v/real && echo inside > /v/real/f && ln -s real /v/inner-link', {
-        volumeMounts: [{ name: 'v', mountPath: '/v' }],
-      }),
+      ctr(
+        'prepare',
+        'mkdir -p /v/real /v/other && echo inside > /v/real/f && echo other > /v/other/f && ln -sfn real /v/inner-link',
+        {
+          volumeMounts: [{ name: 'v', mountPath: '/v' }],
+        },
+      ),
     ],
     containers: [
       ctr('app', LOOP, {
         volumeMounts: [
-          { name: 'v', mountPath: '/a', subPath: 'inner-link' },
+          { name: 'v', mountPath: '/a', subPath: sub },
           { name: 'v', mountPath: '/b', subPath: 'new/deeper' },
         ],
       }),
     ],
   });
-  const r = await run(['sync', '-y', '--wait', ...nodeFlags(lab), file]);
+  const uidA = '6f1d2c3b-0a9e-4c1d-8e2f-3a4b5c6d7e8f';
+  const podDir = path.join(lab.podDirRoot, 'pods', uidA);
+  const subpaths = `${podDir}/volume-subpaths`;
+  // As kubelet 1.30, whose container hash covers the mounts: a changed subPath restarts the container.
+  const v130 = ['--kubelet-version', '1.30'];
+  const r = await run([
+    'sync',
+    '-y',
+    '--wait',
+    ...v130,
+    ...nodeFlags(lab),
+    manifest('subpath-ok', spec('inner-link'), { uid: uidA }),
+  ]);
   assert.equal(r.code, 0, r.stdout + r.stderr);
-  const app = (await containersOf('subpath-ok')).find((c) => c.name === 'app')!;
-  const insp = JSON.parse((await run(['inspect', app.id])).stdout);
-  const uid = insp.status.labels['io.kubernetes.pod.uid'];
-  const podDir = path.join(lab.podDirRoot, 'pods', uid);
+  const appOf = async () => (await containersOf('subpath-ok')).filter((c) => c.name === 'app');
+  const [app] = await appOf();
+  const insp = JSON.parse((await run(['inspect', app!.id])).stdout);
   const hostPaths = insp.status.mounts.map((m: any) => m.hostPath);
-  assert.ok(hostPaths.includes(`${podDir}/volume-subpaths/v/app/0`), hostPaths.join(' '));
-  assert.ok(hostPaths.includes(`${podDir}/volume-subpaths/v/app/1`), hostPaths.join(' '));
-  const cat = await run(['exec', app.id, 'cat', '/a/f']);
-  assert.equal(cat.stdout.trim(), 'inside', cat.stderr);
+  assert.ok(hostPaths.includes(`${subpaths}/v/app/0`), hostPaths.join(' '));
+  assert.ok(hostPaths.includes(`${subpaths}/v/app/1`), hostPaths.join(' '));
+  assert.equal((await run(['exec', app!.id, 'cat', '/a/f'])).stdout.trim(), 'inside');
   const emptyDir = `${podDir}/volumes/kubernetes.io~empty-dir/v`;
   assert.equal(fs.statSync(`${emptyDir}/new/deeper`).mode & 0o7777, 0o777, 'made with the volume mode');
-  assert.equal(mountsUnder(`${podDir}/volume-subpaths/`).length, 2);
-  // rmp -f removes the pod: its subPath mounts go with it (CleanSubPaths).
-  const rmp = await run(['rmp', '-f', insp.status.labels['io.kubernetes.pod.uid'] ? app.id : app.id]).catch(() => null);
-  void rmp;
+  assert.equal(fs.statSync(`${emptyDir}/new`).mode & 0o7777, 0o777, 'each level made with the volume mode');
+  assert.deepEqual(mountsUnder(`${subpaths}/`).sort(), [`${subpaths}/v/app/0`, `${subpaths}/v/app/1`]);
+
+  // The same mount index now names another subPath: the new container sees the new one.
+  const changed = await run([
+    'sync',
+    '-y',
+    '--wait',
+    ...v130,
+    ...nodeFlags(lab),
+    manifest('subpath-ok', spec('other'), { uid: uidA }),
+  ]);
+  assert.equal(changed.code, 0, changed.stdout + changed.stderr);
+  const running = [];
+  for (const c of await appOf()) {
+    const st = JSON.parse((await run(['inspect', c.id])).stdout).status;
+    if (st.state === 'CONTAINER_RUNNING') running.push(c.id);
+  }
+  assert.equal(running.length, 1);
+  assert.equal((await run(['exec', running[0]!, 'cat', '/a/f'])).stdout.trim(), 'other');
+
+  // Another uid of the same namespace/name: the old pod is removed as a duplicate, its subPath mounts with it.
+  const uidB = '0b7c9d1e-2f3a-4b5c-9d6e-7f8a9b0c1d2e';
+  const replaced = await run([
+    'sync',
+    '-y',
+    '--wait',
+    ...nodeFlags(lab),
+    manifest('subpath-ok', spec('real'), { uid: uidB }),
+  ]);
+  assert.equal(replaced.code, 0, replaced.stdout + replaced.stderr);
+  assert.deepEqual(mountsUnder(`${subpaths}/`), [], "the duplicate pod's subPath mounts are gone");
+  assert.equal(fs.existsSync(subpaths), false);
+
+  // rmp removes the last sandbox of uidB: its subPath mounts go too.
+  const subpathsB = path.join(lab.podDirRoot, 'pods', uidB, 'volume-subpaths');
+  assert.equal(mountsUnder(`${subpathsB}/`).length, 2);
+  const pods = JSON.parse((await run(['pods', '-o', 'json'])).stdout).items.filter((p: any) => p.metadata.uid === uidB);
+  assert.equal(pods.length, 1);
+  const rmp = await run(['rmp', '-f', pods[0].id]);
+  assert.equal(rmp.code, 0, rmp.stderr);
+  assert.deepEqual(mountsUnder(`${subpathsB}/`), []);
+  assert.equal(fs.existsSync(subpathsB), false);
 });
 
 test('fileKeyRef through a symlink to a host file: an error naming container, variable and volume; the value never reaches a container', async () => {

@@ -4,7 +4,8 @@ import type { Option } from '@commander-js/extra-typings';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { completionScript, programForDocs } from '../../src/cli/docs';
+import { completionScript } from '../../src/cli/docs';
+import { programForDocs } from '../../src/cli/program';
 import { renderManPages } from '../../src/cli/man-pages';
 import { COMMAND_DOCS, FILES, type NodeFile } from '../../src/cli/command-docs';
 import { VERSION } from '../../src/version';
@@ -36,13 +37,13 @@ test('a command page documents its own flags', () => {
 });
 
 test('completion scripts name every command and its flags', () => {
-  const bash = completionScript('bash');
+  const bash = completionScript('bash', programForDocs());
   assert.match(bash, /complete -F _syncpod syncpod/);
   assert.match(bash, /\bnet-setup\)/);
   assert.match(bash, /--detailed-exitcode/);
-  assert.match(completionScript('zsh'), /^#compdef syncpod/);
-  assert.match(completionScript('fish'), /__fish_seen_subcommand_from plan' -l detailed-exitcode/);
-  assert.throws(() => completionScript('tcsh'), /unknown shell "tcsh"/);
+  assert.match(completionScript('zsh', programForDocs()), /^#compdef syncpod/);
+  assert.match(completionScript('fish', programForDocs()), /__fish_seen_subcommand_from plan' -l detailed-exitcode/);
+  assert.throws(() => completionScript('tcsh', programForDocs()), /unknown shell "tcsh"/);
 });
 
 test('the version in the code is the package version', () => {

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText } from '../../src/manifest/parse';
-import { inputText } from '../../src/manifest/utf8';
+import { inputText } from '../../src/utf8';
 import { KUBECTL_YAML_OPTIONS } from '../../src/manifest/yaml-read';
 import { parseConfigFile } from '../../src/config/settings';
 import { parse } from 'yaml';

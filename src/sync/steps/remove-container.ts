@@ -36,4 +36,6 @@ export async function removeContainer(c: StepContext, r: RemoveContainerInput): 
       throw new StepError('RemoveContainerError', `failed to remove container ${id.slice(0, 13)}: ${errorLine(err)}`);
   }
   c.notes.push(`removed container ${id.slice(0, 13)}`);
+  // Its subPath bind mounts go with it (the next instance makes and checks its own).
+  for (const target of c.fs.cleanSubPaths(r.pod.metadata?.uid ?? '', r.name)) c.notes.push(`unmounted ${target}`);
 }

@@ -1,6 +1,6 @@
 // Strict UTF-8 decoding of input bytes with the offset of the first bad byte. Pure, and free of
 // the YAML package, so readers that only check text (stdin, --node files, report) stay light.
-import { SyncpodError } from '../errors';
+import { SyncpodError } from './errors';
 
 /**
  * The text of UTF-8 bytes, or the byte offset (0-based) of the first byte that is not valid

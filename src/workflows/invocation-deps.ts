@@ -1,27 +1,42 @@
-// What the workflows get from a command's Context: the CRI services (opened on first use), the
-// node's filesystem and host facts, stdin, the clock, kubelet's deadlines.
+// What the workflows get from one invocation (a command's Context satisfies Invocation): the CRI
+// services (opened on first use), the node's filesystem and host facts, stdin, the clock, kubelet's
+// deadlines.
 import { randomBytes } from 'node:crypto';
-import type { Context } from './context';
-import { inputText } from '../manifest/utf8';
+import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
 import { existsSync, statfsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import type { UpgradeNodeDeps } from '../workflows/upgrade-node';
+import type { UpgradeNodeDeps } from './upgrade-node';
 import { runtimeCgroupDriver } from '../node/runtime-config';
-import { hostUnder, readInputFile, readNodeDir } from '../workflows/host-facts';
+import { hostUnder, readInputFile, readNodeDir } from './host-facts';
 import { onHost } from '../config/host-root';
 import { listPodsApi } from '../state/pods-api';
-import type { NodePlanDeps } from '../workflows/node-plan';
-import { executeDeps as realExecuteDeps, PULL_TIMEOUT_MS, requestTimeoutMs } from '../workflows/runtime-deps';
-import type { StepDeps } from '../workflows/step-requests';
+import type { NodePlanDeps } from './node-plan';
+import { executeDeps as realExecuteDeps, PULL_TIMEOUT_MS, requestTimeoutMs } from './runtime-deps';
+import type { StepDeps } from './step-requests';
 import type { ExecuteDeps } from '../sync/execute';
-import { nodeFsUnder } from '../sync/node-fs';
-import { systemClock } from '../workflows/runtime-deps';
+import { nodeFsUnder, removePodLogs } from '../sync/node-fs';
+import { systemClock } from './runtime-deps';
 import type { DetectedKubelet } from '../kubelet/kubelet-version';
 import type { NodeProfile } from '../node/types';
-import { detectedForRules, profileWithRuntime, withProfile, type NodeFlagValues } from '../workflows/node-profile';
+import { detectedForRules, profileWithRuntime, withProfile, type NodeFlagValues } from './node-profile';
+import type { CriServices } from '../cri/connect';
+import type { ImageCaller, RuntimeCaller } from '../sync/types';
+import type { RuntimeCgroupDriver } from '../node/types';
 
-export function stepDeps(ctx: Context): StepDeps {
+/** What the flows need of one invocation: its settings, CRI services, node profile, stdin and clock. */
+export interface Invocation {
+  settings(): { hostRoot: string; timeoutMs: number };
+  cri(): CriServices;
+  runtime: RuntimeCaller;
+  image: ImageCaller;
+  nodeProfile(flags: NodeFlagValues, runtimeCgroupDriver?: RuntimeCgroupDriver): NodeProfile;
+  readStdin(): Promise<string>;
+  now(): number;
+  io: { stderr: { write(text: string): unknown } };
+}
+
+export function stepDeps(ctx: Invocation): StepDeps {
   return {
     runtime: ctx.runtime,
     image: ctx.image,
@@ -36,12 +51,12 @@ export function stepDeps(ctx: Context): StepDeps {
   };
 }
 
-export function executeDeps(ctx: Context): ExecuteDeps {
+export function executeDeps(ctx: Invocation): ExecuteDeps {
   return realExecuteDeps(ctx.cri(), ctx.settings().timeoutMs, systemClock, nodeFsUnder(ctx.settings().hostRoot));
 }
 
 /** The deadline of a mutating step call: kubelet's 2 minutes, or the CRI deadline when longer. */
-export function stepTimeoutMs(ctx: Context): number {
+export function stepTimeoutMs(ctx: Invocation): number {
   return requestTimeoutMs(ctx.settings().timeoutMs);
 }
 
@@ -50,7 +65,7 @@ export function stepTimeoutMs(ctx: Context): number {
  * runtime's cgroup driver from RuntimeConfig), and what the kubelet rules take as detected.
  */
 export async function profiledNode<T extends NodeFlagValues>(
-  ctx: Context,
+  ctx: Invocation,
   opts: T,
 ): Promise<{ opts: T & ReturnType<typeof withProfile>; detected: DetectedKubelet; profile: NodeProfile }> {
   const profile = await profileWithRuntime(
@@ -61,7 +76,7 @@ export async function profiledNode<T extends NodeFlagValues>(
 }
 
 /** What `plan --node`, `sync --node` and the node-wide commands read: the runtime, the node's files, the Pods API. */
-export function nodeDeps(ctx: Context): NodePlanDeps {
+export function nodeDeps(ctx: Invocation): NodePlanDeps {
   const { runtime, image } = ctx.cri();
   const root = ctx.settings().hostRoot;
   return {
@@ -80,8 +95,16 @@ export function nodeDeps(ctx: Context): NodePlanDeps {
   };
 }
 
+/** Removes an orphan's log files and legacy symlinks on the node (node paths under `hostRoot`). */
+export function orphanLogRemover(
+  hostRoot: string,
+  legacyLogDir: string,
+): (podLogsDir: string, containerIds: string[]) => ReturnType<typeof removePodLogs> {
+  return (dir, ids) => removePodLogs(hostRoot, dir, legacyLogDir, ids);
+}
+
 /** What `plan --upgrade-to` and `doctor --upgrade-to` read of the node for the target kubelet's start-up checks. */
-export function upgradeNodeDeps(ctx: Context, profile: NodeProfile): UpgradeNodeDeps {
+export function upgradeNodeDeps(ctx: Invocation, profile: NodeProfile): UpgradeNodeDeps {
   const root = ctx.settings().hostRoot;
   return {
     profile,
