@@ -13,6 +13,41 @@ export type DesiredPodSource = PlanSource;
 export interface NodePodPlan extends Plan {
   source: DesiredPodSource;
   preflight: Preflight;
+  /**
+   * A static pod whose file changed: kubelet gives it a new uid, terminates the pod of the old uid
+   * (one of the node's orphans) and then syncs the new one (pod workers start a static pod only
+   * when the old one of the same name has terminated).
+   */
+  replaces?: StaticPodReplacement;
+}
+
+/** The old half of a replaced static pod: its uid and the steps kubelet takes for it, in order. */
+export interface StaticPodReplacement {
+  uid: string;
+  /** "replaced: file changed, kubelet starts uid NEW and kills uid OLD". */
+  text: string;
+  steps: Array<{ action: 'kill-pod' | 'remove-pod'; target: string; reason: string }>;
+}
+
+/** The replacement of the orphan `old` by the static pod `plan` (a new uid of the same namespace/name). */
+export function staticPodReplacement(plan: Pick<Plan, 'pod'>, old: Orphan): StaticPodReplacement {
+  const running = old.containers.filter((c) => c.state === 'running').length;
+  const target = old.uid.slice(0, 13);
+  const steps: StaticPodReplacement['steps'] =
+    old.kubelet === 'kill'
+      ? [
+          {
+            action: 'kill-pod',
+            target,
+            reason: `terminated first (${running} running, grace ${old.gracePeriodSeconds ?? 30}s), then removed`,
+          },
+        ]
+      : [{ action: 'remove-pod', target, reason: 'nothing runs: its containers and sandbox are removed' }];
+  return {
+    uid: old.uid,
+    text: `replaced: file changed, kubelet starts uid ${plan.pod.uid} and kills uid ${old.uid}`,
+    steps,
+  };
 }
 
 export interface NodePlanSummary {
@@ -51,11 +86,14 @@ export function summarizeNodePlan(
 ): NodePlanSummary {
   const withChanges = plans.filter(podChanges).length;
   const blocked = plans.filter((p) => p.preflight.blocked !== null).length;
+  const replaced = new Set(plans.flatMap((p) => (p.replaces ? [p.replaces.uid] : [])));
   const parts = [
-    `${plural(plans.length, 'pod', 'pods')}: ${withChanges} with changes, ${plans.length - withChanges} without`,
+    `${plural(plans.length, 'pod', 'pods')}: ${withChanges} with changes${replaced.size ? ` (${replaced.size} replaced)` : ''}, ${plans.length - withChanges} without`,
   ];
   if (blocked) parts.push(`${blocked} blocked`);
-  parts.push(orphans.length ? plural(orphans.length, 'orphan', 'orphans') : 'no orphans');
+  const others = orphans.filter((o) => !replaced.has(o.uid)).length;
+  const other = replaced.size ? 'other ' : '';
+  parts.push(others ? `${plural(others, `${other}orphan`, `${other}orphans`)}` : `no ${other}orphans`);
   if (problems.length) parts.push(plural(problems.length, 'input problem', 'input problems'));
   return {
     pods: plans.length,

@@ -10,6 +10,7 @@ import {
   differenceLines,
   groupedAssumptions,
   stepLines,
+  stepReasonText,
   unchangedLines,
   type PlanView,
   type PodEntry,
@@ -32,29 +33,51 @@ function sourceLine(p: NodePodPlan): string {
   return `From ${s.file}${s.document ? ` document ${s.document}` : ''}${s.from ? `: ${s.from}` : ''}`;
 }
 
-function preflightLines(p: NodePodPlan, view: PlanView): string[] {
-  if (p.preflight.steps.length === 0) return [];
+/** A step's target inside its pod's entry: `ns/name attempt 1` reads `attempt 1` there. */
+function inPod(p: Pick<NodePodPlan, 'pod'>, target: string): string {
+  const ref = `${p.pod.namespace}/${p.pod.name} `;
+  return target.startsWith(ref) ? target.slice(ref.length) : target;
+}
+
+/**
+ * One table in kubelet's order: a replaced static pod's old uid (terminated first), the preflight
+ * (kubelet.syncPod before the runtime), then the runtime sync's steps, each row painted by its kind.
+ */
+function stepTableLines(p: NodePodPlan, view: PlanView): string[] {
   const c = view.colours ?? plainColours;
-  const rows = p.preflight.steps.map((s) => ['pre', s.action, s.target, s.reason]);
-  const [header, ...body] = wrappedTableRows(['STEP', 'ACTION', 'TARGET', 'REASON'], rows, {
-    width: view.width,
-    wrap: [3],
-  });
-  return [
-    c.dim('Before the runtime sync (kubelet.syncPod):'),
-    ...header!,
-    ...body.flatMap((lines, i) => lines.map(p.preflight.steps[i]!.blocking ? c.bad : c.good)),
+  const rows: Array<{ cells: string[]; paint: (s: string) => string }> = [
+    ...(p.replaces?.steps ?? []).map((s) => ({ cells: ['old', s.action, s.target, s.reason], paint: c.bad })),
+    ...p.preflight.steps.map((s) => ({
+      cells: ['pre', s.action, s.target, s.reason],
+      paint: s.blocking ? c.bad : c.good,
+    })),
   ];
+  if (rows.length === 0) return stepLines(p, view);
+  for (const s of p.steps) {
+    rows.push({
+      cells: [String(s.step), s.action, inPod(p, s.target), stepReasonText(s)],
+      paint: s.action === 'kill-pod' || s.action === 'kill-container' ? c.bad : c.good,
+    });
+  }
+  const [header, ...body] = wrappedTableRows(
+    ['STEP', 'ACTION', 'TARGET', 'REASON'],
+    rows.map((r) => r.cells),
+    { width: view.width, wrap: [3], moveLong: [2] },
+  );
+  return [...header!, ...body.flatMap((lines, i) => lines.map(rows[i]!.paint))];
 }
 
 export function renderOrphans(plan: NodePlan, view: PlanView = {}): string[] {
-  if (plan.orphans.length === 0) return [];
+  // The old uid of a replaced static pod is shown with the pod that replaces it.
+  const replaced = new Set(plan.plans.flatMap((p) => (p.replaces ? [p.replaces.uid] : [])));
+  const orphans = plan.orphans.filter((o) => !replaced.has(o.uid));
+  if (orphans.length === 0) return [];
   const c = view.colours ?? plainColours;
   return [
     c.pending(
-      `Orphans: ${plan.orphans.length} pod${plan.orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`,
+      `Orphans: ${orphans.length} pod${orphans.length === 1 ? '' : 's'} with kubelet's labels that no desired pod owns`,
     ),
-    ...orphanTable(plan.orphans, view.width),
+    ...orphanTable(orphans, view.width),
   ];
 }
 
@@ -62,11 +85,16 @@ export function renderOrphans(plan: NodePlan, view: PlanView = {}): string[] {
 function podLines(p: NodePodPlan, view: PlanView): string[] {
   const c = view.colours ?? plainColours;
   const width = view.width ?? DEFAULT_TABLE_WIDTH;
-  const lines = wrapText(
-    `Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid yet'}): ${sourceLine(p).replace(/^[A-Z]/, (x) => x.toLowerCase())}`,
-    width,
-    '  ',
-  );
+  const lines = p.replaces
+    ? [
+        ...wrapText(`Pod ${p.pod.namespace}/${p.pod.name}: ${p.replaces.text}`, width, '  '),
+        ...(view.verbose ? wrapText(`  ${sourceLine(p)}`, width, '    ').map(c.dim) : []),
+      ]
+    : wrapText(
+        `Pod ${p.pod.namespace}/${p.pod.name} (${p.pod.uid ? `uid ${p.pod.uid}` : 'no uid yet'}): ${sourceLine(p).replace(/^[A-Z]/, (x) => x.toLowerCase())}`,
+        width,
+        '  ',
+      );
   if (view.verbose) lines.push(c.dim(`  kubelet ${p.kubeletVersion}, ${p.initPath} init path`));
   lines.push(
     p.changes
@@ -76,9 +104,8 @@ function podLines(p: NodePodPlan, view: PlanView): string[] {
         : c.good(p.summary.text),
   );
   lines.push(...differenceLines(p, view));
-  lines.push(...preflightLines(p, view));
   if (p.preflight.blocked) lines.push(...wrapText(`Blocked: ${p.preflight.blocked}`, width, '  ').map(c.bad));
-  lines.push(...stepLines(p, view));
+  lines.push(...stepTableLines(p, view));
   for (const w of p.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));
   if (view.verbose) for (const h of p.hashNotes) lines.push(...wrapText(`Hash: ${h}`, width, '  ').map(c.dim));
   return lines;

@@ -31,7 +31,7 @@ function paint(action: PlanStep['action'], c: Colours): (s: string) => string {
   return c.good;
 }
 
-function stepReason(s: PlanStep): string {
+export function stepReasonText(s: PlanStep): string {
   if (!s.backOff || s.backOff.delaySeconds === 0) return s.reason;
   return `${s.reason}; back-off (estimate): ${s.backOff.note}`;
 }
@@ -40,8 +40,14 @@ function stepReason(s: PlanStep): string {
 export function stepLines(plan: Plan, view: PlanView): string[] {
   if (plan.steps.length === 0) return [];
   const c = view.colours ?? plainColours;
-  const rows = plan.steps.map((s) => [String(s.step), s.action, s.target, stepReason(s)]);
-  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3] });
+  const ref = `${plan.pod.namespace}/${plan.pod.name} `;
+  const rows = plan.steps.map((s) => [
+    String(s.step),
+    s.action,
+    s.target.startsWith(ref) ? s.target.slice(ref.length) : s.target,
+    stepReasonText(s),
+  ]);
+  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3], moveLong: [2] });
   return [...header!, ...body.flatMap((lines, i) => lines.map((l) => paint(plan.steps[i]!.action, c)(l)))];
 }
 

@@ -25,7 +25,7 @@ function renderPod(p: UpgradePod, view: PlanView): string[] {
     `Pod ${p.pod.namespace}/${p.pod.name}${p.pod.uid ? ` (uid ${p.pod.uid})` : ''}: ${p.restarts} restart${p.restarts === 1 ? '' : 's'}`,
   ];
   const rows = p.containers.map((c) => [c.kind === 'init' ? `${c.name} (init)` : c.name, c.state, c.verdict, c.reason]);
-  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3] });
+  const [header, ...body] = wrappedTableRows(HEADERS, rows, { width: view.width, wrap: [3], moveLong: [2] });
   lines.push(...header!);
   body.forEach((row, i) => lines.push(...row.map(paint(p.containers[i]!.verdict, colors))));
   for (const n of p.notes)

@@ -12,6 +12,11 @@ export interface WrappedTableOptions {
   width?: number;
   /** Indexes of the columns that may wrap (word by word) to fit the width. */
   wrap?: number[];
+  /**
+   * Indexes of fixed columns whose long cells move to a line of their own under the row (`  TARGET:
+   * …`) when keeping them in place would squeeze a wrap column below READABLE_WRAP_WIDTH.
+   */
+  moveLong?: number[];
 }
 
 /** Width used when the caller knows none (not a terminal, no COLUMNS). */
@@ -19,6 +24,10 @@ export const DEFAULT_TABLE_WIDTH = 100;
 const PADDING = 3;
 /** A wrapped column keeps at least this many characters (or its longest word) before lines run past the width. */
 const MIN_WRAP_WIDTH = 16;
+/** Tables with movable columns keep every wrap column at least this wide (~30: a reason stays readable). */
+export const READABLE_WRAP_WIDTH = 30;
+/** A moved column keeps cells up to this width in place. */
+const MOVED_KEEP = 12;
 
 /** The widest line of a cell (cells may hold newlines). */
 function cellWidth(text: string): number {
@@ -77,8 +86,32 @@ export function wrappedTableRows(
 ): string[][] {
   let columns = head.length;
   for (const r of rows) columns = Math.max(columns, r.length);
-  const all = [head, ...rows].map((r) => Array.from({ length: columns }, (_, i) => r[i] ?? ''));
-  const widths = columnWidths(all, columns, opts);
+  let all = [head, ...rows].map((r) => Array.from({ length: columns }, (_, i) => r[i] ?? ''));
+  let widths = columnWidths(all, columns, opts);
+  // A wrap column squeezed below its floor: long cells of the movable columns go to their own line.
+  const moved: Array<Array<[string, string]>> = all.map(() => []);
+  const squeezed = (opts.wrap ?? []).some((i) => {
+    const natural = Math.max(...all.map((r) => cellWidth(r[i] ?? '')));
+    return widths[i]! < Math.min(natural, READABLE_WRAP_WIDTH);
+  });
+  if (squeezed && opts.moveLong?.length) {
+    const keep = new Set(opts.moveLong);
+    const width = opts.width && opts.width > 0 ? opts.width : DEFAULT_TABLE_WIDTH;
+    // What the movable columns may keep in place so that the wrap columns get READABLE_WRAP_WIDTH each.
+    let fixed = PADDING * (columns - 1) + READABLE_WRAP_WIDTH * (opts.wrap ?? []).length;
+    for (let i = 0; i < columns; i++) {
+      if (!(opts.wrap ?? []).includes(i) && !keep.has(i)) fixed += Math.max(...all.map((r) => cellWidth(r[i] ?? '')));
+    }
+    const allowed = Math.max(MOVED_KEEP, Math.floor((width - fixed) / keep.size));
+    all = all.map((r, ri) =>
+      r.map((cell, ci) => {
+        if (ri === 0 || !keep.has(ci) || cellWidth(cell) <= Math.max(allowed, cellWidth(head[ci] ?? ''))) return cell;
+        moved[ri]!.push([head[ci] ?? '', cell]);
+        return '↓';
+      }),
+    );
+    widths = columnWidths(all, columns, opts);
+  }
   const Table = require('cli-table3') as typeof import('cli-table3');
   const table = new Table({
     chars: {
@@ -114,10 +147,26 @@ export function wrappedTableRows(
   let at = 0;
   for (let r = 0; r < all.length; r++) {
     const h = heights[r] ?? 1;
-    out.push(lines.slice(at, at + h));
+    const width = opts.width && opts.width > 0 ? opts.width : DEFAULT_TABLE_WIDTH;
+    const own = moved[r]!.flatMap(([name, cell]) => breakPath(`  ↳ ${name.toLowerCase()} ${cell}`, width, '      '));
+    out.push([...lines.slice(at, at + h), ...own]);
     at += h;
   }
   return out;
+}
+
+/** A line of one long word (a path) broken after a `/` to fit the width; other text as wrapText. */
+function breakPath(text: string, width: number, indent: string): string[] {
+  const lines: string[] = [];
+  let rest = text;
+  while (displayWidth(rest) > width) {
+    const cut = rest.lastIndexOf('/', width - 1);
+    if (cut <= indent.length) break;
+    lines.push(rest.slice(0, cut + 1));
+    rest = indent + rest.slice(cut + 1);
+  }
+  lines.push(rest);
+  return lines;
 }
 
 /** The table as text (no trailing newline): header, then the rows, wrap columns fitted to `width`. */

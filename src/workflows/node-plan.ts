@@ -18,7 +18,7 @@ import type { RuntimeService, ImageService } from '../cri/grpc-runtime-service';
 import type * as T from '../cri/types';
 import { rulesOf, type ComputePodActionsOptions } from '../kubelet/compute-pod-actions';
 import { findOrphans } from '../kubelet/orphans';
-import { buildNodePlan, type NodePlan, type NodePodPlan } from '../plan/node-plan';
+import { buildNodePlan, staticPodReplacement, type NodePlan, type NodePodPlan } from '../plan/node-plan';
 import { addAssumption, buildPlan, type PlanAssumption } from '../plan/plan';
 import { buildPreflight } from '../plan/preflight';
 import {
@@ -213,6 +213,14 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     if (p.observed.match.uid) desiredUids.add(p.observed.match.uid);
   }
   const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
+  // A static pod file that changed: a new uid with nothing on the node, and the old uid of the same
+  // name among the orphans. One entry, the old pod's termination before the new pod's sync.
+  for (const p of pods) {
+    const st = p.observed.status;
+    if (p.desired.source.kind !== 'static-pod' || st.sandboxStatuses.length || st.containerStatuses.length) continue;
+    const old = orphans.find((o) => o.namespace === p.plan.pod.namespace && o.name === p.plan.pod.name);
+    if (old) p.plan.replaces = staticPodReplacement(p.plan, old);
+  }
   return {
     plan: buildNodePlan(
       req.nodeName,

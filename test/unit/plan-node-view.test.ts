@@ -7,7 +7,8 @@ import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildPlan, addAssumption } from '../../src/plan/plan';
-import { buildNodePlan, type NodePodPlan } from '../../src/plan/node-plan';
+import { buildNodePlan, staticPodReplacement, type NodePodPlan } from '../../src/plan/node-plan';
+import type { Orphan } from '../../src/kubelet/orphans';
 import { renderNodePlan } from '../../src/render/node-plan-view';
 import { T0, basePod, healthyStatus } from '../fixtures/planner/base';
 
@@ -123,4 +124,91 @@ test('a few pods without changes are one line each; a node where nothing changes
     'kube-system/static-web-003-lab-node-1  no changes  (kubelet 1.37)',
   ]);
   assert.equal(lines.at(-1), 'Node lab-node-1: 3 pods: 0 with changes, 3 without; no orphans.');
+});
+
+/** A static pod whose file changed: its new uid has nothing on the node; the old uid is an orphan that runs. */
+function replacedPod(i: number): { plan: NodePodPlan; old: Orphan } {
+  const pod = basePod();
+  const name = `static-web-${String(i).padStart(3, '0')}-lab-node-1`;
+  pod.metadata = { name, namespace: 'kube-system', uid: `new-uid-${i}` };
+  pod.spec!.containers[0]!.image = 'nginx:1.27';
+  const st = { uid: '', name, namespace: 'kube-system', ips: [], sandboxStatuses: [], containerStatuses: [] };
+  const built = buildPlan({ pod, podStatus: st, now: T0 + 3_600_000, podSource: 'api-server' });
+  const old: Orphan = {
+    namespace: 'kube-system',
+    name,
+    uid: `uid-${i}`,
+    sandboxes: [{ id: `sb-old-${i}`.padEnd(64, '0'), attempt: 0, state: 'ready', createdAt: T0, ageSeconds: 86400 }],
+    containers: ['app', 'log', 'proxy'].map((c) => ({
+      id: `${c}-old-${i}`,
+      name: c,
+      sandboxId: `sb-old-${i}`,
+      state: 'running' as const,
+      createdAt: T0,
+      ageSeconds: 86400,
+    })),
+    kubelet: 'kill',
+    gracePeriodSeconds: 30,
+    reason: 'no desired pod has this uid',
+  };
+  const plan: NodePodPlan = {
+    ...built,
+    source: { kind: 'static-pod', file: `/etc/kubernetes/manifests/${name}.yaml`, uidSource: 'computed' },
+    preflight: {
+      steps: [
+        {
+          action: 'create-pod-cgroup',
+          target: `/sys/fs/cgroup/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${`new-uid-${i}`.replace(/-/g, '_')}.slice`,
+          reason: 'the pod cgroup does not exist yet: kubelet creates it before the sandbox',
+        },
+      ],
+      blocked: null,
+    },
+  };
+  plan.replaces = staticPodReplacement(plan, old);
+  return { plan, old };
+}
+
+test('a 30-static-pod node with 2 changed files: each one entry "replaced", old uid first, < 40 lines at 100 columns', () => {
+  const replaced = [replacedPod(7), replacedPod(21)];
+  const plans = Array.from(
+    { length: 30 },
+    (_, i) =>
+      replaced.find((r) => r.plan.pod.name.includes(`-${String(i).padStart(3, '0')}-`))?.plan ?? nodePod(i, 'none'),
+  );
+  const plan = buildNodePlan(
+    'lab-node-1',
+    plans,
+    replaced.map((r) => r.old),
+    [],
+  );
+  const text = renderNodePlan(plan, { width: 100 });
+  golden('node-plan-30-static-replaced.txt', text);
+  const lines = text.trimEnd().split('\n');
+  assert.ok(lines.length < 40, `${lines.length} lines:\n${text}`);
+  for (const l of lines) assert.ok(l.length <= 100, `over 100 columns: ${l}`);
+  assert.equal(
+    lines[0],
+    'Pod kube-system/static-web-007-lab-node-1: replaced: file changed, kubelet starts uid new-uid-7 and',
+  );
+  assert.equal(lines[1], '  kills uid uid-7');
+  // Not a new pod and an orphan: no orphan section, and the summary counts no other orphans.
+  assert.ok(!text.includes('Orphans:'), text);
+  assert.equal(lines.at(-1), 'Node lab-node-1: 30 pods: 2 with changes (2 replaced), 28 without; no other orphans.');
+  // Both halves in kubelet's order: the old uid's termination, then the new pod's preflight and sync.
+  const entry = lines.slice(0, lines.indexOf(''));
+  const actions = entry.flatMap((l) => /^(old|pre|\d+)\s+(\S+)/.exec(l)?.slice(1, 3).join(' ') ?? []);
+  assert.deepEqual(actions, [
+    'old kill-pod',
+    'pre create-pod-cgroup',
+    '1 create-sandbox',
+    '2 start-container',
+    '3 start-container',
+    '4 start-container',
+  ]);
+  // The long cgroup path does not squeeze REASON: it has a line of its own.
+  assert.ok(
+    entry.some((l) => l.startsWith('  ↳ target /sys/fs/cgroup/kubepods.slice/')),
+    entry.join('\n'),
+  );
 });

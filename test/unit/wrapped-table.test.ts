@@ -89,3 +89,31 @@ test('rows come back as their lines, so a caller paints a wrapped row whole', ()
   assert.ok(rows[1]!.length > 1);
   assert.deepEqual(rows[2], ['2      short']);
 });
+
+test('a long TARGET moves to its own line instead of squeezing REASON below ~30 characters', () => {
+  const target = '/sys/fs/cgroup/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1234.slice';
+  const reason = 'the pod cgroup is missing: kubelet creates it before the sandbox (pod-level resources)';
+  const rows = wrappedTableRows(
+    ['STEP', 'ACTION', 'TARGET', 'REASON'],
+    [
+      ['pre', 'create-cgroup', target, reason],
+      ['1', 'start-container', 'app', 'never started'],
+    ],
+    { width: 100, wrap: [3], moveLong: [2] },
+  );
+  const [first, second] = [rows[1]!, rows[2]!];
+  assert.match(first[0]!, /^pre\s+create-cgroup\s+↓\s+the pod cgroup is missing/);
+  assert.equal(first.at(-1), `  ↳ target ${target}`);
+  assert.match(second[0]!, /^1\s+start-container\s+app\s+never started$/);
+  for (const l of rows.flat()) assert.ok(l.length <= 100, l);
+  // Without moveLong the same table keeps the target in place and squeezes the reason.
+  const squeezed = wrappedTableRows(
+    ['STEP', 'ACTION', 'TARGET', 'REASON'],
+    [['pre', 'create-cgroup', target, reason]],
+    {
+      width: 130,
+      wrap: [3],
+    },
+  );
+  assert.ok(squeezed[1]!.length > 2);
+});
