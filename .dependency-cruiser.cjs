@@ -8,7 +8,7 @@
 /** @type {Record<string, {path: string, about: string, imports: string[], types?: string[]}>} */
 const layers = {
   entry: { path: '^src/entry\\.ts$', about: 'runs main on the real process, flushes output, the only process.exit', imports: ['main', 'base'] },
-  main: { path: '^src/main\\.ts$', about: 'composition root: argv -> commander -> Context -> command; the exit code', imports: ['cli', 'base'] },
+  main: { path: '^src/main\\.ts$', about: 'composition root: argv -> commander -> Context -> command; the exit code', imports: ['cli', 'render', 'base'] },
   cli: {
     path: '^src/cli/',
     about: 'the command table and commands: flags wired to workflows and render',

@@ -4,6 +4,7 @@ import { buildProgram, programForDocs, type ActionRunner, type GlobalOptions } f
 import { COMMANDS, loadContext } from './cli/commands';
 import type { Context, Io } from './cli/context';
 import { SyncpodError, errorLine } from './errors';
+import { invocationSecrets } from './render/secret-mask';
 
 function wantsDebug(argv: string[], env: Record<string, string | undefined>): boolean {
   return argv.includes('-D') || argv.includes('--debug') || env.SYNCPOD_DEBUG === '1';
@@ -35,6 +36,8 @@ export async function main(argv: string[], io: Io): Promise<number> {
       },
       { loaders: COMMANDS.map((c) => c.load), full: programForDocs, run: main },
     );
+    // --show-secrets (sync, create, pull): Secret values are printed where they occur.
+    if ((cmd.opts() as { showSecrets?: boolean }).showSecrets === true) invocationSecrets.reveal();
     const positional = args
       .slice(0, cmd.registeredArguments.length)
       .flatMap((a) => (a === undefined ? [] : Array.isArray(a) ? (a as string[]) : [String(a)]));
@@ -61,10 +64,12 @@ export async function main(argv: string[], io: Io): Promise<number> {
       // Help and --version exit 0; usage errors were already printed by commander.
       return e.exitCode ?? 1;
     }
+    // The error line leaves through the same mask as all other output (a Secret's value quoted
+    // in a runtime's message or a path).
     if (wantsDebug(argv, io.env) && err instanceof Error) {
-      io.stderr.write(`${err.stack ?? err.message}\n`);
+      io.stderr.write(invocationSecrets.mask(`${err.stack ?? err.message}\n`));
     } else {
-      io.stderr.write(`syncpod: ${errorLine(err)}\n`);
+      io.stderr.write(invocationSecrets.mask(`syncpod: ${errorLine(err)}\n`));
     }
     return err instanceof SyncpodError ? err.exitCode : 1;
   } finally {

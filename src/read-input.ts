@@ -8,14 +8,15 @@ import { SyncpodError } from './errors';
 export const MAX_INPUT_BYTES = 128 * 1024 * 1024;
 const CHUNK = 1 << 20;
 
-function tooLarge(label: string): SyncpodError {
-  return new SyncpodError(
-    `${label}: larger than ${MAX_INPUT_BYTES / 1024 / 1024} MiB: refused (not a manifest or config file?)`,
-  );
+function tooLarge(label: string, limit: number, why = 'not a manifest or config file?'): SyncpodError {
+  return new SyncpodError(`${label}: larger than ${limit / 1024 / 1024} MiB: refused (${why})`);
 }
 
-/** The bytes of a file (or device, FIFO) at most MAX_INPUT_BYTES long. */
-export function readInputFileSync(path: string, label = path): Buffer {
+/**
+ * The bytes of a file (or device, FIFO) at most `limit` (default MAX_INPUT_BYTES) long; past it,
+ * reading stops and the file is refused with `why` (manifests have their own, lower limit).
+ */
+export function readInputFileSync(path: string, label = path, limit = MAX_INPUT_BYTES, why?: string): Buffer {
   const fd = openSync(path, 'r');
   try {
     const chunks: Buffer[] = [];
@@ -25,7 +26,7 @@ export function readInputFileSync(path: string, label = path): Buffer {
       const n = readSync(fd, buf, 0, CHUNK, null);
       if (n === 0) break;
       total += n;
-      if (total > MAX_INPUT_BYTES) throw tooLarge(label);
+      if (total > limit) throw tooLarge(label, limit, why);
       chunks.push(buf.subarray(0, n));
     }
     return Buffer.concat(chunks, total);
@@ -45,7 +46,7 @@ export function readInputStream(stream: NodeJS.ReadableStream, label: string): P
       if (total > MAX_INPUT_BYTES) {
         stream.removeListener('data', onData);
         stream.pause();
-        reject(tooLarge(label));
+        reject(tooLarge(label, MAX_INPUT_BYTES));
         return;
       }
       chunks.push(b);

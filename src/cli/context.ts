@@ -7,6 +7,7 @@ import { DEFAULT_RUNTIME_ENDPOINTS, resolveSettings, type GlobalFlags, type Sett
 import type { CriServices } from '../cri/connect';
 import { connectRuntime } from '../workflows/connect-runtime';
 import { chooseColours, type Colours } from '../render/colour';
+import { invocationSecrets, maskedStream } from '../render/secret-mask';
 import type { ImageCaller, RuntimeCaller } from '../sync/types';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 import { inputText } from '../utf8';
@@ -87,11 +88,37 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
+/**
+ * The invocation's streams with its Secret values masked in everything written (render/secret-mask.ts);
+ * the streams are still made on first use.
+ */
+function maskedIo(io: Io): Io {
+  let stdout: Io['stdout'] | undefined;
+  let stderr: Io['stderr'] | undefined;
+  const writeOut = io.writeOut;
+  return {
+    get stdout() {
+      stdout ??= maskedStream(io.stdout, invocationSecrets);
+      return stdout;
+    },
+    get stderr() {
+      stderr ??= maskedStream(io.stderr, invocationSecrets);
+      return stderr;
+    },
+    ...(writeOut ? { writeOut: (text: string) => writeOut(invocationSecrets.mask(text)) } : {}),
+    get stdin() {
+      return io.stdin;
+    },
+    env: io.env,
+  };
+}
+
 export function createContext(
-  io: Io,
+  rawIo: Io,
   flags: GlobalFlags & { noColor?: boolean },
   program: ProgramHandle = NO_PROGRAM,
 ): Context {
+  const io = maskedIo(rawIo);
   let settings: Settings | undefined;
   let cri: CriServices | undefined;
   const parseYaml = (text: string) => (require('yaml') as typeof import('yaml')).parse(text);

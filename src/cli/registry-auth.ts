@@ -4,6 +4,7 @@
 import type { Context } from './context';
 import type * as T from '../cri/types';
 import { SyncpodError } from '../errors';
+import { invocationSecrets } from '../render/secret-mask';
 
 export interface AuthFlags {
   creds?: string;
@@ -43,7 +44,19 @@ function readPassword(ctx: Context): Promise<string> {
   });
 }
 
+/** The credentials, their secret parts kept out of every output (render/secret-mask.ts). */
 export async function registryAuth(ctx: Context, flags: AuthFlags): Promise<T.AuthConfig | undefined> {
+  const auth = await readRegistryAuth(ctx, flags);
+  const a = auth as { password?: string; auth?: string } | undefined;
+  if (a?.password) invocationSecrets.add([a.password]);
+  if (a?.auth) {
+    const decoded = Buffer.from(a.auth, 'base64').toString('utf8');
+    invocationSecrets.add([a.auth, decoded, decoded.slice(decoded.indexOf(':') + 1)]);
+  }
+  return auth;
+}
+
+async function readRegistryAuth(ctx: Context, flags: AuthFlags): Promise<T.AuthConfig | undefined> {
   if (flags.username) return { username: flags.username, password: await readPassword(ctx) } as T.AuthConfig;
   const creds = flags.creds ?? (ctx.io.env.CRICTL_CREDS || undefined);
   const auth = flags.auth ?? (ctx.io.env.CRICTL_AUTH || undefined);

@@ -139,6 +139,11 @@ export function parseConfigFile(path: string, text: string, parseYaml: (t: strin
         const n = typeof value === 'number' ? value : Number(String(value));
         if (!Number.isInteger(n))
           throw new SyncpodError(`${path}: timeout: not a whole number of seconds: "${String(value)}"`);
+        // The same ceiling as --timeout (a timer cannot wait longer); 0 or less means crictl's default.
+        if (n * 1000 > MAX_TIMEOUT_MS)
+          throw new SyncpodError(
+            `${path}: timeout: must be between 1ms and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h, got "${String(value)}"`,
+          );
         cfg.timeoutSeconds = n;
         break;
       }

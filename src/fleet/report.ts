@@ -10,6 +10,7 @@
 // wins; a source that never produced a plan is reported under its prefix as a node with errors.
 // Doctor reports (`doctor -o json`, {schemaVersion, node, checks, summary}) in the same logs, from
 // the same container or a second one, are merged beside the plans by node name, the newest winning.
+import { SyncpodError } from '../errors';
 
 export const FLEET_REPORT_SCHEMA_VERSION = 1;
 
@@ -305,8 +306,36 @@ function doctorsByNode(sources: Source[]): Map<string, FleetDoctor> {
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
+/**
+ * An input that is one JSON value but neither a node plan nor a doctor report (`[1,2,3]`, `{}`):
+ * refused with one line naming it and what was expected, before anything is merged. A log of
+ * several documents (or with prefixes) is read line by line as before.
+ */
+export function checkFleetInput(input: FleetInput): void {
+  const trimmed = input.text.trim();
+  if (!trimmed.startsWith('{') && !trimmed.startsWith('[') && trimmed !== 'null') return;
+  let v: unknown;
+  try {
+    v = JSON.parse(trimmed);
+  } catch {
+    return; // several documents, or a log with prefixes
+  }
+  if (isNodePlan(v) || isDoctorReport(v)) return;
+  const found = Array.isArray(v)
+    ? 'a JSON array'
+    : v === null
+      ? 'JSON null'
+      : typeof v === 'object'
+        ? `a JSON object without a node plan's or doctor report's fields${Object.keys(v).length === 0 ? ' (empty)' : ''}`
+        : `a JSON ${typeof v}`;
+  throw new SyncpodError(
+    `${input.name}: ${found}; expected a node plan (plan --node -o json), a doctor report (doctor -o json) or a log of them`,
+  );
+}
+
 /** Merges the inputs into one report; nodes sorted by name (then source). */
 export function buildFleetReport(inputs: FleetInput[]): FleetReport {
+  for (const input of inputs) checkFleetInput(input);
   const byNode = new Map<string, FleetNode>();
   const sources = readSources(inputs);
   const doctors = doctorsByNode(sources);

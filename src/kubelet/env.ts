@@ -356,6 +356,16 @@ export function secretEnvNames(pod: Pod, container: Container, values: ValueSour
     .map((e) => e.name);
 }
 
+/**
+ * Values of the container's variables that come from a Secret (the referenced values, and what
+ * was expanded from them as far as can be told without node facts): what output must not show.
+ */
+export function secretEnvValues(pod: Pod, container: Container, values: ValueSources | undefined): string[] {
+  return collectEnvironment(pod, container, { podIPs: [], nodeIPs: [], values }, false)
+    .filter((e) => e.secret && e.value !== '')
+    .map((e) => e.value);
+}
+
 interface Held {
   value: string;
   secret: boolean;

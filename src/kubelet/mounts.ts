@@ -56,7 +56,13 @@ export type FsEffect =
    * by a rename, a symlink `name -> ..data/name` per user-visible entry, old entries and the old
    * timestamped directory removed; nothing rewritten when the files are unchanged.
    */
-  | { kind: 'atomicWrite'; dir: string; files: FileProjection[]; timestampDir: string; why: string };
+  | { kind: 'atomicWrite'; dir: string; files: FileProjection[]; timestampDir: string; why: string }
+  /**
+   * kubelet's SetVolumeOwnership for the pod's fsGroup: every entry below `path` (symlinks not
+   * followed) gets group `gid` and, unless a symlink, its mode | 0660 (0440 when `readOnly`), a
+   * directory also setgid | 0110. emptyDir ignores a failure (`bestEffort`), as kubelet does.
+   */
+  | { kind: 'volumeOwnership'; path: string; gid: number; readOnly: boolean; bestEffort: boolean; why: string };
 
 export const ETC_HOSTS_PATH = '/etc/hosts';
 
@@ -123,6 +129,17 @@ export function pluginVolumePath(kubeletRoot: string, pod: Pod, type: string, vo
   return `${podDir(kubeletRoot, pod)}/volumes/${PLUGIN_DIRS[type]}/${checkPathComponent('volume name', volumeName)}`;
 }
 
+/** The pod's fsGroup, when it has one (the ownership every emptyDir and file volume gets). */
+function fsGroupOf(pod: Pod): number | undefined {
+  const g = pod.spec?.securityContext?.fsGroup;
+  return g === undefined || g === null ? undefined : Number(g);
+}
+
+function ownershipEffects(pod: Pod, path: string, readOnly: boolean, bestEffort: boolean, why: string): FsEffect[] {
+  const gid = fsGroupOf(pod);
+  return gid === undefined ? [] : [{ kind: 'volumeOwnership', path, gid, readOnly, bestEffort, why }];
+}
+
 function tmpfsEffect(pod: Pod, path: string, sizeLimit: string | number | undefined, s: VolumeSetup, why: string) {
   const sizeBytes = emptyDirMemorySize(pod, sizeLimit, s.nodeAllocatableMemory, s.sizeMemoryBackedVolumes);
   return { kind: 'mountTmpfs' as const, path, mode: 0o777, sizeBytes, noswap: s.noswap, why };
@@ -151,13 +168,15 @@ export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string, setup?: 
     const medium = v.emptyDir?.medium ?? '';
     const path = emptyDirPath(kubeletRoot, pod, v.name);
     const why = `emptyDir volume ${v.name}`;
+    const owner = ownershipEffects(pod, path, false, true, why);
     if (medium === 'Memory' && setup) {
-      const effects = [tmpfsEffect(pod, path, v.emptyDir?.sizeLimit, setup, why)];
+      const effects = [tmpfsEffect(pod, path, v.emptyDir?.sizeLimit, setup, why), ...owner];
       return { hostPath: path, relabel: true, readOnly: false, effects };
     }
     if (medium !== '')
       throw new SyncpodError(`volume ${v.name}: emptyDir medium ${medium} is not supported by syncpod`);
-    return { hostPath: path, relabel: true, readOnly: false, effects: [{ kind: 'mkdir', path, mode: 0o777, why }] };
+    const mkdir: FsEffect = { kind: 'mkdir', path, mode: 0o777, why };
+    return { hostPath: path, relabel: true, readOnly: false, effects: [mkdir, ...owner] };
   }
   if ((type === 'configMap' || type === 'secret' || type === 'projected' || type === 'downwardAPI') && setup) {
     const path = pluginVolumePath(kubeletRoot, pod, type, v.name);
@@ -179,7 +198,8 @@ export function resolveVolume(pod: Pod, v: Volume, kubeletRoot: string, setup?: 
       timestampDir: timestampDirName(setup.nowMs, setup.random),
       why,
     };
-    return { hostPath: path, relabel: true, readOnly: true, effects: [dir, write] };
+    const owner = ownershipEffects(pod, path, true, false, why);
+    return { hostPath: path, relabel: true, readOnly: true, effects: [dir, write, ...owner] };
   }
   throw new SyncpodError(`volume ${v.name}: type ${type} is not supported by syncpod`);
 }

@@ -86,6 +86,8 @@ export interface StartupVerdict {
   warnings: StartupFinding[];
   /** One line: "kubelet 1.37 would not start on this node: 2 blockers (cgroup-v1, flag-removed); 1 warning." */
   summary: string;
+  /** Facts that could not be read, so their checks said nothing: 'runtime' (no Version answer), 'swap' (/proc/swaps). */
+  unread: Array<'runtime' | 'swap'>;
 }
 
 // --- reading the facts -----------------------------------------------------------------------------
@@ -571,5 +573,9 @@ export function startupVerdict(facts: StartupFacts, targetVersion: string): Star
     blockers.length > 0
       ? `kubelet ${targetText} would not start on this node: ${n(blockers.length, 'blocker')} (${rules(blockers)})${warnings.length ? `; ${n(warnings.length, 'warning')} (${rules(warnings)})` : ''}.`
       : `kubelet ${targetText} would start on this node${warnings.length ? `, with ${n(warnings.length, 'warning')} (${rules(warnings)})` : ''}.`;
-  return { target: targetText, starts: blockers.length === 0, blockers, warnings, summary };
+  const unread: StartupVerdict['unread'] = [
+    ...(facts.runtime ? [] : (['runtime'] as const)),
+    ...(facts.swaps ? [] : (['swap'] as const)),
+  ];
+  return { target: targetText, starts: blockers.length === 0, blockers, warnings, summary, unread };
 }

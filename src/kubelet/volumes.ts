@@ -495,8 +495,7 @@ function classifyVolume(
     provision,
     detail,
   });
-  if (isSkipped(data, v.name))
-    return verdict('skipped', 'skipped (--skip-volume): not set up, and no container mounts it');
+  if (isSkipped(data, v.name)) return verdict('skipped', '--skip-volume: not set up, and no container mounts it');
   switch (type) {
     case 'hostPath':
       return verdict('host-path', `the node's ${v.hostPath?.path ?? ''}`);

@@ -9,6 +9,7 @@ import type { LoadedPod, SkippedDocument } from './types';
 import { parseSelector } from './selector';
 import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
+import { MANIFEST_LIMIT_WHY, MAX_MANIFEST_BYTES } from './yaml-size';
 
 export const STDIN_LABEL = '<stdin>';
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -131,7 +132,7 @@ async function expand(path: string): Promise<string[]> {
 
 async function read(file: string): Promise<Uint8Array> {
   try {
-    return readInputFileSync(file);
+    return readInputFileSync(file, file, MAX_MANIFEST_BYTES, MANIFEST_LIMIT_WHY);
   } catch (err) {
     if (err instanceof SyncpodError) throw err;
     throw readError(file, err);

@@ -4,7 +4,7 @@
 // and recorded. Pure (the text is given; load.ts reads files).
 
 import type { Pod, PodStatus } from '../kubelet/api-types';
-import { LineCounter, parseAllDocuments, type Document } from 'yaml';
+import { Composer, LineCounter, Parser, type Document } from 'yaml';
 import { SyncpodError } from '../errors';
 import { podFromWorkload, WORKLOAD_KINDS, type ControllerOptions } from './controllers';
 import { applyPodDefaults } from './defaults';
@@ -15,6 +15,7 @@ import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { dropDisabledFields } from './drop-disabled';
 import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
 import { isObj, type Obj } from '../json-object';
+import { expandedSizeProblem, sizeProblemLine, textTooLong } from './yaml-size';
 
 /** More aliases than this in one document is refused (the "billion laughs" expansion). */
 export const MAX_ALIAS_COUNT = 1000;
@@ -74,13 +75,12 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
     );
   }
   const lines = lineCounter ?? new LineCounter();
-  const docs = parseAllDocuments(text, { ...KUBECTL_YAML_OPTIONS, lineCounter: lines } as never);
-  const list = (Array.isArray(docs) ? docs : [docs]) as Document[];
+  const list = yamlDocuments(text, fileLabel, lines);
   list.forEach((doc, i) => {
     const error = doc.errors[0];
     const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
     if (error) {
-      const pos = error.linePos?.[0];
+      const pos = error.pos ? lines.linePos(error.pos[0]) : undefined;
       const message = yamlProblem(error.message);
       throw new SyncpodError(
         pos ? `${where}: line ${pos.line}, column ${pos.col}: ${message}` : `${where}: ${message}`,
@@ -93,6 +93,30 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
     }
   });
   return list;
+}
+
+/**
+ * The documents of a YAML (or JSON) text, refused with one line naming the text (and document)
+ * when the text is too long or an object would expand past its limit (yaml-size.ts): measured on
+ * the parser's syntax tree, before the documents are composed or any value is built. Parse errors
+ * are left in each document's `errors` (positions via `lines`).
+ */
+export function yamlDocuments(text: string, fileLabel: string, lines: LineCounter): Document[] {
+  const tooLong = textTooLong(text.length);
+  if (tooLong) throw new SyncpodError(`${fileLabel}: ${tooLong}`);
+  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  let measured = true;
+  try {
+    const problem = expandedSizeProblem(tokens);
+    if (problem) throw new SyncpodError(`${fileLabel}: ${sizeProblemLine(problem)}`);
+  } catch (err) {
+    if (!(err instanceof RangeError)) throw err;
+    measured = false; // nested past the stack: the composer names where (below)
+  }
+  const docs = Array.from(new Composer(KUBECTL_YAML_OPTIONS as never).compose(tokens)) as Document[];
+  if (!measured && !docs.some((d) => d.errors.length > 0))
+    throw new SyncpodError(`${fileLabel}: ${yamlProblem('Maximum call stack size exceeded')}`);
+  return docs;
 }
 
 /** A document's value, aliases bounded ("billion laughs"). */

@@ -39,6 +39,8 @@ const YAML_STYLE_FLOAT = /^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$/
 const DOT_FLOAT = /^\.[0-9]+([eE][-+]?[0-9]+)?$/;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_MAX = 2n ** 64n - 1n;
+const INT64_MAX = 2n ** 63n - 1n;
+const LARGEST_DOUBLE_BELOW_2_63 = 2n ** 63n - 1024n;
 
 function goInteger(plain: string): number | undefined {
   const m = GO_INT.exec(plain);
@@ -58,6 +60,10 @@ function goInteger(plain: string): number | undefined {
             : dec!;
   const magnitude = BigInt(digits);
   const value = sign === '-' ? -magnitude : magnitude;
+  // The largest int64 values (2^63-1 down to 2^63-512) round up to 2^63 as a double, out of the
+  // int64 range the schema checks: they read as the largest double below 2^63 instead, so a valid
+  // int64 (terminationGracePeriodSeconds: 9223372036854775807) is accepted as the API accepts it.
+  if (value <= INT64_MAX && value > LARGEST_DOUBLE_BELOW_2_63) return Number(LARGEST_DOUBLE_BELOW_2_63);
   // ParseInt's int64 range, then ParseUint's (no sign) up to 2^64-1.
   if (value < INT64_MIN) return undefined;
   if (value > UINT64_MAX || (value >= 2n ** 63n && sign !== '')) return undefined;

@@ -1,26 +1,35 @@
-// A subset of Go's text/template, run on the JSON crictl feeds its `-o go-template --template`
-// (decoded with UseNumber, option missingkey=error). Hand-written: the npm packages found are
-// wrappers around a Go binary or do plain substitution only.
+// Go's text/template, run on the JSON crictl feeds its `-o go-template --template` (decoded with
+// UseNumber, option missingkey=error, crictl's json/title/lower/upper functions). Hand-written: the npm
+// packages found are wrappers around a Go binary or do plain substitution only.
 //
-// Supported: text and actions with trim markers ({{- -}}), comments, field paths (.a.b, $.a, $v.a),
-// variables ($x := …, $x = …), pipelines (x | f), parenthesised commands, literals (strings, raw
-// strings, numbers, true/false/nil), if / else if / else, range (with $i, $v :=, and else), with
-// (and else), and the functions and, or, not, eq, ne, lt, le, gt, ge, index, len, print, printf,
-// println, json, lower, upper, title. Not supported: define/template/block, break/continue,
-// methods, slice, call, html/js/urlquery; printf knows %s %v %d %q %f %t %x %% with width/precision.
+// As Go 1.26 does it: truth of every kind (0, 0.0, "", empty list or map and nil are false; a
+// json.Number is a string, so "0" is true), and/or evaluating their arguments only as far as needed,
+// eq/ne/lt/le/gt/ge on basic kinds (int and float64 constants are not json.Number), index and slice,
+// len, not, print/printf/println as fmt (src/render/go-fmt.ts), range over lists, maps (sorted keys)
+// and integers, break/continue, variables, pipelines, parenthesised commands, Go string, raw string,
+// character and number literals. Not supported: define/template/block, methods, call, html/js/urlquery.
 import { SyncpodError } from '../errors';
 
-/** A JSON number kept as its text (Go's json.Number under UseNumber). */
-class GoNumber {
-  constructor(readonly text: string) {}
-}
+import {
+  compareGoStrings,
+  GoInt,
+  GoNumber,
+  type GoValue,
+  goShow,
+  goSprint,
+  goSprintf,
+  goSprintln,
+  goTypeName,
+  isMap,
+} from './go-fmt';
 
-type Value = unknown;
+type Value = GoValue;
 
 // ---- lexing and parsing ------------------------------------------------------------------------
 
 type Node =
   | { t: 'text'; text: string }
+  | { t: 'break' | 'continue' }
   | { t: 'action'; pipe: Pipeline }
   | { t: 'if' | 'with'; pipe: Pipeline; body: Node[]; else?: Node[] }
   | { t: 'range'; pipe: Pipeline; body: Node[]; else?: Node[] };
@@ -84,6 +93,9 @@ function split(src: string): Array<{ text: string } | { action: string }> {
   return out;
 }
 
+/** Marks a token that is a field chain right after `)`. */
+const CHAIN = '\u0000';
+
 function tokenize(s: string): string[] {
   const toks: string[] = [];
   let i = 0;
@@ -107,6 +119,12 @@ function tokenize(s: string): string[] {
       const j = s.indexOf("'", i + 1);
       toks.push(s.slice(i, j + 1));
       i = j + 1;
+    } else if (ch === ')' && s[i + 1] === '.' && /[A-Za-z_]/.test(s[i + 2] ?? '')) {
+      // (x).field: a field chain on the parenthesised value, written with no space before the dot
+      let j = i + 1;
+      while (j < s.length && !/[\s()|,=]/.test(s[j]!)) j++;
+      toks.push(')', `${CHAIN}${s.slice(i + 1, j)}`);
+      i = j;
     } else if (ch === '(' || ch === ')' || ch === '|' || ch === ',') {
       toks.push(ch);
       i++;
@@ -126,22 +144,88 @@ function tokenize(s: string): string[] {
   return toks;
 }
 
+/** Go's escape sequences in an interpreted string or character literal (strconv.Unquote). */
+function unquoteGo(body: string, quote: string, tok: string): string {
+  let out = '';
+  for (let i = 0; i < body.length; i++) {
+    const c = body[i]!;
+    if (c === quote) fail(`bad literal ${tok}`);
+    if (c !== '\\') {
+      out += c;
+      continue;
+    }
+    const e = body[++i];
+    const simple: Record<string, string> = {
+      a: '\x07',
+      b: '\b',
+      f: '\f',
+      n: '\n',
+      r: '\r',
+      t: '\t',
+      v: '\v',
+      '\\': '\\',
+    };
+    if (e !== undefined && e in simple) out += simple[e];
+    else if (e === quote) out += quote;
+    else if (e === 'x' || e === 'u' || e === 'U') {
+      const n = e === 'x' ? 2 : e === 'u' ? 4 : 8;
+      const h = body.slice(i + 1, i + 1 + n);
+      if (!new RegExp(`^[0-9a-fA-F]{${n}}$`).test(h)) fail(`bad escape in ${tok}`);
+      const cp = Number.parseInt(h, 16);
+      // A byte above 0x7f alone is not UTF-8: JavaScript text cannot hold it, so it reads as U+FFFD.
+      if (e === 'x') out += cp < 0x80 ? String.fromCharCode(cp) : '\uFFFD';
+      else {
+        if (cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff)) fail(`bad escape in ${tok}`);
+        out += String.fromCodePoint(cp);
+      }
+      i += n;
+    } else if (e !== undefined && e >= '0' && e <= '7') {
+      const o = body.slice(i, i + 3);
+      if (!/^[0-7]{3}$/.test(o) || Number.parseInt(o, 8) > 255) fail(`bad escape in ${tok}`);
+      const b = Number.parseInt(o, 8);
+      out += b < 0x80 ? String.fromCharCode(b) : String.fromCharCode(0xfffd);
+      i += 2;
+    } else fail(`bad escape in ${tok}`);
+  }
+  return out;
+}
+
+/** A number constant as text/template types it: an int unless it has . e E p P (not hex), else float64. */
+function numberLiteral(tok: string): Value {
+  const t = tok.replace(/_/g, '');
+  const sign = t.startsWith('-') ? -1n : 1n;
+  const body = t.replace(/^[-+]/, '');
+  const isHex = /^0[xX]/.test(body);
+  if (/^(0[xX][0-9a-fA-F]+|0[bB][01]+|0[oO]?[0-7]+|[1-9]\d*|0)$/.test(body)) {
+    const text = /^0[0-7]+$/.test(body)
+      ? `0o${body.slice(1)}`
+      : body.replace(/^0O/, '0o').replace(/^0B/, '0b').replace(/^0X/, '0x');
+    const v = sign * BigInt(text);
+    if (v > 2n ** 63n - 1n || v < -(2n ** 63n)) fail(`${tok} overflows int`);
+    return new GoInt(v);
+  }
+  if (!isHex && /^(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(body)) {
+    const f = Number(t);
+    // An integral float written without . e E (cannot happen here) would be an int.
+    return f;
+  }
+  return fail(`bad number syntax: "${tok}"`);
+}
+
 function parseArg(tok: string): Arg {
   if (tok.startsWith('"')) {
-    try {
-      return { t: 'lit', value: JSON.parse(tok) };
-    } catch {
-      fail(`bad string ${tok}`);
-    }
+    if (tok.length < 2 || !tok.endsWith('"')) fail(`unterminated quoted string`);
+    return { t: 'lit', value: unquoteGo(tok.slice(1, -1), '"', tok) };
   }
   if (tok.startsWith('`')) return { t: 'lit', value: tok.slice(1, -1) };
-  if (tok.startsWith("'")) return { t: 'lit', value: tok.codePointAt(1) };
+  if (tok.startsWith("'")) {
+    const ch = unquoteGo(tok.slice(1, -1), "'", tok);
+    if ([...ch].length !== 1) fail(`malformed character constant: ${tok}`);
+    return { t: 'lit', value: new GoInt(BigInt(ch.codePointAt(0)!)) };
+  }
   if (tok === 'true' || tok === 'false') return { t: 'lit', value: tok === 'true' };
   if (tok === 'nil') return { t: 'lit', value: null };
-  if (/^[-+]?(\d|\.\d)/.test(tok)) {
-    if (Number.isNaN(Number(tok))) fail(`bad number ${tok}`);
-    return { t: 'lit', value: Number(tok) };
-  }
+  if (/^[-+]?(\d|\.\d)/.test(tok)) return { t: 'lit', value: numberLiteral(tok) };
   if (tok === '.') return { t: 'field', base: 'dot', path: [] };
   if (tok.startsWith('.')) return { t: 'field', base: 'dot', path: tok.slice(1).split('.') };
   if (tok.startsWith('$')) {
@@ -181,9 +265,11 @@ function parsePipeline(toks: string[]): Pipeline {
       const sub: Arg = { t: 'sub', pipe: parsePipeline(inner) };
       // (x).field
       const next = toks[j];
-      if (next?.startsWith('.') && next.length > 1) {
+      if (next?.startsWith(CHAIN)) {
         cur.push({ t: 'sub', pipe: { decl: [], assign: false, cmds: [[sub]] } });
-        (cur[cur.length - 1] as { t: 'sub'; pipe: Pipeline; path?: string[] }).path = next.slice(1).split('.');
+        (cur[cur.length - 1] as { t: 'sub'; pipe: Pipeline; path?: string[] }).path = next
+          .slice(CHAIN.length + 1)
+          .split('.');
         j++;
       } else cur.push(sub);
       i = j - 1;
@@ -212,8 +298,8 @@ function parse(src: string): Node[] {
       const word = kw?.[1] ?? '';
       if (stopAt.includes(word)) return { nodes, stop: word, rest: kw![2]! };
       if (word === 'if' || word === 'with' || word === 'range') nodes.push(control(word, kw![2]!));
-      else if (['define', 'template', 'block', 'break', 'continue'].includes(word))
-        fail(`{{${word}}} is not supported`);
+      else if ((word === 'break' || word === 'continue') && kw![2]!.trim() === '') nodes.push({ t: word });
+      else if (['define', 'template', 'block'].includes(word)) fail(`{{${word}}} is not supported`);
       else nodes.push({ t: 'action', pipe: parsePipeline(tokenize(a)) });
     }
     if (stopAt.length) fail(`missing {{end}}`);
@@ -239,169 +325,246 @@ function parse(src: string): Node[] {
 
 // ---- evaluation --------------------------------------------------------------------------------
 
+/** text/template's isTrue: the zero value of its kind is false; a nil interface is false. */
 function truth(v: Value): boolean {
-  if (v === null || v === undefined) return false;
-  if (v instanceof GoNumber) return v.text.length > 0;
+  if (v === null) return false;
   if (typeof v === 'boolean') return v;
   if (typeof v === 'string') return v.length > 0;
+  if (typeof v === 'number') return v !== 0;
+  if (v instanceof GoNumber) return v.text.length > 0; // a string kind: "0" is true
+  if (v instanceof GoInt) return v.value !== 0n;
   if (Array.isArray(v)) return v.length > 0;
-  if (typeof v === 'object') return Object.keys(v).length > 0;
-  return true;
+  return Object.keys(v).length > 0;
 }
 
-/** Go's fmt %v for decoded JSON. */
-function show(v: Value): string {
-  if (v === null || v === undefined) return '<nil>';
-  if (v instanceof GoNumber) return v.text;
-  if (typeof v === 'number') return String(v);
-  if (typeof v === 'string') return v;
-  if (typeof v === 'boolean') return String(v);
-  if (Array.isArray(v)) return `[${v.map(show).join(' ')}]`;
-  const o = v as Record<string, Value>;
-  return `map[${Object.keys(o)
-    .sort()
-    .map((k) => `${k}:${show(o[k])}`)
-    .join(' ')}]`;
-}
-
-/** encoding/json Encoder output (HTML-escaped, newline at the end). */
+/** encoding/json's Encoder: map keys sorted, json.Number as written, HTML-safe, a newline at the end. */
 function goJson(v: Value): string {
-  const plain = (x: Value): unknown => {
-    if (x instanceof GoNumber) return Number(x.text);
-    if (Array.isArray(x)) return x.map(plain);
-    if (x && typeof x === 'object') {
-      const o: Record<string, unknown> = {};
-      for (const k of Object.keys(x).sort()) o[k] = plain((x as Record<string, Value>)[k]);
-      return o;
+  const str = (t: string): string => {
+    let out = '"';
+    for (const ch of t) {
+      const c = ch.codePointAt(0)!;
+      if (ch === '"' || ch === '\\') out += `\\${ch}`;
+      else if (ch === '\n') out += '\\n';
+      else if (ch === '\r') out += '\\r';
+      else if (ch === '\t') out += '\\t';
+      else if (ch === '\b') out += '\\b';
+      else if (ch === '\f') out += '\\f';
+      else if (c < 0x20 || ch === '<' || ch === '>' || ch === '&' || c === 0x2028 || c === 0x2029)
+        out += `\\u${c.toString(16).padStart(4, '0')}`;
+      else if (c >= 0xd800 && c <= 0xdfff) out += '\\ufffd';
+      else out += ch;
     }
-    return x;
+    return `${out}"`;
   };
-  const text = JSON.stringify(plain(v), (_k, val) => val) ?? 'null';
-  // keep number texts exactly (big int64 strings are strings anyway in protobuf JSON)
-  return text.replace(/[<>&\u2028\u2029]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`) + '\n';
+  const enc = (x: Value): string => {
+    if (x === null) return 'null';
+    if (typeof x === 'boolean') return String(x);
+    if (typeof x === 'string') return str(x);
+    if (x instanceof GoNumber) return x.text;
+    if (x instanceof GoInt) return x.value.toString();
+    if (typeof x === 'number') {
+      if (!Number.isFinite(x)) fail(`json: unsupported value: ${goShow(x)}`);
+      // encoding/json: %e form outside [1e-6, 1e21), with a two-digit exponent trimmed of its zero
+      const a = Math.abs(x);
+      if (a !== 0 && (a < 1e-6 || a >= 1e21)) return x.toExponential().replace(/e([-+])(\d)$/, 'e$10$2');
+      return String(x);
+    }
+    if (Array.isArray(x)) return `[${x.map(enc).join(',')}]`;
+    return `{${Object.keys(x)
+      .sort(compareGoStrings)
+      .map((k) => `${str(k)}:${enc(x[k]!)}`)
+      .join(',')}}`;
+  };
+  return `${enc(v)}\n`;
 }
 
-function num(v: Value, fn: string): number {
-  if (typeof v === 'number') return v;
-  return fail(`${fn}: expected a number, got ${show(v)}`);
-}
+type BasicKind = 'bool' | 'int' | 'float' | 'string' | 'invalid' | 'other';
 
-function printf(format: string, args: Value[]): string {
-  let i = 0;
-  return format.replace(
-    /%([-+ #0]*)(\d+)?(?:\.(\d+))?([a-zA-Z%])/g,
-    (_m, flags: string, width: string | undefined, prec: string | undefined, verb: string) => {
-      if (verb === '%') return '%';
-      if (i >= args.length) return `%!${verb}(MISSING)`;
-      const a = args[i++];
-      let s: string;
-      // json.Number is a string type: numeric verbs do not apply to it (Go prints %!d(json.Number=3)).
-      if (a instanceof GoNumber && 'dfeg'.includes(verb)) return `%!${verb}(json.Number=${a.text})`;
-      switch (verb) {
-        case 'd':
-          s = String(Math.trunc(num(a, 'printf')));
-          break;
-        case 'f':
-          s = num(a, 'printf').toFixed(prec === undefined ? 6 : Number(prec));
-          break;
-        case 'q':
-          s = typeof a === 'string' || a instanceof GoNumber ? JSON.stringify(show(a)) : show(a);
-          break;
-        case 'x':
-          s =
-            typeof a === 'string' || a instanceof GoNumber
-              ? Buffer.from(show(a)).toString('hex')
-              : Math.trunc(num(a, 'printf')).toString(16);
-          break;
-        case 't':
-        case 's':
-        case 'v':
-          s = show(a);
-          if (prec !== undefined && verb === 's') s = s.slice(0, Number(prec));
-          break;
-        default:
-          s = `%!${verb}(${show(a)})`;
-      }
-      if (width)
-        s = flags.includes('-')
-          ? s.padEnd(Number(width))
-          : s.padStart(Number(width), flags.includes('0') && verb !== 's' ? '0' : ' ');
-      return s;
-    },
-  );
-}
-
-/** Go's basic kinds as text/template compares them (json.Number is a string). */
-function kindOf(v: Value): 'string' | 'number' | 'bool' | 'other' {
-  if (typeof v === 'string' || v instanceof GoNumber) return 'string';
-  if (typeof v === 'number') return 'number';
+/** text/template's basicKind (json.Number is a string kind). */
+function basicKind(v: Value): BasicKind {
+  if (v === null) return 'invalid';
   if (typeof v === 'boolean') return 'bool';
+  if (typeof v === 'string' || v instanceof GoNumber) return 'string';
+  if (v instanceof GoInt) return 'int';
+  if (typeof v === 'number') return 'float';
   return 'other';
 }
 
-function compare(a: Value, b: Value): number {
-  const k = kindOf(a);
-  if (k !== kindOf(b) || k === 'other' || k === 'bool') return fail(`incompatible types for comparison`);
-  if (k === 'number') return (a as number) - (b as number);
-  const x = show(a);
-  const y = show(b);
-  return x < y ? -1 : x > y ? 1 : 0;
+const text = (v: Value): string => (v instanceof GoNumber ? v.text : (v as string));
+
+function lt(a: Value, b: Value): boolean {
+  const k1 = basicKind(a);
+  const k2 = basicKind(b);
+  if (k1 === 'invalid' || k1 === 'other' || k2 === 'invalid' || k2 === 'other') fail('invalid type for comparison');
+  if (k1 !== k2) fail('incompatible types for comparison');
+  switch (k1) {
+    case 'bool':
+      return fail('invalid type for comparison');
+    case 'int':
+      return (a as GoInt).value < (b as GoInt).value;
+    case 'float':
+      return (a as number) < (b as number);
+    default:
+      return compareGoStrings(text(a), text(b)) < 0;
+  }
 }
 
-function equal(a: Value, b: Value): boolean {
-  const k = kindOf(a);
-  if (k === 'other' || kindOf(b) === 'other') {
-    if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-    return fail('incompatible types for comparison');
+function eq(a: Value, others: Value[]): boolean {
+  if (others.length === 0) fail('missing argument for comparison');
+  const k1 = basicKind(a);
+  for (const b of others) {
+    const k2 = basicKind(b);
+    let same = false;
+    if (k1 !== k2) {
+      if (a !== null && b !== null) fail('incompatible types for comparison');
+    } else {
+      switch (k1) {
+        case 'bool':
+          same = a === b;
+          break;
+        case 'int':
+          same = (a as GoInt).value === (b as GoInt).value;
+          break;
+        case 'float':
+          same = a === b;
+          break;
+        case 'string':
+          same = text(a) === text(b);
+          break;
+        case 'invalid':
+          same = true; // both nil
+          break;
+        default:
+          fail(`non-comparable types ${goTypeName(a)} and ${goTypeName(b)}`);
+      }
+    }
+    if (same) return true;
   }
-  if (k !== kindOf(b)) return fail('incompatible types for comparison');
-  return k === 'string' ? show(a) === show(b) : a === b;
+  return false;
+}
+
+function lengthOf(v: Value): GoInt {
+  if (typeof v === 'string') return new GoInt(BigInt(Buffer.byteLength(v)));
+  if (v instanceof GoNumber) return new GoInt(BigInt(Buffer.byteLength(v.text)));
+  if (Array.isArray(v)) return new GoInt(BigInt(v.length));
+  if (isMap(v)) return new GoInt(BigInt(Object.keys(v).length));
+  return fail(v === null ? 'len of nil pointer' : `len of type ${goTypeName(v)}`);
+}
+
+/** text/template's indexArg: an int, within 0..cap. */
+function indexArg(i: Value, cap: number, what: string): number {
+  if (i === null) fail(`cannot index ${what} with nil`);
+  if (!(i instanceof GoInt)) fail(`cannot index ${what} with type ${goTypeName(i)}`);
+  const x = i.value;
+  if (x < 0n || x > BigInt(cap)) fail(`index out of range: ${x}`);
+  return Number(x);
+}
+
+function index(item: Value, keys: Value[]): Value {
+  if (item === null) fail('index of untyped nil');
+  let v: Value = item;
+  for (const k of keys) {
+    if (v === null) fail('index of nil pointer');
+    if (Array.isArray(v)) {
+      const i = indexArg(k, v.length, 'slice/array');
+      if (i >= v.length) fail(`index out of range: ${i}`);
+      v = v[i]!;
+    } else if (typeof v === 'string' || v instanceof GoNumber) {
+      const bytes: Buffer = Buffer.from(text(v), 'utf8');
+      const i = indexArg(k, bytes.length, 'slice/array');
+      if (i >= bytes.length) fail(`index out of range: ${i}`);
+      v = new GoInt(BigInt(bytes[i]!));
+    } else if (isMap(v)) {
+      if (typeof k !== 'string') fail(`value has type ${k === null ? 'nil' : goTypeName(k)}; should be string`);
+      // An own key only: a missing key is the map's zero value (nil), never an Object.prototype member.
+      v = Object.hasOwn(v, k) ? v[k]! : null;
+    } else fail(`can't index item of type ${goTypeName(v)}`);
+  }
+  return v;
+}
+
+function slice(item: Value, idx: Value[]): Value {
+  if (item === null) fail('slice of untyped nil');
+  if (idx.length > 3) fail(`too many slice indexes: ${idx.length}`);
+  let len: number;
+  if (typeof item === 'string' || item instanceof GoNumber) {
+    if (idx.length === 3) fail('cannot 3-index slice a string');
+    len = Buffer.byteLength(text(item));
+  } else if (Array.isArray(item)) len = item.length;
+  else return fail(`can't slice item of type ${goTypeName(item)}`);
+  const at = [0, len, len];
+  idx.forEach((x, i) => {
+    at[i] = indexArg(x, len, 'slice/array');
+  });
+  if (at[0]! > at[1]!) fail(`invalid slice index: ${at[0]} > ${at[1]}`);
+  if (idx.length === 3 && at[1]! > at[2]!) fail(`invalid slice index: ${at[1]} > ${at[2]}`);
+  if (Array.isArray(item)) return item.slice(at[0], at[1]);
+  return Buffer.from(text(item), 'utf8').subarray(at[0], at[1]).toString('utf8');
+}
+
+/** cases.Title(language.Und, cases.NoLower): the first letter of each word upper-cased, the rest kept. */
+function title(s: string): string {
+  return s.replace(/(^|[^\p{L}\p{N}\p{M}_'’])(\p{L})/gu, (_m, p: string, c: string) => p + c.toUpperCase());
+}
+
+function stringArg(v: Value, fn: string): string {
+  if (typeof v === 'string') return v;
+  return fail(`wrong type for value; expected string; got ${v === null ? 'nil' : goTypeName(v)} (calling ${fn})`);
 }
 
 type Fn = (args: Value[]) => Value;
 const FUNCS: Record<string, Fn> = {
-  and: (a) => a.find((x) => !truth(x)) ?? a[a.length - 1],
-  or: (a) => a.find((x) => truth(x)) ?? a[a.length - 1],
-  not: (a) => !truth(a[0]),
-  eq: (a) => a.slice(1).some((b) => equal(a[0], b)),
-  ne: (a) => !equal(a[0], a[1]),
-  lt: (a) => compare(a[0], a[1]) < 0,
-  le: (a) => compare(a[0], a[1]) <= 0,
-  gt: (a) => compare(a[0], a[1]) > 0,
-  ge: (a) => compare(a[0], a[1]) >= 0,
-  len: (a) => {
-    const v = a[0];
-    if (typeof v === 'string') return Buffer.byteLength(v);
-    if (v instanceof GoNumber) return v.text.length;
-    if (Array.isArray(v)) return v.length;
-    if (v && typeof v === 'object') return Object.keys(v).length;
-    return fail(`len of ${show(v)}`);
-  },
-  index: (a) => {
-    let v = a[0];
-    for (const k of a.slice(1)) {
-      if (Array.isArray(v)) {
-        const i = num(k, 'index');
-        if (i < 0 || i >= v.length) fail(`index out of range: ${i}`);
-        v = v[i];
-      } else if (v && typeof v === 'object') {
-        if (typeof k !== 'string') fail(`index of a map with ${show(k)}`);
-        v = (v as Record<string, Value>)[k];
-        if (v === undefined) v = null; // index returns the zero value for a missing key
-      } else if (v === null) return null;
-      else fail(`cannot index ${show(v)}`);
-    }
-    return v;
-  },
-  print: (a) =>
-    a.map((x, i) => (i > 0 && typeof x !== 'string' && typeof a[i - 1] !== 'string' ? ' ' : '') + show(x)).join(''),
-  println: (a) => a.map(show).join(' ') + '\n',
-  printf: (a) => printf(String(a[0]), a.slice(1)),
-  json: (a) => goJson(a[0]),
-  lower: (a) => String(a[0]).toLowerCase(),
-  upper: (a) => String(a[0]).toUpperCase(),
-  title: (a) => String(a[0]).replace(/(^|[^\p{L}\p{N}_'])(\p{L})/gu, (_m, p: string, c: string) => p + c.toUpperCase()),
+  // and / or short-circuit in evalCommand; these are for their use as pipeline values.
+  and: (a) => a.find((x) => !truth(x)) ?? a[a.length - 1]!,
+  or: (a) => a.find((x) => truth(x)) ?? a[a.length - 1]!,
+  not: (a) => !truth(a[0]!),
+  eq: (a) => eq(a[0]!, a.slice(1)),
+  ne: (a) => !eq(a[0]!, [a[1]!]),
+  lt: (a) => lt(a[0]!, a[1]!),
+  le: (a) => lt(a[0]!, a[1]!) || eq(a[0]!, [a[1]!]),
+  gt: (a) => !(lt(a[0]!, a[1]!) || eq(a[0]!, [a[1]!])),
+  ge: (a) => !lt(a[0]!, a[1]!),
+  len: (a) => lengthOf(a[0]!),
+  index: (a) => index(a[0]!, a.slice(1)),
+  slice: (a) => slice(a[0]!, a.slice(1)),
+  print: (a) => goSprint(a),
+  println: (a) => goSprintln(a),
+  printf: (a) => goSprintf(stringArg(a[0]!, 'printf'), a.slice(1)),
+  json: (a) => goJson(a[0]!),
+  lower: (a) => stringArg(a[0]!, 'lower').toLowerCase(),
+  upper: (a) => stringArg(a[0]!, 'upper').toUpperCase(),
+  title: (a) => title(stringArg(a[0]!, 'title')),
 };
+
+/** How many arguments each function takes: exactly `n`, or at least `min`. */
+const ARITY: Record<string, { n?: number; min?: number }> = {
+  and: { min: 1 },
+  or: { min: 1 },
+  not: { n: 1 },
+  eq: { min: 1 },
+  ne: { n: 2 },
+  lt: { n: 2 },
+  le: { n: 2 },
+  gt: { n: 2 },
+  ge: { n: 2 },
+  len: { n: 1 },
+  index: { min: 1 },
+  slice: { min: 1 },
+  print: { min: 0 },
+  println: { min: 0 },
+  printf: { min: 1 },
+  json: { n: 1 },
+  lower: { n: 1 },
+  upper: { n: 1 },
+  title: { n: 1 },
+};
+
+function checkArity(name: string, count: number): void {
+  const a = ARITY[name]!;
+  if (a.n !== undefined && count !== a.n) fail(`wrong number of args for ${name}: want ${a.n} got ${count}`);
+  if (a.min !== undefined && count < a.min)
+    fail(`wrong number of args for ${name}: want at least ${a.min} got ${count}`);
+}
 
 class Scope {
   private readonly vars: Array<Map<string, Value>> = [];
@@ -422,23 +585,25 @@ class Scope {
     fail(`undefined variable: ${name}`);
   }
   get(name: string): Value {
-    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]!.has(name)) return this.vars[i]!.get(name);
+    for (let i = this.vars.length - 1; i >= 0; i--) if (this.vars[i]!.has(name)) return this.vars[i]!.get(name)!;
     return fail(`undefined variable: ${name}`);
   }
 }
 
 function walk(v: Value, path: string[]): Value {
   for (const key of path) {
-    if (v === null || v === undefined) return fail(`nil pointer evaluating .${key}`);
-    if (typeof v !== 'object' || Array.isArray(v) || v instanceof GoNumber)
-      return fail(`can't evaluate field ${key} in ${show(v)}`);
+    if (v === null) return fail(`nil pointer evaluating interface {}.${key}`);
+    if (!isMap(v)) return fail(`can't evaluate field ${key} in type ${goTypeName(v)}`);
     if (!Object.hasOwn(v, key)) return fail(`map has no entry for key "${key}"`);
-    v = (v as Record<string, Value>)[key];
+    v = v[key] ?? null;
   }
   return v;
 }
 
-function evalArg(a: Arg, dot: Value, scope: Scope, final?: Value, hasFinal = false): Value {
+const FINAL_NONE = Symbol('no final value');
+type Final = Value | typeof FINAL_NONE;
+
+function evalArg(a: Arg, dot: Value, scope: Scope): Value {
   switch (a.t) {
     case 'lit':
       return a.value;
@@ -449,35 +614,51 @@ function evalArg(a: Arg, dot: Value, scope: Scope, final?: Value, hasFinal = fal
       const path = (a as { path?: string[] }).path;
       return path ? walk(v, path) : v;
     }
-    case 'ident': {
-      const fn = FUNCS[a.name];
-      if (!fn) return fail(`function "${a.name}" not defined`);
-      return fn(hasFinal ? [final] : []);
-    }
+    case 'ident':
+      return callFunction(a.name, [], dot, scope, FINAL_NONE);
   }
 }
 
-function evalCommand(cmd: Arg[], dot: Value, scope: Scope, final: Value, hasFinal: boolean): Value {
-  const head = cmd[0]!;
-  if (head.t === 'ident') {
-    const fn = FUNCS[head.name];
-    if (!fn) return fail(`function "${head.name}" not defined`);
-    const args = cmd.slice(1).map((a) => evalArg(a, dot, scope));
-    if (hasFinal) args.push(final);
-    return fn(args);
+function callFunction(name: string, args: Arg[], dot: Value, scope: Scope, final: Final): Value {
+  const fn = FUNCS[name];
+  if (!fn) return fail(`function "${name}" not defined`);
+  checkArity(name, args.length + (final === FINAL_NONE ? 0 : 1));
+  if (name === 'and' || name === 'or') {
+    // Go >= 1.18: arguments are evaluated left to right only until the result is known.
+    let v: Value = null;
+    for (const arg of args) {
+      v = evalArg(arg, dot, scope);
+      if (truth(v) === (name === 'or')) return v;
+    }
+    return final === FINAL_NONE ? v : final;
   }
-  if (cmd.length > 1 || hasFinal) fail(`can't give arguments to a non-function ${show(evalArg(head, dot, scope))}`);
+  const values = args.map((x) => evalArg(x, dot, scope));
+  if (final !== FINAL_NONE) values.push(final);
+  return fn(values);
+}
+
+function evalCommand(cmd: Arg[], dot: Value, scope: Scope, final: Final): Value {
+  const head = cmd[0]!;
+  if (head.t === 'ident') return callFunction(head.name, cmd.slice(1), dot, scope, final);
+  if (head.t === 'lit' && head.value === null) fail('nil is not a command');
+  if (cmd.length > 1 || final !== FINAL_NONE)
+    fail(`can't give argument to non-function ${goShow(evalArg(head, dot, scope))}`);
   return evalArg(head, dot, scope);
 }
 
 function evalPipe(p: Pipeline, dot: Value, scope: Scope): Value {
-  let v: Value;
-  p.cmds.forEach((cmd, i) => (v = evalCommand(cmd, dot, scope, v, i > 0)));
+  let v: Final = FINAL_NONE;
+  for (const cmd of p.cmds) v = evalCommand(cmd, dot, scope, v);
+  const value = v as Value;
   if (p.decl.length === 1) {
-    if (p.assign) scope.set(p.decl[0]!, v);
-    else scope.declare(p.decl[0]!, v);
+    if (p.assign) scope.set(p.decl[0]!, value);
+    else scope.declare(p.decl[0]!, value);
   }
-  return v;
+  return value;
+}
+
+class LoopControl {
+  constructor(readonly kind: 'break' | 'continue') {}
 }
 
 function render(nodes: Node[], dot: Value, scope: Scope, out: string[]): void {
@@ -486,9 +667,12 @@ function render(nodes: Node[], dot: Value, scope: Scope, out: string[]): void {
       case 'text':
         out.push(n.text);
         break;
+      case 'break':
+      case 'continue':
+        throw new LoopControl(n.t);
       case 'action': {
         const v = evalPipe(n.pipe, dot, scope);
-        if (n.pipe.decl.length === 0) out.push(v === null || v === undefined ? '<no value>' : show(v));
+        if (n.pipe.decl.length === 0) out.push(v === null ? '<no value>' : goShow(v));
         break;
       }
       case 'if':
@@ -504,15 +688,19 @@ function render(nodes: Node[], dot: Value, scope: Scope, out: string[]): void {
         scope.push();
         const decl = n.pipe.decl;
         const v = evalPipe({ ...n.pipe, decl: [] }, dot, scope);
-        const entries: Array<[Value, Value]> = Array.isArray(v)
-          ? v.map((x, i) => [i, x])
-          : v && typeof v === 'object' && !(v instanceof GoNumber)
-            ? Object.keys(v)
-                .sort()
-                .map((k) => [k, (v as Record<string, Value>)[k]])
-            : v === null || v === undefined
-              ? []
-              : fail(`range can't iterate over ${show(v)}`);
+        let entries: Array<[Value, Value]>;
+        if (Array.isArray(v)) entries = v.map((x, i) => [new GoInt(BigInt(i)), x]);
+        else if (isMap(v))
+          entries = Object.keys(v)
+            .sort(compareGoStrings)
+            .map((k) => [k, v[k]!]);
+        else if (v instanceof GoInt) {
+          // Go >= 1.22: range over an integer n gives 0..n-1 (one variable only)
+          if (decl.length > 1) fail(`can't use ${goShow(v)} to iterate over more than one variable`);
+          entries = [];
+          for (let i = 0n; i < v.value; i++) entries.push([new GoInt(i), new GoInt(i)]);
+        } else if (v === null) entries = [];
+        else return fail(`range can't iterate over ${goShow(v)}`);
         if (entries.length === 0 && n.else) render(n.else, dot, scope, out);
         for (const [k, x] of entries) {
           if (decl.length === 1) scope.declare(decl[0]!, x);
@@ -520,7 +708,12 @@ function render(nodes: Node[], dot: Value, scope: Scope, out: string[]): void {
             scope.declare(decl[0]!, k);
             scope.declare(decl[1]!, x);
           }
-          render(n.body, x, scope, out);
+          try {
+            render(n.body, x, scope, out);
+          } catch (err) {
+            if (!(err instanceof LoopControl)) throw err;
+            if (err.kind === 'break') break;
+          }
         }
         scope.pop();
         break;
@@ -529,8 +722,8 @@ function render(nodes: Node[], dot: Value, scope: Scope, out: string[]): void {
   }
 }
 
-/** Parses JSON text keeping numbers as their text (json.Decoder.UseNumber). */
-function decodeWithNumbers(text: string): Value {
+/** JSON as crictl's decoder reads it: numbers kept as their text (json.Decoder.UseNumber). */
+function decodeWithNumbers(data: unknown): Value {
   const revive = (v: unknown): Value => {
     if (typeof v === 'number') return new GoNumber(String(v));
     if (Array.isArray(v)) return v.map(revive);
@@ -539,17 +732,21 @@ function decodeWithNumbers(text: string): Value {
       for (const [k, x] of Object.entries(v)) o[k] = revive(x);
       return o;
     }
-    return v;
+    return v as Value;
   };
-  // Numbers in protobuf JSON are int32/float fields; int64 are strings. JSON.parse keeps them exact enough.
-  return revive(JSON.parse(text));
+  return revive(JSON.parse(JSON.stringify(data) ?? 'null'));
 }
 
 /** Runs `template` on a JSON value as crictl does (the value is re-read as Go would decode it). */
 export function executeGoTemplate(template: string, data: unknown): string {
   const nodes = parse(template);
-  const root = decodeWithNumbers(JSON.stringify(data));
+  const root = decodeWithNumbers(data);
   const out: string[] = [];
-  render(nodes, root, new Scope(root), out);
+  try {
+    render(nodes, root, new Scope(root), out);
+  } catch (err) {
+    if (err instanceof LoopControl) fail(`{{${err.kind}}} outside {{range}}`);
+    throw err;
+  }
   return out.join('');
 }

@@ -1,6 +1,7 @@
 // Column layout for every text table: each column but the last is as wide as its widest cell plus
 // 3 spaces (and at least `minWidth`), the header row comes first, and no line ends in spaces.
-// Cells are measured with ANSI codes stripped, so painted cells line up like plain ones.
+// Cells are measured with ANSI codes stripped, so painted cells line up like plain ones: crictl's
+// tables by runes as Go's tabwriter counts, syncpod's own views by terminal columns.
 
 /** crictl's tabwriter settings: minimum cell width 20 and padding 3. */
 export const CRICTL_MIN_COLUMN_WIDTH = 20;
@@ -23,6 +24,17 @@ export function displayWidth(text: string): number {
     width += isWide(cp) ? 2 : 1;
   }
   return width;
+}
+
+/**
+ * Go's tabwriter measure, which crictl's tables use: one column per rune (utf8.RuneCount), a wide CJK
+ * character or an emoji included; colour codes (syncpod's, on a terminal) take none.
+ */
+export function runeWidth(text: string): number {
+  if (PRINTABLE_ASCII.test(text)) return text.length;
+  let n = 0;
+  for (const _ of text.replace(ANSI, '')) n++;
+  return n;
 }
 
 function isWide(cp: number): boolean {
@@ -48,7 +60,11 @@ function isWide(cp: number): boolean {
  * through a table package: this is Go's tabwriter as crictl uses it, and cli-table3 (used before)
  * spent 34 ms laying out 100 rows, more than the whole start-up budget of a list command.
  */
-export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth = 0): string[] {
+export function tableLines(
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  minWidth = 0,
+  measure: (text: string) => number = displayWidth,
+): string[] {
   if (rows.length === 0) return [];
   // Plain loops, one pass to measure and one to write: a list command lays out its table once, in
   // code V8 has not optimised yet, where every closure and intermediate array costs (200 rows cold:
@@ -60,7 +76,7 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
     for (let i = 0; i < row.length; i++) if (row[i]!.includes('\n')) multiline = true;
   }
   const widths: number[] = new Array(columns).fill(minWidth > COLUMN_PADDING ? minWidth : 0);
-  if (!multiline) return singleLineRows(rows, columns, widths);
+  if (!multiline) return singleLineRows(rows, columns, widths, measure);
   // Cells by row, each as its lines (one line unless the cell holds a newline), and their widths.
   const cellLines: string[][][] = new Array(rows.length);
   const cellWidths: number[][][] = new Array(rows.length);
@@ -73,7 +89,7 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
       const parts = text.includes('\n') ? text.split('\n') : [text];
       const ws = new Array<number>(parts.length);
       for (let l = 0; l < parts.length; l++) {
-        const w = displayWidth(parts[l]!);
+        const w = measure(parts[l]!);
         ws[l] = w;
         if (w + COLUMN_PADDING > widths[i]!) widths[i] = w + COLUMN_PADDING;
       }
@@ -106,9 +122,12 @@ export function tableLines(rows: ReadonlyArray<ReadonlyArray<string>>, minWidth 
   return out;
 }
 
-/** crictl's table: rows laid out by `tableLines` with minimum width 20, each line ending in "\n". */
+/**
+ * crictl's table: rows laid out by `tableLines` with minimum width 20 and cells measured as Go's
+ * tabwriter measures them (runes), each line ending in "\n".
+ */
 export function crictlTable(rows: ReadonlyArray<ReadonlyArray<string>>): string {
-  const lines = tableLines(rows, CRICTL_MIN_COLUMN_WIDTH);
+  const lines = tableLines(rows, CRICTL_MIN_COLUMN_WIDTH, runeWidth);
   return lines.length === 0 ? '' : `${lines.join('\n')}\n`;
 }
 
@@ -116,12 +135,17 @@ export function crictlTable(rows: ReadonlyArray<ReadonlyArray<string>>): string 
  * tableLines for rows whose cells are one line each (every list command's table): the widths in
  * one flat array, each line written once. 1000 rows cold: about half the time of the general path.
  */
-function singleLineRows(rows: ReadonlyArray<ReadonlyArray<string>>, columns: number, widths: number[]): string[] {
+function singleLineRows(
+  rows: ReadonlyArray<ReadonlyArray<string>>,
+  columns: number,
+  widths: number[],
+  measure: (text: string) => number,
+): string[] {
   const measured = new Int32Array(rows.length * columns);
   for (let r = 0; r < rows.length; r++) {
     const row = rows[r]!;
     for (let i = 0; i < columns; i++) {
-      const w = i < row.length ? displayWidth(row[i]!) : 0;
+      const w = i < row.length ? measure(row[i]!) : 0;
       measured[r * columns + i] = w;
       if (w + COLUMN_PADDING > widths[i]!) widths[i] = w + COLUMN_PADDING;
     }

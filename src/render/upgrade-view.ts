@@ -61,6 +61,8 @@ export function renderStartupVerdict(node: StartupVerdict, view: PlanView = {}):
   const width = view.width ?? DEFAULT_TABLE_WIDTH;
   const lines = wrapText(`Node: ${node.summary}`, width, '  ').map(node.starts ? colors.good : colors.bad);
   for (const f of [...node.blockers, ...node.warnings]) lines.push(...renderFinding(f, width, colors));
+  const unread = node.unread.map((u) => (u === 'runtime' ? 'the runtime (no answer to Version)' : '/proc/swaps'));
+  if (unread.length > 0) lines.push(...wrapText(`Not checked: ${unread.join(', ')}.`, width, '  ').map(colors.pending));
   return lines.join('\n');
 }
 

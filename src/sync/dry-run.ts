@@ -113,11 +113,16 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
     remove: (p) => {
       if (real.exists(p)) changes.push(`rm ${p}`);
     },
+    removeDir: (p) => {
+      if (real.exists(p)) changes.push(`rmdir ${p}`);
+    },
     symlink: (t, p) => void changes.push(`ln -s ${t} ${p}`),
     mountTmpfs: (p, options) => {
       changes.push(`mount -t tmpfs${options.length ? ` -o ${options.join(',')}` : ''} tmpfs ${p}`);
       return 'mounted';
     },
+    volumeOwnership: (p, gid, readOnly) =>
+      void changes.push(`chgrp -R ${gid} ${p}; chmod -R g+${readOnly ? 'r' : 'rw'} (directories g+xs)`),
     unmountPodVolumes: (uid) => {
       changes.push(`umount the volume mounts of pod uid ${uid}`);
       return [];

@@ -28,6 +28,8 @@ export function describeEffect(e: FsEffect): string {
       return `check ${e.path} is a ${e.type} (${e.why})`;
     case 'mountTmpfs':
       return `mount tmpfs ${e.path} (${tmpfsOptions(e).join(',') || 'kernel default size'}, ${e.why})`;
+    case 'volumeOwnership':
+      return `chgrp -R ${e.gid} ${e.path} and add ${e.readOnly ? 'g+r' : 'g+rw'} (fsGroup, ${e.why})`;
     case 'atomicWrite':
       // Paths and modes only, never a file's content.
       return `write ${e.files.length} file(s) into ${e.dir} (atomic writer: ${e.files.map((f) => f.path).join(', ') || 'none'}, ${e.why})`;
@@ -63,6 +65,17 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
       fs.mountTmpfs(e.path, tmpfsOptions(e));
       return;
     }
+    case 'volumeOwnership':
+      if (!fs.volumeOwnership) {
+        if (e.bestEffort) return;
+        throw new SyncpodError(`${e.why}: this filesystem cannot change ownership`);
+      }
+      try {
+        fs.volumeOwnership(e.path, e.gid, e.readOnly);
+      } catch (err) {
+        if (!e.bestEffort) throw err;
+      }
+      return;
     case 'atomicWrite':
       if (!fs.atomicWrite) throw new SyncpodError(`${e.why}: this filesystem cannot write volume files`);
       fs.atomicWrite(e.dir, e.files, e.timestampDir);

@@ -4,7 +4,7 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
-import { atomicWrite, mountTmpfs, unmountPodMountsByUid } from './volume-fs';
+import { atomicWrite, mountTmpfs, unmountPodMountsByUid, volumeOwnership } from './volume-fs';
 import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
 /**
@@ -91,6 +91,14 @@ export const nodeFs: SyncFs = {
       if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
     }
   },
+  removeDir(p) {
+    try {
+      if (!fs.lstatSync(p).isDirectory()) return;
+      fs.rmdirSync(p);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'ENOENT') throw err;
+    }
+  },
   symlink(target, p) {
     try {
       fs.unlinkSync(p);
@@ -102,6 +110,7 @@ export const nodeFs: SyncFs = {
   mountTmpfs,
   atomicWrite,
   unmountPodVolumes: unmountPodMountsByUid,
+  volumeOwnership,
 };
 
 /**
@@ -121,10 +130,12 @@ export function nodeFsUnder(root: string): SyncFs {
     mode: (p) => nodeFs.mode(at(p)),
     readdir: (p) => nodeFs.readdir(at(p)),
     remove: (p) => nodeFs.remove(at(p)),
+    removeDir: (p) => nodeFs.removeDir(at(p)),
     symlink: (target, p) => nodeFs.symlink(target, at(p)),
     mountTmpfs: (p, options) => mountTmpfs(at(p), options),
     atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
     unmountPodVolumes: unmountPodMountsByUid,
+    volumeOwnership: (p, gid, readOnly) => volumeOwnership(at(p), gid, readOnly),
     readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
     safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
     bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),

@@ -57,6 +57,8 @@ export interface SyncFs {
   cleanSubPaths(uid: string, containerName?: string): string[];
   /** Removes a file or symlink; missing is fine. */
   remove(path: string): void;
+  /** Removes an empty directory (never a link, never a directory with entries); missing is fine. */
+  removeDir(path: string): void;
   symlink(target: string, path: string): void;
   /**
    * Mounts a tmpfs on the directory `path` with these options (size=N, noswap) unless a tmpfs is
@@ -65,6 +67,8 @@ export interface SyncFs {
   mountTmpfs?(path: string, options: string[]): 'mounted' | 'already';
   /** kubelet's AtomicWriter.Write of `files` into the existing directory `dir` (see FsEffect atomicWrite). */
   atomicWrite?(dir: string, files: FileProjection[], timestampDir: string): 'written' | 'unchanged';
+  /** SetVolumeOwnership: group `gid` and the fsGroup mode bits on everything below `path` (see FsEffect). */
+  volumeOwnership?(path: string, gid: number, readOnly: boolean): void;
   /** Unmounts the volume mounts (tmpfs) of the pod with this uid; returns the mount points. */
   unmountPodVolumes?(uid: string): string[];
 }

@@ -162,3 +162,25 @@ export function atomicWrite(dir: string, files: FileProjection[], timestampDir: 
     fs.rmSync(path.join(dir, oldTs), { recursive: true, force: true });
   return 'written';
 }
+
+const RW_MASK = 0o660;
+const RO_MASK = 0o440;
+const EXEC_MASK = 0o110;
+const SETGID = 0o2000;
+
+/**
+ * SetVolumeOwnership (pkg/volume/volume_linux.go changeFilePermission) on every entry below `dir`,
+ * `dir` included, walked with lstat (a symlink is re-grouped, never followed or chmodded).
+ */
+export function volumeOwnership(dir: string, gid: number, readOnly: boolean): void {
+  const visit = (p: string): void => {
+    const st = fs.lstatSync(p);
+    fs.lchownSync(p, -1, gid);
+    if (st.isSymbolicLink()) return;
+    let mask = readOnly ? RO_MASK : RW_MASK;
+    if (st.isDirectory()) mask |= SETGID | EXEC_MASK;
+    fs.chmodSync(p, (st.mode & 0o7777) | mask);
+    if (st.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
+  };
+  visit(dir);
+}

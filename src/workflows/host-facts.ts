@@ -30,6 +30,8 @@ export interface HostFacts {
   hugePageSizes(): string[];
   /** The running kernel's release (uname -r), for tmpfs noswap. Default: unknown (no noswap). */
   kernelRelease?(): string;
+  /** Text of /proc/self/uid_map (inside a user namespace tmpfs takes no noswap). Default: unknown. */
+  uidMap?(): string;
 }
 
 function interfaceIPs(): string[] {
@@ -61,6 +63,13 @@ export function hostUnder(root: string): HostFacts {
     cpuCount: () => os.cpus().length,
     memoryBytes: () => os.totalmem(),
     kernelRelease: () => os.release(),
+    uidMap: () => {
+      try {
+        return fs.readFileSync('/proc/self/uid_map', 'utf8');
+      } catch {
+        return '';
+      }
+    },
     hugePageSizes() {
       try {
         return readHugePageSizes(at(HUGEPAGES_DIR), hugePageUnitSize);

@@ -8,7 +8,7 @@
 // finished (phase Succeeded or Failed) are not run again, but their uid is known (not an orphan);
 // a pod bound to another node is not this node's.
 import type { Pod } from 'kubernetes-types/core/v1';
-import { LineCounter, parseAllDocuments } from 'yaml';
+import { LineCounter, type Document } from 'yaml';
 import { SyncpodError, errorLine } from '../errors';
 import {
   applyStaticPodDefaults,
@@ -19,7 +19,7 @@ import {
 } from '../kubelet/static-pods';
 import { ANNOTATION_CONFIG_MIRROR } from '../kubelet/static-pods';
 import { applyPodDefaults } from '../manifest/defaults';
-import { MAX_ALIAS_COUNT, YAML_OPTIONS } from '../manifest/parse';
+import { MAX_ALIAS_COUNT, yamlDocuments } from '../manifest/parse';
 import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
 import { firstControlCharacter, firstDuplicateKey, yamlProblem } from '../manifest/yaml-read';
@@ -85,12 +85,17 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
     }
   }
   const lines = new LineCounter();
-  const parsed = parseAllDocuments(text, { ...YAML_OPTIONS, lineCounter: lines } as never);
-  const list = Array.isArray(parsed) ? parsed : [parsed];
+  let list: Document[];
+  try {
+    list = yamlDocuments(text, label, lines);
+  } catch (err) {
+    if (err instanceof SyncpodError) return { docs: [], problem: err.message };
+    throw err;
+  }
   for (const doc of list) {
     const e = doc.errors[0];
     if (e) {
-      const pos = e.linePos?.[0];
+      const pos = e.pos ? lines.linePos(e.pos[0]) : undefined;
       return {
         docs: [],
         problem: `${label}: ${pos ? `line ${pos.line}, column ${pos.col}: ` : ''}${yamlProblem(e.message)}`,

@@ -5,7 +5,8 @@ import type { Pod } from '../kubelet/api-types';
 import { SyncpodError, errorLine } from '../errors';
 import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { SandboxOptions } from '../kubelet/sandbox-config';
-import type { ValueSources } from '../kubelet/env';
+import { secretEnvValues, type ValueSources } from '../kubelet/env';
+import { invocationSecrets } from '../render/secret-mask';
 import { formatConfigSeen } from '../sync/kubelet-rules';
 import type { ContainerNodeOptions } from '../sync/execute';
 import type * as T from '../cri/types';
@@ -63,6 +64,33 @@ export function parseEnvFile(text: string, file: string, namespace: string): Val
     } else throw new SyncpodError(`${file}:${i + 1}: expected NAMESPACE/NAME/KEY=VALUE or KEY=VALUE`);
   });
   return out;
+}
+
+/**
+ * The Secret values the pod's containers use (secretKeyRef, envFrom secretRef, and values expanded
+ * from them): kept out of every output (render/secret-mask.ts).
+ */
+export function podSecretValues(pod: Pod, values: ValueSources): string[] {
+  const spec = pod.spec;
+  const containers = [
+    ...(spec?.initContainers ?? []),
+    ...(spec?.containers ?? []),
+    ...(spec?.ephemeralContainers ?? []),
+  ];
+  return containers.flatMap((c) => {
+    try {
+      return secretEnvValues(pod, c as Parameters<typeof secretEnvValues>[1], values);
+    } catch {
+      return []; // a broken reference is reported where the container's environment is made
+    }
+  });
+}
+
+/** Every Secret value and service account token given for volumes (--secret, --service-account-token). */
+export function volumeSecretValues(data: VolumeData): string[] {
+  const text = new TextDecoder();
+  const secretValues = Object.values(data.secrets).flatMap((keys) => Object.values(keys));
+  return [...secretValues, ...Object.values(data.serviceAccountTokens)].map((b) => text.decode(b).trim());
 }
 
 function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: string): string {
@@ -138,6 +166,8 @@ export function nodeSettings(
       )
     : undefined;
   const values = withObjectValues(fromFile, envValuesOf(volumeData, pod.metadata?.namespace ?? 'default'));
+  if (values) invocationSecrets.add(podSecretValues(pod, values));
+  invocationSecrets.add(volumeSecretValues(volumeData));
   const nodeHostsFile = pod.spec?.hostNetwork === true ? host.readFile('/etc/hosts') : undefined;
   const memory = host.memoryBytes();
   return {
@@ -156,12 +186,26 @@ export function nodeSettings(
         nodeAllocatableMemory: memory,
         nodeAllocatable: { cpu: String(host.cpuCount()), memory: String(memory) },
         sizeMemoryBackedVolumes: sizeMemoryBackedVolumes(rules.minor, rules.gates as Record<string, boolean>),
-        noswap: tmpfsNoswap(rules.minor, kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4)),
+        noswap: tmpfsNoswap(
+          rules.minor,
+          kernelAtLeast(host.kernelRelease?.() ?? '', 6, 4) && !inUserNamespace(host.uidMap?.() ?? ''),
+        ),
       },
     },
     podLogsRoot,
     legacyLogDir: legacyLogDirOf(podLogsRoot),
   };
+}
+
+/**
+ * inuserns.RunningInUserNS from /proc/self/uid_map: the initial namespace maps all ids ("0 0
+ * 4294967295"); anything else is a user namespace, where tmpfs refuses noswap (kubelet then omits it).
+ * Unknown (empty) counts as not in one.
+ */
+export function inUserNamespace(uidMap: string): boolean {
+  const t = uidMap.trim();
+  if (t === '') return false;
+  return !/^0\s+0\s+4294967295$/.test(t);
 }
 
 /** "6.8.0-45-generic" >= major.minor (kubelet's TmpfsNoswapSupportKernelVersion is 6.4). */

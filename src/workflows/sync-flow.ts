@@ -16,6 +16,8 @@ import { probeInputs, type ProbeFlags } from '../plan/probe-inputs';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
+import { clearKilledSyncResidue } from '../sync/residue';
+import { DEFAULT_KUBELET_ROOT, DEFAULT_POD_LOGS_ROOT } from '../kubelet/labels';
 import { dryRunCri, dryRunFs, type RecordedRequest } from '../sync/dry-run';
 import { executePlan, type ExecuteDeps, type ExecuteInput } from '../sync/execute';
 import { redactRecorded, redactionNote } from '../sync/redact';
@@ -27,6 +29,7 @@ import { manifestSource, type KubeletSelection } from './plan-pods';
 import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
 import { readVolumeData, type VolumeDataReader } from './volume-data';
 import { localVolumeDataReader } from './host-facts';
+import { killConfirmation } from '../render/confirm-view';
 
 export interface SyncRequest {
   file: string;
@@ -229,6 +232,19 @@ async function withPreparedSync<R>(
     const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host, volumeData);
     if (freshUid)
       deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
+    if (!dryRun) {
+      // Directories of an earlier sync of this pod killed before RunPodSandbox, for a uid nothing carries.
+      const gone = clearKilledSyncResidue(deps.execute.fs, {
+        namespace: ns,
+        name,
+        kubeletRoot: settings.container.kubeletRoot ?? DEFAULT_KUBELET_ROOT,
+        podLogsRoot: settings.container.podLogsRoot ?? DEFAULT_POD_LOGS_ROOT,
+        liveUids: new Set([first.match.uid, ...first.duplicates.map((d) => d.uid)].filter((u) => u !== '')),
+        uid: pod.metadata!.uid!,
+      });
+      if (gone.length > 0)
+        deps.note(`removed what an interrupted earlier sync of ${ns}/${name} left: ${gone.join(', ')}`);
+    }
     const firstPlan = plan(pod, first);
     times.planMs += clock.monotonic() - p0;
 
@@ -281,7 +297,7 @@ export async function runSync(req: SyncRequest, deps: SyncFlowDeps, hooks: SyncH
         throw new SyncpodError(
           `the plan kills ${what}; stdin is not a terminal, so pass --yes to allow it (nothing was done)`,
         );
-      if (!(await deps.ask(`Kill ${what}?`))) throw new SyncpodError('not confirmed; nothing was killed');
+      if (!(await deps.ask(killConfirmation(plan)))) throw new SyncpodError('not confirmed; nothing was killed');
     };
     if (isKill(p.plan)) await confirmKill(p.plan);
     // The other uids first, as kubelet's housekeeping would clear them (frees host ports, names, IPs).

@@ -1,5 +1,5 @@
 // Errors found before anything runs (no runtime needed): one line, `syncpod: ...`, exit 1.
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { assertOneLineError, syncpod } from './helpers';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-cli-errors-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const pod = path.join(dir, 'pod.yaml');
 fs.writeFileSync(
   pod,

@@ -188,7 +188,31 @@ describe('hostile input is refused before anything happens', () => {
     [
       'plan: /dev/zero (was read until memory ran out)',
       () => ['plan', '/dev/zero'],
-      /^syncpod: \/dev\/zero: larger than 128 MiB: refused/,
+      /^syncpod: \/dev\/zero: larger than 8 MiB: refused \(a manifest; the API server admits no object over 3 MiB\)$/,
+    ],
+    [
+      'sync -y: one 512 KiB string used by 998 aliases (was expanded to 500 MB; the sandbox was created first)',
+      () => {
+        const text = `${pod('laughs')}\n`.replace(
+          'metadata: {name: laughs, namespace: hostile}',
+          'metadata:\n  name: laughs\n  namespace: hostile\n  annotations:\n    a: &a "' +
+            'x'.repeat(512 * 1024) +
+            '"\n' +
+            [...Array(998)].map((_, i) => `    b${i}: *a`).join('\n'),
+        );
+        return ['sync', '-y', ...nodeFlags(lab), file('laughs.yaml', text)];
+      },
+      /^syncpod: \S+laughs\.yaml: document 1: the object expands to 499\.5 MiB \(YAML aliases included\), over the 3 MiB the API server admits for one object: refused$/,
+    ],
+    [
+      'sync -y: a 50 MB annotation (was parsed for 47 s at 2 GB)',
+      () => [
+        'sync',
+        '-y',
+        ...nodeFlags(lab),
+        file('big.yaml', pod('big', '', `  x: "${'y'.repeat(50 * 1024 * 1024)}"`)),
+      ],
+      /^syncpod: \S+big\.yaml: larger than 8 MiB: refused \(a manifest; the API server admits no object over 3 MiB\)$/,
     ],
     [
       'plan --node: a binary given file (was a YAML message about comments)',
@@ -328,7 +352,7 @@ describe('hostile input is refused before anything happens', () => {
   test('--debug still shows the stack of a refusal', async () => {
     const r = await syncpod(['--debug', 'plan', '/dev/zero'], { env: lab.env });
     assert.equal(r.code, 1);
-    assert.match(r.stderr, /^SyncpodError: \/dev\/zero: larger than 128 MiB/);
+    assert.match(r.stderr, /^SyncpodError: \/dev\/zero: larger than 8 MiB/);
     assert.match(r.stderr, /\n\s+at /);
   });
 });

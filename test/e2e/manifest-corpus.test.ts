@@ -165,11 +165,29 @@ spec:
 `,
     );
     const r = await run(['plan', '-o', 'json', '--ordinal', '2', ...nodeFlags(lab), file]);
-    assert.equal(r.code, 0, r.stderr);
+    // syncpod cannot attach a claim: the pod is blocked (exit 1), the plan says which claim.
+    assert.equal(r.code, 1, r.stderr);
     const plan = JSON.parse(r.stdout);
     assert.equal(plan.pod.name, 'cassandra-2');
     assert.equal(plan.source.controller.ordinal, 2);
     assert.match(plan.source.notes.join('\n'), /data -> PVC data-cassandra-2/);
+    assert.match(
+      plan.blocked,
+      /^cannot provide volume data \(persistentVolumeClaim\): persistentVolumeClaim data-cassandra-2 /,
+    );
+    const skipped = await run([
+      'plan',
+      '-o',
+      'json',
+      '--ordinal',
+      '2',
+      '--skip-volume',
+      'data',
+      ...nodeFlags(lab),
+      file,
+    ]);
+    assert.equal(skipped.code, 0, skipped.stderr);
+    assert.equal(JSON.parse(skipped.stdout).blocked, null);
     const bad = await run(['plan', '--ordinal', '3', ...nodeFlags(lab), file]);
     assertOneLineError(bad, /--ordinal 3 is not a pod of this StatefulSet \(ordinals 0\.\.2\)/);
   });

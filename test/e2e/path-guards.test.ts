@@ -259,3 +259,24 @@ test('uid shaped like a path: refused with one line naming the field, nothing cr
     assert.deepEqual(await containersOf('uid-escape'), []);
   }
 });
+
+test('what a sync killed before RunPodSandbox left (pods/<uid> skeleton, empty log directory) goes on the next sync of the same manifest; anything holding a file stays', async () => {
+  // The state a sync leaves when killed after makePodDataDirs and the log directory, before RunPodSandbox.
+  const killed = '1a2b3c4d-5e6f-4a7b-8c9d-0e1f2a3b4c5d';
+  const kept = '9f8e7d6c-5b4a-4c3d-8e2f-1a0b9c8d7e6f';
+  for (const uid of [killed, kept]) {
+    for (const sub of ['volumes', 'plugins'])
+      fs.mkdirSync(path.join(lab.podDirRoot, 'pods', uid, sub), { recursive: true, mode: 0o750 });
+    fs.mkdirSync(path.join(lab.podLogsRoot, `e2e_residue_${uid}`), { recursive: true, mode: 0o755 });
+  }
+  // A log file: not residue of a kill before the sandbox, never removed.
+  fs.mkdirSync(path.join(lab.podLogsRoot, `e2e_residue_${kept}`, 'app'));
+  fs.writeFileSync(path.join(lab.podLogsRoot, `e2e_residue_${kept}`, 'app', '0.log'), 'log\n');
+  const r = await run(['sync', '-y', ...nodeFlags(lab), manifest('residue', { containers: [ctr('app', LOOP)] })]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.match(r.stderr, /removed what an interrupted earlier sync of e2e\/residue left/);
+  assert.equal(fs.existsSync(path.join(lab.podDirRoot, 'pods', killed)), false);
+  assert.equal(fs.existsSync(path.join(lab.podLogsRoot, `e2e_residue_${killed}`)), false);
+  assert.equal(fs.existsSync(path.join(lab.podLogsRoot, `e2e_residue_${kept}`, 'app', '0.log')), true);
+  assert.equal(fs.existsSync(path.join(lab.podDirRoot, 'pods', kept)), true);
+});

@@ -246,6 +246,7 @@ test('an emptyDir of medium Memory is a tmpfs of its sizeLimit in the container,
       metadata: { name: 'vol-tmpfs', namespace: 'e2e', uid },
       spec: {
         terminationGracePeriodSeconds: 2,
+        securityContext: { fsGroup: 2000 },
         volumes: [{ name: 'cache', emptyDir: { medium: 'Memory', sizeLimit: '16Mi' } }],
         containers: [
           {
@@ -264,10 +265,40 @@ test('an emptyDir of medium Memory is a tmpfs of its sizeLimit in the container,
   const app = await containerOf('vol-tmpfs', 'app');
   const line = await sh(app, "grep ' /cache ' /proc/mounts");
   assert.match(line, /^tmpfs \/cache tmpfs .*size=16384k/);
+  // fsGroup: the volume's group, setgid and group-writable (SetVolumeOwnership).
+  assert.equal(await sh(app, 'stat -c "%g %a" /cache'), '2000 3777\n');
   const hostDir = path.join(fs.realpathSync(lab.podDirRoot), 'pods', uid, 'volumes/kubernetes.io~empty-dir/cache');
   assert.deepEqual(mountsUnder(hostDir), [hostDir]);
   const [sandbox] = await sandboxesOf('vol-tmpfs');
   const rmp = await run(['rmp', '-f', sandbox!.id]);
   assert.equal(rmp.code, 0, rmp.stderr);
   assert.deepEqual(mountsUnder(hostDir), []);
+});
+
+test('sync --node: a pod whose volume data is missing is refused in its preflight and leaves nothing; with the data it runs', async () => {
+  const uid = '9e8d7c6b-5a49-4382-9170-6f5e4d3c2b1a';
+  const file = writeDump('vol-node', uid);
+  const empty = path.join(dir, 'no-static-pods');
+  fs.mkdirSync(empty, { recursive: true });
+  const node = [...nodeFlags(lab), '--node', '--static-pod-path', empty, '--pods-api-socket', 'none'];
+  const plan = await run(['plan', ...node, '-o', 'json', file]);
+  const pod = JSON.parse(plan.stdout).plans.find((x: { pod: { name: string } }) => x.pod.name === 'vol-node');
+  assert.match(pod.preflight.blocked, /^volume app-config: configMap: ConfigMap e2e\/app-config was not given/);
+  assert.deepEqual(
+    pod.preflight.steps.map((s: { action: string }) => s.action),
+    ['volume-unavailable', 'volume-unavailable'],
+  );
+  const refused = await run(['sync', ...node, '--yes', file]);
+  assert.equal(refused.code, 1, refused.stdout);
+  assert.deepEqual(await sandboxesOf('vol-node'), []);
+  assert.equal(fs.existsSync(path.join(lab.podDirRoot, 'pods', uid)), false, 'no pod directory');
+
+  const synced = await run(['sync', ...node, '--yes', ...dataFlags(), file]);
+  assert.equal(synced.code, 0, synced.stderr + synced.stdout);
+  assert.ok(!`${synced.stdout}${synced.stderr}`.includes(TOKEN), 'token printed');
+  const app = await containerOf('vol-node', 'app');
+  assert.equal(await sh(app, 'cat /var/run/secrets/kubernetes.io/serviceaccount/token'), TOKEN);
+  const [sandbox] = await sandboxesOf('vol-node');
+  assert.equal((await run(['rmp', '-f', sandbox!.id])).code, 0);
+  assert.deepEqual(mountsUnder(path.join(fs.realpathSync(lab.podDirRoot), 'pods', uid)), []);
 });

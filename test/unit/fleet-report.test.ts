@@ -164,3 +164,17 @@ test('table view: one row per node, those needing attention first, details for n
   ]);
   assert.equal(lines.at(-1), r.summary.text);
 });
+
+test('one JSON value that is neither a node plan nor a doctor report is refused, naming the file and what was expected', () => {
+  const expected = 'expected a node plan (plan --node -o json), a doctor report (doctor -o json) or a log of them';
+  const rows: Array<[string, string]> = [
+    ['[1,2,3]', `a.json: a JSON array; ${expected}`],
+    ['{}', `a.json: a JSON object without a node plan's or doctor report's fields (empty); ${expected}`],
+    ['{"kind": "Pod"}\n', `a.json: a JSON object without a node plan's or doctor report's fields; ${expected}`],
+    ['null', `a.json: JSON null; ${expected}`],
+  ];
+  for (const [text, message] of rows)
+    assert.throws(() => buildFleetReport([{ name: 'a.json', text }]), { name: 'SyncpodError', message }, text);
+  // A log of lines (prefixes, several documents) is still read as a log.
+  assert.doesNotThrow(() => buildFleetReport([{ name: 'log', text: '[pod/a/c] syncpod: no runtime\n' }]));
+});

@@ -23,7 +23,7 @@ export const REFUSED: Record<string, string> = {
   'bidirectional-unprivileged.yaml':
     'document 1: spec.containers[0].volumeMounts[0].mountPropagation: forbidden: Bidirectional mount propagation is available only to privileged containers (line 12, column 25)',
   'billion-laughs.yaml':
-    'document 1: YAML aliases expand too far (over 1000 uses; a "billion laughs" document): refused',
+    'document 1: the object expands to 3013.5 MiB (YAML aliases included), over the 3 MiB the API server admits for one object: refused',
   'command-numbers.yaml':
     'document 1: spec.containers[0].command[0]: must be a string, not the number 1 (and 1 more) (line 9, column 15)',
   'command-string.yaml': `document 1: spec.containers[0].command: must be a list, not the string "sh -c 'sleep 3600'" (line 9, column 14)`,

@@ -92,6 +92,7 @@ class FakeFs implements SyncFs {
   bindSubPath = () => {};
   cleanSubPaths = () => [];
   remove = () => {};
+  removeDir = () => {};
   symlink = () => {};
 }
 

@@ -103,6 +103,7 @@ class FakeFs implements SyncFs {
   bindSubPath = () => {};
   cleanSubPaths = () => [];
   remove = () => {};
+  removeDir = () => {};
   symlink = () => {};
 }
 

@@ -110,6 +110,25 @@ test('tables pad every column but the last to max(20, widest + 3)', () => {
   assert.equal(crictlTable([]), '');
 });
 
+test("crictl's tables count a wide (CJK) character as one column, as Go's tabwriter counts runes", () => {
+  const cjk = '名前名前名前名前名前名前'; // 12 runes, 24 terminal columns
+  const out = crictlTable([
+    ['NAME', 'STATE'],
+    [cjk, 'Ready'],
+    ['e\u0301', 'x'], // a combining mark is a rune of its own too
+  ]);
+  assert.equal(out, `NAME${' '.repeat(16)}STATE\n${cjk}${' '.repeat(8)}Ready\ne\u0301${' '.repeat(18)}x\n`);
+  // syncpod's own views (no minimum) keep terminal columns: the CJK cell takes 24 of them.
+  assert.equal(tableLines([[cjk, 'x']])[0], `${cjk}${' '.repeat(3)}x`);
+  assert.equal(
+    tableLines([
+      [cjk, 'x'],
+      ['a', 'y'],
+    ])[1],
+    `a${' '.repeat(26)}y`,
+  );
+});
+
 test('painted cells take the width of their text, and the last column is never padded', () => {
   const paint = (t: string) => `\u001b[32m${t}\u001b[39m`;
   const strip = (t: string) => t.replace(/\u001b\[\d+m/g, '');

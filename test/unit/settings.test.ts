@@ -83,6 +83,15 @@ describe('timeout and debug', () => {
   for (const bad of ['soon', '2x', '-1s', '0s', '']) {
     test(`--timeout "${bad}" is refused`, () => assert.throws(() => parseTimeout(bad), /--timeout/));
   }
+  test('crictl.yaml timeout has the same ceiling as --timeout (596h)', () => {
+    assert.throws(() => parseTimeout('99999999999'), {
+      message: '--timeout: must be between 1ms and 596h, got "99999999999"',
+    });
+    assert.throws(() => settings({}, {}, { '/etc/crictl.yaml': 'timeout: 99999999999\n' }), {
+      message: '/etc/crictl.yaml: timeout: must be between 1ms and 596h, got "99999999999"',
+    });
+    assert.equal(settings({}, {}, { '/etc/crictl.yaml': 'timeout: 2147483\n' }).timeoutMs, 2147483000);
+  });
 });
 
 describe('config file errors are one line naming the file', () => {

@@ -300,3 +300,11 @@ test('the upgrade preview leaves out a gate the target refuses (it is a node blo
     },
   );
 });
+
+test('facts that could not be read are named, not judged', () => {
+  const f = { ...healthy(), runtime: undefined, runtimeConfig: undefined, swaps: undefined };
+  const v = startupVerdict(f, '1.37');
+  assert.deepEqual(v.unread, ['runtime', 'swap']);
+  assert.equal(v.starts, true);
+  assert.deepEqual(startupVerdict(healthy(), '1.37').unread, []);
+});

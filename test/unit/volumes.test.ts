@@ -21,12 +21,12 @@ import {
   type VolumeData,
 } from '../../src/kubelet/volumes';
 import { makeMounts, type MountInputs } from '../../src/kubelet/mounts';
-import { atomicWrite, parseMountInfo } from '../../src/sync/volume-fs';
+import { atomicWrite, parseMountInfo, volumeOwnership } from '../../src/sync/volume-fs';
 import { dryRunFs } from '../../src/sync/dry-run';
 import { describeEffect } from '../../src/sync/fs-effects';
 import { buildPreflight } from '../../src/plan/preflight';
 import { envValuesOf, readVolumeData, type VolumeDataReader } from '../../src/workflows/volume-data';
-import { kernelAtLeast } from '../../src/workflows/node-settings';
+import { inUserNamespace, kernelAtLeast } from '../../src/workflows/node-settings';
 import { GATES_133 } from '../fixtures/gates';
 
 const enc = (s: string) => new TextEncoder().encode(s);
@@ -268,6 +268,9 @@ test('tmpfs size: node allocatable, lowered to the pod memory limit, then to siz
   assert.equal(kernelAtLeast('6.4.0-1-amd64', 6, 4), true);
   assert.equal(kernelAtLeast('6.18.44-fc', 6, 4), true);
   assert.equal(kernelAtLeast('5.15.0', 6, 4), false);
+  assert.equal(inUserNamespace('         0          0 4294967295\n'), false, 'the initial user namespace');
+  assert.equal(inUserNamespace('         0     100000      65536\n'), true, 'a mapped range');
+  assert.equal(inUserNamespace(''), false, 'unknown');
 });
 
 test('which volumes block a pod, and how the others are provided', () => {
@@ -497,4 +500,76 @@ test('the operator data: one regular file per key, names and sizes checked, one 
     [{ serviceAccountToken: ['builder=/d/none'] }, /^--service-account-token builder=\/d\/none: ENOENT/],
   ];
   for (const [flags, re] of refused) throwsLine(() => readVolumeData(flags, reader), re, JSON.stringify(flags));
+});
+
+test('fsGroup: every emptyDir and file volume gets SetVolumeOwnership, file volumes read-only', () => {
+  const p = pod(
+    [
+      { name: 'scratch', emptyDir: {} },
+      { name: 'cfg', configMap: { name: 'cfg' } },
+    ],
+    { securityContext: { fsGroup: 2000 } },
+  );
+  const c = {
+    name: 'app',
+    image: 'busybox',
+    volumeMounts: [
+      { name: 'scratch', mountPath: '/s' },
+      { name: 'cfg', mountPath: '/c' },
+    ],
+  };
+  const setup = {
+    data: data({ configMaps: { cfg: CFG } }),
+    nowMs: 0,
+    random: '1',
+    nodeAllocatableMemory: 1024 ** 3,
+    sizeMemoryBackedVolumes: true,
+    noswap: false,
+  };
+  const { effects } = makeMounts(p, c, { ...MOUNT_BASE, volumeSetup: setup });
+  assert.deepEqual(
+    effects
+      .filter((e) => e.kind === 'volumeOwnership')
+      .map((e) =>
+        e.kind === 'volumeOwnership' ? [e.path.split('/').slice(-2).join('/'), e.gid, e.readOnly, e.bestEffort] : [],
+      ),
+    [
+      ['kubernetes.io~empty-dir/scratch', 2000, false, true],
+      ['kubernetes.io~configmap/cfg', 2000, true, false],
+    ],
+  );
+  // Without fsGroup nothing changes ownership.
+  const plain = makeMounts(
+    pod([{ name: 'scratch', emptyDir: {} }]),
+    { name: 'app', image: 'b', volumeMounts: [{ name: 'scratch', mountPath: '/s' }] },
+    MOUNT_BASE,
+  );
+  assert.ok(plain.effects.every((e) => e.kind !== 'volumeOwnership'));
+});
+
+test('SetVolumeOwnership on a real directory: group, g+r (read-only) or g+rw, directories setgid and g+x, symlinks not followed', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-owner-'));
+  const outside = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-owner-outside-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'sub'), { mode: 0o700 });
+    fs.chmodSync(path.join(dir, 'sub'), 0o700);
+    fs.writeFileSync(path.join(dir, 'sub', 'f'), 'x', { mode: 0o600 });
+    fs.chmodSync(path.join(dir, 'sub', 'f'), 0o600);
+    fs.writeFileSync(path.join(outside, 'target'), 'y');
+    fs.chmodSync(path.join(outside, 'target'), 0o600);
+    fs.symlinkSync(path.join(outside, 'target'), path.join(dir, 'link'));
+    volumeOwnership(dir, 2000, true);
+    const mode = (p: string) => (fs.lstatSync(p).mode & 0o7777).toString(8);
+    assert.equal(mode(path.join(dir, 'sub')), '2750');
+    assert.equal(mode(path.join(dir, 'sub', 'f')), '640');
+    assert.equal(fs.lstatSync(path.join(dir, 'sub', 'f')).gid, 2000);
+    assert.equal(fs.lstatSync(path.join(dir, 'link')).gid, 2000);
+    assert.equal(mode(path.join(outside, 'target')), '600', 'the symlink target is left alone');
+    assert.notEqual(fs.statSync(path.join(outside, 'target')).gid, 2000);
+    volumeOwnership(path.join(dir, 'sub'), 2000, false);
+    assert.equal(mode(path.join(dir, 'sub', 'f')), '660');
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+    fs.rmSync(outside, { recursive: true, force: true });
+  }
 });

@@ -1,7 +1,7 @@
 // The workflows with the hand-written fakes: node settings from host facts, the sync flow's order
 // (lock before a uid is chosen, one observation and one plan per round, every runtime call timed),
 // plan-pods' plan data, and the one prepare-container path (the ephemeral target drift).
-import { test } from 'node:test';
+import { after, test } from 'node:test';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -17,6 +17,7 @@ import { basePod } from '../fixtures/planner/base';
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-workflows-'));
+after(() => fs.rmSync(dir, { recursive: true, force: true }));
 const kubelet = resolveRules('1.33', undefined);
 
 function host(given: Record<string, string> = {}): HostFacts & { read: string[] } {

@@ -4,7 +4,13 @@
 import type { StartupFinding, StartupRule } from '../../kubelet/startup-checks';
 import type { CheckOutcome, DoctorCheck, DoctorEnv } from '../types';
 
-function upgradeCheck(id: string, title: string, rules: readonly StartupRule[], what: string): DoctorCheck {
+function upgradeCheck(
+  id: string,
+  title: string,
+  rules: readonly StartupRule[],
+  what: string,
+  needs?: 'runtime' | 'swap',
+): DoctorCheck {
   return {
     id,
     group: 'upgrade',
@@ -16,7 +22,15 @@ function upgradeCheck(id: string, title: string, rules: readonly StartupRule[], 
       const blockers = mine(v.blockers);
       const warnings = mine(v.warnings);
       const found = [...blockers, ...warnings];
-      if (found.length === 0) return { status: 'ok', summary: `Kubelet ${v.target}: ${what} pass.`, evidence: [] };
+      if (found.length === 0) {
+        if (needs && v.unread.includes(needs))
+          return {
+            status: 'skip',
+            summary: needs === 'runtime' ? 'The runtime did not answer Version.' : '/proc/swaps could not be read.',
+            evidence: [],
+          };
+        return { status: 'ok', summary: `Kubelet ${v.target}: ${what} pass.`, evidence: [] };
+      }
       return {
         status: blockers.length > 0 ? 'fail' : 'warn',
         summary: `Kubelet ${v.target} ${blockers.length > 0 ? 'would not start' : 'starts with warnings'}: ${found
@@ -44,8 +58,9 @@ export const upgradeChecks: readonly DoctorCheck[] = [
     'the target kubelet with this runtime (CRI API, RuntimeConfig, runtime version)',
     ['cri-api', 'runtime-config', 'runtime-version'],
     'the runtime checks',
+    'runtime',
   ),
-  upgradeCheck('upgrade.swap', 'the target kubelet with this swap and memorySwap', ['swap'], 'the swap checks'),
+  upgradeCheck('upgrade.swap', 'the target kubelet with this swap and memorySwap', ['swap'], 'the swap checks', 'swap'),
   upgradeCheck(
     'upgrade.flags',
     "the running kubelet's flags in the target release",

@@ -19,6 +19,9 @@ export interface KillContainerInput {
   reason: string;
 }
 
+/** The longest a timer waits (as config/settings MAX_TIMEOUT_MS). */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Stops one container; returns the note `stopped NAME ID (grace Ns)`; throws KillContainerError. */
 export async function killContainer(c: StepContext, k: KillContainerInput): Promise<string> {
   const { containerId: id, name } = k;
@@ -46,7 +49,8 @@ export async function killContainer(c: StepContext, k: KillContainerInput): Prom
     await c.rt.call(
       'StopContainer',
       { containerId: id, timeout: String(grace) },
-      { timeoutMs: c.requestTimeoutMs + grace * 1000 },
+      // A timer waits at most 2^31-1 ms (terminationGracePeriodSeconds may be up to 2^63-1).
+      { timeoutMs: Math.min(c.requestTimeoutMs + grace * 1000, MAX_TIMER_MS) },
     );
   } catch (err) {
     if (!isNotFound(err))
