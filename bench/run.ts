@@ -25,7 +25,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { randomBytes, randomUUID } from 'node:crypto';
-import { BUSYBOX_IMAGE, labToolVersions, startLab, type Lab } from '../test/harness/lab';
+import { BUSYBOX_IMAGE, anchorsEnv, labToolVersions, startLab, type Lab } from '../test/harness/lab';
 import { startStandInKubelet, type StandInKubelet } from '../test/harness/stand-in-kubelet';
 import { createContext, type Context } from '../src/cli/context';
 import { executeDeps } from '../src/workflows/invocation-deps';
@@ -757,7 +757,10 @@ async function main(): Promise<void> {
 const PREVIOUS = { version: '1.13', pods: '2.16', psTable: '2.63' };
 
 /** A crictl binary on PATH, if any. */
+/** The crictl to compare with: CRICTL, else the crictl 1.37 of `npm run anchors` (.anchors/env), else PATH's. */
 function findCrictl(): string | undefined {
+  const built = process.env.CRICTL || anchorsEnv('CRICTL');
+  if (built && fs.existsSync(built)) return built;
   const r = spawnSync('sh', ['-c', 'command -v crictl'], { encoding: 'utf8' });
   return r.status === 0 ? r.stdout.trim() || undefined : undefined;
 }

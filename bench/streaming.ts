@@ -12,7 +12,7 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, startLab, type Lab } from '../test/harness/lab';
+import { BUSYBOX_IMAGE, anchorsEnv, startLab, type Lab } from '../test/harness/lab';
 import { CriService, type RuntimeMethods } from '../src/cri/grpc-runtime-service';
 
 const ROOT = path.join(__dirname, '..');
@@ -31,9 +31,12 @@ const median = (xs: number[]) => {
 };
 const mbps = (ms: number) => BYTES / (1024 * 1024) / (ms / 1000);
 
+/** The crictl to compare with: CRICTL, else the crictl 1.37 of `npm run anchors` (.anchors/env), else PATH's. */
 function findCrictl(): string | undefined {
+  const built = process.env.CRICTL || anchorsEnv('CRICTL');
+  if (built && fs.existsSync(built)) return built;
   const r = spawnSync('sh', ['-c', 'command -v crictl'], { encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : undefined;
+  return r.status === 0 ? r.stdout.trim() || undefined : undefined;
 }
 
 interface Tool {

@@ -1,7 +1,7 @@
 // npm run anchors:kubelet — builds the kubelet of the release anchors/kubelet/go.mod pins (k8s.io/kubernetes,
 // from the Go module proxy; the staging modules k8s.io/* at the matching v0.x) into .anchors/kubelet-<version>/
 // (git-ignored), so that the upgrade preview can be checked against the kubelet itself. The build module holds
-// only go.mod/go.sum (a `tool` line names cmd/kubelet); nothing upstream is committed. Heavy: about 25 minutes
+// only go.mod/go.sum (a `tool` line names cmd/kubelet); nothing upstream is committed. Heavy: 13–40 minutes
 // of 2 busy cores the first time; kept under SYNCPOD_ANCHORS_CACHE (default /var/cache/syncpod/anchors), keyed
 // by the version, the Go version and go.sum, and copied from there afterwards.
 // Ends with the line `KUBELET=<path>` on stdout.

@@ -26,7 +26,7 @@ export async function inspectp(ctx: Context, args: string[], opts: InspectpOptio
   for (const id of ids)
     responses.push(await runtime.call('PodSandboxStatus', { podSandboxId: id, verbose: !opts.quiet }));
   if (output === 'table')
-    ctx.io.stdout.write(formatPodStatusTable(responses, { zone: systemZone, verbose: !opts.quiet }));
+    ctx.io.stdout.write(formatPodStatusTable(responses, { nowNs: nowNs(ctx), verbose: !opts.quiet }));
   else
     ctx.io.stdout.write(
       formatInspectPods(responses, { output, template: opts.template, toJSON: protoJSON(ctx), zone: systemZone }),

@@ -27,7 +27,7 @@ export type CheckpointOptions = OptionsOf<typeof checkpointDef>;
 export const runtimeConfigDef = (c: Cmd) =>
   c
     .description("Display the runtime's configuration as it reports it to kubelet (RuntimeConfig: the cgroup driver)")
-    .option('-o, --output <format>', 'output format: json or yaml', 'json');
+    .option('-o, --output <format>', 'output format: table (crictl\'s "cgroup driver:" line), json or yaml', 'table');
 export type RuntimeConfigOptions = OptionsOf<typeof runtimeConfigDef>;
 
 export const eventsDef = (c: Cmd) =>

@@ -5,12 +5,16 @@ import type { EventsOptions, RuntimeConfigOptions } from './ops-defs';
 import { INSPECT_OUTPUTS, parseOutput, protoJSON } from './output';
 import { withInterrupt } from './signals';
 import { formatEnvelope } from '../render/list-output';
+import { formatRuntimeConfig } from '../render/runtime-config-view';
 import { yamlText } from '../render/yaml';
 
+const RUNTIME_CONFIG_OUTPUTS = ['table', 'json', 'yaml'] as const;
+
 export async function runtimeConfig(ctx: Context, _args: string[], opts: RuntimeConfigOptions): Promise<number> {
-  const output = parseOutput(opts.output, INSPECT_OUTPUTS);
+  const output = parseOutput(opts.output, RUNTIME_CONFIG_OUTPUTS);
   const res = await ctx.cri().runtime.call('RuntimeConfig', {});
-  ctx.io.stdout.write(formatEnvelope(output, 'RuntimeConfigResponse', res, protoJSON(ctx)));
+  if (output === 'table') ctx.io.stdout.write(formatRuntimeConfig(res));
+  else ctx.io.stdout.write(formatEnvelope(output, 'RuntimeConfigResponse', res, protoJSON(ctx)));
   return 0;
 }
 

@@ -2,7 +2,8 @@
 //
 // toProtoJSON gives what Go's protojson gives with EmitDefaultValues (crictl's -o json): JSON
 // names, fields in declaration order, 64-bit integers as strings, enums as names, bytes as base64,
-// default scalars and empty lists/maps emitted, map keys sorted, unset sub-messages as null.
+// default scalars and empty lists/maps emitted, map keys sorted, unset sub-messages left out
+// (EmitDefaultValues, crictl >= 1.31; crictl 1.26's gogo jsonpb printed them as null).
 //
 // fromProtoJSON reads crictl-style config files (JSON, or YAML parsed to plain values): JSON names
 // or proto (snake_case) names, enum names or numbers, 64-bit integers as strings or numbers. It
@@ -96,8 +97,8 @@ function messageToJSON(pkg: ProtoPackage, typeName: string, obj: Record<string, 
     } else if (f.repeated) {
       out[f.name] = ((v ?? []) as unknown[]).map(conv);
     } else if (f.type === 'message') {
-      // EmitDefaults prints an unset singular message as null (crictl's "spec": null).
-      out[f.name] = v === undefined || v === null ? null : conv(v);
+      // EmitDefaultValues leaves an unset singular message out (crictl 1.37; 1.26 printed "spec": null).
+      if (v !== undefined && v !== null) out[f.name] = conv(v);
     } else out[f.name] = conv(v);
   }
   return out;
@@ -172,6 +173,10 @@ function parseScalar(pkg: ProtoPackage, f: FieldDescriptor, v: unknown, path: st
     case 'enum': {
       const values = pkg.enums[f.ref!]!.values;
       if (typeof v === 'string') {
+        // Signal's values were SIGTERM, … before k8s.io/cri-api v0.37 named them SIGNAL_SIGTERM, …:
+        // a config file written with the old names still reads (the numbers are the same).
+        if (f.ref === 'Signal' && !Object.hasOwn(values, v) && Object.hasOwn(values, `SIGNAL_${v}`))
+          return `SIGNAL_${v}`;
         if (!Object.hasOwn(values, v)) {
           fail(path, `unknown value ${JSON.stringify(v)} for enum ${f.ref} (one of ${Object.keys(values).join(', ')})`);
         }

@@ -28,6 +28,16 @@ export function runtimeSandboxImage(status: T.StatusResponse): { image: string; 
   return undefined;
 }
 
+/**
+ * containerd 2.x keeps its image settings out of Status info, but pins its sandbox image
+ * (pinned_images.sandbox): the one pinned image, when exactly one is pinned.
+ */
+export function pinnedSandboxImage(images: readonly T.Image[]): { image: string; from: string } | undefined {
+  const pinned = images.filter((i) => i.pinned && i.repoTags.length > 0);
+  if (pinned.length !== 1) return undefined;
+  return { image: pinned[0].repoTags[0], from: 'CRI ListImages (the one pinned image)' };
+}
+
 /** The cgroup driver of the runtime's default runc runtime (options.SystemdCgroup), where its info says. */
 export function runtimeInfoCgroupDriver(
   status: T.StatusResponse,

@@ -148,11 +148,12 @@ function findContainer(pod: Pod, name: string, kind: ContainerKind): Container |
 /** getContainerConfigStopSignal: lifecycle.stopSignal (SIGTERM, …) as the CRI Signal enum. */
 function containerStopSignal(c: Container): Signal {
   const name = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
-  if (name === undefined || name === '') return 'RUNTIME_DEFAULT';
+  if (name === undefined || name === '') return 'SIGNAL_RUNTIME_DEFAULT';
   const wire = `${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
   if (!STOP_SIGNALS.has(wire))
     throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
-  return wire as Signal;
+  // The CRI API (k8s.io/cri-api v0.37) names the values SIGNAL_SIGTERM, …
+  return `SIGNAL_${wire}` as Signal;
 }
 
 /** Host path of a pod volume that fileKeyRef can read (emptyDir or hostPath), else undefined. */
@@ -329,7 +330,7 @@ export function generateContainerConfig(
       }),
     },
     CDIDevices: [],
-    stopSignal: gates.ContainerStopSignals ? containerStopSignal(c) : 'RUNTIME_DEFAULT',
+    stopSignal: gates.ContainerStopSignals ? containerStopSignal(c) : 'SIGNAL_RUNTIME_DEFAULT',
   };
   // applyPlatformSpecificContainerConfig: in a pod user namespace every mount is id-mapped alike.
   const userns = config.linux?.securityContext?.namespaceOptions?.usernsOptions;

@@ -1,25 +1,32 @@
-// `imagefsinfo` as crictl 1.26 prints it: each image filesystem as {"status": FilesystemUsage}
-// (json, yaml or go-template), or three lines for -o table.
-import type { ImageFsInfoResponse } from '../cri/types';
+// `imagefsinfo` as crictl 1.37 prints it: the whole response as {"status": {"containerFilesystems":
+// […], "imageFilesystems": […]}} (json, yaml or go-template), or for -o table a block per kind,
+// containers first (crictl 1.26 printed each image filesystem on its own).
+import type { FilesystemUsage, ImageFsInfoResponse } from '../cri/types';
 import type { ProtoJSON } from './list-output';
 import { formatStatusEntries, type StatusOutput } from './inspect-view';
+import { humanSize } from './text';
+
+function tableBlock(label: string, filesystems: readonly FilesystemUsage[]): string {
+  // crictl's label line ends in a space ("%s Filesystem \n").
+  let out = `${label} Filesystem \n`;
+  filesystems.forEach((fs, i) => {
+    out += `TimeStamp[${i}]: ${fs.timestamp}\n`;
+    out += `Disk[${i}]: ${humanSize(Number(fs.usedBytes?.value ?? '0'), 4)}\n`;
+    out += `Inodes[${i}]: ${fs.inodesUsed?.value ?? '0'}\n`;
+    out += `Mountpoint[${i}]: ${fs.fsId?.mountpoint ?? ''}\n`;
+  });
+  return out;
+}
 
 export function formatImageFsInfo(
   res: ImageFsInfoResponse,
   opts: { output: StatusOutput | 'table'; template?: string; toJSON: ProtoJSON },
 ): string {
-  let out = '';
-  for (const fs of res.imageFilesystems) {
-    if (opts.output === 'table') {
-      // crictl prints the UsedBytes wrapper with Go's %s of the generated message.
-      out += `TimeStamp: ${fs.timestamp}\nUsedBytes: &UInt64Value{Value:${fs.usedBytes?.value ?? '0'},}\nMountpoint: ${fs.fsId?.mountpoint ?? ''}\n`;
-    } else {
-      out += formatStatusEntries(
-        [{ status: opts.toJSON('FilesystemUsage', fs), info: {} }],
-        opts.output,
-        opts.template,
-      );
-    }
-  }
-  return out;
+  if (opts.output === 'table')
+    return tableBlock('Container', res.containerFilesystems) + tableBlock('Image', res.imageFilesystems);
+  return formatStatusEntries(
+    [{ status: opts.toJSON('ImageFsInfoResponse', res), info: {} }],
+    opts.output,
+    opts.template,
+  );
 }

@@ -1,8 +1,7 @@
 // `inspect`, `inspectp` and `inspecti` with `-o table`: crictl's "Key: value" lines per object.
 import type { ContainerStatusResponse, ImageStatusResponse, PodSandboxStatusResponse } from '../cri/types';
 import { SyncpodError } from '../errors';
-import { humanDuration, humanSize, parseNs, type Zone } from './text';
-import { goTimeString } from './verbose-list';
+import { humanDuration, humanSize, parseNs } from './text';
 
 function mapLines(title: string, m: Record<string, string> | undefined): string {
   if (!m || Object.keys(m).length === 0) return ''; // empty decodes to nil in Go: crictl skips it
@@ -47,7 +46,7 @@ export function formatContainerStatusTable(
 
 export function formatPodStatusTable(
   responses: readonly PodSandboxStatusResponse[],
-  opts: { zone: Zone; verbose: boolean },
+  opts: { nowNs: bigint; verbose: boolean },
 ): string {
   let out = '';
   for (const r of responses) {
@@ -61,7 +60,8 @@ export function formatPodStatusTable(
       out += `Attempt: ${s.metadata.attempt}\n`;
     }
     out += `Status: ${s.state}\n`;
-    out += `Created: ${goTimeString(parseNs(s.createdAt), opts.zone)}\n`;
+    // crictl 1.37 says how long ago (1.26 printed Go's time.Time).
+    out += `Created: ${ago(s.createdAt, opts.nowNs)}\n`;
     if (s.network) {
       out += `IP Addresses: ${s.network.ip}\n`;
       for (const ip of s.network.additionalIps) out += `Additional IP: ${ip.ip}\n`;

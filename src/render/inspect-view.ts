@@ -73,9 +73,18 @@ export function formatStatusEntries(entries: readonly StatusEntry[], output: Sta
   return output === 'json' ? goJSONText(value) + '\n' : yamlText(value) + '\n';
 }
 
+/**
+ * crictl 1.37 writes an inspected status field by field from the Go struct (marshalMapInOrder), so
+ * an unset sub-message of the status itself is null, while one deeper down is left out (protojson).
+ */
+function nullsForUnset(json: JsonObject, messageFields: readonly string[]): JsonObject {
+  for (const f of messageFields) if (!(f in json)) json[f] = null;
+  return json;
+}
+
 /** A pod sandbox status as crictl marshals it: createdAt as RFC 3339 in `zone`. */
 export function podSandboxStatusJSON(status: unknown, toJSON: ProtoJSON, zone: Zone): JsonObject {
-  const json = toJSON('PodSandboxStatus', status);
+  const json = nullsForUnset(toJSON('PodSandboxStatus', status), ['metadata', 'network', 'linux']);
   json.createdAt = formatRFC3339Nano(parseNs(json.createdAt as string), zone);
   return json;
 }
@@ -85,7 +94,7 @@ export function podSandboxStatusJSON(status: unknown, toJSON: ProtoJSON, zone: Z
  * only created, finishedAt when exited (or unknown with a finish time); Go's zero time otherwise.
  */
 export function containerStatusJSON(status: unknown, toJSON: ProtoJSON, zone: Zone): JsonObject {
-  const json = toJSON('ContainerStatus', status);
+  const json = nullsForUnset(toJSON('ContainerStatus', status), ['metadata', 'image', 'resources', 'user']);
   const state = json.state as string;
   json.createdAt = formatRFC3339Nano(parseNs(json.createdAt as string), zone);
   json.startedAt =

@@ -53,7 +53,8 @@ export function formatPodsVerbose(pods: readonly PodSandbox[], zone: Zone): stri
 export function formatContainersVerbose(containers: readonly Container[], nowNs: bigint): string {
   let out = '';
   for (const c of containers) {
-    out += `ID: ${c.id}\nPodID: ${c.podSandboxId}\n`;
+    // crictl 1.37 names the pod's namespace (from the label; "unknown" without it).
+    out += `ID: ${c.id}\nPodID: ${c.podSandboxId}\nNamespace: ${c.labels['io.kubernetes.pod.namespace'] ?? 'unknown'}\n`;
     if (c.metadata) {
       if (c.metadata.name) out += `Name: ${c.metadata.name}\n`;
       out += `Attempt: ${c.metadata.attempt}\n`;
@@ -76,6 +77,7 @@ export function formatImagesVerbose(images: readonly Image[]): string {
     // crictl prints the Int64Value wrapper with Go's %v of the generated message.
     if (i.uid) out += `Uid: &Int64Value{Value:${i.uid.value},}\n`;
     if (i.username) out += `Username: ${i.username}\n`;
+    if (i.pinned) out += 'Pinned: true\n';
     out += '\n';
   }
   return out;

@@ -192,7 +192,7 @@ function containerStatusFromList(c: T.Container): T.ContainerStatus {
     mounts: [],
     logPath: '',
     imageId: c.imageId,
-    stopSignal: 'RUNTIME_DEFAULT',
+    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
   };
 }
 

@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { startLab, BUSYBOX_IMAGE, type Lab } from '../harness/lab';
+import { startLab, BUSYBOX_IMAGE, labRuntime, type Lab } from '../harness/lab';
 import { startStandInKubelet, type StandInKubelet } from '../harness/stand-in-kubelet';
 import { assertOneLineError, syncpod, worldReadableCli } from './helpers';
 import { writeManifest } from './sync-helpers';
@@ -18,6 +18,23 @@ const HEAD = 'apiVersion: kubelet.config.k8s.io/v1beta1\nkind: KubeletConfigurat
 /** What the stand-in answers to --version. */
 const VERSION = 'v1.36.2';
 const UID = '7e3c1a52-0000-4000-8000-00000000a136';
+
+/**
+ * containerd 2.x answers RuntimeConfig (cgroupfs in the lab), and the stand-in kubelet's version takes
+ * the runtime's driver over its config's systemd (KubeletCgroupDriverFromCRI); containerd 1.6 cannot
+ * answer, so the config's systemd stands.
+ */
+const RUNTIME_DRIVER = labRuntime().kind === 'containerd2';
+
+/** The besteffort pod cgroup under `root` with the driver in force (see RUNTIME_DRIVER). */
+function besteffortParent(root: string): string {
+  if (RUNTIME_DRIVER) return `${root}/kubepods/besteffort/pod${UID}`;
+  const uid = UID.replace(/-/g, '_');
+  if (!root) return `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`;
+  const r = root.slice(1);
+  return `/${r}.slice/${r}-kubepods.slice/${r}-kubepods-besteffort.slice/${r}-kubepods-besteffort-pod${uid}.slice`;
+}
+
 let lab: Lab;
 let dir: string;
 let kubelet: StandInKubelet;
@@ -62,10 +79,24 @@ before(async () => {
   manifest = writeManifest(dir, { name: 'detected', uid: UID, containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
 });
 
+/** The host's kubelet root as the stand-in reads it (the default): a sync there makes the pod's directories. */
+const HOST_POD_DIR = path.join('/var/lib/kubelet/pods', UID);
+/** The directories on the way that did not exist before this file ran (removed again when empty). */
+const madeHere = ['/var/lib/kubelet', '/var/lib/kubelet/pods'].filter((d) => !fs.existsSync(d));
+
 after(async () => {
   kubelet?.stop();
   await lab?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  // Nothing of this file stays on the host (test/e2e/zz-host-left-clean.test.ts checks it at the end).
+  fs.rmSync(HOST_POD_DIR, { recursive: true, force: true });
+  for (const d of [...madeHere].reverse()) {
+    try {
+      fs.rmdirSync(d);
+    } catch {
+      // not empty: something else uses it
+    }
+  }
 });
 
 describe('syncpod node', () => {
@@ -83,7 +114,12 @@ describe('syncpod node', () => {
       source: 'kubelet-binary',
       from: `${kubelet.binary} --version`,
     });
-    assert.deepEqual(p.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: config });
+    assert.deepEqual(
+      p.cgroupDriver,
+      RUNTIME_DRIVER
+        ? { value: 'cgroupfs', source: 'runtime', from: `RuntimeConfig on ${lab.endpoint}` }
+        : { value: 'systemd', source: 'kubelet-config', from: config },
+    );
     assert.deepEqual(p.clusterDNS, {
       value: ['10.96.0.10'],
       source: 'drop-in',
@@ -99,9 +135,10 @@ describe('syncpod node', () => {
       source: 'kubelet-config',
       from: config,
     });
-    // containerd 1.6 has no RuntimeConfig: the kubelet's own driver stands, with no warning
-    assert.equal(p.runtimeCgroupDriver.answered, false);
-    assert.equal(r.stderr, '');
+    // containerd 1.6 has no RuntimeConfig: the kubelet's own driver stands, with no warning. containerd
+    // 2.x answers (cgroupfs here) and a kubelet of 1.31 or newer takes the runtime's driver over its config.
+    assert.equal(p.runtimeCgroupDriver.answered, RUNTIME_DRIVER);
+    if (!RUNTIME_DRIVER) assert.equal(r.stderr, '');
   });
 
   test('the table names each setting, its value and source', async () => {
@@ -112,7 +149,8 @@ describe('syncpod node', () => {
       new RegExp(`^Kubelet: pid 1,\\s+\\S*/bin/kubelet\\s+\\(Kubernetes\\s+${VERSION.replace(/\./g, '\\.')}\\)$`, 'm'),
     );
     // SOURCE wraps to the width: the file may be on the next line.
-    assert.match(r.stdout, /^cgroupDriver\s+systemd\s+kubelet-config\s+\(.*config\.yaml\)$/m);
+    if (RUNTIME_DRIVER) assert.match(r.stdout, /^cgroupDriver\s+cgroupfs\s+runtime \(RuntimeConfig on$/m);
+    else assert.match(r.stdout, /^cgroupDriver\s+systemd\s+kubelet-config\s+\(.*config\.yaml\)$/m);
     assert.match(r.stdout, /^clusterDNS\s+10\.96\.0\.10\s+drop-in\s+\(.*10-dns\.conf\)$/m);
     assert.match(r.stdout, new RegExp(`^kubeletVersion\\s+${VERSION.replace(/\./g, '\\.')}\\s+kubelet-binary`, 'm'));
   });
@@ -187,37 +225,26 @@ describe('plan and configs follow the detected kubelet (no flags, no environment
       'svc.cluster.test',
       'cluster.test',
     ]);
-    const uid = UID.replace(/-/g, '_');
-    assert.equal(
-      config.linux.cgroupParent,
-      `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`,
-    );
+    assert.equal(config.linux.cgroupParent, besteffortParent(''));
   });
 
   test("the kubelet's cgroupRoot and cgroupsPerQOS: false reach the cgroup parent and the node preflight; syncpod flags win", async (t) => {
     const file = path.join(dir, 'config.yaml');
     t.after(() => fs.writeFileSync(file, configText));
-    const uid = UID.replace(/-/g, '_');
     const parent = async (extra: string[] = []) => {
       const r = await onNode(['runp', '--dry-run', ...extra, manifest]);
       assert.equal(r.code, 0, r.stderr);
       return JSON.parse(r.stdout).config.linux.cgroupParent;
     };
     fs.writeFileSync(file, `${configText}cgroupRoot: /custom\n`);
-    assert.equal(
-      await parent(),
-      `/custom.slice/custom-kubepods.slice/custom-kubepods-besteffort.slice/custom-kubepods-besteffort-pod${uid}.slice`,
-    );
+    assert.equal(await parent(), besteffortParent('/custom'));
     assert.equal(await parent(['--cgroup-driver', 'cgroupfs']), `/custom/kubepods/besteffort/pod${UID}`);
     const shown = JSON.parse((await onNode(['node', '-o', 'json'])).stdout);
     assert.deepEqual(shown.cgroupRoot, { value: '/custom', source: 'kubelet-config', from: file });
 
     fs.writeFileSync(file, `${configText}cgroupsPerQOS: false\n`);
     assert.equal(await parent(), '', 'no pod cgroup: the runtime places the pod');
-    assert.equal(
-      await parent(['--cgroups-per-qos=true']),
-      `/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${uid}.slice`,
-    );
+    assert.equal(await parent(['--cgroups-per-qos=true']), besteffortParent(''));
     const statics = fs.mkdtempSync(path.join(dir, 'static-'));
     fs.copyFileSync(manifest, path.join(statics, 'detected.json'));
     const node = await onNode([

@@ -4,7 +4,7 @@
 // whether kubelet 1.37 would start and which precondition stops it; then the real kubelet v1.37.2 is
 // started with the same command line and config (standalone: no API server) and must refuse exactly when
 // the preview says so — with the refusal the preview names — and keep running when it says it starts.
-// Not part of `npm test`: the build takes about 25 minutes of 2 cores the first time.
+// Not part of `npm test`: the build takes 13–40 minutes of 2 busy cores the first time.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync } from 'node:child_process';

@@ -17,18 +17,16 @@ function sameJSON(actual: unknown, expected: unknown, name: string) {
 test('toProtoJSON follows protojson with EmitDefaultValues', () => {
   const cases: { name: string; type: string; value: unknown; json: unknown }[] = [
     {
-      name: 'an empty message emits every scalar, list and map default and null for unset sub-messages (crictl\'s "image": null)',
+      name: 'an empty message emits every scalar, list and map default and leaves unset sub-messages out (crictl 1.37; 1.26 printed "image": null)',
       type: 'ContainerStatus',
       value: {},
       json: {
         id: '',
-        metadata: null,
         state: 'CONTAINER_CREATED',
         createdAt: '0',
         startedAt: '0',
         finishedAt: '0',
         exitCode: 0,
-        image: null,
         imageRef: '',
         reason: '',
         message: '',
@@ -36,10 +34,8 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
         annotations: {},
         mounts: [],
         logPath: '',
-        resources: null,
         imageId: '',
-        user: null,
-        stopSignal: 'RUNTIME_DEFAULT',
+        stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
       },
     },
     {
@@ -60,7 +56,6 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
         startedAt: '0',
         finishedAt: '0',
         exitCode: 137,
-        image: null,
         imageRef: '',
         reason: '',
         message: '',
@@ -68,10 +63,8 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
         annotations: {},
         mounts: [],
         logPath: '',
-        resources: null,
         imageId: '',
-        user: null,
-        stopSignal: 'RUNTIME_DEFAULT',
+        stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
       },
     },
     {
@@ -79,16 +72,12 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
       type: 'LinuxSandboxSecurityContext',
       value: { runAsGroup: { value: '0' }, runAsUser: { value: '1000' } },
       json: {
-        namespaceOptions: null,
-        selinuxOptions: null,
         runAsUser: { value: '1000' },
         runAsGroup: { value: '0' },
         readonlyRootfs: false,
         supplementalGroups: [],
         supplementalGroupsPolicy: 'Merge',
         privileged: false,
-        seccomp: null,
-        apparmor: null,
         seccompProfilePath: '',
       },
     },
@@ -101,7 +90,6 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
         repoTags: [],
         repoDigests: [],
         size: '18446744073709551615',
-        uid: null,
         username: '',
         spec: { image: '', annotations: {}, userSpecifiedImage: '', runtimeHandler: '', imageRef: '' },
         pinned: false,
@@ -138,7 +126,6 @@ test('toProtoJSON follows protojson with EmitDefaultValues', () => {
         uidMappings: [{ hostId: 1000, containerId: 0, length: 0 }],
         gidMappings: [],
         recursiveReadOnly: false,
-        image: null,
         imageSubPath: '',
         mountOptions: [],
       },
@@ -185,19 +172,26 @@ test('the JSON of a decoded message reads back to the same message', () => {
   );
 });
 
-test('stop signals carry the CRI API value names: crictl prints "stopSignal": "SIGUSR1" and reads "stop_signal": "SIGTERM"', () => {
+test('stop signals carry the CRI API v0.37 value names: crictl 1.37 prints "stopSignal": "SIGNAL_SIGUSR1"; "stop_signal": "SIGTERM" still reads', () => {
   // ContainerStatus field 19 (stop_signal) = 29, SIGUSR1 in the CRI Signal enum, as containerd 2.x sends it.
   const wire = Buffer.from([0x98, 0x01, 29]);
   const status = decodeMessage(runtimeV1, 'ContainerStatus', wire);
-  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', status).stopSignal, 'SIGUSR1');
-  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', {}).stopSignal, 'RUNTIME_DEFAULT');
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', status).stopSignal, 'SIGNAL_SIGUSR1');
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerStatus', {}).stopSignal, 'SIGNAL_RUNTIME_DEFAULT');
   // A crictl container config naming its stop signal reads, and goes out as the same number.
   const config = fromProtoJSON(runtimeV1, 'ContainerConfig', { metadata: { name: 'app' }, stop_signal: 'SIGTERM' });
-  assert.equal(config.stopSignal, 'SIGTERM');
+  assert.equal(config.stopSignal, 'SIGNAL_SIGTERM');
   const again = decodeMessage(runtimeV1, 'ContainerConfig', encodeMessage(runtimeV1, 'ContainerConfig', config));
-  assert.equal(toProtoJSON(runtimeV1, 'ContainerConfig', again).stopSignal, 'SIGTERM');
+  assert.equal(toProtoJSON(runtimeV1, 'ContainerConfig', again).stopSignal, 'SIGNAL_SIGTERM');
+  const named = fromProtoJSON(runtimeV1, 'ContainerConfig', {
+    metadata: { name: 'app' },
+    stop_signal: 'SIGNAL_SIGTERM',
+  });
+  assert.equal(named.stopSignal, 'SIGNAL_SIGTERM');
   assert.ok(
-    encodeMessage(runtimeV1, 'ContainerConfig', { stopSignal: 'SIGTERM' }).includes(Buffer.from([0x90, 0x01, 23])),
+    encodeMessage(runtimeV1, 'ContainerConfig', { stopSignal: 'SIGNAL_SIGTERM' }).includes(
+      Buffer.from([0x90, 0x01, 23]),
+    ),
     'field 18 = 23',
   );
 });

@@ -146,7 +146,7 @@ const containerStatus = {
   logPath: 'nginx/3.log',
   imageId: 'sha256:0d17b565c37bcbd895e9d92315a05c1c3c9a29f762b011a10c54a66cd53c9b31',
   user: { linux: { uid: '101', gid: '101', supplementalGroups: ['101', '0'] } },
-  stopSignal: 'SIGQUIT',
+  stopSignal: 'SIGNAL_SIGQUIT',
 };
 
 const listImagesResponse = {
@@ -189,7 +189,7 @@ test('decoded messages carry every default and leave absent sub-messages undefin
   assert.equal(s.exitCode, 0);
   assert.deepEqual(s.labels, {});
   assert.deepEqual(s.mounts, []);
-  assert.equal(s.stopSignal, 'RUNTIME_DEFAULT');
+  assert.equal(s.stopSignal, 'SIGNAL_RUNTIME_DEFAULT');
   assert.deepEqual(Object.keys(s), [
     'id',
     'metadata',

@@ -90,7 +90,7 @@ const CASES: GateCase[] = [
   {
     gate: 'ContainerStopSignals',
     defaultOnFrom: null,
-    effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGUSR1',
+    effect: (g) => container(stopPod, { gates: g }).stopSignal === 'SIGNAL_SIGUSR1',
   },
   {
     gate: 'EnvFiles',
@@ -187,8 +187,8 @@ for (const c of CASES) {
 }
 
 test('explicit --feature-gates change the config the same way (ContainerStopSignals on at 1.34, PodLevelResources off at 1.36)', () => {
-  assert.equal(container(stopPod, { gates: gatesAt(34, { ContainerStopSignals: true }) }).stopSignal, 'SIGUSR1');
-  assert.equal(container(stopPod, { gates: gatesAt(34) }).stopSignal, 'RUNTIME_DEFAULT');
+  assert.equal(container(stopPod, { gates: gatesAt(34, { ContainerStopSignals: true }) }).stopSignal, 'SIGNAL_SIGUSR1');
+  assert.equal(container(stopPod, { gates: gatesAt(34) }).stopSignal, 'SIGNAL_RUNTIME_DEFAULT');
   assert.equal(
     container(podLevelPod, { gates: gatesAt(36, { PodLevelResources: false }) }).linux!.resources!.memoryLimitInBytes,
     '0',

@@ -4,7 +4,7 @@
 import { NEWEST_MINOR, OLDEST_MINOR, SUPPORTED_RANGE } from '../../kubelet/features';
 import type { Sourced } from '../../node/types';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
-import { imageMatches, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../runtime-info';
+import { imageMatches, pinnedSandboxImage, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../runtime-info';
 import { allInOrder } from '../../cri/together';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
@@ -189,7 +189,7 @@ export const kubeletChecks: DoctorCheck[] = [
     async run(env) {
       const kubeletImage = env.profile.kubelet ? podInfraContainerImage(env.profile.kubelet.args) : undefined;
       const [status, images] = await allInOrder([env.cri.status(), env.cri.images()]);
-      const rt = runtimeSandboxImage(status);
+      const rt = runtimeSandboxImage(status) ?? pinnedSandboxImage(images);
       const evidence: Evidence[] = [];
       if (rt) evidence.push(ev('runtime sandbox image', rt.image, rt.from));
       if (kubeletImage)
