@@ -109,6 +109,24 @@ export const syncDef = (c: Cmd) =>
         .option('--wait-timeout <duration>', 'how long --wait (or --node) waits for one init container', '5m')
         .option('--timings', 'report time spent in runtime calls and in syncpod itself')
         .option('--dry-run', 'print the plan and the CRI requests it would send, send nothing')
+        .option(
+          '--liveness-failed <container>',
+          "assume kubelet's prober holds a liveness Failure for this container (repeatable; as with plan)",
+          collect,
+          [] as string[],
+        )
+        .option(
+          '--startup-failed <container>',
+          "assume kubelet's prober holds a startup Failure for this container (repeatable)",
+          collect,
+          [] as string[],
+        )
+        .option(
+          '--startup-succeeded <container>',
+          "assume kubelet's prober holds a startup Success for this container (repeatable)",
+          collect,
+          [] as string[],
+        )
         .option('--show-secrets', 'with --dry-run, print values that came from Secrets (redacted by default)')
         .option(
           '--feature-gates <gates>',

@@ -64,6 +64,11 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     yes: !!opts.yes,
     wait: !!opts.wait,
     waitTimeoutMs,
+    probes: {
+      livenessFailed: opts.livenessFailed,
+      startupFailed: opts.startupFailed,
+      startupSucceeded: opts.startupSucceeded,
+    },
   };
   const deps: SyncFlowDeps = {
     execute: executeDeps(ctx),

@@ -201,7 +201,7 @@ class Walker {
         for (const key of Object.keys(v)) {
           const added = def === undefined ? undefined : FIELD_ADDED[def]?.[key]?.node;
           const child = Object.hasOwn(node.p, key) ? node.p[key] : added;
-          if (child === undefined) this.add([...path, key], 'unknown field');
+          if (child === undefined) this.add([...path, key], `unknown field${didYouMean(key, Object.keys(node.p))}`);
           else if (def !== undefined && !fieldKnownAt(def, key, this.minor))
             this.add(
               [...path, key],
@@ -286,4 +286,27 @@ export function validateSchema(
   const w = new Walker(minor);
   w.walk({ $: root.schema }, value, path);
   return w.problems;
+}
+
+/** Edit distance (insertions, deletions, substitutions) between two field names. */
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    for (let j = 1; j <= b.length; j++)
+      cur[j] = Math.min(prev[j]! + 1, cur[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = cur;
+  }
+  return prev[b.length]!;
+}
+
+/** `; did you mean "image"?` for the nearest known field at that path (a typo: at most 2 edits, or case only). */
+export function didYouMean(key: string, known: string[]): string {
+  let best = '';
+  let bestD = Number.POSITIVE_INFINITY;
+  for (const k of known) {
+    const d = k.toLowerCase() === key.toLowerCase() ? 0 : editDistance(key, k);
+    if (d < bestD || (d === bestD && k < best)) [best, bestD] = [k, d];
+  }
+  return best && bestD <= Math.min(2, Math.floor(key.length / 3)) ? `; did you mean "${best}"?` : '';
 }

@@ -12,6 +12,7 @@ import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
 import { buildPlan, killsSomething, type Plan } from '../plan/plan';
+import { probeInputs, type ProbeFlags } from '../plan/probe-inputs';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
@@ -41,6 +42,8 @@ export interface SyncRequest {
   yes: boolean;
   wait: boolean;
   waitTimeoutMs: number;
+  /** --liveness-failed / --startup-failed / --startup-succeeded: container names, as plan takes them. */
+  probes?: ProbeFlags;
 }
 
 export interface SyncLock {
@@ -195,12 +198,18 @@ async function withPreparedSync<R>(
         ),
       };
     };
-    const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan =>
-      buildPlan({
+    // The prober results (flags, a pod status dump's started: true) are read at the first
+    // observation: they are keyed by container id, so a later plan (--wait) applies them only to an
+    // instance that is still the newest, as kubelet's prober caches would.
+    let probes: ReturnType<typeof probeInputs> | undefined;
+    const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan => {
+      probes ??= probeInputs(p, o.status, req.probes ?? {}, loaded.apiStatus);
+      return buildPlan({
         pod: p,
         podStatus: o.status,
         now: clock.now(),
-        options: { rules: req.kubelet.rules },
+        options: { rules: req.kubelet.rules, probeResults: probes.results },
+        probeInputs: probes.inputs,
         matchedBy: o.match.by,
         matchCandidates: o.match.candidates,
         duplicates: o.duplicates,
@@ -208,6 +217,7 @@ async function withPreparedSync<R>(
         source,
         volumeData,
       });
+    };
 
     const p0 = clock.monotonic();
     // Under the lock: a uid chosen by a sync that held it before is seen here.

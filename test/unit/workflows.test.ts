@@ -384,3 +384,78 @@ test('sync --dry-run lists the duplicate removal among the requests, sends none'
   ]);
   assert.ok(!cri.methods().some((m) => /^(Stop|Remove)/.test(m)));
 });
+
+test('sync takes the prober results plan takes: --liveness-failed restarts a running container, without it nothing happens', async () => {
+  const { hashContainer, formatHash } = await import('../../src/kubelet/hash');
+  const LIVE = `apiVersion: v1
+kind: Pod
+metadata: {name: live, namespace: shop, uid: u-live}
+spec:
+  containers:
+  - {name: app, image: nginx:1.25, imagePullPolicy: IfNotPresent, livenessProbe: {exec: {command: ["true"]}}}
+`;
+  const labels = {
+    'io.kubernetes.pod.name': 'live',
+    'io.kubernetes.pod.namespace': 'shop',
+    'io.kubernetes.pod.uid': 'u-live',
+  };
+  const state = (cri: FakeCri) => {
+    cri.sandboxes = [
+      {
+        id: 'sb1',
+        metadata: { name: 'live', namespace: 'shop', uid: 'u-live', attempt: 0 },
+        state: 'SANDBOX_READY',
+        createdAt: '1',
+        labels,
+        annotations: {},
+      },
+    ];
+    cri.containers = [
+      {
+        id: 'c1',
+        podSandboxId: 'sb1',
+        metadata: { name: 'app', attempt: 0 },
+        image: { image: 'nginx:1.25' },
+        imageRef: 'sha256:x',
+        state: 'CONTAINER_RUNNING',
+        createdAt: '2',
+        labels: { ...labels, 'io.kubernetes.container.name': 'app' },
+        annotations: {
+          'io.kubernetes.container.hash': formatHash(hashContainer({ name: 'app', image: 'nginx:1.25' })),
+          'io.kubernetes.container.restartCount': '0',
+        },
+      },
+    ];
+    cri.handlers.PodSandboxStatus = (r) => ({
+      status: {
+        id: r.podSandboxId,
+        metadata: { name: 'live', namespace: 'shop', uid: 'u-live', attempt: 0 },
+        state: 'SANDBOX_READY',
+        createdAt: '1',
+        network: { ip: '10.1.2.3', additionalIps: [] },
+        linux: { namespaces: { options: { network: 'POD' } } },
+        labels,
+      },
+    });
+    cri.handlers.ContainerStatus = (r) => ({ status: { ...cri.containers[0], id: r.containerId, startedAt: '3' } });
+  };
+  const file = manifest('live.yaml', LIVE);
+  const quiet = new FakeCri();
+  state(quiet);
+  const none = await dryRunSync({ ...request(file), showSecrets: false }, flowDeps(quiet, []));
+  assert.deepEqual(none.requests, []);
+  const failing = new FakeCri();
+  state(failing);
+  const d = await dryRunSync(
+    { ...request(file), probes: { livenessFailed: ['app'] }, showSecrets: false },
+    flowDeps(failing, []),
+  );
+  assert.deepEqual(
+    d.requests.map((r) => r.rpc),
+    ['StopContainer', 'CreateContainer', 'StartContainer'],
+  );
+  assert.deepEqual(
+    d.plan.probeInputs.map((p) => [p.container, p.probe, p.result]),
+    [['app', 'liveness', 'Failure']],
+  );
+});

@@ -1,0 +1,246 @@
+// Runs scenarios through both sides for one kubelet release: kubelet's own code (the Go oracle,
+// one long-lived process reading JSON lines) and syncpod unchanged (`sync --dry-run -o json`, run
+// in this process by the CLI's own main(), reading the scenario's state over gRPC from a CRI
+// stand-in on a private unix socket). Returns the report the CLI prints.
+import { execFileSync, spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { Writable } from 'node:stream';
+import { main } from '../../src/main';
+import { GATE_NAMES } from '../../src/kubelet/features';
+import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
+import { CriStandIn, type RuntimeState } from './stand-in';
+import { oracleInput, type Scenario } from './scenario';
+import { kubeletLines, sameCalls, syncpodLines, type KubeletCall } from './compare';
+import { classify } from './known';
+
+export interface OracleResult {
+  name: string;
+  sandboxes: Array<Record<string, any>> | null;
+  containers: Array<{ podSandboxId: string; status: Record<string, any> }> | null;
+  calls: KubeletCall[];
+  actions?: string;
+  /** The gates kubelet ran with that differ from the release's defaults. */
+  gates?: Record<string, boolean>;
+  error?: string;
+}
+
+export interface Disagreement {
+  scenario: Scenario;
+  syncpod: string[];
+  kubelet: string[];
+  /** computePodActions' own summary (kubelet's podActions.String()). */
+  kubeletActions?: string;
+  error?: string;
+}
+
+export interface Report {
+  kubelet: string;
+  scenarios: number;
+  agree: number;
+  disagree: Disagreement[];
+  known: Array<{ class: string; count: number; example: string }>;
+  /** Milliseconds per scenario, both sides (median). */
+  medianMs: number;
+  /** Where syncpod's feature-gate table differs from the release's (each one a disagreement). */
+  gateTable: string[];
+}
+
+/** The Go oracle as a long-lived process: one scenario line in, one result line out. */
+export class OracleProcess {
+  private child: ChildProcessWithoutNullStreams;
+  private waiting: Array<(line: string) => void> = [];
+  private stderr = '';
+
+  constructor(bin: string) {
+    this.child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
+    createInterface({ input: this.child.stdout }).on('line', (line) => this.waiting.shift()?.(line));
+    this.child.stderr.on('data', (d) => {
+      this.stderr = (this.stderr + d).slice(-4000);
+    });
+    this.child.on('exit', (code) => {
+      for (const w of this.waiting.splice(0))
+        w(JSON.stringify({ error: `oracle exited (${code}): ${this.stderr.trim().split('\n').pop() ?? ''}` }));
+    });
+  }
+
+  run(line: string): Promise<OracleResult> {
+    return new Promise((resolve) => {
+      this.waiting.push((out) => resolve(JSON.parse(out)));
+      this.child.stdin.write(`${line}\n`);
+    });
+  }
+
+  close(): void {
+    this.child.stdin.end();
+  }
+}
+
+function capture(): { stream: Writable; text: () => string } {
+  let text = '';
+  return {
+    stream: new Writable({
+      write: (chunk, _enc, done) => {
+        text += chunk;
+        done();
+      },
+    }),
+    text: () => text,
+  };
+}
+
+/** syncpod's side of one scenario: the requests `sync --dry-run` records, or its error line. */
+export async function syncpodSide(
+  scenario: Scenario,
+  release: string,
+  socket: string,
+  dir: string,
+  effectiveGates: Record<string, boolean> = scenario.gates ?? {},
+): Promise<{ requests: any[]; pullPolicies: Map<string, string>; error?: string }> {
+  const podFile = join(dir, 'pod.json');
+  writeFileSync(podFile, JSON.stringify(scenario.pod));
+  const gates = Object.entries(effectiveGates)
+    .filter(([k]) => (GATE_NAMES as string[]).includes(k))
+    .map(([k, v]) => `${k}=${v}`)
+    .join(',');
+  const probes: string[] = [];
+  for (const [name, r] of Object.entries(scenario.liveness ?? {}))
+    if (r === 'failure') probes.push('--liveness-failed', name);
+  for (const [name, r] of Object.entries(scenario.startup ?? {}))
+    probes.push(r === 'failure' ? '--startup-failed' : '--startup-succeeded', name);
+  const out = capture();
+  const err = capture();
+  const code = await main(
+    [
+      '--no-node-profile',
+      '-r',
+      `unix://${socket}`,
+      'sync',
+      '--dry-run',
+      '--yes',
+      '-o',
+      'json',
+      '--kubelet-version',
+      release.replace(/^v/, ''),
+      ...(gates ? ['--feature-gates', gates] : []),
+      ...probes,
+      '--pod-logs-root',
+      join(dir, 'logs'),
+      '--pod-dir-root',
+      join(dir, 'pods'),
+      podFile,
+    ],
+    { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { NO_COLOR: '1' } },
+  );
+  const pullPolicies = new Map<string, string>();
+  if (code !== 0)
+    return { requests: [], pullPolicies, error: `syncpod exit ${code}: ${err.text().trim().split('\n').pop()}` };
+  const doc = JSON.parse(out.text());
+  // The pull policy of each container as syncpod defaulted it (the plan's pod is not in the output:
+  // the CreateContainer requests name the image; the spec's policy or the API default decides).
+  for (const c of [...(scenario.pod.spec?.initContainers ?? []), ...(scenario.pod.spec?.containers ?? [])]) {
+    const tag = /:([\w][\w.-]*)$/.exec(String(c.image).split('@')[0].split('/').pop() ?? '')?.[1];
+    pullPolicies.set(c.name, c.imagePullPolicy ?? (!tag || tag === 'latest' ? 'Always' : 'IfNotPresent'));
+  }
+  return { requests: doc.requests ?? [], pullPolicies };
+}
+
+/** The release's feature gates as its oracle reports them. */
+export function oracleGates(bin: string): Record<string, { default: boolean; locked: boolean; preRelease: string }> {
+  return JSON.parse(execFileSync(bin, ['--gates'], { encoding: 'utf8' }));
+}
+
+/**
+ * syncpod's gate table against the release's: every gate syncpod consults must exist with the
+ * same default and lock (a difference is a disagreement named after the gate).
+ */
+export function gateTableDifferences(minor: string, specs: ReturnType<typeof oracleGates>): string[] {
+  const rules = resolveKubeletRules(minor);
+  const out: string[] = [];
+  for (const name of GATE_NAMES) {
+    const ours = (rules.gateOrigins as Record<string, { enabled: boolean; locked: boolean } | undefined>)[name];
+    const theirs = specs[name];
+    if (!ours && !theirs) continue;
+    if (!ours || !theirs) {
+      out.push(`${name}: syncpod ${ours ? 'has' : 'lacks'} it, kubelet ${theirs ? 'has' : 'lacks'} it`);
+      continue;
+    }
+    if (ours.enabled !== theirs.default || ours.locked !== theirs.locked)
+      out.push(
+        `${name}: syncpod default ${ours.enabled}${ours.locked ? ' (locked)' : ''}, kubelet default ${theirs.default}${theirs.locked ? ' (locked)' : ''}`,
+      );
+  }
+  return out;
+}
+
+/** Runs every scenario through both sides. */
+export async function runScenarios(
+  release: string,
+  bin: string,
+  scenarios: Scenario[],
+  progress: (done: number) => void = () => undefined,
+): Promise<Report> {
+  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-'));
+  const socket = join(dir, 'cri.sock');
+  const standIn = new CriStandIn();
+  await standIn.listen(socket);
+  const oracle = new OracleProcess(bin);
+  const report: Report = {
+    kubelet: release,
+    scenarios: scenarios.length,
+    agree: 0,
+    disagree: [],
+    known: [],
+    medianMs: 0,
+    gateTable: [],
+  };
+  const known = new Map<string, { count: number; example: string }>();
+  const times: number[] = [];
+  try {
+    for (const [i, scenario] of scenarios.entries()) {
+      const t0 = performance.now();
+      const now = Date.now();
+      const k = await oracle.run(oracleInput(scenario, now));
+      let syncpod: string[] = [];
+      let kubelet: string[] = [];
+      let error = k.error ? `kubelet: ${k.error}` : undefined;
+      if (!k.error) {
+        const state: RuntimeState = {
+          sandboxes: k.sandboxes ?? [],
+          containers: k.containers ?? [],
+          images: scenario.images ?? [],
+        };
+        standIn.state = state;
+        const ids = new Set<string>([...state.sandboxes.map((s) => s.id), ...state.containers.map((c) => c.status.id)]);
+        const names = new Map(state.containers.map((c) => [c.status.id as string, c.status.metadata?.name as string]));
+        kubelet = kubeletLines(k.calls ?? [], ids);
+        const s = await syncpodSide(scenario, release, socket, dir, k.gates ?? {});
+        if (s.error) error = s.error;
+        else syncpod = syncpodLines(s.requests, names, ids, (c) => s.pullPolicies.get(c) === 'Always');
+      }
+      times.push(performance.now() - t0);
+      if (!error && sameCalls(syncpod, kubelet)) report.agree++;
+      else {
+        const cls = error ? undefined : classify(scenario, syncpod, kubelet);
+        if (cls) {
+          const e = known.get(cls) ?? { count: 0, example: scenario.name };
+          e.count++;
+          known.set(cls, e);
+        } else report.disagree.push({ scenario, syncpod, kubelet, kubeletActions: k.actions, error });
+      }
+      progress(i + 1);
+    }
+  } finally {
+    oracle.close();
+    standIn.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  report.known = [...known]
+    .map(([c, v]) => ({ class: c, count: v.count, example: v.example }))
+    .sort((a, b) => a.class.localeCompare(b.class));
+  times.sort((a, b) => a - b);
+  report.medianMs = Math.round((times[Math.floor(times.length / 2)] ?? 0) * 10) / 10;
+  return report;
+}
