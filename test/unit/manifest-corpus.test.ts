@@ -84,7 +84,8 @@ export const REFUSED: Record<string, string> = {
   'toleration-exists-with-value.yaml':
     'document 1: spec.tolerations[0].operator: invalid value "gpu": value must be empty when `operator` is \'Exists\' (line 8, column 15)',
   'uid-number.yaml': 'document 1: metadata.uid: must be a string, not the number 12345 (line 5, column 8)',
-  'unknown-field.yaml': 'document 1: spec.containers[0].imagePullPolicyy: unknown field; did you mean "imagePullPolicy"? (line 9, column 23)',
+  'unknown-field.yaml':
+    'document 1: spec.containers[0].imagePullPolicyy: unknown field; did you mean "imagePullPolicy"? (line 9, column 23)',
   'workingdir-number.yaml':
     'document 1: spec.containers[0].workingDir: must be a string, not the number 5 (line 9, column 17)',
 };
