@@ -17,3 +17,12 @@ export function errorLine(err: unknown): string {
   const line = text.split('\n').find((l) => l.trim() !== '') ?? text;
   return line.trim();
 }
+
+/**
+ * The stack `--debug` prints. The bundle's code caches are written while the build still sits in its
+ * temporary directory (scripts/build.mjs: dist.building-PID, renamed to dist/ when complete), and V8 keeps
+ * the file names a cache was made with; frames name the directory the bundle runs from instead.
+ */
+export function debugStack(stack: string, bundleDir: string): string {
+  return stack.replace(/(?:\/[^\s():]*)?\/dist\.building-\d+\//g, `${bundleDir}/`);
+}

@@ -3,7 +3,7 @@
 import { buildProgram, programForDocs, type ActionRunner, type GlobalOptions } from './cli/program';
 import { COMMANDS, loadContext } from './cli/commands';
 import type { Context, Io } from './cli/context';
-import { SyncpodError, errorLine } from './errors';
+import { SyncpodError, debugStack, errorLine } from './errors';
 import { invocationSecrets } from './render/secret-mask';
 
 function wantsDebug(argv: string[], env: Record<string, string | undefined>): boolean {
@@ -67,7 +67,7 @@ export async function main(argv: string[], io: Io): Promise<number> {
     // The error line leaves through the same mask as all other output (a Secret's value quoted
     // in a runtime's message or a path).
     if (wantsDebug(argv, io.env) && err instanceof Error) {
-      io.stderr.write(invocationSecrets.mask(`${err.stack ?? err.message}\n`));
+      io.stderr.write(invocationSecrets.mask(`${err.stack ? debugStack(err.stack, __dirname) : err.message}\n`));
     } else {
       io.stderr.write(invocationSecrets.mask(`syncpod: ${errorLine(err)}\n`));
     }

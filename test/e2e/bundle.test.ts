@@ -130,3 +130,18 @@ test('help and --version write straight to stdout: a full disk is exit 1 with on
   assert.equal(help.status, 0);
   assert.match(help.stdout, /^Usage: syncpod ps \[options\]\n[\s\S]*--all\b[\s\S]*\n$/);
 });
+
+test('--debug prints a stack whose frames name files of the bundle that exist (not the build directory)', () => {
+  const r = spawnSync(BIN, ['--debug', '--runtime-endpoint', 'unix:///nonexistent-syncpod.sock', 'ps'], {
+    env: { PATH: process.env.PATH, HOME: process.env.HOME },
+    encoding: 'utf8',
+  });
+  assert.equal(r.status, 1);
+  const files = [...r.stderr.matchAll(/\((\/[^\s():]+):\d+:\d+\)/g)].map((m) => m[1]);
+  assert.ok(files.length > 0, r.stderr);
+  for (const f of files) assert.ok(fs.existsSync(f), `a frame names ${f}, which does not exist:\n${r.stderr}`);
+  assert.ok(
+    files.some((f) => f.startsWith(`${DIST}/`)),
+    r.stderr,
+  );
+});
