@@ -16,6 +16,7 @@ import { hostUnder } from '../workflows/host-facts';
 import { resolveRules } from '../workflows/plan-pods';
 import { dryRunSync, runSync, type SyncFlowDeps, type SyncRequest } from '../workflows/sync-flow';
 import { SyncpodError } from '../errors';
+import { interruptSync } from './signals';
 import { syncNodeCommand } from './node';
 
 /** A yes/no question on stderr, answered on the terminal's stdin. */
@@ -88,7 +89,12 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     ctx.io.stdout.write(view.renderSyncDryRun(d, output, protoJSON(ctx)));
     return d.failures.length ? 1 : 0;
   }
-  const done = await runSync(req, deps, progress(ctx, output));
+  const interruption = interruptSync((line) => void ctx.io.stderr.write(`${line}\n`));
+  const done = await runSync(
+    req,
+    { ...deps, execute: { ...deps.execute, interrupted: interruption.why } },
+    progress(ctx, output),
+  ).finally(() => interruption.dispose());
   const totalMs = performance.now() - t0;
   const { outcome, times } = done;
   const ok = outcome.ok && done.duplicates.every((d) => d.ok);
@@ -108,5 +114,5 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
       ? view.syncReportJSON(report)
       : view.renderSyncReport(report, { timings: !!opts.timings, width: outputWidth(ctx) }),
   );
-  return ok ? 0 : 1;
+  return interruption.exitCode() ?? (ok ? 0 : 1);
 }

@@ -34,6 +34,8 @@ export interface ExecuteDeps {
   requestTimeoutMs: number;
   /** Deadline of PullImage. */
   pullTimeoutMs: number;
+  /** Why the operator stopped the sync (SIGINT, SIGTERM), once they did: no further step is begun. */
+  interrupted?: () => string | undefined;
 }
 
 export interface ExecuteInput {
@@ -55,6 +57,8 @@ export interface ExecuteOutcome {
   results: StepResult[];
   /** The step where kubelet would have stopped the sync, if it stopped. */
   stoppedAt?: number;
+  /** Set when the operator interrupted the sync: why, and the step not begun. */
+  interrupted?: { why: string; beforeStep: number };
   /** The sandbox in use after the steps ('' when none). */
   sandboxId: string;
   /** Init containers started in this execution (for --wait). */
@@ -181,6 +185,15 @@ export async function executePlan(
     pulledImageVolumes: new Map(),
   };
   for (const step of plan.steps) {
+    const why = deps.interrupted?.();
+    if (why)
+      return {
+        ok: false,
+        results,
+        interrupted: { why, beforeStep: step.step },
+        sandboxId: state.sandboxId,
+        startedInit,
+      };
     hooks.stepStarted?.(round, step);
     const r = await runStep(deps, round, step, stepBody(input, deps, state, step));
     results.push(r);

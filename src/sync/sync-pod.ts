@@ -61,6 +61,10 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
     const out = await executePlan({ ...input, plan, status, round }, deps, hooks);
     results.push(...out.results);
     if (!out.ok) ok = false;
+    if (out.interrupted) {
+      const { why, beforeStep } = out.interrupted;
+      return { ok: false, results, rounds: round, plan, stopped: `${why} before step ${beforeStep} of plan ${round}` };
+    }
     if (out.stoppedAt !== undefined) {
       return {
         ok: false,
@@ -131,6 +135,23 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
             };
             break;
           }
+          const why = deps.interrupted?.();
+          if (why) {
+            result = {
+              round,
+              step: 0,
+              action: 'wait-init-container',
+              target: init.name,
+              ok: false,
+              error: 'Interrupted',
+              message: `${why} while waiting for init container ${init.name} to finish`,
+              durationMs: 0,
+              rpcMs: 0,
+              calls: [],
+              containerId: init.containerId,
+            };
+            break;
+          }
           await deps.clock.sleep(POLL_MS);
         }
       } catch (err) {
@@ -152,7 +173,7 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       results.push(result);
       hooks.stepFinished?.(result);
       if (!result.ok) ok = false;
-      if (result.error === 'WaitTimeout' || result.error === 'SyncError')
+      if (result.error === 'WaitTimeout' || result.error === 'SyncError' || result.error === 'Interrupted')
         return { ok: false, results, rounds: round, plan, stopped: result.message };
     }
     const next = await deps.replan(input.pod);

@@ -195,6 +195,59 @@ describe('sync', () => {
     assert.equal(await planExit(file), 0);
   });
 
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    test(`${signal} during sync --wait: the report of what was done, exit ${code}, the lock released`, async () => {
+      const name = `halt-${signal.toLowerCase()}`;
+      const file = writeManifest(dir, {
+        name,
+        inits: [{ name: 'slow', image: BUSYBOX_IMAGE, script: 'sleep 600' }],
+        containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
+      });
+      const child = spawn(process.execPath, [SYNCPOD, 'sync', '--yes', '--wait', ...flags(), file], {
+        env: {
+          PATH: process.env.PATH ?? '/usr/bin:/bin',
+          HOME: process.env.HOME ?? '/root',
+          CRI_CONFIG_FILE: '',
+          ...lab.env,
+        },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let out = '';
+      let err = '';
+      child.stdout.on('data', (d) => (out += d));
+      child.stderr.on('data', (d) => (err += d));
+      const exited = new Promise<number | null>((resolve) => child.on('close', (c) => resolve(c)));
+      for (let i = 0; ; i++) {
+        const cs = await psJson(name);
+        if (cs.some((c) => c.labels['io.kubernetes.container.name'] === 'slow' && c.state === 'CONTAINER_RUNNING'))
+          break;
+        assert.ok(i < 300, `the init container never ran: ${err}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      child.kill(signal);
+      assert.equal(await exited, code, out + err);
+      assert.match(err, new RegExp(`${signal}: finishing the step under way, then stopping`));
+      const said = out.replace(/\s+/g, ' ');
+      assert.match(
+        said,
+        new RegExp(`Sync failed: .*interrupted by ${signal} while waiting for init container slow to finish`),
+      );
+      assert.match(out, /start-init-container/);
+      assert.equal(fs.existsSync(lockPath(DEFAULT_LOCK_DIR, `e2e/${name}`)), false, 'the lock was released');
+      // The app was never started; a later sync takes the pod over without waiting for a lock.
+      assert.deepEqual(
+        (await psJson(name)).map((c) => c.labels['io.kubernetes.container.name']),
+        ['slow'],
+      );
+      const again = await run(['sync', '--yes', '--dry-run', ...flags(), file]);
+      assert.equal(again.code, 0, again.stderr);
+      assert.doesNotMatch(again.stderr, /waiting for pid/);
+    });
+  }
+
   test('a failing init container under restartPolicy Never: the pod is killed, nothing restarted', async () => {
     const file = writeManifest(dir, {
       name: 'never',

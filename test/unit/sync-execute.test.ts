@@ -403,3 +403,52 @@ test('a failing preStop exec hook is noted and the container is stopped anyway, 
   assert.match(out.results[0].message, /log: preStop hook failed: preStop hook exited with code 1: drain failed/);
   assert.deepEqual(cri.methods().slice(0, 2), ['ExecSync', 'StopContainer']);
 });
+
+test('an interrupted sync (SIGINT/SIGTERM) begins no further step and says where it stopped', async () => {
+  const cri = new FakeCri();
+  const pod = withPolicy(basePod(), 'IfNotPresent');
+  const first = input(pod, emptyStatus(pod));
+  let finished = 0;
+  const out = await syncPod(
+    { ...first, wait: false, waitTimeoutMs: 1000 },
+    {
+      ...deps(cri),
+      interrupted: () => (finished >= 1 ? 'interrupted by SIGTERM' : undefined),
+      confirmKill: async () => undefined,
+      replan: async () => assert.fail('no re-plan'),
+    },
+    { stepFinished: () => void finished++ },
+  );
+  assert.equal(out.ok, false);
+  assert.deepEqual(
+    out.results.map((r) => r.action),
+    ['create-sandbox'],
+  );
+  assert.equal(out.stopped, 'interrupted by SIGTERM before step 2 of plan 1');
+  assert.ok(!cri.methods().includes('CreateContainer'), cri.methods().join(' '));
+});
+
+test('an interrupted sync --wait stops waiting for the init container and says so', async () => {
+  const cri = new FakeCri();
+  cri.handlers.ContainerStatus = (req: any) => ({ status: { id: req.containerId, state: 'CONTAINER_RUNNING' } });
+  const pod = withPolicy(podWithInits(), 'IfNotPresent');
+  let polls = 0;
+  const out = await syncPod(
+    { ...input(pod, emptyStatus(pod)), wait: true, waitTimeoutMs: 3_600_000 },
+    {
+      ...deps(cri),
+      interrupted: () =>
+        cri.methods().filter((m) => m === 'ContainerStatus').length >= 2 ? 'interrupted by SIGINT' : undefined,
+      confirmKill: async () => undefined,
+      replan: async () => assert.fail('no re-plan after an interruption'),
+    },
+    { stepStarted: (_r, s) => (s.action === 'wait-init-container' ? void polls++ : undefined) },
+  );
+  assert.equal(polls, 1);
+  const last = out.results.at(-1)!;
+  assert.deepEqual(
+    [last.action, last.target, last.ok, last.error],
+    ['wait-init-container', 'init1', false, 'Interrupted'],
+  );
+  assert.equal(out.stopped, 'interrupted by SIGINT while waiting for init container init1 to finish');
+});
