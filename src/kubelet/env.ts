@@ -234,7 +234,8 @@ function goQuote(s: string): string {
   return out + '"';
 }
 
-function formatMap(m: Record<string, string>): string {
+/** fieldpath.FormatMap: labels or annotations as sorted key="value" lines (env fieldRef, downwardAPI volumes). */
+export function formatMap(m: Readonly<Record<string, string>>): string {
   return Object.keys(m)
     .sort()
     .map((k) => `${k}=${goQuote(m[k]!)}`)

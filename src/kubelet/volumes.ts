@@ -8,6 +8,7 @@ import type { Pod, Volume } from './api-types';
 import { SyncpodError } from '../errors';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 import { getPodQOS, podResourceTotals } from './resources';
+import { formatMap } from './env';
 
 /** Data the operator pointed at: objects by `namespace/name` or `name` (any namespace). */
 export interface VolumeData {
@@ -167,28 +168,6 @@ function objectPayload(
     out.set(it.path, { path: it.path, data, mode: it.mode ?? defaultMode });
   }
   return out;
-}
-
-/** Go's %q for FormatMap (labels and annotations as key="value" lines, sorted). */
-function goQuote(s: string): string {
-  let out = '"';
-  for (const ch of s) {
-    const cp = ch.codePointAt(0)!;
-    if (ch === '"' || ch === '\\') out += '\\' + ch;
-    else if (ch === '\n') out += '\\n';
-    else if (ch === '\t') out += '\\t';
-    else if (ch === '\r') out += '\\r';
-    else if (cp < 0x20 || cp === 0x7f) out += `\\x${cp.toString(16).padStart(2, '0')}`;
-    else out += ch;
-  }
-  return out + '"';
-}
-
-function formatMap(m: Readonly<Record<string, string>>): string {
-  return Object.keys(m)
-    .sort()
-    .map((k) => `${k}=${goQuote(m[k]!)}`)
-    .join('\n');
 }
 
 /** fieldpath.ExtractFieldPathAsString: the pod fields a downwardAPI volume file may name. */
