@@ -92,6 +92,20 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
       const t0 = deps.clock.monotonic();
       let rpcMs = 0;
       let result: StepResult;
+      // Durations are filled in below; the container id is kept where the wait read one.
+      const waited = (outcome: { ok: boolean; error?: string; message: string }, containerId?: string): StepResult => ({
+        round,
+        step: 0,
+        action: 'wait-init-container',
+        target: init.name,
+        ok: outcome.ok,
+        ...(outcome.error ? { error: outcome.error } : {}),
+        message: outcome.message,
+        durationMs: 0,
+        rpcMs: 0,
+        calls: [],
+        ...(containerId ? { containerId } : {}),
+      });
       try {
         for (;;) {
           const c0 = deps.clock.monotonic();
@@ -104,69 +118,32 @@ export async function syncPod(input: SyncPodInput, deps: SyncPodDeps, hooks: Syn
           const s = st.status;
           if (s && s.state === 'CONTAINER_EXITED') {
             const okExit = s.exitCode === 0;
-            result = {
-              round,
-              step: 0,
-              action: 'wait-init-container',
-              target: init.name,
-              ok: okExit,
-              ...(okExit ? {} : { error: 'InitContainerFailed' }),
-              message: `exited with code ${s.exitCode}${s.reason ? ` (${s.reason})` : ''}`,
-              durationMs: 0,
-              rpcMs: 0,
-              calls: [],
-              containerId: init.containerId,
-            };
+            const message = `exited with code ${s.exitCode}${s.reason ? ` (${s.reason})` : ''}`;
+            result = waited(
+              { ok: okExit, error: okExit ? undefined : 'InitContainerFailed', message },
+              init.containerId,
+            );
             break;
           }
           if (deps.clock.monotonic() - t0 > input.waitTimeoutMs) {
-            result = {
-              round,
-              step: 0,
-              action: 'wait-init-container',
-              target: init.name,
-              ok: false,
-              error: 'WaitTimeout',
-              message: `still ${s?.state === 'CONTAINER_RUNNING' ? 'running' : (s?.state ?? 'unknown').replace('CONTAINER_', '').toLowerCase()} after ${Math.round(input.waitTimeoutMs / 1000)}s (--wait-timeout)`,
-              durationMs: 0,
-              rpcMs: 0,
-              calls: [],
-              containerId: init.containerId,
-            };
+            const state =
+              s?.state === 'CONTAINER_RUNNING'
+                ? 'running'
+                : (s?.state ?? 'unknown').replace('CONTAINER_', '').toLowerCase();
+            const message = `still ${state} after ${Math.round(input.waitTimeoutMs / 1000)}s (--wait-timeout)`;
+            result = waited({ ok: false, error: 'WaitTimeout', message }, init.containerId);
             break;
           }
           const why = deps.interrupted?.();
           if (why) {
-            result = {
-              round,
-              step: 0,
-              action: 'wait-init-container',
-              target: init.name,
-              ok: false,
-              error: 'Interrupted',
-              message: `${why} while waiting for init container ${init.name} to finish`,
-              durationMs: 0,
-              rpcMs: 0,
-              calls: [],
-              containerId: init.containerId,
-            };
+            const message = `${why} while waiting for init container ${init.name} to finish`;
+            result = waited({ ok: false, error: 'Interrupted', message }, init.containerId);
             break;
           }
           await deps.clock.sleep(POLL_MS);
         }
       } catch (err) {
-        result = {
-          round,
-          step: 0,
-          action: 'wait-init-container',
-          target: init.name,
-          ok: false,
-          error: 'SyncError',
-          message: errorLine(err),
-          durationMs: 0,
-          rpcMs: 0,
-          calls: [],
-        };
+        result = waited({ ok: false, error: 'SyncError', message: errorLine(err) });
       }
       result.durationMs = deps.clock.monotonic() - t0;
       result.rpcMs = rpcMs;
