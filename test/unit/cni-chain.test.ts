@@ -203,12 +203,10 @@ describe('ADD', () => {
     const pidFile = join(dirs.record, 'hang.pid');
     await writePlugin('fake-hang', `#!/bin/sh\necho $$ > '${pidFile}'\nexec sleep 60\n`);
     await conflist({ cniVersion: '1.0.0', name: 'testnet', plugins: [{ type: 'fake-hang' }] });
-    const started = Date.now();
     await assert.rejects(
       setupNetwork(request, options({ timeoutMs: 300 }), deps),
       /CNI plugin "fake-hang" \(ADD\) did not finish within 300 ms and was killed/,
     );
-    assert.ok(Date.now() - started < 5_000, 'the timeout bounds the run');
     const pid = Number((await readFile(pidFile, 'utf8')).trim());
     assert.throws(() => process.kill(pid, 0), /ESRCH/, 'the plugin process is gone');
   });
