@@ -1,46 +1,104 @@
-// Builds syncpod's kubelet oracle for one kubelet minor: a small Go program (oracle/go/main.go)
-// that depends on k8s.io/kubernetes at a release from the Go module proxy, with one file of its
-// own added to pkg/kubelet/kuberuntime through `go build -overlay` (oracle/go/overlay/v1.M/), so
-// kubelet's real GetPods, GetPodStatus and SyncPod run against kubelet's fake CRI services.
-// go.mod/go.sum per minor live in oracle/v1.M/ (generated on the first build from the release's
-// own go.mod: every staging module k8s.io/X => k8s.io/X v0.M.P). The binary goes to the git-ignored
-// .oracle/bin/ and is rebuilt only when an input changed. Needs Go (1.26) and the module proxy.
+// Builds syncpod's kubelet oracle for one kubelet minor: a small Go program (oracle/go/main.go and
+// the minor's driver part in oracle/go/driver/) that depends on k8s.io/kubernetes at a release from
+// the Go module proxy, with files of its own added to pkg/kubelet/kuberuntime through
+// `go build -overlay` (oracle/go/overlay/shared/ and the minor's names in oracle/go/overlay/v1.M/),
+// so kubelet's real GetPods, GetPodStatus and SyncPod run against kubelet's fake CRI services.
+// go.mod/go.sum per minor live in oracle/v1.M/ (generated on the first build: every module pinned
+// to the version the release's own go.mod names, every staging module k8s.io/X => k8s.io/X v0.M.P;
+// generation fails rather than let a dependency move). Builds never change go.mod (-mod=readonly).
+// The binary goes to the git-ignored .oracle/bin/ and is rebuilt only when an input changed.
+// Needs Go (1.26) and the module proxy. One Go build cache and module cache serve every minor.
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 
-/** The newest patch the module proxy serves of each minor (k8s.io/kubernetes). */
-export const ORACLE_RELEASES: Record<string, string> = {
-  '1.34': 'v1.34.4',
-  '1.35': 'v1.35.4',
-  '1.36': 'v1.36.3',
-  '1.37': 'v1.37.2',
+/** The newest patch the module proxy serves of each minor (k8s.io/kubernetes), and the driver part it takes. */
+export const ORACLE_MINORS: Record<string, { release: string; driver: string }> = {
+  '1.34': { release: 'v1.34.4', driver: 'no-restart-all.go' },
+  '1.35': { release: 'v1.35.4', driver: 'restart-all.go' },
+  '1.36': { release: 'v1.36.3', driver: 'restart-all.go' },
+  '1.37': { release: 'v1.37.2', driver: 'restart-all.go' },
 };
 
-const go = (args: string[], cwd: string, quiet = false): string =>
-  execFileSync('go', args, {
+/** The release of each minor. */
+export const ORACLE_RELEASES: Record<string, string> = Object.fromEntries(
+  Object.entries(ORACLE_MINORS).map(([m, v]) => [m, v.release]),
+);
+
+const go = (args: string[], cwd: string, quiet = false, mod = 'readonly'): string =>
+  execFileSync('nice', ['-n', '10', 'go', ...args], {
     cwd,
     encoding: 'utf8',
     stdio: ['ignore', 'pipe', quiet ? 'pipe' : 'inherit'],
-    env: { ...process.env, GOFLAGS: '-mod=mod', GOTOOLCHAIN: 'local' },
+    env: { ...process.env, GOFLAGS: `-mod=${mod}`, GOTOOLCHAIN: 'local' },
   });
 
+/** The requirements of a go.mod (module -> version), both require blocks and single lines. */
+export function goModRequires(text: string): Map<string, string> {
+  const out = new Map<string, string>();
+  let inBlock = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.replace(/\/\/.*$/, '').trim();
+    if (inBlock) {
+      if (line === ')') inBlock = false;
+      else {
+        const m = /^(\S+)\s+(\S+)$/.exec(line);
+        if (m) out.set(m[1], m[2]);
+      }
+    } else if (line === 'require (') inBlock = true;
+    else {
+      const m = /^require\s+(\S+)\s+(\S+)$/.exec(line);
+      if (m) out.set(m[1], m[2]);
+    }
+  }
+  return out;
+}
+
+/** The packages the overlay files import (the build module must resolve them too). */
+function overlayImports(files: string[]): string[] {
+  const out = new Set<string>();
+  for (const f of files) {
+    const text = readFileSync(f, 'utf8');
+    const block = /^import \(([\s\S]*?)^\)/m.exec(text)?.[1] ?? '';
+    for (const m of block.matchAll(/"([^"]+)"/g)) if (m[1].includes('.')) out.add(m[1]);
+  }
+  return [...out].sort();
+}
+
 /** The go.mod of the oracle module at a release: kubernetes itself plus a replace line per staging module. */
-function goModFor(release: string, buildDir: string): string {
-  const info = JSON.parse(go(['mod', 'download', '-json', `k8s.io/kubernetes@${release}`], buildDir, true));
-  const upstream = readFileSync(info.GoMod, 'utf8');
-  const staging = [...upstream.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s+=>\s+\.\/staging\/src\//gm)].map((m) => m[1]);
+function upstreamGoMod(release: string, buildDir: string): { text: string; staging: string[] } {
+  const info = JSON.parse(go(['mod', 'download', '-json', `k8s.io/kubernetes@${release}`], buildDir, true, 'mod'));
+  const text = readFileSync(info.GoMod, 'utf8');
+  const staging = [...text.matchAll(/^\s*(k8s\.io\/[\w.-]+)\s+=>\s+\.\/staging\/src\//gm)].map((m) => m[1]);
   if (staging.length === 0) throw new Error(`no staging modules in k8s.io/kubernetes ${release}'s go.mod`);
+  return { text, staging };
+}
+
+function goModFor(release: string, buildDir: string): string {
+  const { text, staging } = upstreamGoMod(release, buildDir);
   const stagingVersion = release.replace(/^v1\./, 'v0.');
+  const pinned = [...goModRequires(text)].filter(([m]) => !staging.includes(m));
   return [
     'module syncpod.local/oracle',
     '',
     'go 1.26',
     '',
-    `require k8s.io/kubernetes ${release}`,
+    'require (',
+    `\tk8s.io/kubernetes ${release}`,
+    ...pinned.map(([m, v]) => `\t${m} ${v}`),
+    ')',
     '',
     'replace (',
     ...staging.map((m) => `\t${m} => ${m} ${stagingVersion}`),
@@ -49,28 +107,74 @@ function goModFor(release: string, buildDir: string): string {
   ].join('\n');
 }
 
+/**
+ * After tidy: every module must stay at the release's own version (a staging module at v0.M.P).
+ * A module the release does not name, or one moved to another version, fails the generation.
+ */
+function checkPinned(release: string, buildDir: string, tidied: string): void {
+  const { text, staging } = upstreamGoMod(release, buildDir);
+  const want = goModRequires(text);
+  const stagingVersion = release.replace(/^v1\./, 'v0.');
+  const moved: string[] = [];
+  for (const [m, v] of goModRequires(tidied)) {
+    // A staging module is required at v0.0.0 (as kubernetes requires it) or v0.M.P; the replace
+    // line makes it v0.M.P either way.
+    if (staging.includes(m) && (v === 'v0.0.0' || v === stagingVersion)) continue;
+    const expect = m === 'k8s.io/kubernetes' ? release : want.get(m);
+    if (v !== expect) moved.push(`${m} ${v} (${release} has ${expect ?? 'no such module'})`);
+  }
+  if (moved.length)
+    throw new Error(
+      `oracle ${release}: go mod tidy moved dependencies off the release's versions: ${moved.join('; ')}`,
+    );
+}
+
+/** The oracle's sources for a minor: the driver files and the files the overlay adds to kuberuntime. */
+function oracleSources(minor: string): { driver: string[]; overlay: string[] } {
+  const src = join(ROOT, 'oracle', 'go');
+  const shared = join(src, 'overlay', 'shared');
+  const own = join(src, 'overlay', `v${minor}`);
+  const goFiles = (dir: string) =>
+    readdirSync(dir)
+      .filter((f) => f.endsWith('.go'))
+      .sort()
+      .map((f) => join(dir, f));
+  return {
+    driver: [join(src, 'main.go'), join(src, 'driver', ORACLE_MINORS[minor].driver)],
+    overlay: [...goFiles(shared), ...goFiles(own)],
+  };
+}
+
 /** Builds (or finds cached) the oracle binary of a minor; returns its path. */
 export function buildOracle(minor: string, log: (line: string) => void = () => undefined): string {
   const release = ORACLE_RELEASES[minor];
   if (!release)
     throw new Error(`no oracle release for kubelet ${minor} (have ${Object.keys(ORACLE_RELEASES).join(', ')})`);
-  const src = join(ROOT, 'oracle', 'go');
+  const { driver, overlay: overlayFiles } = oracleSources(minor);
   const modDir = join(ROOT, 'oracle', `v${minor}`);
-  const overlayFile = join(src, 'overlay', `v${minor}`, 'zz_syncpod_oracle.go');
   const buildDir = join(ROOT, '.oracle', 'build', release);
   const bin = join(ROOT, '.oracle', 'bin', `kubelet-oracle-${release}`);
+  rmSync(buildDir, { recursive: true, force: true });
   mkdirSync(buildDir, { recursive: true });
   mkdirSync(join(ROOT, '.oracle', 'bin'), { recursive: true });
   mkdirSync(modDir, { recursive: true });
   const modFile = join(modDir, 'go.mod');
   const sumFile = join(modDir, 'go.sum');
-  const minorFile = join(src, 'minor', `v${minor}`, 'minor.go');
-  copyFileSync(join(src, 'main.go'), join(buildDir, 'main.go'));
-  copyFileSync(minorFile, join(buildDir, 'minor.go'));
+  for (const f of driver) copyFileSync(f, join(buildDir, f.split('/').pop() as string));
+  // The overlay's imports, named in the build module so tidy resolves them at the release's versions
+  // (a package the release's modules lack then fails here instead of pulling a newer module).
+  writeFileSync(
+    join(buildDir, 'overlay_imports.go'),
+    `package main\n\nimport (\n${overlayImports(overlayFiles)
+      .map((i) => `\t_ "${i}"\n`)
+      .join('')})\n`,
+  );
   if (!existsSync(modFile)) {
-    log(`oracle ${release}: writing go.mod and resolving it with the module proxy`);
+    log(`oracle ${release}: writing go.mod (pinned to ${release}'s go.mod) and resolving it with the module proxy`);
     writeFileSync(join(buildDir, 'go.mod'), goModFor(release, buildDir));
-    go(['mod', 'tidy'], buildDir);
+    go(['mod', 'tidy'], buildDir, false, 'mod');
+    const tidied = readFileSync(join(buildDir, 'go.mod'), 'utf8');
+    checkPinned(release, buildDir, tidied);
     copyFileSync(join(buildDir, 'go.mod'), modFile);
     copyFileSync(join(buildDir, 'go.sum'), sumFile);
   } else {
@@ -78,7 +182,7 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
     if (existsSync(sumFile)) copyFileSync(sumFile, join(buildDir, 'go.sum'));
   }
   const stamp = createHash('sha256');
-  for (const f of [join(src, 'main.go'), minorFile, overlayFile, modFile, sumFile]) stamp.update(readFileSync(f));
+  for (const f of [...driver, ...overlayFiles, modFile, sumFile]) stamp.update(f).update(readFileSync(f));
   stamp.update(go(['version'], buildDir, true));
   const digest = stamp.digest('hex');
   const stampFile = `${bin}.stamp`;
@@ -86,18 +190,23 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
   // go refuses an overlay beneath the module cache: kubernetes is used through a symbolic link
   // to its module-cache directory, named in a replace line of the build's own go.mod copy.
   const cached = go(['list', '-m', '-f', '{{.Dir}}', 'k8s.io/kubernetes'], buildDir, true).trim();
+  if (!cached) go(['mod', 'download', `k8s.io/kubernetes@${release}`], buildDir, true);
+  const kubeCached = cached || go(['list', '-m', '-f', '{{.Dir}}', 'k8s.io/kubernetes'], buildDir, true).trim();
   const kubeDir = join(ROOT, '.oracle', 'src', `kubernetes@${release}`);
   mkdirSync(join(ROOT, '.oracle', 'src'), { recursive: true });
   rmSync(kubeDir, { force: true });
-  symlinkSync(cached, kubeDir);
+  symlinkSync(kubeCached, kubeDir);
   writeFileSync(
     join(buildDir, 'go.mod'),
     `${readFileSync(modFile, 'utf8')}\nreplace k8s.io/kubernetes => ${kubeDir}\n`,
   );
   const overlay = join(buildDir, 'overlay.json');
+  const target = join(kubeDir, 'pkg/kubelet/kuberuntime');
   writeFileSync(
     overlay,
-    JSON.stringify({ Replace: { [join(kubeDir, 'pkg/kubelet/kuberuntime/zz_syncpod_oracle.go')]: overlayFile } }),
+    JSON.stringify({
+      Replace: Object.fromEntries(overlayFiles.map((f) => [join(target, f.split('/').pop() as string), f])),
+    }),
   );
   log(`oracle ${release}: building (the first build compiles kubelet's packages: minutes)`);
   const t0 = Date.now();
@@ -112,6 +221,6 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
 
 if (require.main === module) {
   const minors = process.argv.slice(2);
-  for (const minor of minors.length ? minors : Object.keys(ORACLE_RELEASES))
+  for (const minor of minors.length ? minors : Object.keys(ORACLE_MINORS))
     console.log(buildOracle(minor, (l) => console.error(l)));
 }
