@@ -22,7 +22,7 @@ import (
 func NewOracleManager(ctx context.Context, rs internalapi.RuntimeService, is internalapi.ImageManagerService) (*OracleManager, error) {
 	memory := resource.MustParse(fakeNodeAllocatableMemory)
 	info := &cadvisorapi.MachineInfo{MemoryCapacity: uint64(memory.Value())}
-	m, err := newFakeKubeRuntimeManager(ctx, rs, is, info, &containertest.FakeOS{}, &containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer("")))
+	m, err := newFakeKubeRuntimeManager(ctx, rs, is, info, &containertest.FakeOS{}, &containertest.FakeRuntimeHelper{}, noopoteltrace.NewTracerProvider().Tracer(""))
 	if err != nil {
 		return nil, err
 	}
