@@ -24,12 +24,17 @@ import { join, resolve } from 'node:path';
 
 const ROOT = resolve(__dirname, '..');
 
-/** The newest patch the module proxy serves of each minor (k8s.io/kubernetes), and the driver part it takes. */
-export const ORACLE_MINORS: Record<string, { release: string; driver: string }> = {
-  '1.34': { release: 'v1.34.4', driver: 'no-restart-all.go' },
-  '1.35': { release: 'v1.35.4', driver: 'restart-all.go' },
-  '1.36': { release: 'v1.36.3', driver: 'restart-all.go' },
-  '1.37': { release: 'v1.37.2', driver: 'restart-all.go' },
+/**
+ * The newest patch the module proxy serves of each minor (k8s.io/kubernetes), and the driver parts
+ * it takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33.
+ * 1.29–1.33 have go.mod/go.sum and overlays (oracle/v1.M/, oracle/go/overlay/v1.M/) but are not
+ * listed until their builds are checked.
+ */
+export const ORACLE_MINORS: Record<string, { release: string; driver: string[] }> = {
+  '1.34': { release: 'v1.34.4', driver: ['no-restart-all.go', 'sandbox-resources.go'] },
+  '1.35': { release: 'v1.35.4', driver: ['restart-all.go', 'sandbox-resources.go'] },
+  '1.36': { release: 'v1.36.3', driver: ['restart-all.go', 'sandbox-resources.go'] },
+  '1.37': { release: 'v1.37.2', driver: ['restart-all.go', 'sandbox-resources.go'] },
 };
 
 /** The release of each minor. */
@@ -86,10 +91,16 @@ function upstreamGoMod(release: string, buildDir: string): { text: string; stagi
   return { text, staging };
 }
 
-function goModFor(release: string, buildDir: string): string {
+function goModFor(release: string, buildDir: string, substitutes: Map<string, string>): string {
   const { text, staging } = upstreamGoMod(release, buildDir);
   const stagingVersion = release.replace(/^v1\./, 'v0.');
   const pinned = [...goModRequires(text)].filter(([m]) => !staging.includes(m));
+  const replaceLine = (m: string) => {
+    const sub = substitutes.get(m);
+    return sub
+      ? `\t${m} => ${m} ${sub} // ${stagingVersion} is not on the module proxy: the nearest patch it serves`
+      : `\t${m} => ${m} ${stagingVersion}`;
+  };
   return [
     'module syncpod.local/oracle',
     '',
@@ -101,10 +112,49 @@ function goModFor(release: string, buildDir: string): string {
     ')',
     '',
     'replace (',
-    ...staging.map((m) => `\t${m} => ${m} ${stagingVersion}`),
+    ...staging.map(replaceLine),
     ')',
     '',
   ].join('\n');
+}
+
+/** The patch of a staging module's minor nearest to the wanted one, among those the proxy serves. */
+function nearestPatch(module: string, wanted: string, cwd: string): string | undefined {
+  const [, minor, patch] = /^v0\.(\d+)\.(\d+)$/.exec(wanted) ?? [];
+  const served = go(['list', '-m', '-versions', module], cwd, true, 'mod')
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .filter((v) => new RegExp(`^v0\\.${minor}\\.\\d+$`).test(v));
+  const distance = (v: string) => Math.abs(Number(v.split('.')[2]) - Number(patch));
+  return served.sort((x, y) => distance(x) - distance(y) || x.localeCompare(y, 'en', { numeric: true }))[0];
+}
+
+/**
+ * go mod tidy of a fresh oracle module. The proxy may lack a staging module at the release's
+ * v0.M.P (it serves k8s.io/cri-api v0.29.14 but not v0.29.6): that module is then replaced by the
+ * nearest patch of the same minor it serves, said in a comment on its replace line, and tidy runs again.
+ */
+function tidyFresh(release: string, buildDir: string, log: (line: string) => void): void {
+  const substitutes = new Map<string, string>();
+  for (;;) {
+    writeFileSync(join(buildDir, 'go.mod'), goModFor(release, buildDir, substitutes));
+    try {
+      go(['mod', 'tidy'], buildDir, true, 'mod');
+      return;
+    } catch (e) {
+      const stderr = String((e as { stderr?: string }).stderr ?? '');
+      const missing = [...stderr.matchAll(/(k8s\.io\/[\w.-]+)@(v0\.\d+\.\d+): reading \S+: (?:403|404|410)/g)];
+      const fresh = [...new Map(missing.map(([, m, v]) => [m, v]))].filter(([m]) => !substitutes.has(m));
+      if (fresh.length === 0) throw new Error(`oracle ${release}: go mod tidy failed:\n${stderr.trim()}`);
+      for (const [m, v] of fresh) {
+        const near = nearestPatch(m, v, buildDir);
+        if (!near) throw new Error(`oracle ${release}: the module proxy serves no ${m} of ${v}'s minor`);
+        log(`oracle ${release}: ${m} ${v} is not on the module proxy; using ${near}`);
+        substitutes.set(m, near);
+      }
+    }
+  }
 }
 
 /**
@@ -114,12 +164,11 @@ function goModFor(release: string, buildDir: string): string {
 function checkPinned(release: string, buildDir: string, tidied: string): void {
   const { text, staging } = upstreamGoMod(release, buildDir);
   const want = goModRequires(text);
-  const stagingVersion = release.replace(/^v1\./, 'v0.');
   const moved: string[] = [];
   for (const [m, v] of goModRequires(tidied)) {
-    // A staging module is required at v0.0.0 (as kubernetes requires it) or v0.M.P; the replace
-    // line makes it v0.M.P either way.
-    if (staging.includes(m) && (v === 'v0.0.0' || v === stagingVersion)) continue;
+    // A staging module's version is the one on its replace line (v0.M.P, or the nearest patch
+    // the proxy serves), whatever version tidy writes in its require line.
+    if (staging.includes(m)) continue;
     const expect = m === 'k8s.io/kubernetes' ? release : want.get(m);
     if (v !== expect) moved.push(`${m} ${v} (${release} has ${expect ?? 'no such module'})`);
   }
@@ -140,13 +189,13 @@ function oracleSources(minor: string): { driver: string[]; overlay: string[] } {
       .sort()
       .map((f) => join(dir, f));
   return {
-    driver: [join(src, 'main.go'), join(src, 'driver', ORACLE_MINORS[minor].driver)],
+    driver: [join(src, 'main.go'), ...ORACLE_MINORS[minor].driver.map((f) => join(src, 'driver', f))],
     overlay: [...goFiles(shared), ...goFiles(own)],
   };
 }
 
 /** Builds (or finds cached) the oracle binary of a minor; returns its path. */
-export function buildOracle(minor: string, log: (line: string) => void = () => undefined): string {
+export function buildOracle(minor: string, log: (line: string) => void = () => undefined, modulesOnly = false): string {
   const release = ORACLE_RELEASES[minor];
   if (!release)
     throw new Error(`no oracle release for kubelet ${minor} (have ${Object.keys(ORACLE_RELEASES).join(', ')})`);
@@ -171,8 +220,7 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
   );
   if (!existsSync(modFile)) {
     log(`oracle ${release}: writing go.mod (pinned to ${release}'s go.mod) and resolving it with the module proxy`);
-    writeFileSync(join(buildDir, 'go.mod'), goModFor(release, buildDir));
-    go(['mod', 'tidy'], buildDir, false, 'mod');
+    tidyFresh(release, buildDir, log);
     const tidied = readFileSync(join(buildDir, 'go.mod'), 'utf8');
     checkPinned(release, buildDir, tidied);
     copyFileSync(join(buildDir, 'go.mod'), modFile);
@@ -181,6 +229,7 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
     copyFileSync(modFile, join(buildDir, 'go.mod'));
     if (existsSync(sumFile)) copyFileSync(sumFile, join(buildDir, 'go.sum'));
   }
+  if (modulesOnly) return modFile;
   const stamp = createHash('sha256');
   for (const f of [...driver, ...overlayFiles, modFile, sumFile]) stamp.update(f).update(readFileSync(f));
   stamp.update(go(['version'], buildDir, true));
@@ -219,8 +268,12 @@ export function buildOracle(minor: string, log: (line: string) => void = () => u
   return bin;
 }
 
+// `npm run oracle:build [-- --modules-only] [MINOR...]`: every minor by default, in sequence;
+// --modules-only writes and downloads go.mod/go.sum without compiling.
 if (require.main === module) {
-  const minors = process.argv.slice(2);
+  const args = process.argv.slice(2);
+  const modulesOnly = args.includes('--modules-only');
+  const minors = args.filter((a) => a !== '--modules-only');
   for (const minor of minors.length ? minors : Object.keys(ORACLE_MINORS))
-    console.log(buildOracle(minor, (l) => console.error(l)));
+    console.log(buildOracle(minor, (l) => console.error(l), modulesOnly));
 }
