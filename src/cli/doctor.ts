@@ -127,8 +127,9 @@ async function doctorReport(
     bounds: { stuckAfterMs, deadlineMs },
     ...(target !== undefined ? { upgrade: () => upgradeNodeVerdict(upgradeNodeDeps(ctx, profile), target) } : {}),
   });
+  const startedAt = new Date(ctx.now()).toISOString();
   const results = await runChecks(selected, env, { deadlineMs, clock: () => performance.now() });
-  return buildDoctorReport(profile.nodeName.value, results);
+  return buildDoctorReport(profile.nodeName.value, results, startedAt);
 }
 
 async function runDoctor(
