@@ -16,7 +16,8 @@ import {
 } from '../kubelet/features';
 import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
 import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
-import { buildNodeProfile, type SyncpodNodeFlags } from '../node/profile';
+import { buildNodeProfile, withContainerdConfig, type SyncpodNodeFlags } from '../node/profile';
+import { readContainerdConfig } from '../node/containerd-process';
 import { parseGoBool } from '../node/kubelet-flags';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 
@@ -234,4 +235,25 @@ export async function runtimeCgroupDriverWithin(runtime: RuntimeService, waitMs:
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The profile with containerd's configuration file (version 2 or 3) of the containerd serving the
+ * profile's runtime endpoint, read under `hostRoot` (`syncpod node`, `doctor`; not on the paths
+ * whose start-up is measured).
+ */
+export function profileWithContainerdConfig(
+  p: NodeProfile,
+  hostRoot: string,
+  warn?: (line: string) => void,
+): NodeProfile {
+  const root = hostRoot === '/' ? '' : hostRoot.replace(/\/+$/, '');
+  const read = readContainerdConfig({
+    endpoint: p.runtimeEndpoint.value,
+    hostRoot: root,
+    parseToml: (text) => (require('smol-toml') as typeof import('smol-toml')).parse(text),
+  });
+  const out = withContainerdConfig(p, read);
+  for (const w of out.warnings.slice(p.warnings.length)) warn?.(w);
+  return out;
 }
