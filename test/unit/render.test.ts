@@ -287,24 +287,11 @@ test('loading a command loads no heavy package beyond what its flow always needs
   // statically) evaluates none of them, nor node:http2; they load when an output or a runtime call
   // needs them.
   // Each command is loaded through the table's own loader, in a fresh process.
-  const { COMMANDS } = await import('../../src/cli/commands');
+  const { COMMANDS } = await import('../../src/cli/command-table');
   // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests; doctor reads the static pods'.
-  const MANIFEST_COMMANDS = new Set([
-    'plan',
-    'sync',
-    'runp',
-    'create',
-    'pull',
-    'rmi',
-    'start',
-    'stop',
-    'rm',
-    'stopp',
-    'rmp',
-    'doctor',
-  ]);
+  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'stop', 'rm', 'rmp', 'doctor']);
   const script = `
-    const { COMMANDS } = require('./src/cli/commands.ts');
+    const { COMMANDS } = require('./src/cli/command-table.ts');
     COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
       if (typeof handler !== 'function') throw new Error('no handler');
       const names = Object.keys(require.cache).map((p) => /node_modules\\/(yaml|cli-table3|chalk|ora|@grpc\\/grpc-js)\\//.exec(p)?.[1]).filter(Boolean);
