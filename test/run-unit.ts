@@ -25,8 +25,6 @@ function loadInSuites(files: string[]): void {
 function shards(files: string[], n: number): string[][] {
   const groups = Array.from({ length: n }, () => ({ files: [] as string[], bytes: 0 }));
   const sized = files.map((f) => ({ f, bytes: fs.statSync(path.join(DIR, f)).size }));
-  // render.test.ts spawns a child per command module: it counts as much as several files.
-  for (const s of sized) if (s.f === 'render.test.ts') s.bytes *= 4;
   for (const s of sized.sort((a, b) => b.bytes - a.bytes)) {
     const g = groups.reduce((min, x) => (x.bytes < min.bytes ? x : min));
     g.files.push(s.f);
