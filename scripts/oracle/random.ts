@@ -45,6 +45,11 @@ function resources(r: Rng): Record<string, any> | undefined {
     if (chance(r, 0.7))
       lim.memory = res.requests?.memory && chance(r, 0.6) ? res.requests.memory : pick(r, ['1Gi', '2Gi']);
     res.limits = lim;
+    // The API server refuses a request above its limit: such a limit is raised to the request.
+    if (res.requests?.cpu && lim.cpu && quantityMilli(lim.cpu) < quantityMilli(res.requests.cpu))
+      lim.cpu = res.requests.cpu;
+    if (res.requests?.memory && lim.memory && quantityBytes(lim.memory) < quantityBytes(res.requests.memory))
+      lim.memory = res.requests.memory;
   }
   return res;
 }

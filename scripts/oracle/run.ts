@@ -13,7 +13,7 @@ import { GATE_NAMES } from '../../src/kubelet/features';
 import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 import { CriStandIn, type RuntimeState } from './stand-in';
 import { oracleInput, type Scenario } from './scenario';
-import { kubeletLines, sameCalls, syncpodLines, type KubeletCall } from './compare';
+import { kubeletLines, sameCalls, syncpodLines, type KubeletCall, type RecordedRequest } from './compare';
 import { classify } from './known';
 
 export interface OracleResult {
@@ -135,9 +135,19 @@ export async function syncpodSide(
     { stdout: out.stream, stderr: err.stream, stdin: process.stdin, env: { NO_COLOR: '1' } },
   );
   const pullPolicies = new Map<string, string>();
-  if (code !== 0)
-    return { requests: [], pullPolicies, error: `syncpod exit ${code}: ${err.text().trim().split('\n').pop()}` };
-  const doc = JSON.parse(out.text());
+  // A sync whose step fails (kubelet's SyncPod fails the same way, e.g. ErrImageNeverPull) exits 1
+  // with its JSON result: the requests made up to the failure are compared. Anything else (a refused
+  // manifest, a crash) is an error of syncpod's side.
+  let doc: { requests?: RecordedRequest[]; failures?: string[] } | undefined;
+  try {
+    doc = JSON.parse(out.text());
+  } catch {
+    doc = undefined;
+  }
+  if (!doc || (code !== 0 && !(code === 1 && doc.failures?.length))) {
+    const why = err.text().trim().split('\n').pop() || out.text().trim().split('\n')[0];
+    return { requests: [], pullPolicies, error: `syncpod exit ${code}: ${why}` };
+  }
   // The pull policy of each container as syncpod defaulted it (the plan's pod is not in the output:
   // the CreateContainer requests name the image; the spec's policy or the API default decides).
   for (const c of [...(scenario.pod.spec?.initContainers ?? []), ...(scenario.pod.spec?.containers ?? [])]) {

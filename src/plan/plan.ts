@@ -55,8 +55,14 @@ export const STEP_ACTIONS = [
 export type StepAction = (typeof STEP_ACTIONS)[number];
 
 /** Steps that stop or remove something running or kept: sync asks before them. */
-export function killsSomething(step: { action: StepAction }): boolean {
+export function killsSomething(step: { action: StepAction; alreadyStopped?: true }): boolean {
+  if (step.alreadyStopped) return false;
   return step.action === 'kill-pod' || step.action === 'kill-container' || step.action === 'reset-container';
+}
+
+/** Whether a step changes something on the node (a re-stop of stopped sandboxes does not). */
+export function changesSomething(step: { alreadyStopped?: true }): boolean {
+  return !step.alreadyStopped;
 }
 
 export interface PlanBackOff {
@@ -84,6 +90,11 @@ export interface PlanStep {
   resources?: { cpuShares: number; cpuQuota: number; cpuPeriod: number; memoryLimitInBytes: number };
   containerIds?: string[];
   sandboxIds?: string[];
+  /**
+   * kill-pod: nothing runs and every sandbox is already stopped (NOTREADY). kubelet still sends
+   * StopPodSandbox for each on every sync; it changes nothing, so the step is not a change.
+   */
+  alreadyStopped?: true;
   attempt?: number;
   backOff?: PlanBackOff;
 }
@@ -347,17 +358,25 @@ export function buildPlan(input: PlanInput): Plan {
   let purged = false;
   if (a.killPod) {
     const running = st.containerStatuses.filter((s) => s.state === 'running');
-    // kubelet's KillPod stops every running container and every sandbox; when nothing runs and no
-    // sandbox is ready (a new pod, or one already stopped) that changes nothing, so no step is listed.
-    const somethingToKill = running.length > 0 || st.sandboxStatuses.some((s) => s.state === 'ready');
-    if (somethingToKill)
+    // kubelet's KillPod stops every running container and then every sandbox of the pod, in any
+    // state (killPodWithSyncResult over ConvertPodStatusToRunningPod, k8s.io/kubernetes v1.37.2).
+    // A pod with neither (a new pod) gets no call. A pod whose sandboxes are all stopped already
+    // (NOTREADY) and with nothing running gets StopPodSandbox again on every sync (e.g. a finished
+    // Never/OnFailure pod): the step is listed, marked alreadyStopped, and is not a change.
+    if (running.length > 0 || st.sandboxStatuses.length > 0) {
+      const alreadyStopped = running.length === 0 && st.sandboxStatuses.every((s) => s.state !== 'ready');
+      const why = a.sandboxChange ? `${killPodReason}: ${sandboxChangeText(a.sandboxChange)}` : killPodReason!;
       steps.push({
         action: 'kill-pod',
         target: podRef,
-        reason: a.sandboxChange ? `${killPodReason}: ${sandboxChangeText(a.sandboxChange)}` : killPodReason!,
+        reason: alreadyStopped
+          ? `${why} (nothing runs and every sandbox is already stopped: kubelet sends StopPodSandbox again, which changes nothing)`
+          : why,
         containerIds: running.map((s) => s.id),
         sandboxIds: st.sandboxStatuses.map((s) => s.id),
+        ...(alreadyStopped ? { alreadyStopped: true as const } : {}),
       });
+    }
     if (a.createSandbox) {
       purged = true;
       for (const ic of inits) {
@@ -449,7 +468,7 @@ export function buildPlan(input: PlanInput): Plan {
 
   const volumes = classifyVolumes(pod, input.volumeData ?? NO_VOLUME_DATA, { imageVolume: rules.gates.ImageVolume });
   const blocked = volumesBlocked(volumes);
-  const changes = numbered.length > 0 || (input.duplicates ?? []).length > 0;
+  const changes = numbered.some(changesSomething) || (input.duplicates ?? []).length > 0;
   const outcome = outcomeContext(pod, { steps: numbered, changes }, st);
   const skipped = volumes.filter((v) => v.provision === 'skipped').map((v) => `${v.name} (${v.type})`);
   const volumeNotes: Omit<PlanAssumption, 'affectsOutcome'>[] =

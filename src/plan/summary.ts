@@ -17,6 +17,8 @@ export interface PlanCounts {
   heldBack: number;
   /** Other uids of the pod's namespace/name that kubelet would kill and remove (single-pod plans). */
   duplicatePods: number;
+  /** kill-pod steps that only stop already stopped sandboxes again (no change). */
+  sandboxesStoppedAgain: number;
 }
 
 export interface PlanSummary {
@@ -29,7 +31,7 @@ export interface PlanSummary {
 export interface SummarizablePlan {
   kubeletVersion: string;
   pod: { namespace: string; name: string };
-  steps: Array<{ action: string; backOff?: { heldBack: boolean } }>;
+  steps: Array<{ action: string; backOff?: { heldBack: boolean }; alreadyStopped?: true }>;
   waiting: string[];
   /** Other uids of the pod's namespace/name and kubelet's verdict on each. */
   duplicates?: Array<{ kubelet: 'kill' | 'remove' }>;
@@ -50,11 +52,13 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     startContainers: 0,
     heldBack: 0,
     duplicatePods: 0,
+    sandboxesStoppedAgain: 0,
   };
   for (const s of steps) {
     switch (s.action) {
       case 'kill-pod':
-        counts.killPod++;
+        if (s.alreadyStopped) counts.sandboxesStoppedAgain++;
+        else counts.killPod++;
         break;
       case 'kill-container':
         counts.killContainers++;
@@ -120,7 +124,9 @@ export function summarizePlan(plan: SummarizablePlan): PlanSummary {
     const text =
       plan.waiting.length > 0
         ? `No changes. Kubelet ${plan.kubeletVersion} waits: ${plan.waiting.join('; ')}.`
-        : `No changes. Pod ${pod} is what kubelet ${plan.kubeletVersion} would keep running.`;
+        : counts.sandboxesStoppedAgain > 0
+          ? `No changes. Pod ${pod} has nothing running and its sandboxes are stopped; kubelet ${plan.kubeletVersion} sends StopPodSandbox again, which changes nothing.`
+          : `No changes. Pod ${pod} is what kubelet ${plan.kubeletVersion} would keep running.`;
     return { changes: false, counts, text };
   }
   let text = `Plan: ${parts.join(', ')}.`;

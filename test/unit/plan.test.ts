@@ -405,3 +405,36 @@ test('a plain pod is not blocked and lists no volumes', () => {
   assert.equal(p.blocked, null);
   assert.deepEqual(p.volumes, []);
 });
+
+test('a finished Never pod with its sandbox NOTREADY: kubelet stops the sandbox again, which is not a change (oracle v1.37.2)', () => {
+  const pod = basePod();
+  pod.spec!.restartPolicy = 'Never';
+  const p = plan(pod, (st) => {
+    st.sandboxStatuses[0].state = 'notready';
+    st.sandboxStatuses[0].attempt = 0;
+    for (const c of st.containerStatuses) Object.assign(c, { state: 'exited', exitCode: 0, finishedAt: T0 + 60_000 });
+  });
+  // killPodWithSyncResult sends StopPodSandbox for every sandbox of the pod, in any state.
+  assert.deepEqual(
+    p.steps.map((s) => `${s.action} ${s.target}`),
+    ['kill-pod shop/web'],
+  );
+  assert.deepEqual(p.steps[0].sandboxIds, ['sb1']);
+  assert.deepEqual(p.steps[0].containerIds, []);
+  assert.equal(p.steps[0].alreadyStopped, true);
+  assert.match(p.steps[0].reason, /already stopped/);
+  // --detailed-exitcode: nothing changes on the node.
+  assert.equal(p.changes, false);
+  assert.equal(p.summary.changes, false);
+  assert.match(p.summary.text, /^No changes\. .*StopPodSandbox again/);
+  // A NOTREADY sandbox is stopped again before a new one is made too.
+  const p2 = plan(basePod(), (st) => {
+    st.sandboxStatuses[0].state = 'notready';
+    for (const c of st.containerStatuses) Object.assign(c, { state: 'exited', exitCode: 1, finishedAt: T0 + 60_000 });
+  });
+  assert.deepEqual(
+    p2.steps.slice(0, 2).map((s) => `${s.action} ${s.target}`),
+    ['kill-pod shop/web', 'create-sandbox shop/web attempt 1'],
+  );
+  assert.equal(p2.changes, true);
+});
