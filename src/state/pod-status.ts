@@ -153,9 +153,9 @@ export interface ObserveOptions {
   lists?: RuntimeLists;
   /**
    * Status calls only where the planner reads more than the lists carry: the newest sandbox of each
-   * pod (IP, network namespace) and every container that is not running (exit code, times, reason,
-   * log path). Older sandboxes and running containers are taken from the list items. Node-wide
-   * planning uses it; kubelet's GetPodStatus reads every status.
+   * pod (IP, network namespace) and every container (exit code, times, reason, log path; a running
+   * one's resources, for in-place resize), without verbose info. Older sandboxes are taken from the
+   * list items. Node-wide planning uses it; kubelet's GetPodStatus reads every status.
    */
   lean?: boolean;
 }
@@ -170,29 +170,6 @@ function sandboxStatusFromList(s: T.PodSandbox): T.PodSandboxStatus {
     labels: s.labels,
     annotations: s.annotations,
     runtimeHandler: s.runtimeHandler,
-  };
-}
-
-/** A ContainerStatus of a running container with what a ListContainers item carries. */
-function containerStatusFromList(c: T.Container): T.ContainerStatus {
-  return {
-    id: c.id,
-    metadata: c.metadata,
-    state: c.state,
-    createdAt: c.createdAt,
-    startedAt: '0',
-    finishedAt: '0',
-    exitCode: 0,
-    image: c.image,
-    imageRef: c.imageRef,
-    reason: '',
-    message: '',
-    labels: c.labels,
-    annotations: c.annotations,
-    mounts: [],
-    logPath: '',
-    imageId: c.imageId,
-    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
   };
 }
 
@@ -279,11 +256,11 @@ export async function observePods(
     }
   });
   const containerStatuses = await mapBounded(relevantContainers, concurrency, async (c) => {
-    if (opts.lean && c.state === 'CONTAINER_RUNNING')
-      return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
     try {
       // Verbose for the one that runs: its info holds the config it was created with (the old spec).
-      const verbose = c.state === 'CONTAINER_RUNNING';
+      // Lean (node-wide) planning still asks for a running container's status: its resources decide an
+      // in-place resize, and no list item carries them.
+      const verbose = c.state === 'CONTAINER_RUNNING' && !opts.lean;
       const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose });
       if (!res.status) throw new CriCallError(`ContainerStatus ${c.id}: container status is nil`, 2, '');
       return {
