@@ -262,10 +262,17 @@ export function criState(crictl: string, endpoint: string, namespace: string): C
   const list = (crictlJson(crictl, endpoint, ['ps', '-a', '-o', 'json']).containers ?? []).filter((c: any) =>
     ids.has(c.podSandboxId),
   );
-  const containers: CriContainer[] = list.map((c: any) => {
-    const st = crictlJson(crictl, endpoint, ['inspect', '-o', 'json', c.id]).status;
+  const containers: CriContainer[] = list.flatMap((c: any) => {
+    let st: any;
+    try {
+      st = crictlJson(crictl, endpoint, ['inspect', '-o', 'json', c.id]).status;
+    } catch (err) {
+      // removed between the list and its status: gone
+      if (/NotFound/.test((err as Error).message)) return [];
+      throw err;
+    }
     const lin = st.resources?.linux ?? {};
-    return {
+    const container: CriContainer = {
       id: c.id,
       sandboxId: c.podSandboxId,
       name: c.metadata.name,
@@ -280,6 +287,7 @@ export function criState(crictl: string, endpoint: string, namespace: string): C
       restartCount: st.annotations?.['io.kubernetes.container.restartCount'] ?? '',
       resources: `cpuShares=${lin.cpuShares ?? ''} cpuQuota=${lin.cpuQuota ?? ''} memory=${lin.memoryLimitInBytes ?? ''}`,
     };
+    return [container];
   });
   return { sandboxes, containers };
 }

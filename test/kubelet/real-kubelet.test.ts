@@ -78,8 +78,7 @@ function removeCgroupTree(root: string): void {
     if (!fs.existsSync(top)) continue;
     const dirs: string[] = [];
     const walk = (d: string): void => {
-      for (const e of fs.readdirSync(d, { withFileTypes: true }))
-        if (e.isDirectory()) walk(path.join(d, e.name));
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
       dirs.push(d);
     };
     walk(top);
@@ -101,7 +100,7 @@ interface Ctx {
   writePod(pod: object): void;
   /** Runs kubelet until `pred` holds for the pod's CRI state, then stops it. */
   runUntil(what: string, pred: (s: CriState) => boolean): Promise<void>;
-  /** Tells a waiting container to exit (creates /ctl/<file>) and waits until CRI shows it exited. */
+  /** Tells a waiting container to exit (creates /ctl/<file>), waits until CRI shows it exited, removes the file. */
   release(file: string, container: string): Promise<void>;
   state(): CriState;
 }
@@ -260,6 +259,37 @@ const CASES: Case[] = [
     steps: ['start-container retry'],
   },
   {
+    name: 'restart-all-containers',
+    pod: (c) => ({
+      spec: spec(c, {
+        initContainers: [container('setup', 'exit 0')],
+        containers: [
+          container('trigger', until('trigger', 7), {
+            restartPolicy: 'Never',
+            restartPolicyRules: [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [7] } }],
+          }),
+          container('app', LOOP),
+        ],
+      }),
+    }),
+    async prepare(c) {
+      await c.runUntil('both running', (s) => running('trigger')(s) && running('app')(s));
+      await c.release('trigger', 'trigger');
+    },
+    steps: ['reset-container app', 'reset-container setup', 'reset-container trigger'],
+  },
+  {
+    name: 'container-stopped',
+    pod: (c) => ({ spec: spec(c, { containers: [container('app', LOOP), container('side', LOOP)] }) }),
+    async prepare(c) {
+      await c.runUntil('both running', (s) => running('app')(s) && running('side')(s));
+      const app = c.state().containers.find((x) => x.name === 'app')!;
+      const r = spawnSync(crictl, ['-r', c.node.endpoint, 'stop', app.id], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    },
+    steps: ['start-container app'],
+  },
+  {
     name: 'liveness-failed',
     pod: (c) => ({
       metadata: { uid: UID(9) },
@@ -318,7 +348,8 @@ const CASES: Case[] = [
       const r = spawnSync(crictl, ['-r', c.node.endpoint, 'stopp', sb.id], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
     },
-    steps: ['create-sandbox attempt 1', 'start-container app'],
+    // kill-pod: kubelet stops the stopped sandbox again (StopPodSandbox is idempotent: CRI shows no change)
+    steps: ['kill-pod', 'create-sandbox attempt 1', 'start-container app'],
   },
   {
     name: 'resize-new-uid',
@@ -482,6 +513,8 @@ async function runCase(c: Case): Promise<void> {
         if (Date.now() > deadline) throw new Error(`${c.name}: ${name} did not exit after /ctl/${file}`);
         await sleep(100);
       }
+      // a restarted instance waits again (else it exits at once and a later sync's work mixes in)
+      fs.rmSync(path.join(node.ctl, file));
     },
     state,
   };
