@@ -21,6 +21,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
@@ -157,15 +158,6 @@ func (r *recordingRuntime) UpdateContainerResources(ctx context.Context, id stri
 	return r.FakeRuntimeService.UpdateContainerResources(ctx, id, res)
 }
 
-func (r *recordingRuntime) UpdatePodSandboxResources(ctx context.Context, req *runtimeapi.UpdatePodSandboxResourcesRequest) (*runtimeapi.UpdatePodSandboxResourcesResponse, error) {
-	c := Call{Op: "UpdatePodSandboxResources", Sandbox: req.GetPodSandboxId()}
-	if l := req.GetResources(); l != nil {
-		c.Resources = &Resources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitInBytes: l.MemoryLimitInBytes}
-	}
-	r.calls = append(r.calls, c)
-	return r.FakeRuntimeService.UpdatePodSandboxResources(ctx, req)
-}
-
 // recordingImages is kubelet's fake image service, recording pulls.
 type recordingImages struct {
 	*apitest.FakeImageService
@@ -192,8 +184,20 @@ func setGates(gates map[string]bool) (map[string]bool, error) {
 	for k, v := range defaultGates {
 		want[k] = v
 	}
+	// A locked or unknown gate is refused here: a refused SetFromMap leaves the value in the
+	// process's gate set, and every later scenario would be refused with it.
+	specs := utilfeature.DefaultMutableFeatureGate.GetAll()
 	for k, v := range gates {
-		want[k] = v
+		spec, ok := specs[featuregate.Feature(k)]
+		if !ok {
+			return nil, fmt.Errorf("unrecognized feature gate: %s", k)
+		}
+		if spec.LockToDefault && spec.Default != v {
+			return nil, fmt.Errorf("cannot set feature gate %s to %v, feature is locked to %v", k, v, spec.Default)
+		}
+		if !spec.LockToDefault {
+			want[k] = v
+		}
 	}
 	for i := 0; ; i++ {
 		err := utilfeature.DefaultMutableFeatureGate.SetFromMap(want)
