@@ -39,6 +39,9 @@ type Scenario struct {
 	Images     []string          `json:"images"`
 	Liveness   map[string]string `json:"liveness"`
 	Startup    map[string]string `json:"startup"`
+	// MemoryUsage is the pod's memory usage in bytes as kubelet's stats report it (default 0):
+	// kubelet lowers a memory limit in place only above the usage.
+	MemoryUsage uint64 `json:"memoryUsage"`
 }
 
 // SandboxIn is a sandbox as the runtime reports it; the labels are kubelet's for the pod.
@@ -424,7 +427,20 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		}
 		rt.names[c.ID] = c.Name
 		containers = append(containers, &apitest.FakeContainer{ContainerStatus: st, SandboxID: c.Sandbox})
-		if err := m.SetActuated(pod, c.Name, actuatedFrom(spec, c.Resources)); err != nil {
+	}
+	// Kubelet's actuated checkpoint holds one record per container name: the newest instance's.
+	newest := map[string]ContainerIn{}
+	for _, c := range sc.Containers {
+		if n, ok := newest[c.Name]; !ok || c.CreatedAt > n.CreatedAt {
+			newest[c.Name] = c
+		}
+	}
+	for name, c := range newest {
+		spec := findContainer(pod, name)
+		if spec == nil {
+			continue
+		}
+		if err := m.SetActuated(pod, name, actuatedFrom(spec, c.Resources)); err != nil {
 			res.Error = err.Error()
 			return
 		}
@@ -432,7 +448,7 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 	fr.SetFakeContainers(containers)
 	// The pod cgroup as the last sync left it: the containers at their actuated resources.
 	actuatedPod := pod.DeepCopy()
-	for _, c := range sc.Containers {
+	for _, c := range newest {
 		if c.Resources == nil {
 			continue
 		}
@@ -448,6 +464,9 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		}
 	}
 	m.SetPodCgroupFrom(actuatedPod)
+	if u, ok := any(m).(interface{ SetPodMemoryUsage(*v1.Pod, uint64) }); ok {
+		u.SetPodMemoryUsage(pod, sc.MemoryUsage)
+	}
 	if pod.Spec.Resources != nil {
 		_ = m.SetActuatedPod(pod, *pod.Spec.Resources)
 	}

@@ -184,15 +184,15 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
       const exitCode = state === 'CONTAINER_EXITED' ? pick(r, [0, 0, 0, 1, 137]) : 0;
       if (state !== 'CONTAINER_EXITED' || exitCode !== 0)
         initDone = c.restartPolicy === 'Always' && state === 'CONTAINER_RUNNING';
-      crs.push(instance(r, c, sb.id, `c${cid++}`, state, exitCode, newest));
-      if (chance(r, 0.15)) crs.push(instance(r, c, sb.id, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
+      crs.push(instance(r, c, sb, `c${cid++}`, state, exitCode, newest));
+      if (chance(r, 0.15)) crs.push(instance(r, c, sb, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
     }
     for (const c of containers) {
       if (chance(r, 0.2)) continue;
       const state = stateOf();
       const exitCode = state === 'CONTAINER_EXITED' ? pick(r, [0, 1, 2, 42, 137]) : 0;
-      crs.push(instance(r, c, sb.id, `c${cid++}`, state, exitCode, newest));
-      if (chance(r, 0.2)) crs.push(instance(r, c, sb.id, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
+      crs.push(instance(r, c, sb, `c${cid++}`, state, exitCode, newest));
+      if (chance(r, 0.2)) crs.push(instance(r, c, sb, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
     }
   }
   for (const c of [...initContainers, ...containers]) {
@@ -209,22 +209,24 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
 function instance(
   r: Rng,
   c: Record<string, any>,
-  sandbox: string,
+  sb: ScenarioSandbox,
   id: string,
   state: ScenarioContainer['state'],
   exitCode: number,
   newest: boolean,
   older = 0,
 ): ScenarioContainer {
+  // Containers are made after their sandbox, a newer sandbox's after an older one's (no two equal).
+  const base = (sb.createdAgo ?? 4000) - 1000;
   const out: ScenarioContainer = {
     id,
-    sandbox,
+    sandbox: sb.id,
     name: c.name,
     attempt: older ? 0 : int(r, 0, 3),
     state,
-    createdAgo: older ? 3500 : 3000,
-    startedAgo: older ? 3400 : 2900,
-    finishedAgo: older ? 3300 : pick(r, [5, 60, 1200]),
+    createdAgo: older ? base + 500 : base,
+    startedAgo: older ? base + 400 : base - 100,
+    finishedAgo: older ? base + 300 : pick(r, [5, 60, 600]),
     ...(state === 'CONTAINER_EXITED'
       ? { exitCode, reason: exitCode === 0 ? 'Completed' : exitCode === 137 ? 'OOMKilled' : 'Error' }
       : {}),

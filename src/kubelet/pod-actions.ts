@@ -3,6 +3,7 @@
 // reason code and the facts behind it; the words live in src/plan/reasons.ts. Pure data.
 
 import type { HashScheme } from './kubelet-version';
+import type { ResizeCall, ResizeUpdates } from './pod-resize';
 import type { ContainerResources } from './types';
 
 export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
@@ -175,6 +176,11 @@ export interface PodActions {
   containersToReset: ContainerToReset[];
   /** In-place resize: containers whose resources are updated without a restart (SyncPod step 8). */
   containersToUpdate: ContainerToUpdate[];
+  /**
+   * The resize's CRI calls in kubelet's order (doPodResizeAction): pod-level
+   * UpdatePodSandboxResources (1.34+) and per-resource UpdateContainerResources. Empty: no resize.
+   */
+  resizeCalls: ResizeCall[];
   /** Whether SyncPod ran with restartAllContainers (ShouldAllContainersRestart). */
   restartAllContainers: boolean;
   /** Start reasons aligned with the index lists above. */
@@ -201,6 +207,10 @@ export interface Changes {
   containersToKill: Map<string, ContainerToKill>;
   containersToReset: ContainerToReset[];
   containersToUpdate: ContainerToUpdate[];
+  /** kubelet's ContainersToUpdate per resource (the order of the container calls). */
+  resize: ResizeUpdates;
+  /** kubelet's UpdatePodResources: a container restarts for its resize, or one started was resized (1.37). */
+  updatePodResources: boolean;
   waiting: Waiting[];
   hashChecks: HashCheck[];
 }

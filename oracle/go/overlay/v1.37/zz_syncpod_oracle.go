@@ -13,6 +13,7 @@ import (
 	noopoteltrace "go.opentelemetry.io/otel/trace/noop"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/client-go/tools/record"
 	"k8s.io/client-go/util/flowcontrol"
 	internalapi "k8s.io/cri-api/pkg/apis"
@@ -21,6 +22,7 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 	containertest "k8s.io/kubernetes/pkg/kubelet/container/testing"
 	proberesults "k8s.io/kubernetes/pkg/kubelet/prober/results"
+	statsapi "k8s.io/kubelet/pkg/apis/stats/v1alpha1"
 )
 
 // OracleManager is kubelet's runtime manager as its unit tests build it.
@@ -88,6 +90,20 @@ func (p *oraclePodContainerManager) SetPodCgroupConfig(_ klog.Logger, _ *v1.Pod,
 func (o *OracleManager) SetPodCgroupFrom(actuatedPod *v1.Pod) {
 	rc := cm.ResourceConfigForPod(actuatedPod, o.m.cpuCFSQuota, uint64(o.m.cpuCFSQuotaPeriod.Duration/time.Microsecond), o.m.isMemoryQoSEnforced(), o.m.memoryReservationPolicy)
 	o.m.containerManager = &oracleContainerManager{ContainerManager: o.m.containerManager, current: rc}
+}
+
+// SetPodMemoryUsage gives the pod's memory usage as kubelet's stats would (the resize checks it
+// before it lowers a memory limit); the fake runtime helper has none, which fails every decrease.
+func (o *OracleManager) SetPodMemoryUsage(pod *v1.Pod, usage uint64) {
+	helper, ok := o.m.runtimeHelper.(*containertest.FakeRuntimeHelper)
+	if !ok {
+		return
+	}
+	if helper.PodStats == nil {
+		helper.PodStats = map[types.UID]*statsapi.PodStats{}
+	}
+	u := usage
+	helper.PodStats[pod.UID] = &statsapi.PodStats{Memory: &statsapi.MemoryStats{UsageBytes: &u}}
 }
 
 // RuntimeName is the runtime's name as the manager read it (the ContainerID type).
