@@ -25,6 +25,7 @@ import (
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	"k8s.io/kubernetes/pkg/features"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 )
@@ -263,8 +264,11 @@ var containerStates = map[string]runtimeapi.ContainerState{
 	"CONTAINER_UNKNOWN": runtimeapi.ContainerState_CONTAINER_UNKNOWN,
 }
 
-// sharesToMilli and quotaToMilli invert kubelet's CPU conversions for the actuated record.
-func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
+// actuatedFrom is the record kubelet's actuated checkpoint would hold for a container the runtime
+// reports with these resources: the spec when the report is what kubelet writes for the spec
+// (a limit the container lacks taken from the pod-level one with PodLevelResources, a missing CPU
+// request from the limit), else the spec with the reported CPU request, CPU limit and memory limit.
+func actuatedFrom(pod *v1.Pod, c *v1.Container, r *Resources) v1.ResourceRequirements {
 	out := *c.Resources.DeepCopy()
 	if r == nil {
 		return out
@@ -277,9 +281,20 @@ func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
 	for k, v := range out.Limits {
 		lim[k] = v
 	}
-	wantReq := c.Resources.Requests.Cpu().MilliValue()
-	if c.Resources.Requests.Cpu().IsZero() {
-		wantReq = c.Resources.Limits.Cpu().MilliValue()
+	cpuLimit := c.Resources.Limits.Cpu().MilliValue()
+	memLimit := c.Resources.Limits.Memory().Value()
+	if utilfeature.DefaultFeatureGate.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil &&
+		(pod.Spec.Resources.Limits != nil || pod.Spec.Resources.Requests != nil) {
+		if cpuLimit == 0 {
+			cpuLimit = pod.Spec.Resources.Limits.Cpu().MilliValue()
+		}
+		if memLimit == 0 {
+			memLimit = pod.Spec.Resources.Limits.Memory().Value()
+		}
+	}
+	wantReq := cpuLimit
+	if _, ok := c.Resources.Requests[v1.ResourceCPU]; ok {
+		wantReq = c.Resources.Requests.Cpu().MilliValue()
 	}
 	if milliToShares(wantReq) != r.CPUShares {
 		req[v1.ResourceCPU] = *resource.NewMilliQuantity(r.CPUShares*1000/1024, resource.DecimalSI)
@@ -288,14 +303,14 @@ func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
 	if period == 0 {
 		period = 100000
 	}
-	if milliToQuota(c.Resources.Limits.Cpu().MilliValue(), period) != r.CPUQuota {
+	if milliToQuota(cpuLimit, period) != r.CPUQuota {
 		if r.CPUQuota > 0 {
 			lim[v1.ResourceCPU] = *resource.NewMilliQuantity(r.CPUQuota*1000/period, resource.DecimalSI)
 		} else {
 			delete(lim, v1.ResourceCPU)
 		}
 	}
-	if c.Resources.Limits.Memory().Value() != r.MemoryLimitInBytes {
+	if memLimit != r.MemoryLimitInBytes {
 		if r.MemoryLimitInBytes > 0 {
 			lim[v1.ResourceMemory] = *resource.NewQuantity(r.MemoryLimitInBytes, resource.BinarySI)
 		} else {
@@ -440,7 +455,7 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		if spec == nil {
 			continue
 		}
-		if err := m.SetActuated(pod, name, actuatedFrom(spec, c.Resources)); err != nil {
+		if err := m.SetActuated(pod, name, actuatedFrom(pod, spec, c.Resources)); err != nil {
 			res.Error = err.Error()
 			return
 		}
@@ -454,12 +469,12 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		}
 		for i := range actuatedPod.Spec.Containers {
 			if actuatedPod.Spec.Containers[i].Name == c.Name {
-				actuatedPod.Spec.Containers[i].Resources = actuatedFrom(&pod.Spec.Containers[i], c.Resources)
+				actuatedPod.Spec.Containers[i].Resources = actuatedFrom(pod, &pod.Spec.Containers[i], c.Resources)
 			}
 		}
 		for i := range actuatedPod.Spec.InitContainers {
 			if actuatedPod.Spec.InitContainers[i].Name == c.Name {
-				actuatedPod.Spec.InitContainers[i].Resources = actuatedFrom(&pod.Spec.InitContainers[i], c.Resources)
+				actuatedPod.Spec.InitContainers[i].Resources = actuatedFrom(pod, &pod.Spec.InitContainers[i], c.Resources)
 			}
 		}
 	}

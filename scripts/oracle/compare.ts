@@ -3,7 +3,8 @@
 // target by container name (and the scenario's ids for what existed before the sync); a new
 // sandbox is "new" on both sides. Kubelet stops a pod's containers in parallel and keeps
 // containers to kill in a map, so a run of consecutive StopContainer (or StopPodSandbox) calls
-// is compared as a set (sorted); everything else in order.
+// is compared as a set (sorted), as is the removal of init containers before a new sandbox
+// (a set of names in kubelet); everything else in order.
 
 /** A call as the Go oracle records it. */
 export interface KubeletCall {
@@ -30,13 +31,18 @@ function resourcesText(r: Record<string, unknown> | undefined): string {
   return ` cpuShares=${num(r.cpuShares)} cpuQuota=${num(r.cpuQuota)} cpuPeriod=${num(r.cpuPeriod)} memory=${num(r.memoryLimitInBytes)}`;
 }
 
-/** Runs of calls whose order kubelet does not fix are sorted. */
+/**
+ * Runs of calls whose order kubelet does not fix are sorted: StopContainer and StopPodSandbox runs,
+ * and the RemoveContainer run right after a StopPodSandbox (purgeInitContainers walks a set of
+ * init container names, in Go's random map order).
+ */
 function canonical(lines: string[]): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
     const op = lines[i].split(' ')[0];
-    if (op === 'StopContainer' || op === 'StopPodSandbox') {
+    const afterStop = i > 0 && lines[i - 1].split(' ')[0] === 'StopPodSandbox';
+    if (op === 'StopContainer' || op === 'StopPodSandbox' || (op === 'RemoveContainer' && afterStop)) {
       let j = i;
       while (j < lines.length && lines[j].split(' ')[0] === op) j++;
       out.push(...lines.slice(i, j).sort());

@@ -36,13 +36,8 @@ import type {
   StartReason,
 } from './pod-actions';
 import { podSandboxChanged } from './pod-sandbox-changed';
-import {
-  computePodResizeAction,
-  podResizeCalls,
-  resizeContextOf,
-  startingResizedContainer,
-  type ResizeCall,
-} from './pod-resize';
+import { computePodResizeAction, podResizeCalls, resizeContextOf, startingResizedContainer } from './pod-resize';
+import type { ResizeCall } from './pod-actions';
 import { isRestartableInitContainer, matchesRestartAllContainers } from './pod-util';
 import type { PodStatus } from './types';
 

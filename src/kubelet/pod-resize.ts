@@ -13,7 +13,7 @@
 // resources) is therefore not seen. Pod-level actuated resources are taken to be the spec's. Pure.
 
 import type { Container, Pod, ResourceRequirements } from './api-types';
-import type { Changes, ContainerToUpdate } from './pod-actions';
+import type { Changes, ContainerToUpdate, ResizeCall, ResizeEntry, ResizeUpdates, ResizeValues } from './pod-actions';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 import {
   getPodQOS,
@@ -47,31 +47,6 @@ export function resizeContextOf(ctx: {
   };
 }
 
-/** kubelet's resourceRequirements: bytes and milli-CPU. */
-export interface ResizeValues {
-  memoryLimit: number;
-  memoryRequest: number;
-  cpuLimit: number;
-  cpuRequest: number;
-}
-
-/** One entry of kubelet's ContainersToUpdate[resource]. */
-export interface ResizeEntry {
-  name: string;
-  containerId: string;
-  kind: 'init' | 'regular';
-  container: Container;
-  desired: ResizeValues;
-  /** Shared by a container's memory and CPU entries: kubelet updates it after each call. */
-  current: ResizeValues;
-}
-
-/** kubelet's ContainersToUpdate, per resource, in the order the calls are made. */
-export interface ResizeUpdates {
-  memory: ResizeEntry[];
-  cpu: ResizeEntry[];
-}
-
 const milli = (v: unknown): number => (v === undefined || v === null ? 0 : toMilliCPU(parseQuantity(v as string)));
 const bytes = (v: unknown): number => (v === undefined || v === null ? 0 : toBytes(parseQuantity(v as string)));
 
@@ -101,24 +76,36 @@ export function resizeValues(
 }
 
 /**
- * A container's actuated resources as syncpod takes them: the spec, with the CPU request, CPU limit
- * and memory limit the runtime reports in place of the spec's where they differ from what kubelet
- * writes for it (no report: the spec).
+ * A container's actuated resources as syncpod takes them: the spec when the runtime reports what
+ * kubelet writes for the spec (a missing limit taken from the pod-level one with PodLevelResources,
+ * a missing CPU request from the limit), else the spec with the reported CPU request, CPU limit and
+ * memory limit in place of its own (no report: the spec).
  */
-export function actuatedResources(c: Container, reported: ContainerResources | undefined): ResourceRequirements {
+export function actuatedResources(
+  c: Container,
+  reported: ContainerResources | undefined,
+  ctx: ResizeContext,
+): ResourceRequirements {
   const spec = c.resources ?? {};
   if (!reported) return spec;
   const requests: Record<string, unknown> = { ...(spec.requests ?? {}) };
   const limits: Record<string, unknown> = { ...(spec.limits ?? {}) };
-  const wantRequest = milli(spec.requests?.cpu) === 0 ? milli(spec.limits?.cpu) : milli(spec.requests?.cpu);
+  let cpuLimit = milli(spec.limits?.cpu);
+  let memoryLimit = bytes(spec.limits?.memory);
+  if (ctx.podLevelResources && isPodLevelResourcesSet(ctx.pod)) {
+    const pl = ctx.pod.spec?.resources?.limits;
+    if (cpuLimit === 0) cpuLimit = milli(pl?.cpu);
+    if (memoryLimit === 0) memoryLimit = bytes(pl?.memory);
+  }
+  const wantRequest = spec.requests?.cpu !== undefined ? milli(spec.requests.cpu) : cpuLimit;
   if (milliCPUToShares(wantRequest) !== reported.cpuShares)
     requests.cpu = `${Math.trunc((reported.cpuShares * 1000) / 1024)}m`;
   const period = reported.cpuPeriod > 0 ? reported.cpuPeriod : QUOTA_PERIOD_US;
-  if (milliCPUToQuota(milli(spec.limits?.cpu), period) !== reported.cpuQuota) {
+  if (milliCPUToQuota(cpuLimit, period) !== reported.cpuQuota) {
     if (reported.cpuQuota > 0) limits.cpu = `${Math.trunc((reported.cpuQuota * 1000) / period)}m`;
     else delete limits.cpu;
   }
-  if (bytes(spec.limits?.memory) !== reported.memoryLimitInBytes) {
+  if (memoryLimit !== reported.memoryLimitInBytes) {
     if (reported.memoryLimitInBytes > 0) limits.memory = String(reported.memoryLimitInBytes);
     else delete limits.memory;
   }
@@ -172,7 +159,7 @@ export function computePodResizeAction(
   if (s.state !== 'running') return true;
   const podResources = ctx.pod.spec?.resources;
   const desired = resizeValues(podResources, c.resources ?? {}, ctx.podLevelResize);
-  const current = resizeValues(podResources, actuatedResources(c, s.resources), ctx.podLevelResize);
+  const current = resizeValues(podResources, actuatedResources(c, s.resources, ctx), ctx.podLevelResize);
   if (sameValues(desired, current)) return true;
   const policy = (r: string) => c.resizePolicy?.find((p) => p.resourceName === r)?.restartPolicy ?? 'NotRequired';
   const differs = (d: number, cur: number, r: 'cpu' | 'memory') => ({
@@ -241,7 +228,7 @@ export function startingResizedContainer(
   for (const i of indexes) {
     const c = containers[i];
     const s = newestStatus(status, c.name);
-    const actuated = s ? actuatedResources(c, s.resources) : {};
+    const actuated = s ? actuatedResources(c, s.resources, ctx) : {};
     const desired = resizeValues(podResources, c.resources ?? {}, ctx.podLevelResize);
     if (!sameValues(desired, resizeValues(podResources, actuated, ctx.podLevelResize))) return true;
   }
@@ -305,30 +292,6 @@ export function resourceConfigForPod(pod: Pod, podLevelResources: boolean): PodC
   return { cpuShares: MIN_SHARES };
 }
 
-/** One CRI call of the resize, in kubelet's order. */
-export type ResizeCall =
-  | {
-      call: 'UpdatePodSandboxResources';
-      /** The pod cgroup value changed by this call: memory limit, CPU limit (quota) or CPU request (shares). */
-      resource: 'memory' | 'cpu';
-      value: 'limit' | 'request';
-      /** Raised (before the containers) or lowered (after them). */
-      raise: boolean;
-      /** The pod's resources after the change, without overhead (the request's resources). */
-      resources: ContainerResources;
-      /** The pod's overhead (request = limit), sent beside them. */
-      overhead: ContainerResources;
-    }
-  | {
-      call: 'UpdateContainerResources';
-      resource: 'memory' | 'cpu';
-      name: string;
-      containerId: string;
-      kind: 'init' | 'regular';
-      /** The CRI values sent: this resource's new values, the other resource's current ones. */
-      resources: ContainerResources;
-    };
-
 /** What the resize needs besides the pod: the gates and whether pod-level calls exist (1.34+). */
 export interface ResizeCallOptions extends ResizeContext {
   podSandboxResourceUpdates: boolean;
@@ -338,10 +301,10 @@ export interface ResizeCallOptions extends ResizeContext {
  * The pod as the last sync left it: every container with a status at its actuated resources
  * (the newest status of each name).
  */
-export function actuatedPod(pod: Pod, status: PodStatus): Pod {
+export function actuatedPod(pod: Pod, status: PodStatus, ctx: ResizeContext): Pod {
   const swap = (c: Container): Container => {
     const s = newestStatus(status, c.name);
-    return s?.resources ? { ...c, resources: actuatedResources(c, s.resources) } : c;
+    return s?.resources ? { ...c, resources: actuatedResources(c, s.resources, ctx) } : c;
   };
   const spec = pod.spec!;
   return {
@@ -416,7 +379,7 @@ export function podResizeCalls(
   };
   updates = { memory: updates.memory.map(copy), cpu: updates.cpu.map(copy) };
   const desired = resourceConfigForPod(pod, o.podLevelResources);
-  const last = resourceConfigForPod(actuatedPod(pod, status), o.podLevelResources);
+  const last = resourceConfigForPod(actuatedPod(pod, status, o), o.podLevelResources);
   // GetPodCgroupConfig: an unlimited memory.max or cpu.max reads as -1.
   const curMemory = last.memory ?? -1;
   const curCpu = { cpuShares: last.cpuShares, cpuQuota: last.cpuQuota ?? -1, cpuPeriod: last.cpuPeriod };
