@@ -1,6 +1,6 @@
 // `syncpod doctor`: wiring of flags to src/workflows/doctor.ts (the env and the run) and
 // src/render/doctor-view.ts (the formats).
-import { runtimeCgroupDriverWithin } from '../workflows/node-profile';
+import { profileWithContainerdConfig, runtimeCgroupDriverWithin } from '../workflows/node-profile';
 import { promises as fsp } from 'node:fs';
 import type { Context } from './context';
 import type { DoctorOptions, PlanOptions } from './pod-defs';
@@ -95,7 +95,7 @@ async function doctorProfile(
   // A third of the check deadline: the checks that follow get the whole of theirs (with -o npd both fit in NPD's plugin timeout).
   const waitMs = Math.ceil(deadlineMs / 3);
   const rt = await runtimeCgroupDriverWithin(ctx.cri().runtime, waitMs);
-  return { profile: ctx.nodeProfile(opts, rt), profileError };
+  return { profile: profileWithContainerdConfig(ctx.nodeProfile(opts, rt), ctx.settings().hostRoot), profileError };
 }
 
 /** One doctor run: the env built afresh (its memoised reads are this run's), every check, the report. */
@@ -127,8 +127,9 @@ async function doctorReport(
     bounds: { stuckAfterMs, deadlineMs },
     ...(target !== undefined ? { upgrade: () => upgradeNodeVerdict(upgradeNodeDeps(ctx, profile), target) } : {}),
   });
+  const startedAt = new Date(ctx.now()).toISOString();
   const results = await runChecks(selected, env, { deadlineMs, clock: () => performance.now() });
-  return buildDoctorReport(profile.nodeName.value, results);
+  return buildDoctorReport(profile.nodeName.value, results, startedAt);
 }
 
 async function runDoctor(

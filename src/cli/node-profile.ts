@@ -5,13 +5,17 @@ import type { Context } from './context';
 import { LIST_OUTPUTS, outputWidth, parseOutput } from './output';
 import { renderNodeProfile } from '../render/node-view';
 import { yamlText } from '../render/yaml';
-import { profileWithRuntime } from '../workflows/node-profile';
+import { profileWithContainerdConfig, profileWithRuntime } from '../workflows/node-profile';
 
 export async function node(ctx: Context, _args: string[], opts: NodeCommandOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  const profile = await profileWithRuntime(
-    (rt) => ctx.nodeProfile(opts, rt),
-    () => ctx.cri().runtime,
+  const profile = profileWithContainerdConfig(
+    await profileWithRuntime(
+      (rt) => ctx.nodeProfile(opts, rt),
+      () => ctx.cri().runtime,
+    ),
+    ctx.settings().hostRoot,
+    (w) => ctx.warn(w),
   );
   if (output === 'table') ctx.out(renderNodeProfile(profile, outputWidth(ctx)));
   else if (output === 'json') ctx.out(JSON.stringify(profile, null, 2));

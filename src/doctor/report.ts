@@ -19,6 +19,8 @@ export interface DoctorSummary {
 export interface DoctorReport {
   schemaVersion: number;
   node: string;
+  /** When the checks ran (RFC 3339, UTC); null when not known. */
+  observedAt: string | null;
   checks: CheckResult[];
   summary: DoctorSummary;
 }
@@ -45,8 +47,8 @@ export function summarizeChecks(node: string, checks: readonly CheckResult[]): D
   };
 }
 
-export function buildDoctorReport(node: string, checks: CheckResult[]): DoctorReport {
-  return { schemaVersion: DOCTOR_SCHEMA_VERSION, node, checks, summary: summarizeChecks(node, checks) };
+export function buildDoctorReport(node: string, checks: CheckResult[], observedAt: string | null = null): DoctorReport {
+  return { schemaVersion: DOCTOR_SCHEMA_VERSION, node, observedAt, checks, summary: summarizeChecks(node, checks) };
 }
 
 /** --detailed-exitcode: 0 every check ok or skipped, 2 one warns or fails (1, syncpod could not run, is the error path). */

@@ -3,6 +3,7 @@
 // the runc runtime's options.SystemdCgroup). CRI-O answers RuntimeConfig instead. Pure.
 import type * as T from '../cri/types';
 import { isObj, type Obj } from '../json-object';
+import type { ContainerdConfigRead } from '../node/containerd-config';
 
 /** The parsed "config" of Status's info; undefined when absent or not JSON. */
 export function runtimeInfoConfig(status: T.StatusResponse): Obj | undefined {
@@ -69,4 +70,38 @@ export function imageMatches(image: string, names: readonly string[]): boolean {
   };
   const want = norm(image);
   return names.some((n) => norm(n) === want);
+}
+
+/** Where a setting of containerd's config file came from, for evidence. */
+function configOrigin(read: ContainerdConfigRead & { found: true }, v: { key: string; file?: string }): string {
+  return v.file ? `${v.file} ${v.key}` : `containerd's default (${v.key} not set in ${read.config.files[0]})`;
+}
+
+/** The cgroup driver containerd's config file gives its default runtime. */
+export function configCgroupDriver(
+  read: ContainerdConfigRead | undefined,
+): { driver: 'systemd' | 'cgroupfs'; from: string } | undefined {
+  if (!read?.found) return undefined;
+  return { driver: read.config.cgroupDriver.value, from: configOrigin(read, read.config.cgroupDriver) };
+}
+
+/** The sandbox image containerd's config file sets (pinned_images.sandbox in version 3, sandbox_image in 2). */
+export function configSandboxImage(
+  read: ContainerdConfigRead | undefined,
+): { image: string; from: string } | undefined {
+  if (!read?.found || !read.config.sandboxImage) return undefined;
+  return { image: read.config.sandboxImage.value, from: configOrigin(read, read.config.sandboxImage) };
+}
+
+/** The CNI directories containerd's config file gives (or containerd's defaults, named as such). */
+export function configCniDirs(
+  read: ContainerdConfigRead | undefined,
+): { confDir: string; binDirs: string[]; from: string } | undefined {
+  if (!read?.found) return undefined;
+  const c = read.config;
+  return {
+    confDir: c.cniConfDir.value,
+    binDirs: c.cniBinDirs.value,
+    from: `${configOrigin(read, c.cniConfDir)}; ${configOrigin(read, c.cniBinDirs)}`,
+  };
 }

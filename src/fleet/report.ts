@@ -17,10 +17,14 @@ export const FLEET_REPORT_SCHEMA_VERSION = 1;
 /** The fields of a node plan the report reads (src/plan/node-plan.ts NodePlan). */
 interface NodePlanDoc {
   node: string;
+  /** When the plan read the runtime (absent in plans of older syncpods). */
+  observedAt?: string;
   plans: Array<{
     pod: { namespace: string; name: string };
     changes: boolean;
     preflight?: { steps?: unknown[]; blocked?: unknown };
+    /** The orphan a changed static pod replaces: part of that pod's change, not an orphan of its own. */
+    replaces?: { uid: string } | null;
   }>;
   orphans: Array<{ namespace: string; name: string; uid: string; kubelet?: string }>;
   problems: string[];
@@ -38,6 +42,8 @@ interface NodePlanDoc {
 /** The fields of a doctor report the fleet report reads (src/doctor/report.ts DoctorReport). */
 interface DoctorDoc {
   node: string;
+  /** When the checks ran (absent in reports of older syncpods). */
+  observedAt?: string;
   checks: Array<{ id: string; status: string; summary: string }>;
   summary: { status: string; ok: number; warn: number; fail: number; skip: number; text: string };
 }
@@ -52,7 +58,7 @@ export interface FleetDoctor {
   skip: number;
   /** "fail runtime.network-ready: NetworkReady is false…", one per check that fails or warns (fails first). */
   findings: string[];
-  /** The --timestamps time of the report, when present. */
+  /** When the report was made: the --timestamps time, else the report's own observedAt. */
   at: string | null;
   /** How many doctor reports this node logged. */
   runs: number;
@@ -62,7 +68,7 @@ export interface FleetNode {
   node: string;
   /** The log prefix (pod/NAME/CONTAINER) or file the newest plan came from. */
   source: string;
-  /** The --timestamps time of the newest plan, when present. */
+  /** When the newest plan was made: the --timestamps time, else the plan's own observedAt. */
   at: string | null;
   /** How many plans this node logged (one per run). */
   runs: number;
@@ -71,8 +77,9 @@ export interface FleetNode {
   podsBlocked: number;
   /** namespace/name of every pod whose plan or preflight has work. */
   pendingPods: string[];
+  /** Orphans to remove, apart from the ones a changed static pod replaces (those count in podsWithChanges). */
   orphans: number;
-  /** namespace/name (uid) of every orphan. */
+  /** namespace/name (uid) of every such orphan. */
   orphanPods: string[];
   problems: string[];
   errors: string[];
@@ -87,7 +94,12 @@ export interface FleetReport {
   nodes: FleetNode[];
   summary: {
     nodes: number;
+    /** Nodes with something to do: a pod that would change or an orphan to remove. */
     nodesWithChanges: number;
+    /** Nodes where a pod would change. */
+    nodesWithPodChanges: number;
+    /** Nodes with an orphan to remove. */
+    nodesWithOrphans: number;
     nodesWithErrors: number;
     pods: number;
     podsWithChanges: number;
@@ -259,23 +271,27 @@ function nodeFrom(s: Source): FleetNode {
     };
   }
   const d = newest.doc;
-  const pending = d.plans.filter((p) => p.changes || (p.preflight?.steps?.length ?? 0) > 0).map((p) => podRef(p.pod));
+  const pending = d.plans
+    .filter((p) => p.changes || (p.preflight?.steps?.length ?? 0) > 0)
+    .map((p) => (p.replaces ? `${podRef(p.pod)} (replaces uid ${p.replaces.uid})` : podRef(p.pod)));
+  const replaced = new Set(d.plans.flatMap((p) => (p.replaces ? [p.replaces.uid] : [])));
+  const orphans = d.orphans.filter((o) => !replaced.has(o.uid));
   return {
     node: d.node,
     source: s.name,
-    at: newest.at,
+    at: newest.at ?? d.observedAt ?? null,
     runs: s.plans.length,
     pods: d.summary.pods,
     podsWithChanges: d.summary.podsWithChanges,
     podsBlocked: d.summary.podsBlocked ?? 0,
     pendingPods: pending.sort(),
-    orphans: d.summary.orphans,
-    orphanPods: d.orphans.map((o) => `${podRef(o)} (${o.uid})`).sort(),
+    orphans: orphans.length,
+    orphanPods: orphans.map((o) => `${podRef(o)} (${o.uid})`).sort(),
     problems: d.problems,
     // `plan --node` also prints each input problem on stderr: counted once, as a problem.
     errors: s.errors.filter((e) => !d.problems.includes(e)),
     warnings: s.warnings,
-    changes: d.summary.changes,
+    changes: pending.length > 0 || orphans.length > 0,
     doctor: null,
   };
 }
@@ -286,7 +302,8 @@ const RANK: Record<string, number> = { fail: 0, warn: 1 };
 function doctorsByNode(sources: Source[]): Map<string, FleetDoctor> {
   const out = new Map<string, FleetDoctor>();
   for (const s of sources) {
-    for (const { doc, at } of s.doctors) {
+    for (const { doc, at: stamped } of s.doctors) {
+      const at = stamped ?? doc.observedAt ?? null;
       const seen = out.get(doc.node);
       const runs = (seen?.runs ?? 0) + 1;
       if (seen && (seen.at ?? '') > (at ?? '')) {
@@ -306,31 +323,63 @@ function doctorsByNode(sources: Source[]): Map<string, FleetDoctor> {
 
 const plural = (n: number, one: string, many: string): string => `${n} ${n === 1 ? one : many}`;
 
+const EXPECTED = 'expected node plans (plan --node -o json), doctor reports (doctor -o json) or a log of them';
+
+/** A log line without its `[prefix] ` and `--timestamps` time. */
+function lineBody(raw: string): string {
+  const m = PREFIX.exec(raw.replace(/\r$/, ''));
+  const rest = m ? m[2]! : raw.replace(/\r$/, '');
+  const t = TIMESTAMP.exec(rest);
+  return (t ? t[2]! : rest).trim();
+}
+
+const KNOWN_LINE = /^(syncpod: |WARN: |DEBUG: |note: )/;
+
+/** What a text that holds no JSON document looks like, for the refusal. */
+function lookOf(lines: string[]): string {
+  if (lines.some((l) => /^Node \S+: \d+ pods?: /.test(l) || /^Orphans: \d+ pods? /.test(l)))
+    return 'a node plan as a table (plan --node without -o json)';
+  if (lines.some((l) => /^Node \S+: .*\(\d+ checks?\)\.$/.test(l) || /^STATUS\s+CHECK\b/.test(l)))
+    return 'a doctor report as a table (doctor without -o json)';
+  if (lines.some((l) => /^(schemaVersion|node|plans|checks):( |$)/.test(l))) return 'YAML (-o yaml), not JSON';
+  return `no JSON; its first line reads "${lines[0]!.slice(0, 60)}${lines[0]!.length > 60 ? '…' : ''}"`;
+}
+
 /**
- * An input that is one JSON value but neither a node plan nor a doctor report (`[1,2,3]`, `{}`):
- * refused with one line naming it and what was expected, before anything is merged. A log of
- * several documents (or with prefixes) is read line by line as before.
+ * Refuses, with one line naming the input and what was expected, before anything is merged:
+ * one JSON value that is neither a node plan nor a doctor report (`[1,2,3]`, `{}`), and a text with
+ * no JSON document at all whose lines are not syncpod's error/warning lines (a table-format plan or
+ * doctor report, YAML). A log of several documents, with or without prefixes, is read line by line.
  */
 export function checkFleetInput(input: FleetInput): void {
   const trimmed = input.text.trim();
-  if (!trimmed.startsWith('{') && !trimmed.startsWith('[') && trimmed !== 'null') return;
-  let v: unknown;
-  try {
-    v = JSON.parse(trimmed);
-  } catch {
-    return; // several documents, or a log with prefixes
+  if (trimmed.startsWith('{') || trimmed.startsWith('[') || trimmed === 'null') {
+    let v: unknown;
+    try {
+      v = JSON.parse(trimmed);
+    } catch {
+      v = undefined; // several documents, or a log with prefixes
+    }
+    if (v !== undefined) {
+      if (isNodePlan(v) || isDoctorReport(v)) return;
+      const found = Array.isArray(v)
+        ? 'a JSON array'
+        : v === null
+          ? 'JSON null'
+          : typeof v === 'object'
+            ? `a JSON object without a node plan's or doctor report's fields${Object.keys(v).length === 0 ? ' (empty)' : ''}`
+            : `a JSON ${typeof v}`;
+      throw new SyncpodError(`${input.name}: ${found}; ${EXPECTED}`);
+    }
   }
-  if (isNodePlan(v) || isDoctorReport(v)) return;
-  const found = Array.isArray(v)
-    ? 'a JSON array'
-    : v === null
-      ? 'JSON null'
-      : typeof v === 'object'
-        ? `a JSON object without a node plan's or doctor report's fields${Object.keys(v).length === 0 ? ' (empty)' : ''}`
-        : `a JSON ${typeof v}`;
-  throw new SyncpodError(
-    `${input.name}: ${found}; expected a node plan (plan --node -o json), a doctor report (doctor -o json) or a log of them`,
-  );
+  const bodies = input.text
+    .split('\n')
+    .map(lineBody)
+    .filter((l) => l !== '');
+  if (bodies.some((l) => l.startsWith('{'))) return;
+  const unknown = bodies.filter((l) => !KNOWN_LINE.test(l));
+  if (unknown.length === 0) return; // only error/warning lines: a node that could not plan
+  throw new SyncpodError(`${input.name}: ${lookOf(unknown)}; ${EXPECTED}`);
 }
 
 /** Merges the inputs into one report; nodes sorted by name (then source). */
@@ -365,18 +414,21 @@ export function buildFleetReport(inputs: FleetInput[]): FleetReport {
   const withFindings = nodes.filter((n) => n.doctor && n.doctor.findings.length > 0).length;
   const doctored = nodes.filter((n) => n.doctor).length;
   const withChanges = nodes.filter((n) => n.changes).length;
+  const withPodChanges = nodes.filter((n) => n.podsWithChanges > 0).length;
+  const withOrphans = nodes.filter((n) => n.orphans > 0).length;
   const withErrors = nodes.filter((n) => n.errors.length > 0 || n.problems.length > 0).length;
   const pods = nodes.reduce((t, n) => t + n.pods, 0);
   const podsWithChanges = nodes.reduce((t, n) => t + n.podsWithChanges, 0);
   const orphans = nodes.reduce((t, n) => t + n.orphans, 0);
+  const onNodes = (n: number): string => (n > 0 ? ` on ${plural(n, 'node', 'nodes')}` : '');
   const text =
     nodes.length === 0
       ? 'Fleet: no node plans found.'
-      : `Fleet: ${plural(nodes.length, 'node', 'nodes')}, ${withChanges} with pending changes` +
-        `, ${plural(podsWithChanges, 'pod', 'pods')} of ${pods} would change, ${plural(orphans, 'orphan', 'orphans')}` +
-        `, ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors` +
+      : `Fleet: ${plural(nodes.length, 'node', 'nodes')}; ${podsWithChanges} of ${plural(pods, 'pod', 'pods')} would change${onNodes(withPodChanges)}` +
+        `; ${plural(orphans, 'orphan', 'orphans')} to remove${onNodes(withOrphans)}` +
+        `; ${withErrors} ${withErrors === 1 ? 'node' : 'nodes'} with errors` +
         (doctored
-          ? `, ${withFindings} of ${doctored} doctored ${doctored === 1 ? 'node' : 'nodes'} with findings.`
+          ? `; ${withFindings} of ${doctored} doctored ${doctored === 1 ? 'node' : 'nodes'} with findings.`
           : '.');
   return {
     schemaVersion: FLEET_REPORT_SCHEMA_VERSION,
@@ -384,6 +436,8 @@ export function buildFleetReport(inputs: FleetInput[]): FleetReport {
     summary: {
       nodes: nodes.length,
       nodesWithChanges: withChanges,
+      nodesWithPodChanges: withPodChanges,
+      nodesWithOrphans: withOrphans,
       nodesWithErrors: withErrors,
       pods,
       podsWithChanges,

@@ -4,6 +4,7 @@
 // kubelet >= 1.31 (KubeletCgroupDriverFromCRI: beta on in 1.31, GA in 1.34, kube_features.go) takes
 // the cgroup driver from the runtime's RuntimeConfig answer over its own setting; and the CRI
 // endpoints fall back to the kubelet's after crictl's own sources (flag, env, crictl.yaml). Pure.
+import type { ContainerdConfigRead } from './containerd-config';
 import type { KubeletProcessInfo, KubeletSettings, NodeProfile, RuntimeCgroupDriver, Sourced } from './types';
 
 /** What syncpod itself assumes when no kubelet is found (unchanged from before detection existed). */
@@ -165,4 +166,30 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
     runtimeCgroupDriver: rt,
     warnings,
   };
+}
+
+/**
+ * The profile with containerd's configuration file added, and a warning where the file and the
+ * driver in use disagree: a runtime that does not answer RuntimeConfig (containerd 1.x) runs with the
+ * file's SystemdCgroup while the kubelet uses its own driver; a runtime that answers with another
+ * driver than its file has not been restarted since the file changed.
+ */
+export function withContainerdConfig(p: NodeProfile, read: ContainerdConfigRead): NodeProfile {
+  const warnings = [...p.warnings];
+  if (read.found) {
+    const c = read.config.cgroupDriver;
+    const where = c.file ? `${c.key} in ${c.file}` : `containerd's default (${c.key} not set)`;
+    const rt = p.runtimeCgroupDriver;
+    if (rt?.answered) {
+      if (rt.cgroupDriver !== c.value)
+        warnings.push(
+          `containerd's config gives ${c.value} (${where}) but the running containerd reports ${rt.cgroupDriver}: the file changed after containerd started, and a restart would change the driver`,
+        );
+    } else if (c.value !== p.cgroupDriver.value) {
+      warnings.push(
+        `the runtime's cgroup driver is ${c.value} (${where}) but the kubelet uses ${p.cgroupDriver.value}${p.cgroupDriver.from ? ` (${p.cgroupDriver.from})` : ''}: pod sandboxes fail to start or land in the wrong cgroup`,
+      );
+    }
+  }
+  return { ...p, containerdConfig: read, warnings };
 }

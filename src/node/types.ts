@@ -1,5 +1,6 @@
 // The node profile as data: every node setting syncpod uses, its value and where that value came
 // from. Rendered by `syncpod node`, consumed by the node-settings workflow.
+import type { ContainerdConfigRead } from './containerd-config';
 
 /**
  * Where a value came from, strongest first: a syncpod flag (or crictl's env/config for the
@@ -84,6 +85,8 @@ export interface NodeProfile {
   imageEndpoint: Sourced<string>;
   /** The runtime's answer to RuntimeConfig, when it was asked. */
   runtimeCgroupDriver?: RuntimeCgroupDriver;
+  /** containerd's own configuration file (version 2 or 3), where `node` and `doctor` read it. */
+  containerdConfig?: ContainerdConfigRead;
   /** One line each, for stderr (and the JSON view). */
   warnings: string[];
 }

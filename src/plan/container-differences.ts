@@ -75,6 +75,10 @@ function imageDifference(
   s: ContainerStatus,
   rules: Pick<KubeletRules, 'hashScheme'>,
 ): FieldDifference | null {
+  // Since 1.31 the hash covers name and image only: the same hash is the same image. The status'
+  // image is not proof of the contrary: a runtime that keeps no user-specified image (containerd
+  // 1.6) names the image by one of its tags, another tag of the same ID than the spec's maybe.
+  if (rules.hashScheme === 'name+image' && s.hash !== '' && s.hash === formatHash(hashContainer(c))) return null;
   const old = s.recorded?.userImage || s.image;
   if (!old || old.startsWith('sha256:')) {
     if (rules.hashScheme !== 'name+image' || s.hash === '' || s.hash === formatHash(hashContainer(c))) return null;

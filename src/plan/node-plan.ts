@@ -64,6 +64,8 @@ export interface NodePlanSummary {
 export interface NodePlan {
   schemaVersion: number;
   node: string;
+  /** When the runtime was read (RFC 3339, UTC); null when the plan was not made from a live runtime. */
+  observedAt: string | null;
   plans: NodePodPlan[];
   orphans: Orphan[];
   /** One line per input kubelet would reject or that could not be read; the rest is planned. */
@@ -106,10 +108,17 @@ export function summarizeNodePlan(
   };
 }
 
-export function buildNodePlan(node: string, plans: NodePodPlan[], orphans: Orphan[], problems: string[]): NodePlan {
+export function buildNodePlan(
+  node: string,
+  plans: NodePodPlan[],
+  orphans: Orphan[],
+  problems: string[],
+  observedAt: string | null = null,
+): NodePlan {
   return {
     schemaVersion: NODE_PLAN_SCHEMA_VERSION,
     node,
+    observedAt,
     plans,
     orphans,
     problems,

@@ -1,6 +1,7 @@
 // `syncpod node`: the node profile as a table (one row per setting: value and where it came from),
 // or the same data as JSON/YAML. The table shows nothing the JSON lacks; VALUE and SOURCE wrap to
 // the width (never cut), the lines above it too.
+import type { ConfigValue, ContainerdConfigRead } from '../node/containerd-config';
 import type { NodeProfile, Sourced } from '../node/types';
 import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTable } from './wrapped-table';
 
@@ -53,6 +54,7 @@ export function renderNodeProfile(p: NodeProfile, width: number = DEFAULT_TABLE_
       `Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`,
     );
   }
+  if (p.containerdConfig) head.push(...containerdConfigLines(p.containerdConfig));
   const rows = nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)]);
   return (
     [
@@ -61,4 +63,24 @@ export function renderNodeProfile(p: NodeProfile, width: number = DEFAULT_TABLE_
       wrappedTable(['SETTING', 'VALUE', 'SOURCE'], rows, { width, wrap: [1, 2] }),
     ].join('\n') + '\n'
   );
+}
+
+/** containerd's configuration file: one line naming it, then one per setting read from it. */
+export function containerdConfigLines(read: ContainerdConfigRead): string[] {
+  if (!read.found) return [`containerd config: not read (${read.why})`];
+  const c = read.config;
+  const [main, ...imports] = c.files;
+  const where = (v: ConfigValue<unknown>) =>
+    v.file ? `${v.key}${v.file !== main ? ` in ${v.file}` : ''}` : `containerd's default, ${v.key} not set`;
+  const line = (name: string, v: ConfigValue<unknown>) => `  ${name}: ${show(v.value)} (${where(v)})`;
+  return [
+    `containerd config: ${main} (version ${c.version}${imports.length ? `, imports ${imports.join(', ')}` : ''}; ${read.via})`,
+    line(`cgroup driver of runtime ${c.runtimeName.value}`, c.cgroupDriver),
+    line('CNI bin dirs', c.cniBinDirs),
+    line('CNI conf dir', c.cniConfDir),
+    line('restrict_oom_score_adj', c.restrictOOMScoreAdj),
+    c.sandboxImage
+      ? line('sandbox image', c.sandboxImage)
+      : "  sandbox image: not set (the release's built-in default)",
+  ];
 }

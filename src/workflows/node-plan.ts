@@ -227,6 +227,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       pods.map((p) => p.plan),
       orphans,
       problems,
+      new Date(now).toISOString(),
     ),
     pods,
     lists,

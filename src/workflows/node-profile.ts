@@ -3,6 +3,7 @@
 // (syncpod flags > the runtime's cgroup driver where the kubelet takes it > kubelet flags >
 // drop-ins > config file > defaults). The host is behind NodeFacts so the flow is testable.
 import { isIP } from 'node:net';
+import * as path from 'node:path';
 import { SyncpodError, errorLine } from '../errors';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { runtimeCgroupDriver } from '../node/runtime-config';
@@ -15,7 +16,8 @@ import {
 } from '../kubelet/features';
 import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
 import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
-import { buildNodeProfile, type SyncpodNodeFlags } from '../node/profile';
+import { buildNodeProfile, withContainerdConfig, type SyncpodNodeFlags } from '../node/profile';
+import { readContainerdConfig } from '../node/containerd-process';
 import { parseGoBool } from '../node/kubelet-flags';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 
@@ -134,8 +136,10 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
     clusterDNS: opts.clusterDns !== undefined ? clusterDnsFlag(opts.clusterDns) : undefined,
     clusterDomain: opts.clusterDomain,
     resolvConf: opts.resolvConf,
-    podLogsDir: opts.podLogsRoot,
-    rootDir: opts.podDirRoot,
+    // Host paths of mounts and logs go to the runtime, which needs them absolute: a relative
+    // directory is the one the user means, under the current directory.
+    podLogsDir: opts.podLogsRoot !== undefined ? path.resolve(opts.podLogsRoot) : undefined,
+    rootDir: opts.podDirRoot !== undefined ? path.resolve(opts.podDirRoot) : undefined,
     nodeName: opts.nodeName,
   };
 }
@@ -231,4 +235,25 @@ export async function runtimeCgroupDriverWithin(runtime: RuntimeService, waitMs:
   } finally {
     clearTimeout(timer);
   }
+}
+
+/**
+ * The profile with containerd's configuration file (version 2 or 3) of the containerd serving the
+ * profile's runtime endpoint, read under `hostRoot` (`syncpod node`, `doctor`; not on the paths
+ * whose start-up is measured).
+ */
+export function profileWithContainerdConfig(
+  p: NodeProfile,
+  hostRoot: string,
+  warn?: (line: string) => void,
+): NodeProfile {
+  const root = hostRoot === '/' ? '' : hostRoot.replace(/\/+$/, '');
+  const read = readContainerdConfig({
+    endpoint: p.runtimeEndpoint.value,
+    hostRoot: root,
+    parseToml: (text) => (require('smol-toml') as typeof import('smol-toml')).parse(text),
+  });
+  const out = withContainerdConfig(p, read);
+  for (const w of out.warnings.slice(p.warnings.length)) warn?.(w);
+  return out;
 }

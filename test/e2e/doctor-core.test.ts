@@ -166,11 +166,18 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     try {
       const c = (await doctorJson(['--check', 'kubelet.sandbox-image'])).get('kubelet.sandbox-image')!;
       if (labRuntime().kind === 'containerd2') {
-        // containerd 2.x names its sandbox image nowhere in CRI but by pinning it: with the image gone
-        // (and no kubelet flag) nothing names it, and the check says so (reading the runtime's config
-        // file is not done yet).
-        assert.equal(c.status, 'skip', c.summary);
-        assert.match(c.summary, /Neither the runtime \(Status info\) nor the kubelet/);
+        // containerd 2.x names its sandbox image nowhere in CRI but by pinning it: with the image gone,
+        // its config file (version 3) still names it.
+        assert.equal(c.status, 'fail', c.summary);
+        assert.ok(
+          c.evidence.some(
+            (e) =>
+              e.value === PAUSE_IMAGE &&
+              e.from === `${lab.dir}/config.toml plugins."io.containerd.cri.v1.images".pinned_images.sandbox`,
+          ),
+          JSON.stringify(c.evidence),
+        );
+        assert.ok(c.evidence.some((e) => e.value === 'no' && e.from === 'CRI ListImages'));
       } else {
         assert.equal(c.status, 'fail', c.summary);
         assert.ok(c.evidence.some((e) => e.value === PAUSE_IMAGE && /info\.config\.sandboxImage/.test(e.from)));
@@ -180,6 +187,81 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       lab.ctr(['images', 'import', tar]);
     }
     assert.equal((await doctorJson(['--check', 'kubelet.sandbox-image'])).get('kubelet.sandbox-image')!.status, 'ok');
+  });
+
+  test("containerd's own config file (version 2 on 1.x, 3 on 2.x): node and doctor read it; a changed SystemdCgroup is named", async () => {
+    const v3 = labRuntime().kind === 'containerd2';
+    const file = path.join(lab.dir, 'config.toml');
+    const plugin = v3 ? 'plugins."io.containerd.cri.v1.runtime"' : 'plugins."io.containerd.grpc.v1.cri"';
+    const r = await run(['node', '-o', 'json']);
+    assert.equal(r.code, 0, r.stderr);
+    const read = JSON.parse(r.stdout).containerdConfig;
+    assert.equal(read.found, true, JSON.stringify(read));
+    assert.match(read.via, new RegExp(`^containerd pid \\d+ --config ${file.replace(/\./g, '\\.')}$`));
+    const c = read.config;
+    assert.deepEqual(c.files, [file]);
+    assert.equal(c.version, v3 ? 3 : 2);
+    assert.deepEqual(c.cgroupDriver, {
+      value: 'cgroupfs',
+      key: `${plugin}.containerd.runtimes.runc.options.SystemdCgroup`,
+    });
+    assert.deepEqual(c.cniBinDirs, {
+      value: ['/usr/lib/cni'],
+      key: `${plugin}.cni.${v3 ? 'bin_dirs' : 'bin_dir'}`,
+      file,
+    });
+    assert.deepEqual(c.cniConfDir, { value: lab.cniConfDir, key: `${plugin}.cni.conf_dir`, file });
+    assert.deepEqual(c.restrictOOMScoreAdj, { value: true, key: `${plugin}.restrict_oom_score_adj`, file });
+    assert.deepEqual(c.sandboxImage, {
+      value: PAUSE_IMAGE,
+      key: v3 ? 'plugins."io.containerd.cri.v1.images".pinned_images.sandbox' : `${plugin}.sandbox_image`,
+      file,
+    });
+    const table = await run(['node']);
+    assert.equal(table.code, 0, table.stderr);
+    assert.ok(
+      table.stdout.replace(/\n +/g, ' ').includes(`containerd config: ${file} (version ${v3 ? 3 : 2}; containerd pid `),
+      table.stdout,
+    );
+    // (lines wrap at the table width: compared joined)
+    const joined = table.stdout.replace(/\n +/g, ' ');
+    assert.ok(joined.includes(`CNI conf dir: ${lab.cniConfDir} (${plugin}.cni.conf_dir)`), table.stdout);
+
+    let check = (await doctorJson(['--check', 'runtime.config-file'])).get('runtime.config-file')!;
+    assert.equal(check.status, 'ok', check.summary);
+    assert.equal(
+      check.summary,
+      `containerd reads ${file} (version ${v3 ? 3 : 2}): cgroupfs cgroups, CNI in ${lab.cniConfDir}.`,
+    );
+    assert.ok(check.evidence.some((e) => e.name === 'restrict_oom_score_adj' && e.value === 'true'));
+
+    // The file changed under a running containerd: SystemdCgroup = true for runc (containerd reads it
+    // at its next start only).
+    const text = fs.readFileSync(file, 'utf8');
+    fs.writeFileSync(file, `${text}[${plugin}.containerd.runtimes.runc.options]\n  SystemdCgroup = true\n`);
+    try {
+      const warned = await run(['node', '-o', 'json']);
+      assert.equal(warned.code, 0, warned.stderr);
+      assert.equal(JSON.parse(warned.stdout).containerdConfig.config.cgroupDriver.value, 'systemd');
+      if (v3) {
+        // containerd 2.x answers RuntimeConfig with the driver it runs: the file is ahead of it.
+        assert.match(
+          warned.stderr,
+          /containerd's config gives systemd .* but the running containerd reports cgroupfs: the file changed after containerd started/,
+        );
+        check = (await doctorJson(['--check', 'runtime.config-file'])).get('runtime.config-file')!;
+        assert.equal(check.status, 'warn', check.summary);
+        assert.match(check.summary, /gives the systemd cgroup driver but the running containerd uses cgroupfs/);
+      } else {
+        // containerd 1.6 does not answer RuntimeConfig: the file's driver against the kubelet's (syncpod's default here).
+        assert.match(
+          warned.stderr,
+          /the runtime's cgroup driver is systemd \(plugins\."io\.containerd\.grpc\.v1\.cri"\.containerd\.runtimes\.runc\.options\.SystemdCgroup in .*config\.toml\) but the kubelet uses cgroupfs/,
+        );
+      }
+    } finally {
+      fs.writeFileSync(file, text);
+    }
   });
 
   test('a runtime socket that never answers: runtime.reachable fails within the deadline, the other checks still answer', async () => {
@@ -210,7 +292,7 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.match(checks.get('runtime.reachable')!.summary, /no answer within 1\.8s/);
       assert.equal(checks.get('runtime.ready')!.status, 'skip');
       assert.match(checks.get('runtime.ready')!.summary, /timed out/);
-      assert.equal(checks.size, 7);
+      assert.equal(checks.size, 8);
       // As node-problem-detector runs it: default deadlines (its 5 s plugin ceiling is timed in bench/doctor.ts).
       const npd = await run(
         ['--no-node-profile', '--timeout', '30s', 'doctor', '--pods-api-socket', 'none', '-o', 'npd'],

@@ -187,6 +187,18 @@ test('a runtime that does not report the config (CRI-O, or a list item): only th
   ]);
 });
 
+test('the same name+image hash is the same image, whatever tag of that image ID the status names', () => {
+  // containerd 1.6 keeps no user-specified image; its status names the image by its first tag, here
+  // busybox:1.36 for a container created from busybox:1.37 (both tags of one ID).
+  const { pod, st } = running('name+image', (p) => {
+    p.spec!.containers[0]!.image = 'busybox:1.37';
+  });
+  st.containerStatuses[0]!.image = 'busybox:1.36';
+  const p = plan(pod, st, '1.37');
+  assert.deepEqual(p.differences, []);
+  assert.deepEqual(p.ignoredDifferences, []);
+});
+
 test('the table says ignored differences under the verdict; a pod without changes says so first', () => {
   const { pod, st } = running('name+image');
   pod.spec!.containers[0]!.env = [{ name: 'MODE', value: 'red' }];

@@ -302,7 +302,7 @@ test('report: doctor reports from a second container are merged beside the plans
     ],
   );
   assert.equal(r.summary.nodesWithDoctorFindings, 1);
-  assert.match(r.summary.text, /, 1 of 2 doctored nodes with findings\.$/);
+  assert.match(r.summary.text, /; 1 of 2 doctored nodes with findings\.$/);
   const text = renderFleetReport(r);
   assert.match(text, /^NODE +PODS .* DOCTOR$/m);
   assert.match(text, /^node-a .* fail \(2\)$/m);

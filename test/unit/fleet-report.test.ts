@@ -64,7 +64,7 @@ test('one-line plans from several DaemonSet pods: one row per node, sorted, the 
   );
   assert.equal(
     r.summary.text,
-    'Fleet: 2 nodes, 2 with pending changes, 2 pods of 3 would change, 1 orphan, 0 nodes with errors.',
+    'Fleet: 2 nodes; 2 of 3 pods would change on 2 nodes; 1 orphan to remove on 1 node; 0 nodes with errors.',
   );
 });
 
@@ -134,10 +134,7 @@ test("unprefixed input (a node's own output, a file per node) is read under the 
     r.nodes.map((n) => [n.node, n.source]),
     [['n1', 'n1.json']],
   );
-  assert.equal(
-    r.summary.text,
-    'Fleet: 1 node, 0 with pending changes, 0 pods of 0 would change, 0 orphans, 0 nodes with errors.',
-  );
+  assert.equal(r.summary.text, 'Fleet: 1 node; 0 of 0 pods would change; 0 orphans to remove; 0 nodes with errors.');
 });
 
 test('table view: one row per node, those needing attention first, details for nodes with something to say, summary last', () => {
@@ -166,7 +163,7 @@ test('table view: one row per node, those needing attention first, details for n
 });
 
 test('one JSON value that is neither a node plan nor a doctor report is refused, naming the file and what was expected', () => {
-  const expected = 'expected a node plan (plan --node -o json), a doctor report (doctor -o json) or a log of them';
+  const expected = 'expected node plans (plan --node -o json), doctor reports (doctor -o json) or a log of them';
   const rows: Array<[string, string]> = [
     ['[1,2,3]', `a.json: a JSON array; ${expected}`],
     ['{}', `a.json: a JSON object without a node plan's or doctor report's fields (empty); ${expected}`],
@@ -177,4 +174,80 @@ test('one JSON value that is neither a node plan nor a doctor report is refused,
     assert.throws(() => buildFleetReport([{ name: 'a.json', text }]), { name: 'SyncpodError', message }, text);
   // A log of lines (prefixes, several documents) is still read as a log.
   assert.doesNotThrow(() => buildFleetReport([{ name: 'log', text: '[pod/a/c] syncpod: no runtime\n' }]));
+});
+
+test('text that holds no JSON document (a table-format plan or doctor report, YAML) is refused naming the file and what it looks like', () => {
+  const expected = 'expected node plans (plan --node -o json), doctor reports (doctor -o json) or a log of them';
+  const tablePlan = [
+    "Orphans: 1 pod with kubelet's labels that no desired pod owns",
+    'NAMESPACE   NAME   UID   SANDBOX   STATE   CONTAINERS   AGE   KUBELET WOULD',
+    'demo        web    1e24  dc3a2ee   ready   4            43s   kill (grace 1s), then remove',
+    '',
+    'Node n1: 0 pods: 0 with changes, 0 without; 1 orphan.',
+  ].join('\n');
+  const rows: Array<[string, string]> = [
+    [tablePlan, `n1.txt: a node plan as a table (plan --node without -o json); ${expected}`],
+    [
+      prefixed('pod/s-a/syncpod', 'Node n1: 2 pods: 0 with changes, 2 without; no orphans.'),
+      `n1.txt: a node plan as a table (plan --node without -o json); ${expected}`,
+    ],
+    [
+      'PODS\nSTATUS   CHECK   FINDING   REMEDY\n! warn   pods.orphans   1 orphan\n\nNode vm: 1 warn, 20 ok (21 checks).',
+      `n1.txt: a doctor report as a table (doctor without -o json); ${expected}`,
+    ],
+    ['schemaVersion: 1\nnode: n1\nplans: []\n', `n1.txt: YAML (-o yaml), not JSON; ${expected}`],
+    ['hello world\n', `n1.txt: no JSON; its first line reads "hello world"; ${expected}`],
+  ];
+  for (const [text, message] of rows)
+    assert.throws(() => buildFleetReport([{ name: 'n1.txt', text }]), { name: 'SyncpodError', message }, text);
+  // A log with documents and a stray line keeps reading (the line is that node's error), and a
+  // log of only syncpod's own error lines is a node that could not plan.
+  const mixed = buildFleetReport([{ name: 'x', text: `${nodePlan('n1', [])}\npanic: nobody expected this\n` }]);
+  assert.deepEqual(mixed.nodes[0]!.errors, ['unrecognised line: panic: nobody expected this']);
+  assert.equal(
+    buildFleetReport([{ name: 'x', text: 'syncpod: cannot connect\nWARN: slow\n' }]).nodes[0]!.errors[0],
+    'cannot connect',
+  );
+});
+
+test('orphans count apart from pod changes; a replaced static pod is one change, its old uid no orphan', () => {
+  const plans = [
+    { pod: { namespace: 'kube-system', name: 'etcd', uid: 'new' }, changes: true, replaces: { uid: 'old' } },
+    { pod: { namespace: 'kube-system', name: 'api', uid: 'api' }, changes: false },
+  ].map((p) => ({ ...p, preflight: { steps: [], blocked: null } }));
+  const orphans = ['old', 'gone'].map((uid) => ({ namespace: 'x', name: uid, uid, sandboxes: [], containers: [] }));
+  const onlyOrphan = buildNodePlan('n2', [], [{ namespace: 'demo', name: 'web', uid: 'w' }] as unknown as Orphan[], []);
+  const r = buildFleetReport([
+    {
+      name: 'n1.json',
+      text: JSON.stringify(buildNodePlan('n1', plans as unknown as NodePodPlan[], orphans as unknown as Orphan[], [])),
+    },
+    { name: 'n2.json', text: JSON.stringify(onlyOrphan) },
+  ]);
+  assert.deepEqual(
+    r.nodes.map((n) => [n.node, n.podsWithChanges, n.pendingPods, n.orphans, n.orphanPods]),
+    [
+      ['n1', 1, ['kube-system/etcd (replaces uid old)'], 1, ['x/gone (gone)']],
+      ['n2', 0, [], 1, ['demo/web (w)']],
+    ],
+  );
+  assert.deepEqual([r.summary.nodesWithChanges, r.summary.nodesWithPodChanges, r.summary.nodesWithOrphans], [2, 1, 2]);
+  assert.equal(
+    r.summary.text,
+    'Fleet: 2 nodes; 1 of 2 pods would change on 1 node; 2 orphans to remove on 2 nodes; 0 nodes with errors.',
+  );
+  // The table says the same: CHANGES 0 and ORPHANS 1 for the node whose only work is an orphan.
+  assert.match(renderFleetReport(r), /^n2\s+0\s+0\s+0\s+1\s+0\s+1\s/m);
+});
+
+test("AT is the document's observedAt when the log has no --timestamps time; a timestamp wins when present", () => {
+  const plan = JSON.stringify(buildNodePlan('n1', [], [], [], '2026-11-27T18:00:00.000Z'));
+  const plain = buildFleetReport([{ name: 'n1.json', text: plan }]);
+  assert.deepEqual(
+    plain.nodes.map((n) => [n.node, n.at]),
+    [['n1', '2026-11-27T18:00:00.000Z']],
+  );
+  assert.match(renderFleetReport(plain), /^n1\s+0\s+0\s+0\s+0\s+0\s+1\s+2026-11-27T18:00:00\.000Z$/m);
+  const stamped = buildFleetReport([{ name: 'l', text: `[pod/a/syncpod] 2026-11-27T18:05:00Z ${plan}` }]);
+  assert.equal(stamped.nodes[0]!.at, '2026-11-27T18:05:00Z');
 });

@@ -4,7 +4,14 @@
 import { NEWEST_MINOR, OLDEST_MINOR, SUPPORTED_RANGE } from '../../kubelet/features';
 import type { Sourced } from '../../node/types';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
-import { imageMatches, pinnedSandboxImage, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../runtime-info';
+import {
+  configCgroupDriver,
+  configSandboxImage,
+  imageMatches,
+  pinnedSandboxImage,
+  runtimeInfoCgroupDriver,
+  runtimeSandboxImage,
+} from '../runtime-info';
 import { allInOrder } from '../../cri/together';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
@@ -27,15 +34,20 @@ export function podInfraContainerImage(args: readonly string[]): string | undefi
   return value;
 }
 
-/** The runtime's cgroup driver: its RuntimeConfig answer, else its configuration in Status info. */
+/**
+ * The runtime's cgroup driver: its RuntimeConfig answer, else its configuration in Status info, else
+ * containerd's config file.
+ */
 async function runtimeDriver(env: DoctorEnv): Promise<{ driver: 'systemd' | 'cgroupfs'; from: string } | undefined> {
   const rc = await env.cri.runtimeConfig();
   if (rc.answered) return { driver: rc.cgroupDriver, from: `CRI RuntimeConfig on ${rc.endpoint}` };
   try {
-    return runtimeInfoCgroupDriver(await env.cri.status());
+    const info = runtimeInfoCgroupDriver(await env.cri.status());
+    if (info) return info;
   } catch {
-    return undefined;
+    /* the runtime's file may still say */
   }
+  return configCgroupDriver(env.profile.containerdConfig);
 }
 
 export const kubeletChecks: DoctorCheck[] = [
@@ -189,7 +201,8 @@ export const kubeletChecks: DoctorCheck[] = [
     async run(env) {
       const kubeletImage = env.profile.kubelet ? podInfraContainerImage(env.profile.kubelet.args) : undefined;
       const [status, images] = await allInOrder([env.cri.status(), env.cri.images()]);
-      const rt = runtimeSandboxImage(status) ?? pinnedSandboxImage(images);
+      const rt =
+        runtimeSandboxImage(status) ?? configSandboxImage(env.profile.containerdConfig) ?? pinnedSandboxImage(images);
       const evidence: Evidence[] = [];
       if (rt) evidence.push(ev('runtime sandbox image', rt.image, rt.from));
       if (kubeletImage)

@@ -8,7 +8,7 @@ import { errorLine } from '../../errors';
 import { DEFAULT_CNI_CONF_DIR, listConfFiles, parseNetworkFile } from '../../cni/conf';
 import type { Json, NetworkConfigList } from '../../cni/types';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
-import { runtimeInfoConfig } from '../runtime-info';
+import { configCniDirs, runtimeInfoConfig } from '../runtime-info';
 import { ipRangeSize, leaseInRange, parseHostLocalRanges, type LeaseRange } from '../ipam';
 import { isObj } from '../../json-object';
 
@@ -16,7 +16,7 @@ const ev = (name: string, value: string, from: string): Evidence => ({ name, val
 export const DEFAULT_CNI_BIN_DIR = '/opt/cni/bin';
 const DEFAULT_HOST_LOCAL_DATA_DIR = '/var/lib/cni/networks';
 
-/** Where the runtime reads CNI configs and plugins (containerd's Status info), else CNI's defaults. */
+/** Where the runtime reads CNI configs and plugins: containerd's Status info, else its config file, else CNI's defaults. */
 export async function cniDirs(
   env: DoctorEnv,
 ): Promise<{ confDir: string; binDirs: string[]; from: string; loadStatus?: string }> {
@@ -38,6 +38,8 @@ export async function cniDirs(
     : typeof cni?.binDir === 'string' && cni.binDir
       ? cni.binDir.split(':').filter(Boolean)
       : [];
+  const file = confDir ? undefined : configCniDirs(env.profile.containerdConfig);
+  if (file) return { ...file, loadStatus };
   return {
     confDir: confDir ?? DEFAULT_CNI_CONF_DIR,
     binDirs: binDirs.length ? binDirs : [DEFAULT_CNI_BIN_DIR],

@@ -1,8 +1,9 @@
 // doctor checks of the runtime group: the CRI socket answers, speaks runtime.v1, reports
-// RuntimeReady and NetworkReady, its version, and its cgroup driver where it reports one.
+// RuntimeReady and NetworkReady, its version, its cgroup driver where it reports one, and what
+// containerd's own config file (version 2 or 3) sets.
 import { errorLine } from '../../errors';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
-import { runtimeInfoCgroupDriver } from '../runtime-info';
+import { configCgroupDriver, runtimeInfoCgroupDriver } from '../runtime-info';
 
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
 
@@ -176,10 +177,74 @@ export const runtimeChecks: DoctorCheck[] = [
           ],
         };
       }
+      const file = configCgroupDriver(env.profile.containerdConfig);
+      if (file) {
+        return {
+          status: 'ok',
+          summary: `The runtime uses the ${file.driver} cgroup driver (from containerd's config file; RuntimeConfig: ${rc.why}; no runc options in Status info).`,
+          evidence: [
+            ev('cgroupDriver', file.driver, file.from),
+            ev('RuntimeConfig', rc.why, `CRI RuntimeConfig on ${env.cri.endpoint}`),
+          ],
+        };
+      }
       return {
         status: 'skip',
-        summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info).`,
+        summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info; ${env.profile.containerdConfig && !env.profile.containerdConfig.found ? `containerd config: ${env.profile.containerdConfig.why}` : 'no containerd config read'}).`,
         evidence: [],
+      };
+    },
+  },
+  {
+    id: 'runtime.config-file',
+    group: 'runtime',
+    title: "containerd's config file (version 2 or 3): cgroup driver, CNI dirs, OOM score, sandbox image",
+    async run(env) {
+      const read = env.profile.containerdConfig;
+      if (!read) return { status: 'skip', summary: "containerd's config file was not looked for.", evidence: [] };
+      if (!read.found) {
+        // A file containerd would refuse at its next start is the finding; no containerd is not.
+        const broken = / must be |: not TOML /.test(read.why);
+        return broken
+          ? {
+              status: 'fail',
+              summary: `containerd's config file is not valid: ${read.why}; containerd refuses to start with it (at its next restart).`,
+              evidence: [ev('config', read.why, 'containerd config file')],
+              remedy: 'Fix the key named above (containerd config dump shows what the running containerd took).',
+            }
+          : { status: 'skip', summary: `containerd's config file was not read: ${read.why}.`, evidence: [] };
+      }
+      const c = read.config;
+      const main = c.files[0];
+      const where = (v: { key: string; file?: string }) =>
+        v.file ? `${v.file} ${v.key}` : `default (${v.key} not set)`;
+      const evidence = [
+        ev('file', `${main} (version ${c.version})`, read.via),
+        ...c.files.slice(1).map((f) => ev('import', f, main)),
+        ev(`cgroup driver (runtime ${c.runtimeName.value})`, c.cgroupDriver.value, where(c.cgroupDriver)),
+        ev('CNI bin dirs', c.cniBinDirs.value.join(', '), where(c.cniBinDirs)),
+        ev('CNI conf dir', c.cniConfDir.value, where(c.cniConfDir)),
+        ev('restrict_oom_score_adj', String(c.restrictOOMScoreAdj.value), where(c.restrictOOMScoreAdj)),
+        ev(
+          'sandbox image',
+          c.sandboxImage?.value ?? "not set (the release's default)",
+          c.sandboxImage ? where(c.sandboxImage) : main,
+        ),
+      ];
+      const rc = await env.cri.runtimeConfig();
+      if (rc.answered && rc.cgroupDriver !== c.cgroupDriver.value) {
+        evidence.push(ev('cgroupDriver in use', rc.cgroupDriver, `CRI RuntimeConfig on ${rc.endpoint}`));
+        return {
+          status: 'warn',
+          summary: `containerd's config file gives the ${c.cgroupDriver.value} cgroup driver but the running containerd uses ${rc.cgroupDriver}: the file changed after containerd started, and its next restart changes the driver under running pods.`,
+          evidence,
+          remedy: `Make the file say what is meant (${c.cgroupDriver.key}), then restart containerd and the kubelet together with the kubelet's cgroupDriver to match.`,
+        };
+      }
+      return {
+        status: 'ok',
+        summary: `containerd reads ${main} (version ${c.version}): ${c.cgroupDriver.value} cgroups, CNI in ${c.cniConfDir.value}.`,
+        evidence,
       };
     },
   },
