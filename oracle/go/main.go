@@ -21,11 +21,11 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
-	"k8s.io/kubernetes/pkg/features"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 )
@@ -161,15 +161,6 @@ func (r *recordingRuntime) UpdateContainerResources(ctx context.Context, id stri
 	return r.FakeRuntimeService.UpdateContainerResources(ctx, id, res)
 }
 
-func (r *recordingRuntime) UpdatePodSandboxResources(ctx context.Context, req *runtimeapi.UpdatePodSandboxResourcesRequest) (*runtimeapi.UpdatePodSandboxResourcesResponse, error) {
-	c := Call{Op: "UpdatePodSandboxResources", Sandbox: req.GetPodSandboxId()}
-	if l := req.GetResources(); l != nil {
-		c.Resources = &Resources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitInBytes: l.MemoryLimitInBytes}
-	}
-	r.calls = append(r.calls, c)
-	return r.FakeRuntimeService.UpdatePodSandboxResources(ctx, req)
-}
-
 // recordingImages is kubelet's fake image service, recording pulls.
 type recordingImages struct {
 	*apitest.FakeImageService
@@ -196,8 +187,20 @@ func setGates(gates map[string]bool) (map[string]bool, error) {
 	for k, v := range defaultGates {
 		want[k] = v
 	}
+	// A locked or unknown gate is refused here: a refused SetFromMap leaves the value in the
+	// process's gate set, and every later scenario would be refused with it.
+	specs := utilfeature.DefaultMutableFeatureGate.GetAll()
 	for k, v := range gates {
-		want[k] = v
+		spec, ok := specs[featuregate.Feature(k)]
+		if !ok {
+			return nil, fmt.Errorf("unrecognized feature gate: %s", k)
+		}
+		if spec.LockToDefault && spec.Default != v {
+			return nil, fmt.Errorf("cannot set feature gate %s to %v, feature is locked to %v", k, v, spec.Default)
+		}
+		if !spec.LockToDefault {
+			want[k] = v
+		}
 	}
 	for i := 0; ; i++ {
 		err := utilfeature.DefaultMutableFeatureGate.SetFromMap(want)
@@ -283,7 +286,7 @@ func actuatedFrom(pod *v1.Pod, c *v1.Container, r *Resources) v1.ResourceRequire
 	}
 	cpuLimit := c.Resources.Limits.Cpu().MilliValue()
 	memLimit := c.Resources.Limits.Memory().Value()
-	if utilfeature.DefaultFeatureGate.Enabled(features.PodLevelResources) && pod.Spec.Resources != nil &&
+	if gateOn("PodLevelResources") && pod.Spec.Resources != nil &&
 		(pod.Spec.Resources.Limits != nil || pod.Spec.Resources.Requests != nil) {
 		if cpuLimit == 0 {
 			cpuLimit = pod.Spec.Resources.Limits.Cpu().MilliValue()
@@ -325,6 +328,16 @@ func actuatedFrom(pod *v1.Pod, c *v1.Container, r *Resources) v1.ResourceRequire
 		out.Limits = nil
 	}
 	return out
+}
+
+// gateOn reports a gate by name; false where the release does not have it (the driver is shared
+// by every minor).
+func gateOn(name string) bool {
+	f := featuregate.Feature(name)
+	if _, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[f]; !ok {
+		return false
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(f)
 }
 
 func milliToShares(m int64) int64 {

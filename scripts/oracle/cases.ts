@@ -521,13 +521,33 @@ const CASES: Array<[string, () => Scenario, Mutate, number?]> = [
   ],
 ];
 
-/** The cases for a minor (those whose behaviour the minor has). */
+/**
+ * Which kubelet tests a minor has, by test name: the first minor with the behaviour, and the gates
+ * that release's test turns on where it is not on by default (ContainerRestartRules is alpha in
+ * 1.34, RestartAllContainersOnContainerExits alpha in 1.35; in-place resize is beta from 1.33).
+ */
+const BY_MINOR: Array<{ test: string; since: number; gates?: Record<number, Record<string, boolean>> }> = [
+  { test: 'TestComputePodActionsWithContainerRestartRules', since: 34, gates: { 34: { ContainerRestartRules: true } } },
+  {
+    test: 'TestComputePodActionsForRestartAllContainers',
+    since: 35,
+    gates: { 35: { RestartAllContainersOnContainerExits: true } },
+  },
+  { test: 'TestComputePodActionsForPodResize', since: 33 },
+];
+
+/** The cases for a minor (those whose behaviour the minor has), with the gates its tests set. */
 export function kubeletCases(minor: string): Scenario[] {
   const m = Number(minor.split('.')[1]);
-  return CASES.filter(([, , , since]) => !since || m >= since).map(([name, make, mutate]) => {
-    const s = make();
-    s.name = name;
-    mutate(s);
-    return s;
-  });
+  const rule = (name: string) => BY_MINOR.find((r) => name.startsWith(`${r.test}:`));
+  return CASES.filter(([name, , , since]) => (!since || m >= since) && m >= (rule(name)?.since ?? 0)).map(
+    ([name, make, mutate]) => {
+      const s = make();
+      s.name = name;
+      mutate(s);
+      const gates = rule(name)?.gates?.[m];
+      if (gates) s.gates = { ...gates, ...s.gates };
+      return s;
+    },
+  );
 }

@@ -1,0 +1,10 @@
+// `syncpod events`: its flags and options type. The command table (src/cli/command-table.ts) reads this
+// at start-up; the handler is ./run.ts (loaded only when the command runs), the man page text ./man.ts.
+import type { Cmd, OptionsOf } from '../../command-flags';
+
+export const eventsDef = (c: Cmd) =>
+  c
+    .description('Stream container events (GetContainerEvents) until Ctrl-C')
+    .option('-o, --output <format>', 'json (one event per line) or yaml (one document per event)', 'json');
+
+export type EventsOptions = OptionsOf<typeof eventsDef>;
