@@ -153,9 +153,10 @@ export interface ObserveOptions {
   lists?: RuntimeLists;
   /**
    * Status calls only where the planner reads more than the lists carry: the newest sandbox of each
-   * pod (IP, network namespace) and every container (exit code, times, reason, log path; a running
-   * one's resources, for in-place resize), without verbose info. Older sandboxes are taken from the
-   * list items. Node-wide planning uses it; kubelet's GetPodStatus reads every status.
+   * pod (IP, network namespace), every container that is not running (exit code, times, reason,
+   * log path) and every running one (verbose: the config it was created with, its resources, for
+   * the changes in words). Older sandboxes are taken from the list items. Node-wide planning uses
+   * it; kubelet's GetPodStatus reads every status.
    */
   lean?: boolean;
 }
@@ -258,9 +259,7 @@ export async function observePods(
   const containerStatuses = await mapBounded(relevantContainers, concurrency, async (c) => {
     try {
       // Verbose for the one that runs: its info holds the config it was created with (the old spec).
-      // Lean (node-wide) planning still asks for a running container's status: its resources decide an
-      // in-place resize, and no list item carries them.
-      const verbose = c.state === 'CONTAINER_RUNNING' && !opts.lean;
+      const verbose = c.state === 'CONTAINER_RUNNING';
       const res = await runtime.call('ContainerStatus', { containerId: c.id, verbose });
       if (!res.status) throw new CriCallError(`ContainerStatus ${c.id}: container status is nil`, 2, '');
       return {
