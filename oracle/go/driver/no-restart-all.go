@@ -1,4 +1,4 @@
-// The driver's parts that differ by kubelet minor: kubelet v1.34 (no RestartAllContainers).
+// The driver's part that differs by kubelet minor, for kubelet 1.34 and earlier (no RestartAllContainers).
 package main
 
 import (
@@ -6,5 +6,5 @@ import (
 	kubecontainer "k8s.io/kubernetes/pkg/kubelet/container"
 )
 
-// restartAllFor: kubelet 1.34 has no RestartAllContainers.
+// restartAllFor: kubelet before 1.35 has no RestartAllContainers.
 func restartAllFor(_ *v1.Pod, _ *kubecontainer.PodStatus) bool { return false }

@@ -1,4 +1,4 @@
-// The driver's parts that differ by kubelet minor: kubelet v1.35+ (RestartAllContainers).
+// The driver's part that differs by kubelet minor, for kubelet 1.35 and later (RestartAllContainers).
 package main
 
 import (
