@@ -41,7 +41,7 @@ async function runContainer(name: string, command: string[]): Promise<string> {
       podSandboxId: ids.pod,
       config: {
         metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE },
+        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/0.log`,
         labels: {
@@ -368,7 +368,7 @@ describe('stats and imagefsinfo', () => {
         podSandboxId,
         config: {
           metadata: { name: 'spin' },
-          image: { image: BUSYBOX_IMAGE },
+          image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
           command: ['sh', '-c', 'while true; do :; done'],
           logPath: 'spin.log',
         },
