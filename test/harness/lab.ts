@@ -152,8 +152,29 @@ function requirePrerequisites(rt: LabRuntime): void {
   }
 }
 
-/** Builds docker-archive tars for the sandbox image and the busybox images (cached per lab dir). */
-function buildImages(workDir: string): Array<{ tar: string; tags: string[] }> {
+export interface LabImage {
+  tags: string[];
+  entrypoint: string[];
+  cmd?: string[];
+  /** The image config's User (a numeric one is the image's uid in CRI). */
+  user?: string;
+}
+
+/** The lab's images: a pause stand-in and busybox under two names. */
+const LAB_IMAGES: LabImage[] = [
+  // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
+  {
+    tags: [PAUSE_IMAGE],
+    entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'],
+  },
+  { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
+];
+
+/**
+ * Builds docker-archive tars (one busybox layer) for the sandbox image and the busybox images, or
+ * for `images` (a test's own: e.g. one with a User).
+ */
+export function buildImages(workDir: string, images: LabImage[] = LAB_IMAGES): Array<{ tar: string; tags: string[] }> {
   const rootfs = path.join(workDir, 'rootfs');
   fs.rmSync(rootfs, { recursive: true, force: true });
   for (const d of ['bin', 'tmp', 'etc', 'proc', 'sys', 'dev', 'var', 'root'])
@@ -184,14 +205,6 @@ function buildImages(workDir: string): Array<{ tar: string; tags: string[] }> {
   ]);
   const layerBytes = fs.readFileSync(layer);
   const diffId = createHash('sha256').update(layerBytes).digest('hex');
-  const images: Array<{ tags: string[]; entrypoint: string[]; cmd?: string[] }> = [
-    // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
-    {
-      tags: [PAUSE_IMAGE],
-      entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'],
-    },
-    { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
-  ];
   const tars: Array<{ tar: string; tags: string[] }> = [];
   for (const img of images) {
     const config = {
@@ -202,6 +215,7 @@ function buildImages(workDir: string): Array<{ tar: string; tags: string[] }> {
         Env: ['PATH=/bin'],
         Entrypoint: img.entrypoint.length ? img.entrypoint : undefined,
         Cmd: img.cmd,
+        User: img.user,
         WorkingDir: '/',
       },
       rootfs: { type: 'layers', diff_ids: [`sha256:${diffId}`] },
