@@ -8,14 +8,25 @@
 /** @type {Record<string, {path: string, about: string, imports: string[], types?: string[]}>} */
 const layers = {
   entry: { path: '^src/entry\\.ts$', about: 'runs main on the real process, flushes output, the only process.exit', imports: ['main', 'base'] },
-  main: { path: '^src/main\\.ts$', about: 'composition root: argv -> commander -> Context -> command; the exit code', imports: ['cli', 'render', 'base'] },
-  cli: {
-    path: '^src/cli/',
-    about: 'the command table and commands: flags wired to workflows and render',
+  main: { path: '^src/main\\.ts$', about: 'composition root: argv -> commander -> Context -> command; the exit code', imports: ['table', 'cli', 'render', 'base'] },
+  table: {
+    path: '^src/cli/command-table\\.ts$',
+    about: "the typed command table: one row per command folder, its flags read at start-up, its run.ts by the only import() of the project's code",
+    imports: ['commands', 'cli', 'base'],
+  },
+  commands: {
+    path: '^src/cli/commands/',
+    about: 'one folder per command, named after it: command.ts (flags, options type), run.ts (handler: flags wired to workflows and render), man.ts (man page text)',
     // logs, stream, fleet and doctor are each one command's own code (no flow shared below cli);
     // filters is crictl's filter vocabulary the commands parse flags with; plan for a plan's exit codes.
-    imports: ['workflows', 'render', 'config', 'logs', 'stream', 'fleet', 'doctor', 'filters', 'plan', 'base'],
+    imports: ['cli', 'workflows', 'render', 'config', 'logs', 'stream', 'fleet', 'doctor', 'filters', 'plan', 'base'],
     types: ['cri', 'kubelet', 'node', 'sync', 'state', 'cni', 'manifest'],
+  },
+  cli: {
+    path: '^src/cli/(?!commands/|command-table\\.ts$)',
+    about: 'the program, the Context, flag groups (command-flags) and the code several commands share; man page rendering',
+    imports: ['table', 'workflows', 'render', 'config', 'logs', 'stream', 'fleet', 'doctor', 'filters', 'plan', 'base'],
+    types: ['commands', 'cri', 'kubelet', 'node', 'sync', 'state', 'cni', 'manifest'],
   },
   workflows: {
     path: '^src/workflows/',
@@ -92,6 +103,41 @@ const layers = {
 const partOf = (name) => layers[name].path;
 const anyOf = (names) => names.map(partOf);
 
+/**
+ * Inside the commands part: a command is found by its name and keeps to its folder, and what start-up
+ * reads stays small. (CONTRIBUTING.md, "Adding a command", says the same in words.)
+ */
+const COMMAND_RULES = [
+  {
+    name: 'command-own-folder',
+    comment: "A command's code lives in its own folder (src/cli/commands/NAME/); code several commands share goes to src/cli/.",
+    severity: 'error',
+    from: { path: '^src/cli/commands/([^/]+)/' },
+    to: { path: '^src/cli/commands/', pathNot: '^src/cli/commands/$1/', dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'command-definition-light',
+    comment: "A command's command.ts is read at every start: it imports only the shared flag groups (src/cli/command-flags.ts) and commander's types.",
+    severity: 'error',
+    from: { path: '^src/cli/commands/[^/]+/command\\.ts$' },
+    to: { pathNot: '^src/cli/command-flags\\.ts$', dependencyTypesNot: ['type-only'] },
+  },
+  {
+    name: 'command-run-lazy',
+    comment: "A command's run.ts is loaded only by the table's import(), so that a run reads only the invoked command's code.",
+    severity: 'error',
+    from: { path: '^src/' },
+    to: { path: '^src/cli/commands/[^/]+/run\\.ts$', dependencyTypesNot: ['dynamic-import'] },
+  },
+  {
+    name: 'command-man-text',
+    comment: "A command's man.ts is text for npm run man: it imports only the pieces pages share (src/cli/man-text.ts).",
+    severity: 'error',
+    from: { path: '^src/cli/commands/[^/]+/man\\.ts$' },
+    to: { pathNot: '^src/cli/man-text\\.ts$' },
+  },
+];
+
 const forbidden = [
   {
     name: 'no-cycle',
@@ -107,6 +153,7 @@ const forbidden = [
     from: { path: '^src/', pathNot: anyOf(Object.keys(layers)) },
     to: {},
   },
+  ...COMMAND_RULES,
   ...Object.entries(layers).flatMap(([name, part]) => {
     const own = [part.path];
     const values = [...own, ...anyOf(part.imports)];
@@ -144,4 +191,5 @@ const config = {
 // The table itself, for test/unit/layers.test.ts (not enumerable: dependency-cruiser's config schema
 // admits no extra keys).
 Object.defineProperty(config, 'layers', { value: layers, enumerable: false });
+Object.defineProperty(config, 'commandRules', { value: COMMAND_RULES, enumerable: false });
 module.exports = config;

@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # npm run demo: sets everything up on a fresh machine (Debian packages, npm packages, the build),
 # starts a private containerd under .lab/demo and shows syncpod's main job against it.
+# --keep leaves it running (and prints how to use it); --stop takes it down.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# --stop needs nothing installed or built: it takes down what a --keep run left.
+if [ "${1:-}" = --stop ]; then exec node --import tsx scripts/demo.ts "$@"; fi
 need=()
 command -v containerd >/dev/null || need+=(containerd)
 command -v runc >/dev/null || need+=(runc)
@@ -18,5 +21,5 @@ if [ ${#need[@]} -gt 0 ]; then
   apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 [ -d node_modules/@grpc/grpc-js ] || npm ci --no-audit --no-fund
-npm run build --silent
+npm run build --silent >/dev/null
 exec node --import tsx scripts/demo.ts "$@"

@@ -1,7 +1,7 @@
 // Composition root: argv -> commander -> Context -> command handler. The only place that decides
 // the exit code; errors become one line on stderr (a stack only with --debug).
 import { buildProgram, programForDocs, type ActionRunner, type GlobalOptions } from './cli/program';
-import { COMMANDS, loadContext } from './cli/commands';
+import { COMMANDS, loadContext } from './cli/command-table';
 import type { Context, Io } from './cli/context';
 import { SyncpodError, debugStack, errorLine } from './errors';
 import { invocationSecrets } from './render/secret-mask';

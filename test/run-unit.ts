@@ -25,7 +25,10 @@ function loadInSuites(files: string[]): void {
 function shards(files: string[], n: number): string[][] {
   const groups = Array.from({ length: n }, () => ({ files: [] as string[], bytes: 0 }));
   const sized = files.map((f) => ({ f, bytes: fs.statSync(path.join(DIR, f)).size }));
-  // render.test.ts spawns a child per command module: it counts as much as several files.
+  // render.test.ts counts as four files. It no longer spawns children, but the grouping without this
+  // weight (94 files, 2026-11-27) aborted its process in grpc-client.test.ts's GOAWAY test with V8's
+  // "RegExpCompiler Allocation failed - process out of memory" (RSS ~290 MB); each half of that group
+  // passed alone. Not understood yet: see the note of the session (notes/commands.md).
   for (const s of sized) if (s.f === 'render.test.ts') s.bytes *= 4;
   for (const s of sized.sort((a, b) => b.bytes - a.bytes)) {
     const g = groups.reduce((min, x) => (x.bytes < min.bytes ? x : min));

@@ -21,6 +21,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
+	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
@@ -39,6 +40,9 @@ type Scenario struct {
 	Images     []string          `json:"images"`
 	Liveness   map[string]string `json:"liveness"`
 	Startup    map[string]string `json:"startup"`
+	// MemoryUsage is the pod's memory usage in bytes as kubelet's stats report it (default 0):
+	// kubelet lowers a memory limit in place only above the usage.
+	MemoryUsage uint64 `json:"memoryUsage"`
 }
 
 // SandboxIn is a sandbox as the runtime reports it; the labels are kubelet's for the pod.
@@ -157,15 +161,6 @@ func (r *recordingRuntime) UpdateContainerResources(ctx context.Context, id stri
 	return r.FakeRuntimeService.UpdateContainerResources(ctx, id, res)
 }
 
-func (r *recordingRuntime) UpdatePodSandboxResources(ctx context.Context, req *runtimeapi.UpdatePodSandboxResourcesRequest) (*runtimeapi.UpdatePodSandboxResourcesResponse, error) {
-	c := Call{Op: "UpdatePodSandboxResources", Sandbox: req.GetPodSandboxId()}
-	if l := req.GetResources(); l != nil {
-		c.Resources = &Resources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitInBytes: l.MemoryLimitInBytes}
-	}
-	r.calls = append(r.calls, c)
-	return r.FakeRuntimeService.UpdatePodSandboxResources(ctx, req)
-}
-
 // recordingImages is kubelet's fake image service, recording pulls.
 type recordingImages struct {
 	*apitest.FakeImageService
@@ -192,8 +187,20 @@ func setGates(gates map[string]bool) (map[string]bool, error) {
 	for k, v := range defaultGates {
 		want[k] = v
 	}
+	// A locked or unknown gate is refused here: a refused SetFromMap leaves the value in the
+	// process's gate set, and every later scenario would be refused with it.
+	specs := utilfeature.DefaultMutableFeatureGate.GetAll()
 	for k, v := range gates {
-		want[k] = v
+		spec, ok := specs[featuregate.Feature(k)]
+		if !ok {
+			return nil, fmt.Errorf("unrecognized feature gate: %s", k)
+		}
+		if spec.LockToDefault && spec.Default != v {
+			return nil, fmt.Errorf("cannot set feature gate %s to %v, feature is locked to %v", k, v, spec.Default)
+		}
+		if !spec.LockToDefault {
+			want[k] = v
+		}
 	}
 	for i := 0; ; i++ {
 		err := utilfeature.DefaultMutableFeatureGate.SetFromMap(want)
@@ -260,8 +267,11 @@ var containerStates = map[string]runtimeapi.ContainerState{
 	"CONTAINER_UNKNOWN": runtimeapi.ContainerState_CONTAINER_UNKNOWN,
 }
 
-// sharesToMilli and quotaToMilli invert kubelet's CPU conversions for the actuated record.
-func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
+// actuatedFrom is the record kubelet's actuated checkpoint would hold for a container the runtime
+// reports with these resources: the spec when the report is what kubelet writes for the spec
+// (a limit the container lacks taken from the pod-level one with PodLevelResources, a missing CPU
+// request from the limit), else the spec with the reported CPU request, CPU limit and memory limit.
+func actuatedFrom(pod *v1.Pod, c *v1.Container, r *Resources) v1.ResourceRequirements {
 	out := *c.Resources.DeepCopy()
 	if r == nil {
 		return out
@@ -274,9 +284,20 @@ func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
 	for k, v := range out.Limits {
 		lim[k] = v
 	}
-	wantReq := c.Resources.Requests.Cpu().MilliValue()
-	if c.Resources.Requests.Cpu().IsZero() {
-		wantReq = c.Resources.Limits.Cpu().MilliValue()
+	cpuLimit := c.Resources.Limits.Cpu().MilliValue()
+	memLimit := c.Resources.Limits.Memory().Value()
+	if gateOn("PodLevelResources") && pod.Spec.Resources != nil &&
+		(pod.Spec.Resources.Limits != nil || pod.Spec.Resources.Requests != nil) {
+		if cpuLimit == 0 {
+			cpuLimit = pod.Spec.Resources.Limits.Cpu().MilliValue()
+		}
+		if memLimit == 0 {
+			memLimit = pod.Spec.Resources.Limits.Memory().Value()
+		}
+	}
+	wantReq := cpuLimit
+	if _, ok := c.Resources.Requests[v1.ResourceCPU]; ok {
+		wantReq = c.Resources.Requests.Cpu().MilliValue()
 	}
 	if milliToShares(wantReq) != r.CPUShares {
 		req[v1.ResourceCPU] = *resource.NewMilliQuantity(r.CPUShares*1000/1024, resource.DecimalSI)
@@ -285,14 +306,14 @@ func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
 	if period == 0 {
 		period = 100000
 	}
-	if milliToQuota(c.Resources.Limits.Cpu().MilliValue(), period) != r.CPUQuota {
+	if milliToQuota(cpuLimit, period) != r.CPUQuota {
 		if r.CPUQuota > 0 {
 			lim[v1.ResourceCPU] = *resource.NewMilliQuantity(r.CPUQuota*1000/period, resource.DecimalSI)
 		} else {
 			delete(lim, v1.ResourceCPU)
 		}
 	}
-	if c.Resources.Limits.Memory().Value() != r.MemoryLimitInBytes {
+	if memLimit != r.MemoryLimitInBytes {
 		if r.MemoryLimitInBytes > 0 {
 			lim[v1.ResourceMemory] = *resource.NewQuantity(r.MemoryLimitInBytes, resource.BinarySI)
 		} else {
@@ -307,6 +328,16 @@ func actuatedFrom(c *v1.Container, r *Resources) v1.ResourceRequirements {
 		out.Limits = nil
 	}
 	return out
+}
+
+// gateOn reports a gate by name; false where the release does not have it (the driver is shared
+// by every minor).
+func gateOn(name string) bool {
+	f := featuregate.Feature(name)
+	if _, ok := utilfeature.DefaultMutableFeatureGate.GetAll()[f]; !ok {
+		return false
+	}
+	return utilfeature.DefaultFeatureGate.Enabled(f)
 }
 
 func milliToShares(m int64) int64 {
@@ -424,7 +455,20 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		}
 		rt.names[c.ID] = c.Name
 		containers = append(containers, &apitest.FakeContainer{ContainerStatus: st, SandboxID: c.Sandbox})
-		if err := m.SetActuated(pod, c.Name, actuatedFrom(spec, c.Resources)); err != nil {
+	}
+	// Kubelet's actuated checkpoint holds one record per container name: the newest instance's.
+	newest := map[string]ContainerIn{}
+	for _, c := range sc.Containers {
+		if n, ok := newest[c.Name]; !ok || c.CreatedAt > n.CreatedAt {
+			newest[c.Name] = c
+		}
+	}
+	for name, c := range newest {
+		spec := findContainer(pod, name)
+		if spec == nil {
+			continue
+		}
+		if err := m.SetActuated(pod, name, actuatedFrom(pod, spec, c.Resources)); err != nil {
 			res.Error = err.Error()
 			return
 		}
@@ -432,22 +476,25 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 	fr.SetFakeContainers(containers)
 	// The pod cgroup as the last sync left it: the containers at their actuated resources.
 	actuatedPod := pod.DeepCopy()
-	for _, c := range sc.Containers {
+	for _, c := range newest {
 		if c.Resources == nil {
 			continue
 		}
 		for i := range actuatedPod.Spec.Containers {
 			if actuatedPod.Spec.Containers[i].Name == c.Name {
-				actuatedPod.Spec.Containers[i].Resources = actuatedFrom(&pod.Spec.Containers[i], c.Resources)
+				actuatedPod.Spec.Containers[i].Resources = actuatedFrom(pod, &pod.Spec.Containers[i], c.Resources)
 			}
 		}
 		for i := range actuatedPod.Spec.InitContainers {
 			if actuatedPod.Spec.InitContainers[i].Name == c.Name {
-				actuatedPod.Spec.InitContainers[i].Resources = actuatedFrom(&pod.Spec.InitContainers[i], c.Resources)
+				actuatedPod.Spec.InitContainers[i].Resources = actuatedFrom(pod, &pod.Spec.InitContainers[i], c.Resources)
 			}
 		}
 	}
 	m.SetPodCgroupFrom(actuatedPod)
+	if u, ok := any(m).(interface{ SetPodMemoryUsage(*v1.Pod, uint64) }); ok {
+		u.SetPodMemoryUsage(pod, sc.MemoryUsage)
+	}
 	if pod.Spec.Resources != nil {
 		_ = m.SetActuatedPod(pod, *pod.Spec.Resources)
 	}

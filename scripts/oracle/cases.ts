@@ -412,6 +412,94 @@ const CASES: Array<[string, () => Scenario, Mutate, number?]> = [
       c(s, 'foo2').resources = { cpuShares: 512, cpuQuota: 100000, cpuPeriod: 100000, memoryLimitInBytes: 0 };
     },
   ],
+  // Regression cases: disagreements the oracle found against v1.37.2, fixed in the mirror.
+  [
+    'Regression: memory and CPU resized on two containers: memory first, decreases first, one call per resource',
+    () => base(''),
+    (s) => {
+      spec(s, 'foo1').resources = { requests: { cpu: '500m', memory: '128Mi' }, limits: { cpu: '1', memory: '256Mi' } };
+      c(s, 'foo1').resources = { cpuShares: 102, cpuQuota: 20000, cpuPeriod: 100000, memoryLimitInBytes: 536870912 };
+      spec(s, 'foo2').resources = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '200m', memory: '1Gi' } };
+      c(s, 'foo2').resources = { cpuShares: 512, cpuQuota: 100000, cpuPeriod: 100000, memoryLimitInBytes: 134217728 };
+    },
+  ],
+  [
+    'Regression: a Guaranteed pod grows: the pod cgroup (UpdatePodSandboxResources) before the container',
+    () => base(''),
+    (s) => {
+      for (const n of ['foo1', 'foo2', 'foo3']) {
+        spec(s, n).resources = { requests: { cpu: '100m', memory: '64Mi' }, limits: { cpu: '100m', memory: '64Mi' } };
+        c(s, n).resources = { cpuShares: 102, cpuQuota: 10000, cpuPeriod: 100000, memoryLimitInBytes: 67108864 };
+      }
+      spec(s, 'foo2').resources = {
+        requests: { cpu: '300m', memory: '128Mi' },
+        limits: { cpu: '300m', memory: '128Mi' },
+      };
+    },
+  ],
+  [
+    'Regression: a Guaranteed pod with overhead shrinks: containers first, then the pod cgroup without the overhead',
+    () => base(''),
+    (s) => {
+      s.pod.spec.overhead = { cpu: '250m', memory: '120Mi' };
+      for (const n of ['foo1', 'foo2', 'foo3']) {
+        spec(s, n).resources = { requests: { cpu: '200m', memory: '128Mi' }, limits: { cpu: '200m', memory: '128Mi' } };
+        c(s, n).resources = { cpuShares: 204, cpuQuota: 20000, cpuPeriod: 100000, memoryLimitInBytes: 134217728 };
+      }
+      spec(s, 'foo3').resources = {
+        requests: { cpu: '100m', memory: '64Mi' },
+        limits: { cpu: '100m', memory: '64Mi' },
+      };
+    },
+  ],
+  [
+    'Regression: pod-level limits, containers reported without them: only the CPU request differs',
+    () => base(''),
+    (s) => {
+      s.pod.spec.resources = { limits: { cpu: '100m', memory: '100Mi' } };
+      c(s, 'foo1').resources = { cpuShares: 2, cpuQuota: 0, cpuPeriod: 100000, memoryLimitInBytes: 0 };
+      c(s, 'foo2').resources = { cpuShares: 102, cpuQuota: 10000, cpuPeriod: 100000, memoryLimitInBytes: 0 };
+      c(s, 'foo3').resources = { cpuShares: 2, cpuQuota: 0, cpuPeriod: 100000, memoryLimitInBytes: 0 };
+    },
+  ],
+  [
+    'Regression: 1.37 resizes a running container before it starts a sidecar again',
+    () => withInit('', true),
+    (s) => {
+      exited(c(s, 'init2'), 1);
+      spec(s, 'foo1').resources = { requests: { cpu: '200m' }, limits: { cpu: '400m' } };
+      c(s, 'foo1').resources = { cpuShares: 102, cpuQuota: 20000, cpuPeriod: 100000, memoryLimitInBytes: 0 };
+    },
+  ],
+  [
+    'Regression: a container started again with changed resources resizes the pod first (startingResizedContainer)',
+    () => base(''),
+    (s) => {
+      spec(s, 'foo1').resources = { requests: { cpu: '500m', memory: '64Mi' }, limits: { memory: '64Mi' } };
+      exited(c(s, 'foo1'), 1);
+      c(s, 'foo1').resources = { cpuShares: 102, cpuQuota: 0, cpuPeriod: 100000, memoryLimitInBytes: 67108864 };
+    },
+  ],
+  [
+    'Regression: an image pulled for one container is present for a later container that never pulls',
+    () => base(''),
+    (s) => {
+      s.sandboxes = [];
+      s.containers = [];
+      s.images = [];
+      spec(s, 'foo2').imagePullPolicy = 'Never';
+    },
+  ],
+  [
+    'Regression: an image a container may never pull is missing: the sandbox is made, the container fails',
+    () => base(''),
+    (s) => {
+      s.sandboxes = [];
+      s.containers = [];
+      s.images = [];
+      for (const n of ['foo1', 'foo2', 'foo3']) spec(s, n).imagePullPolicy = 'Never';
+    },
+  ],
   // TestSyncPod / TestSyncPodWithInitContainers
   [
     'TestSyncPod: a new pod: sandbox, image pulls, containers',
@@ -433,13 +521,33 @@ const CASES: Array<[string, () => Scenario, Mutate, number?]> = [
   ],
 ];
 
-/** The cases for a minor (those whose behaviour the minor has). */
+/**
+ * Which kubelet tests a minor has, by test name: the first minor with the behaviour, and the gates
+ * that release's test turns on where it is not on by default (ContainerRestartRules is alpha in
+ * 1.34, RestartAllContainersOnContainerExits alpha in 1.35; in-place resize is beta from 1.33).
+ */
+const BY_MINOR: Array<{ test: string; since: number; gates?: Record<number, Record<string, boolean>> }> = [
+  { test: 'TestComputePodActionsWithContainerRestartRules', since: 34, gates: { 34: { ContainerRestartRules: true } } },
+  {
+    test: 'TestComputePodActionsForRestartAllContainers',
+    since: 35,
+    gates: { 35: { RestartAllContainersOnContainerExits: true } },
+  },
+  { test: 'TestComputePodActionsForPodResize', since: 33 },
+];
+
+/** The cases for a minor (those whose behaviour the minor has), with the gates its tests set. */
 export function kubeletCases(minor: string): Scenario[] {
   const m = Number(minor.split('.')[1]);
-  return CASES.filter(([, , , since]) => !since || m >= since).map(([name, make, mutate]) => {
-    const s = make();
-    s.name = name;
-    mutate(s);
-    return s;
-  });
+  const rule = (name: string) => BY_MINOR.find((r) => name.startsWith(`${r.test}:`));
+  return CASES.filter(([name, , , since]) => (!since || m >= since) && m >= (rule(name)?.since ?? 0)).map(
+    ([name, make, mutate]) => {
+      const s = make();
+      s.name = name;
+      mutate(s);
+      const gates = rule(name)?.gates?.[m];
+      if (gates) s.gates = { ...gates, ...s.gates };
+      return s;
+    },
+  );
 }

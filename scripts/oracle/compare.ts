@@ -3,7 +3,8 @@
 // target by container name (and the scenario's ids for what existed before the sync); a new
 // sandbox is "new" on both sides. Kubelet stops a pod's containers in parallel and keeps
 // containers to kill in a map, so a run of consecutive StopContainer (or StopPodSandbox) calls
-// is compared as a set (sorted); everything else in order.
+// is compared as a set (sorted), and a run of RemoveContainer calls by container name (kubelet
+// walks init container names as a set); everything else in order.
 
 /** A call as the Go oracle records it. */
 export interface KubeletCall {
@@ -30,16 +31,31 @@ function resourcesText(r: Record<string, unknown> | undefined): string {
   return ` cpuShares=${num(r.cpuShares)} cpuQuota=${num(r.cpuQuota)} cpuPeriod=${num(r.cpuPeriod)} memory=${num(r.memoryLimitInBytes)}`;
 }
 
-/** Runs of calls whose order kubelet does not fix are sorted. */
+/**
+ * Runs of calls whose order kubelet does not fix are sorted: StopContainer and StopPodSandbox runs
+ * (whole lines), and RemoveContainer runs by container name only, each name's removals kept in
+ * their order (purgeInitContainers and pruneInitContainersBeforeStart walk a set of init container
+ * names, in Go's random map order; a RestartAllContainers reset of several exited containers is
+ * compared the same way).
+ */
 function canonical(lines: string[]): string[] {
   const out: string[] = [];
   let i = 0;
   while (i < lines.length) {
     const op = lines[i].split(' ')[0];
-    if (op === 'StopContainer' || op === 'StopPodSandbox') {
+    if (op === 'StopContainer' || op === 'StopPodSandbox' || op === 'RemoveContainer') {
       let j = i;
       while (j < lines.length && lines[j].split(' ')[0] === op) j++;
-      out.push(...lines.slice(i, j).sort());
+      const run = lines.slice(i, j);
+      if (op === 'RemoveContainer') {
+        const name = (l: string) => l.split(' ')[1];
+        out.push(
+          ...run
+            .map((l, k) => [l, k] as const)
+            .sort((a, b) => name(a[0]).localeCompare(name(b[0])) || a[1] - b[1])
+            .map(([l]) => l),
+        );
+      } else out.push(...run.sort());
       i = j;
     } else out.push(lines[i++]);
   }

@@ -65,12 +65,17 @@ function quantityBytes(q: string): number {
 }
 
 /** What the runtime reports for a container created with these resources (kubelet's conversions, 100 ms period). */
-function reported(res: Record<string, any> | undefined): ScenarioContainer['resources'] {
-  const cpuReq = res?.requests?.cpu ?? res?.limits?.cpu;
-  const cpuLim = res?.limits?.cpu;
+function reported(
+  res: Record<string, any> | undefined,
+  podLimits: Record<string, string> | undefined,
+): ScenarioContainer['resources'] {
+  // A limit the container lacks is the pod-level one (PodLevelResources).
+  const cpuLim = res?.limits?.cpu ?? podLimits?.cpu;
+  const cpuReq = res?.requests?.cpu ?? cpuLim;
+  const memLim = res?.limits?.memory ?? podLimits?.memory;
   const shares = cpuReq ? Math.max(2, Math.floor((quantityMilli(cpuReq) * 1024) / 1000)) : 2;
   const quota = cpuLim ? Math.max(1000, Math.floor((quantityMilli(cpuLim) * 100000) / 1000)) : 0;
-  const mem = res?.limits?.memory ? quantityBytes(res.limits.memory) : 0;
+  const mem = memLim ? quantityBytes(memLim) : 0;
   return { cpuShares: shares, cpuQuota: quota, cpuPeriod: 100000, memoryLimitInBytes: mem };
 }
 
@@ -137,6 +142,7 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
   if (podLevel) pod.spec.resources = { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '4', memory: '4Gi' } };
 
   // The runtime's state.
+  const podLimits: Record<string, string> | undefined = podLevel ? pod.spec.resources.limits : undefined;
   const sandboxes: ScenarioSandbox[] = [];
   const crs: ScenarioContainer[] = [];
   const images = IMAGES.filter(() => chance(r, 0.7));
@@ -184,15 +190,17 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
       const exitCode = state === 'CONTAINER_EXITED' ? pick(r, [0, 0, 0, 1, 137]) : 0;
       if (state !== 'CONTAINER_EXITED' || exitCode !== 0)
         initDone = c.restartPolicy === 'Always' && state === 'CONTAINER_RUNNING';
-      crs.push(instance(r, c, sb.id, `c${cid++}`, state, exitCode, newest));
-      if (chance(r, 0.15)) crs.push(instance(r, c, sb.id, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
+      crs.push(instance(r, c, sb, `c${cid++}`, state, exitCode, newest, 0, podLimits));
+      if (chance(r, 0.15))
+        crs.push(instance(r, c, sb, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1, podLimits));
     }
     for (const c of containers) {
       if (chance(r, 0.2)) continue;
       const state = stateOf();
       const exitCode = state === 'CONTAINER_EXITED' ? pick(r, [0, 1, 2, 42, 137]) : 0;
-      crs.push(instance(r, c, sb.id, `c${cid++}`, state, exitCode, newest));
-      if (chance(r, 0.2)) crs.push(instance(r, c, sb.id, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1));
+      crs.push(instance(r, c, sb, `c${cid++}`, state, exitCode, newest, 0, podLimits));
+      if (chance(r, 0.2))
+        crs.push(instance(r, c, sb, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1, podLimits));
     }
   }
   for (const c of [...initContainers, ...containers]) {
@@ -209,22 +217,25 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
 function instance(
   r: Rng,
   c: Record<string, any>,
-  sandbox: string,
+  sb: ScenarioSandbox,
   id: string,
   state: ScenarioContainer['state'],
   exitCode: number,
   newest: boolean,
-  older = 0,
+  older: number,
+  podLimits: Record<string, string> | undefined,
 ): ScenarioContainer {
+  // Containers are made after their sandbox, a newer sandbox's after an older one's (no two equal).
+  const base = (sb.createdAgo ?? 4000) - 1000;
   const out: ScenarioContainer = {
     id,
-    sandbox,
+    sandbox: sb.id,
     name: c.name,
     attempt: older ? 0 : int(r, 0, 3),
     state,
-    createdAgo: older ? 3500 : 3000,
-    startedAgo: older ? 3400 : 2900,
-    finishedAgo: older ? 3300 : pick(r, [5, 60, 1200]),
+    createdAgo: older ? base + 500 : base,
+    startedAgo: older ? base + 400 : base - 100,
+    finishedAgo: older ? base + 300 : pick(r, [5, 60, 600]),
     ...(state === 'CONTAINER_EXITED'
       ? { exitCode, reason: exitCode === 0 ? 'Completed' : exitCode === 137 ? 'OOMKilled' : 'Error' }
       : {}),
@@ -233,7 +244,7 @@ function instance(
   if (chance(r, 0.15)) out.hash = pick(r, ['deadbeef', '1a2b3c4d']);
   if (chance(r, 0.05)) out.image = pick(r, IMAGES);
   if (state === 'CONTAINER_RUNNING' && newest && chance(r, 0.8)) {
-    const rep = reported(c.resources);
+    const rep = reported(c.resources, podLimits);
     if (chance(r, 0.25) && rep) {
       // The spec was resized since the container started: the runtime reports the old values.
       rep.cpuShares = pick(r, [2, 102, 256, 1024]);

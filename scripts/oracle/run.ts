@@ -46,6 +46,8 @@ export interface Report {
   medianMs: number;
   /** Where syncpod's feature-gate table differs from the release's (each one a disagreement). */
   gateTable: string[];
+  /** Milliseconds per scenario, in scenario order: kubelet's side, syncpod's side, both (bench/oracle.ts). */
+  timing: { kubelet: number[]; syncpod: number[]; total: number[] };
 }
 
 /** The Go oracle as a long-lived process: one scenario line in, one result line out. */
@@ -205,6 +207,7 @@ export async function runScenarios(
     known: [],
     medianMs: 0,
     gateTable: [],
+    timing: { kubelet: [], syncpod: [], total: [] },
   };
   const known = new Map<string, { count: number; example: string }>();
   const times: number[] = [];
@@ -213,6 +216,8 @@ export async function runScenarios(
       const t0 = performance.now();
       const now = Date.now();
       const k = await oracle.run(oracleInput(scenario, now));
+      const t1 = performance.now();
+      let t2 = t1;
       let syncpod: string[] = [];
       let kubelet: string[] = [];
       let error = k.error ? `kubelet: ${k.error}` : undefined;
@@ -227,10 +232,14 @@ export async function runScenarios(
         const names = new Map(state.containers.map((c) => [c.status.id as string, c.status.metadata?.name as string]));
         kubelet = kubeletLines(k.calls ?? [], ids);
         const s = await syncpodSide(scenario, release, socket, dir, k.gates ?? {});
+        t2 = performance.now();
         if (s.error) error = s.error;
         else syncpod = syncpodLines(s.requests, names, ids, (c) => s.pullPolicies.get(c) === 'Always');
       }
       times.push(performance.now() - t0);
+      report.timing.kubelet.push(t1 - t0);
+      report.timing.syncpod.push(t2 - t1);
+      report.timing.total.push(times[times.length - 1]);
       if (!error && sameCalls(syncpod, kubelet)) report.agree++;
       else {
         const cls = error ? undefined : classify(scenario, syncpod, kubelet);

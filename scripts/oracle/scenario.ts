@@ -50,9 +50,24 @@ export interface Scenario {
   /** Prober results held by kubelet: container name -> failure|success. */
   liveness?: Record<string, 'failure' | 'success'>;
   startup?: Record<string, 'failure' | 'success'>;
+  /**
+   * The pod's memory usage in bytes as kubelet's stats report it (default 0): kubelet lowers a
+   * memory limit in place only while the usage is below the new limit.
+   */
+  memoryUsage?: number;
 }
 
-const KEYS = new Set(['name', 'gates', 'pod', 'sandboxes', 'containers', 'images', 'liveness', 'startup']);
+const KEYS = new Set([
+  'name',
+  'gates',
+  'pod',
+  'sandboxes',
+  'containers',
+  'images',
+  'liveness',
+  'startup',
+  'memoryUsage',
+]);
 
 /** Reads and checks a scenario file; a bad one is refused with the file and field named. */
 export function loadScenario(file: string): Scenario {
@@ -132,5 +147,6 @@ export function oracleInput(s: Scenario, nowMs: number): string {
     images: s.images ?? [],
     liveness: s.liveness ?? {},
     startup: s.startup ?? {},
+    memoryUsage: s.memoryUsage ?? 0,
   });
 }

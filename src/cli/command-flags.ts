@@ -1,5 +1,7 @@
-// What every command definition is built from: the subcommand type, the options type a definition
-// produces, and the option sets and parsers several commands share. See src/cli/commands.ts.
+// What every command definition (src/cli/commands/NAME/command.ts) is built from: the subcommand
+// type, the options type a definition produces, and the flag groups and parsers several commands
+// share (output formats, node/kubelet flags, volumes, desired pods, CNI, stream targets, stats).
+// See src/cli/command-table.ts.
 import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 
@@ -176,3 +178,23 @@ export function requireNodeFor(opts: { node?: boolean }, given: Record<string, u
       `${flag} applies with --node (it plans or syncs the whole node); add --node or leave it out`,
     );
 }
+
+/** Names instead of an ID: kubectl's habit (`--pod NAME -n NS --container NAME`). */
+export function targetOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option('--pod <name>', 'the newest ready pod sandbox with this name (instead of an ID)')
+    .option('-n, --namespace <namespace>', 'namespace of --pod (default "default")')
+    .option('--container <name>', 'container name in --pod (default: the only one)');
+}
+
+export function statsOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .option('--label <key=value>', 'filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
+    .option('-o, --output <format>', OUTPUT_LIST, 'table')
+    .option('-s, --seconds <n>', 'sample duration for CPU usage, in seconds', int('--seconds'), 1)
+    .option('-w, --watch', 'redraw every 500 ms until Ctrl-C');
+}
+
+const netOnlyDef = (c: Cmd) => netOptions(c);
+/** The flags of net-setup, net-teardown and net-check. */
+export type NetOptions = OptionsOf<typeof netOnlyDef>;

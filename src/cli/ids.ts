@@ -3,7 +3,8 @@
 import type { Context } from './context';
 import { SyncpodError } from '../errors';
 import { resolveIdPrefix, type ContainerListFlags } from '../state/filters';
-import type { InspectOptions, PsOptions } from './look-defs';
+import type { InspectOptions } from './commands/inspect/command';
+import type { PsOptions } from './commands/ps/command';
 
 /** The filter flags ps and inspect share, as the list workflow takes them. */
 export function containerListFlags(opts: PsOptions | InspectOptions): ContainerListFlags {

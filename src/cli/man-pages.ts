@@ -1,21 +1,15 @@
 // man pages (npm run man writes them to man/): syncpod.1 and one page per command. SYNOPSIS, OPTIONS
-// and ARGUMENTS come from the command definitions (program.ts), everything else from the docs table
-// keyed by command name (command-docs.ts). Sections in the usual order: NAME, SYNOPSIS, DESCRIPTION,
-// ARGUMENTS, OPTIONS, EXIT STATUS, ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.
+// and ARGUMENTS come from the command definitions (program.ts), everything else from the text in
+// each command's folder (src/cli/commands/NAME/man.ts; pieces several pages share in man-text.ts).
+// Sections in the usual order: NAME, SYNOPSIS, DESCRIPTION, ARGUMENTS, OPTIONS, EXIT STATUS,
+// ENVIRONMENT, FILES, EXAMPLES, SEE ALSO.
 // test/unit/docs.test.ts compares man/ with this.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import type { CommandUnknownOpts as Command, Option } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 import { VERSION } from '../version';
-import {
-  COMMAND_DOCS,
-  ENVIRONMENT,
-  FILES,
-  PROGRAM_DOC,
-  type CommandDoc,
-  type EnvName,
-  type Example,
-  type FileKey,
-} from './command-docs';
+import { ENVIRONMENT, FILES, PROGRAM_DOC, type CommandDoc, type EnvName, type Example, type FileKey } from './man-text';
 import { programForDocs } from './program';
 
 /** Plain text as roff: backslashes, a leading . or ', hyphens; `code` in bold. */
@@ -88,10 +82,29 @@ function seeAlso(refs: readonly string[]): string {
 
 const isHidden = (c: Command) => (c as unknown as { _hidden?: boolean })._hidden === true;
 
+/** Where a command's man page text lives: its own folder (src/cli/commands/NAME/man.ts). */
+export const manTextFile = (name: string) => `src/cli/commands/${name}/man.ts`;
+
+/**
+ * The man page text of every command of the program, read from each command's folder by its name
+ * (npm run man and the tests only; the bundle never loads it). A folder without man.ts is left out,
+ * and renderManPages names it.
+ */
+export function commandDocs(program: Command = programForDocs()): Record<string, CommandDoc> {
+  const docs: Record<string, CommandDoc> = {};
+  for (const c of program.commands) {
+    if (isHidden(c)) continue;
+    if (!existsSync(join(__dirname, 'commands', c.name(), 'man.ts'))) continue;
+    const mod: { man: CommandDoc } = require(`./commands/${c.name()}/man`);
+    docs[c.name()] = mod.man;
+  }
+  return docs;
+}
+
 /** Every man page: syncpod.1 plus one page per command. A command without docs is an error. */
 export function renderManPages(
   program: Command = programForDocs(),
-  docs: Readonly<Record<string, CommandDoc>> = COMMAND_DOCS,
+  docs: Readonly<Record<string, CommandDoc>> = commandDocs(program),
 ): Map<string, string> {
   const pages = new Map<string, string>();
   // .nh: no hyphenation, so command names, flags and paths are never split at a line end.
@@ -99,7 +112,9 @@ export function renderManPages(
   const commands = program.commands.filter((c) => !isHidden(c));
   const missing = commands.filter((c) => docs[c.name()] === undefined).map((c) => c.name());
   if (missing.length)
-    throw new SyncpodError(`no man page text for ${missing.join(', ')}: add an entry to src/cli/command-docs.ts`);
+    throw new SyncpodError(
+      `no man page text for ${missing.join(', ')}: add ${missing.map(manTextFile).join(', ')} (export const man)`,
+    );
 
   pages.set(
     'syncpod.1',

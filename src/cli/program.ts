@@ -1,8 +1,8 @@
 // The commander program: global options, then one subcommand per row of the command table
-// (src/cli/commands.ts). man pages and shell completions are generated from this same program
-// (src/cli/docs.ts).
+// (src/cli/command-table.ts). man pages and shell completions are generated from this same program
+// (src/cli/man-pages.ts, src/cli/commands/completion/run.ts).
 import { Command, type CommandUnknownOpts } from '@commander-js/extra-typings';
-import { COMMANDS, type CommandEntry } from './commands';
+import { COMMANDS, type CommandEntry } from './command-table';
 import { VERSION } from '../version';
 
 function rootDef() {

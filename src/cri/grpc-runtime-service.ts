@@ -40,6 +40,7 @@ export type RuntimeMethods = Pick<
   | 'PodSandboxStats'
   | 'ListPodSandboxStats'
   | 'UpdateContainerResources'
+  | 'UpdatePodSandboxResources'
   | 'ReopenContainerLog'
   | 'CheckpointContainer'
   | 'RuntimeConfig'

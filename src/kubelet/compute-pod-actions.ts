@@ -36,7 +36,8 @@ import type {
   StartReason,
 } from './pod-actions';
 import { podSandboxChanged } from './pod-sandbox-changed';
-import { computePodResizeAction, resizeContextOf } from './pod-resize';
+import { computePodResizeAction, podResizeCalls, resizeContextOf, startingResizedContainer } from './pod-resize';
+import type { ResizeCall } from './pod-actions';
 import { isRestartableInitContainer, matchesRestartAllContainers } from './pod-util';
 import type { PodStatus } from './types';
 
@@ -150,10 +151,20 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
     containersToKill: new Map(),
     containersToReset: [],
     containersToUpdate: [],
+    resize: { memory: [], cpu: [] },
+    updatePodResources: false,
     waiting: [],
     hashChecks: [],
   };
-  const finish = (): PodActions => toPodActions(changes, rules, sidecarPath, sandbox, restartAllContainers);
+  const finish = (): PodActions =>
+    toPodActions(
+      changes,
+      rules,
+      sidecarPath,
+      sandbox,
+      restartAllContainers,
+      resizeCallsOf(pod, podStatus, changes, rules),
+    );
   const containers = spec.containers;
   const initContainers = spec.initContainers ?? [];
 
@@ -317,7 +328,27 @@ export function computePodActions(pod: Pod, podStatus: PodStatus, options: Compu
     // A pod whose regular containers are all done also stops its sidecars.
     if (sidecarPath) changes.initContainersToStart = [];
   }
+  // 1.37: a container about to start whose resources changed resizes the pod cgroup first.
+  if (rules.startingResizedContainers && !changes.updatePodResources)
+    changes.updatePodResources = startingResizedContainer(
+      containers,
+      changes.containersToStart.map((d) => d.index),
+      podStatus,
+      resizeContextOf(ctx),
+    );
   return finish();
+}
+
+/** doPodResizeAction's calls when SyncPod resizes (InPlacePodVerticalScaling on, something to resize). */
+function resizeCallsOf(pod: Pod, status: PodStatus, changes: Changes, rules: KubeletRules): ResizeCall[] {
+  if (!rules.gates.InPlacePodVerticalScaling) return [];
+  const { memory, cpu } = changes.resize;
+  if (memory.length === 0 && cpu.length === 0 && !changes.updatePodResources) return [];
+  const ctx = resizeContextOf({ pod, rules });
+  return podResizeCalls(pod, status, changes.resize, changes.updatePodResources, {
+    ...ctx,
+    podSandboxResourceUpdates: rules.podSandboxResourceUpdates,
+  });
 }
 
 function notRunningReason(
@@ -353,6 +384,7 @@ function toPodActions(
   sidecarPath: boolean,
   sandbox: ReturnType<typeof podSandboxChanged>,
   restartAllContainers: boolean,
+  resizeCalls: ResizeCall[],
 ): PodActions {
   return {
     kubeletVersion: rules.version,
@@ -371,6 +403,7 @@ function toPodActions(
     containersToKill: [...changes.containersToKill.values()].sort(compareKills),
     containersToReset: changes.containersToReset,
     containersToUpdate: changes.containersToUpdate,
+    resizeCalls,
     restartAllContainers,
     initContainerStarts: changes.initContainersToStart,
     containerStarts: changes.containersToStart,

@@ -260,11 +260,11 @@ export const FEATURE_GATES = {
       { since: 29, default: true, stage: 'beta' },
       { since: 33, default: true, stage: 'ga', locked: true },
     ],
-    removedIn: 36,
+    removedIn: 37,
     consultedBy: 'planner+validation',
     effect:
       "restartable init containers (restartPolicy Always) and the sidecar-aware init path; off: the API server drops an init container's restartPolicy",
-    source: `${GATE_SOURCES.v133} for the specs ("GA in 1.33, remove in 1.36"); absent from ${GATE_SOURCES.v136.replace('pkg/features/kube_features.go, ', '')} and natasha41575/kubernetes@9298de89 (removed in 1.36)`,
+    source: `${GATE_SOURCES.v133} for the specs ("GA in 1.33, remove in 1.36"); still in k8s.io/kubernetes v1.36.3 (GA, locked: its own gate table, test/fixtures/kubelet-gates), gone in v1.37.2`,
   },
   SupplementalGroupsPolicy: {
     specs: [

@@ -19,7 +19,7 @@ import type {
   StartReason,
 } from './pod-actions';
 import { isRestartableInitContainer } from './pod-util';
-import { computePodResizeAction, resizeContextOf } from './pod-resize';
+import { computePodResizeAction, resizeContextOf, startingResizedContainer } from './pod-resize';
 import type { ContainerStatus, PodStatus } from './types';
 
 /** What computePodActions and its helpers read besides the pod and its status. */
@@ -308,6 +308,14 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
   }
   if (!isPreviouslyInitialized) start(0, { code: 'first-init-container' });
   changes.initContainersToStart = starts.reverse();
+  // 1.37: an init container about to start whose resources changed resizes the pod cgroup first.
+  if (rules.startingResizedContainers && !changes.updatePodResources)
+    changes.updatePodResources = startingResizedContainer(
+      inits,
+      changes.initContainersToStart.map((d) => d.index),
+      ctx.status,
+      resizeContextOf(ctx),
+    );
   return podHasInitialized;
 }
 

@@ -80,6 +80,14 @@ export interface KubeletRules {
    * of natasha41575/kubernetes@1a51be50 kuberuntime_container.go).
    */
   resizeRunningInitContainers: boolean;
+  /** 1.34+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources. */
+  podSandboxResourceUpdates: boolean;
+  /** 1.36+: a failed UpdatePodSandboxResources (other than Unimplemented) rejects the resize; before, it is ignored. */
+  sandboxResourceUpdateRejects: boolean;
+  /** 1.37: SyncPod resizes (step 6) before it starts ephemeral and init containers (earlier: after the init containers). */
+  resizeBeforeStarts: boolean;
+  /** 1.37: startingResizedContainer, a container about to start with changed resources resizes the pod cgroup. */
+  startingResizedContainers: boolean;
   /** 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
   /**
@@ -366,6 +374,10 @@ export function resolveKubeletRules(
     resizeRunningInitContainers:
       rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
+    podSandboxResourceUpdates: rulesMinor >= 34,
+    sandboxResourceUpdateRejects: rulesMinor >= 36,
+    resizeBeforeStarts: rulesMinor >= 37,
+    startingResizedContainers: rulesMinor >= 37,
     unpinned,
     warnings,
   };

@@ -3,6 +3,7 @@
 // reason code and the facts behind it; the words live in src/plan/reasons.ts. Pure data.
 
 import type { HashScheme } from './kubelet-version';
+import type { Container } from './api-types';
 import type { ContainerResources } from './types';
 
 export type ProbeResult = 'Success' | 'Failure' | 'Unknown';
@@ -175,6 +176,11 @@ export interface PodActions {
   containersToReset: ContainerToReset[];
   /** In-place resize: containers whose resources are updated without a restart (SyncPod step 8). */
   containersToUpdate: ContainerToUpdate[];
+  /**
+   * The resize's CRI calls in kubelet's order (doPodResizeAction): pod-level
+   * UpdatePodSandboxResources (1.34+) and per-resource UpdateContainerResources. Empty: no resize.
+   */
+  resizeCalls: ResizeCall[];
   /** Whether SyncPod ran with restartAllContainers (ShouldAllContainersRestart). */
   restartAllContainers: boolean;
   /** Start reasons aligned with the index lists above. */
@@ -201,6 +207,61 @@ export interface Changes {
   containersToKill: Map<string, ContainerToKill>;
   containersToReset: ContainerToReset[];
   containersToUpdate: ContainerToUpdate[];
+  /** kubelet's ContainersToUpdate per resource (the order of the container calls). */
+  resize: ResizeUpdates;
+  /** kubelet's UpdatePodResources: a container restarts for its resize, or one started was resized (1.37). */
+  updatePodResources: boolean;
   waiting: Waiting[];
   hashChecks: HashCheck[];
 }
+
+// In-place resize as kubelet tracks it (kuberuntime_manager.go computePodResizeAction, doPodResizeAction).
+
+/** kubelet's resourceRequirements: bytes and milli-CPU. */
+export interface ResizeValues {
+  memoryLimit: number;
+  memoryRequest: number;
+  cpuLimit: number;
+  cpuRequest: number;
+}
+
+/** One entry of kubelet's ContainersToUpdate[resource]. */
+export interface ResizeEntry {
+  name: string;
+  containerId: string;
+  kind: 'init' | 'regular';
+  container: Container;
+  desired: ResizeValues;
+  /** Shared by a container's memory and CPU entries: kubelet updates it after each call. */
+  current: ResizeValues;
+}
+
+/** kubelet's ContainersToUpdate, per resource, in the order the calls are made. */
+export interface ResizeUpdates {
+  memory: ResizeEntry[];
+  cpu: ResizeEntry[];
+}
+
+/** One CRI call of the resize, in kubelet's order. */
+export type ResizeCall =
+  | {
+      call: 'UpdatePodSandboxResources';
+      /** The pod cgroup value changed by this call: memory limit, CPU limit (quota) or CPU request (shares). */
+      resource: 'memory' | 'cpu';
+      value: 'limit' | 'request';
+      /** Raised (before the containers) or lowered (after them). */
+      raise: boolean;
+      /** The pod's resources after the change, without overhead (the request's resources). */
+      resources: ContainerResources;
+      /** The pod's overhead (request = limit), sent beside them. */
+      overhead: ContainerResources;
+    }
+  | {
+      call: 'UpdateContainerResources';
+      resource: 'memory' | 'cpu';
+      name: string;
+      containerId: string;
+      kind: 'init' | 'regular';
+      /** The CRI values sent: this resource's new values, the other resource's current ones. */
+      resources: ContainerResources;
+    };

@@ -15,7 +15,7 @@ export interface ApiRules {
 
 /**
  * The API rules for `minor` with `given` gates (the effective values of the gates the minor has;
- * the others are ignored). A gate removed before `minor` (SidecarContainers in 1.36) keeps its
+ * the others are ignored). A gate removed before `minor` (SidecarContainers in 1.37) keeps its
  * final default, as the API server then behaves as if it were on.
  */
 export function apiRulesFor(

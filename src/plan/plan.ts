@@ -18,6 +18,7 @@ import {
   killPodText,
   killText,
   resetText,
+  podResizeText,
   resizeText,
   sandboxChangeText,
   startReasonText,
@@ -49,6 +50,7 @@ export const STEP_ACTIONS = [
   'create-sandbox',
   'start-ephemeral-container',
   'start-init-container',
+  'update-pod-sandbox-resources',
   'update-container-resources',
   'start-container',
 ] as const;
@@ -86,8 +88,15 @@ export interface PlanStep {
   containerId?: string;
   /** reset-container: stop it first (it is running), without grace period or preStop. */
   kill?: boolean;
-  /** update-container-resources: the CRI values to write (UpdateContainerResources). */
+  /**
+   * update-container-resources: the CRI values to write (UpdateContainerResources);
+   * update-pod-sandbox-resources: the pod's resources without overhead (UpdatePodSandboxResources).
+   */
   resources?: { cpuShares: number; cpuQuota: number; cpuPeriod: number; memoryLimitInBytes: number };
+  /** update-pod-sandbox-resources: the pod overhead sent beside the resources. */
+  overhead?: { cpuShares: number; cpuQuota: number; cpuPeriod: number; memoryLimitInBytes: number };
+  /** update-container-resources / update-pod-sandbox-resources: the resource this call changes. */
+  resource?: 'memory' | 'cpu';
   containerIds?: string[];
   sandboxIds?: string[];
   /**
@@ -433,6 +442,29 @@ export function buildPlan(input: PlanInput): Plan {
       attempt: a.attempt,
     });
   }
+  // SyncPod's resize (doPodResizeAction): 1.37 before the ephemeral and init containers start,
+  // earlier releases after the init containers.
+  const resizeSteps: Omit<PlanStep, 'step'>[] = a.resizeCalls.map((c) =>
+    c.call === 'UpdatePodSandboxResources'
+      ? {
+          action: 'update-pod-sandbox-resources' as const,
+          target: podRef,
+          reason: podResizeText(c.resource, c.value, c.raise),
+          resource: c.resource,
+          containerId: a.sandboxId,
+          resources: c.resources,
+          overhead: c.overhead,
+        }
+      : {
+          action: 'update-container-resources' as const,
+          target: c.name,
+          reason: resizeText(a.containersToUpdate.find((u) => u.containerId === c.containerId)!, c.resource),
+          resource: c.resource,
+          containerId: c.containerId,
+          resources: c.resources,
+        },
+  );
+  if (rules.resizeBeforeStarts) steps.push(...resizeSteps);
   for (const d of a.ephemeralContainerStarts) {
     steps.push(
       startStep('start-ephemeral-container', eph[d.index].name, d, 'ephemeral', backOffFor(eph[d.index].name)),
@@ -449,15 +481,7 @@ export function buildPlan(input: PlanInput): Plan {
   for (const d of a.initContainerStarts) {
     steps.push(startStep('start-init-container', d.name, d, 'init', backOffFor(d.name)));
   }
-  for (const u of a.containersToUpdate) {
-    steps.push({
-      action: 'update-container-resources',
-      target: u.name,
-      reason: resizeText(u),
-      containerId: u.containerId,
-      resources: u.desired,
-    });
-  }
+  if (!rules.resizeBeforeStarts) steps.push(...resizeSteps);
   for (const d of a.containerStarts) {
     const step = startStep('start-container', d.name, d, 'regular', backOffFor(d.name));
     if (d.reason.code === 'definition-changed' && diffs.some((x) => x.container === d.name && x.applied))

@@ -120,16 +120,25 @@ function resizeRestartText(resized: string[]): string {
 }
 
 /** An in-place resize, e.g. "cpu: shares 102 → 204, quota 20000 → 40000 (reported by the runtime → spec)". */
-export function resizeText(u: ContainerToUpdate): string {
+export function resizeText(u: ContainerToUpdate, only?: 'cpu' | 'memory'): string {
   const parts: string[] = [];
-  if (u.resources.includes('cpu')) {
+  if (u.resources.includes('cpu') && only !== 'memory') {
     parts.push(
       `cpu shares ${u.current.cpuShares} → ${u.desired.cpuShares}, quota ${u.current.cpuQuota} → ${u.desired.cpuQuota}`,
     );
   }
-  if (u.resources.includes('memory'))
+  if (u.resources.includes('memory') && only !== 'cpu')
     parts.push(`memory limit ${u.current.memoryLimitInBytes} → ${u.desired.memoryLimitInBytes} bytes`);
   return `in-place resize (runtime's report → spec): ${parts.join('; ')}`;
+}
+
+/** Why the pod cgroup is changed in a resize, e.g. "pod memory limit raised before the containers (UpdatePodSandboxResources)". */
+export function podResizeText(resource: 'memory' | 'cpu', value: 'limit' | 'request', before: boolean): string {
+  const what =
+    resource === 'memory' ? 'memory limit' : value === 'limit' ? 'CPU limit (quota)' : 'CPU request (shares)';
+  return before
+    ? `in-place resize: pod ${what} raised before the containers'`
+    : `in-place resize: pod ${what} lowered after the containers'`;
 }
 
 /** Why a running container is killed. */

@@ -7,8 +7,10 @@ export interface PlanCounts {
   removeInitContainers: number;
   /** RestartAllContainers: containers removed so the pod restarts in place. */
   resetContainers: number;
-  /** In-place resizes (UpdateContainerResources). */
+  /** Containers resized in place (UpdateContainerResources; a container may get one call per resource). */
   updateContainers: number;
+  /** Pod-level resize calls (UpdatePodSandboxResources, 1.34+). */
+  updatePod: number;
   createSandbox: number;
   startEphemeralContainers: number;
   startInitContainers: number;
@@ -31,7 +33,7 @@ export interface PlanSummary {
 export interface SummarizablePlan {
   kubeletVersion: string;
   pod: { namespace: string; name: string };
-  steps: Array<{ action: string; backOff?: { heldBack: boolean }; alreadyStopped?: true }>;
+  steps: Array<{ action: string; target?: string; backOff?: { heldBack: boolean }; alreadyStopped?: true }>;
   waiting: string[];
   /** Other uids of the pod's namespace/name and kubelet's verdict on each. */
   duplicates?: Array<{ kubelet: 'kill' | 'remove' }>;
@@ -46,6 +48,7 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     removeInitContainers: 0,
     resetContainers: 0,
     updateContainers: 0,
+    updatePod: 0,
     createSandbox: 0,
     startEphemeralContainers: 0,
     startInitContainers: 0,
@@ -54,6 +57,7 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
     duplicatePods: 0,
     sandboxesStoppedAgain: 0,
   };
+  const resized = new Set<string>();
   for (const s of steps) {
     switch (s.action) {
       case 'kill-pod':
@@ -70,7 +74,11 @@ export function countSteps(steps: SummarizablePlan['steps']): PlanCounts {
         counts.resetContainers++;
         break;
       case 'update-container-resources':
-        counts.updateContainers++;
+        if (!resized.has(s.target ?? '')) counts.updateContainers++;
+        resized.add(s.target ?? '');
+        break;
+      case 'update-pod-sandbox-resources':
+        counts.updatePod++;
         break;
       case 'create-sandbox':
         counts.createSandbox++;
@@ -104,7 +112,10 @@ export function actionPhrases(c: PlanCounts): string[] {
     parts.push(`start ${plural(c.startEphemeralContainers, 'ephemeral container', 'ephemeral containers')}`);
   }
   if (c.startInitContainers) parts.push(`start ${plural(c.startInitContainers, 'init container', 'init containers')}`);
-  if (c.updateContainers) parts.push(`resize ${plural(c.updateContainers, 'container', 'containers')} in place`);
+  if (c.updatePod && c.updateContainers)
+    parts.push(`resize pod and ${plural(c.updateContainers, 'container', 'containers')} in place`);
+  else if (c.updatePod) parts.push('resize pod in place');
+  else if (c.updateContainers) parts.push(`resize ${plural(c.updateContainers, 'container', 'containers')} in place`);
   if (c.startContainers) parts.push(`start ${plural(c.startContainers, 'container', 'containers')}`);
   return parts;
 }

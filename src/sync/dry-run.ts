@@ -32,8 +32,17 @@ export function dryRunCri<M>(
   recorded: RecordedRequest[],
 ): CriCaller<M> {
   let n = 0;
+  // An image this run pulled is present for the rest of it (a later Never or IfNotPresent
+  // container of the same image finds it, as on the node).
+  const pulled = new Set<string>();
   return {
     call: (async (method: string, request: any, opts?: { timeoutMs?: number }) => {
+      if (method === 'ImageStatus' && pulled.has(String(request?.image?.image))) {
+        const answer = await (real as any).call(method, request, opts);
+        if (answer?.image?.id) return answer;
+        const image = String(request.image.image);
+        return { ...answer, image: { id: `<image id of ${image}>`, repoTags: [image], repoDigests: [] } };
+      }
       if (method === 'PodSandboxStatus' && request?.podSandboxId === NEW_SANDBOX_ID) {
         return {
           status: { id: NEW_SANDBOX_ID, state: 'SANDBOX_READY', network: { ip: NEW_SANDBOX_IP, additionalIps: [] } },
@@ -50,6 +59,7 @@ export function dryRunCri<M>(
         case 'CreateContainer':
           return { containerId: `<id of new container ${++n}>` };
         case 'PullImage':
+          pulled.add(String(request?.image?.image));
           return { imageRef: `<image id of ${request?.image?.image}>` };
         case 'ExecSync':
           return { stdout: new Uint8Array(), stderr: new Uint8Array(), exitCode: 0 };

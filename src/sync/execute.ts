@@ -18,7 +18,7 @@ import { killContainer, killPod, resetContainer } from './steps/kill';
 import { removeContainer } from './steps/remove-container';
 import { startContainer } from './steps/start-container';
 import { runStep, type StepContext } from './steps/step-context';
-import { updateContainerResources } from './steps/update-resources';
+import { updateContainerResources, updatePodSandboxResources } from './steps/update-resources';
 import type { Clock, ContainerNodeOptions, ImageCaller, RuntimeCaller, StepResult, SyncFs, SyncHooks } from './types';
 
 export { StepError, type ContainerNodeOptions } from './types';
@@ -138,6 +138,17 @@ function stepBody(
         const id = step.containerId!;
         await updateContainerResources(c, { containerId: id, name: step.target, resources: step.resources! });
         return { containerId: id };
+      };
+    case 'update-pod-sandbox-resources':
+      return async (c) => {
+        await updatePodSandboxResources(c, {
+          sandboxId: state.sandboxId,
+          resources: step.resources!,
+          overhead: step.overhead!,
+          resource: step.resource ?? 'memory',
+          rejects: Number(plan.kubelet.rulesVersion.split('.')[1]) >= 36,
+        });
+        return { sandboxId: state.sandboxId };
       };
     case 'start-container':
     case 'start-init-container':

@@ -3,6 +3,7 @@
 // (syncpod flags > the runtime's cgroup driver where the kubelet takes it > kubelet flags >
 // drop-ins > config file > defaults). The host is behind NodeFacts so the flow is testable.
 import { isIP } from 'node:net';
+import * as path from 'node:path';
 import { SyncpodError, errorLine } from '../errors';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { runtimeCgroupDriver } from '../node/runtime-config';
@@ -135,8 +136,10 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
     clusterDNS: opts.clusterDns !== undefined ? clusterDnsFlag(opts.clusterDns) : undefined,
     clusterDomain: opts.clusterDomain,
     resolvConf: opts.resolvConf,
-    podLogsDir: opts.podLogsRoot,
-    rootDir: opts.podDirRoot,
+    // Host paths of mounts and logs go to the runtime, which needs them absolute: a relative
+    // directory is the one the user means, under the current directory.
+    podLogsDir: opts.podLogsRoot !== undefined ? path.resolve(opts.podLogsRoot) : undefined,
+    rootDir: opts.podDirRoot !== undefined ? path.resolve(opts.podDirRoot) : undefined,
     nodeName: opts.nodeName,
   };
 }

@@ -15,7 +15,7 @@ import { userNamespaceRange } from '../sync/userns';
 import { NO_VOLUME_DATA, sizeMemoryBackedVolumes, tmpfsNoswap, type VolumeData } from '../kubelet/volumes';
 import { envValuesOf } from './volume-data';
 
-/** The node/kubelet flags (`nodeOptions` in src/cli/commands.ts); undefined = kubelet's default. */
+/** The node/kubelet flags (`nodeOptions` in src/cli/command-flags.ts); undefined = kubelet's default. */
 export interface NodeFlags {
   podLogsRoot?: string;
   podDirRoot?: string;

@@ -9,7 +9,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { Command } from '@commander-js/extra-typings';
-import { COMMANDS } from '../../src/cli/commands';
+import { COMMANDS } from '../../src/cli/command-table';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
 import { syncpod, type RunResult } from './helpers';
 import { nodeFlags } from './sync-helpers';

@@ -1,10 +1,14 @@
 // Runs last (npm test runs the e2e files in name order, one at a time): nothing the suite made on the
 // host stays there. Every pod uid written into an e2e test is looked for under the host's kubelet
-// pod directory and pod log directory; no lab of this suite's processes may still run.
+// pod directory and pod log directory; every lab the suite started (each lab's cleanup notes it in
+// .lab/e2e-ledger.jsonl) has left no process, network namespace, mount, pod cgroup or directory.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
+import * as os from 'node:os';
 import * as path from 'node:path';
+import { LAB_LEDGER, podCgroupsOf, type LabLedgerEntry } from '../harness/lab';
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 
@@ -30,4 +34,73 @@ test('nothing of the e2e suite is left in /var/lib/kubelet/pods or /var/log/pods
     for (const e of entries) if (uids.some((u) => e === u || e.endsWith(`_${u}`))) left.push(path.join(root, e));
   }
   assert.deepEqual(left, [], `left on the host: ${left.join(', ')}`);
+});
+
+/** Processes whose command line contains `needle` (not this one). */
+function processesNaming(needle: string): string[] {
+  const out: string[] = [];
+  for (const pid of fs.readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid) || Number(pid) === process.pid) continue;
+    try {
+      const cmd = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim();
+      if (cmd.includes(needle)) out.push(`${pid} ${cmd}`);
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+test('every lab of the suite is gone: no containerd, shim or bridge, netns, mount, pod cgroup, pod dir or lab directory', () => {
+  const entries: LabLedgerEntry[] = fs.existsSync(LAB_LEDGER)
+    ? fs
+        .readFileSync(LAB_LEDGER, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as LabLedgerEntry)
+    : [];
+  const netns = new Set(
+    spawnSync('ip', ['netns', 'list'], { encoding: 'utf8' })
+      .stdout.split('\n')
+      .map((l) => l.split(' ')[0]!)
+      .filter(Boolean),
+  );
+  const mounts = fs
+    .readFileSync('/proc/mounts', 'utf8')
+    .split('\n')
+    .map((l) => l.split(' ')[1] ?? '');
+  const left: string[] = [];
+  for (const e of entries) {
+    if (fs.existsSync(e.dir)) left.push(`lab directory ${e.dir}`);
+    for (const p of [...processesNaming(`${e.dir}/config.toml`), ...processesNaming(`${e.dir}/containerd.sock`)])
+      left.push(`process of ${e.dir}: ${p}`);
+    for (const p of processesNaming(`${e.dir}/stream-bridge.sock`)) left.push(`stream bridge: ${p}`);
+    for (const ns of [e.netns, ...e.podNetns]) if (ns && netns.has(ns)) left.push(`network namespace ${ns}`);
+    for (const m of mounts) if (m === e.dir || m.startsWith(`${e.dir}/`)) left.push(`mount ${m}`);
+    for (const cg of podCgroupsOf(e.podUids)) left.push(`pod cgroup ${cg}`);
+    for (const uid of e.podUids) {
+      if (fs.existsSync(path.join('/var/lib/kubelet/pods', uid))) left.push(`/var/lib/kubelet/pods/${uid}`);
+      const logs = fs.existsSync('/var/log/pods') ? fs.readdirSync('/var/log/pods') : [];
+      for (const d of logs) if (d.endsWith(`_${uid}`)) left.push(`/var/log/pods/${d}`);
+    }
+  }
+  // A lab whose test process died is swept by the next startLab; after the last one none is stale.
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    if (!name.startsWith('syncpod-lab-')) continue;
+    let owner = 0;
+    try {
+      owner = Number(fs.readFileSync(path.join(os.tmpdir(), name, 'owner.pid'), 'utf8'));
+    } catch {
+      /* no owner */
+    }
+    let alive = false;
+    try {
+      alive = owner > 0 && process.kill(owner, 0);
+    } catch {
+      alive = false;
+    }
+    if (!alive) left.push(`stale lab ${path.join(os.tmpdir(), name)}`);
+  }
+  assert.deepEqual(left, [], `left on the host by ${entries.length} labs:\n${left.join('\n')}`);
+  fs.rmSync(LAB_LEDGER, { force: true });
 });

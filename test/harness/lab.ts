@@ -41,10 +41,16 @@ export interface LabOptions {
   dir?: string;
   /** Keep the directory on stop (containerd is still stopped). */
   keepDir?: boolean;
+  /** Note what the cleanup removed in LAB_LEDGER for the e2e suite's last check (default true; the demo: false). */
+  ledger?: boolean;
+  /** The port of containerd's streaming server (127.0.0.1 in the lab's netns); default: any free one. */
+  streamPort?: number;
   log?: (line: string) => void;
 }
 
 const LAB_PREFIX = 'syncpod-lab-';
+/** The unix socket the demo's stream bridge joins the two network namespaces with (in the lab dir). */
+export const STREAM_BRIDGE_SOCKET = 'stream-bridge.sock';
 
 function run(cmd: string, args: string[], opts: { input?: string | Buffer; allowFail?: boolean } = {}): string {
   const r = spawnSync(cmd, args, { input: opts.input, encoding: 'utf8', maxBuffer: 64 << 20 });
@@ -242,9 +248,11 @@ export function buildImages(workDir: string, images: LabImage[] = LAB_IMAGES): A
   return tars;
 }
 
-function configToml(rt: LabRuntime, dir: string, cniConfDir: string): string {
-  if (rt.kind === 'crio') return crioConf(rt, dir, cniConfDir);
-  return rt.kind === 'containerd' ? configTomlV2(dir, cniConfDir) : configTomlV3(dir, cniConfDir);
+function configToml(rt: LabRuntime, dir: string, cniConfDir: string, streamPort: number): string {
+  if (rt.kind === 'crio')
+    return crioConf(rt, dir, cniConfDir).replace('stream_port = "0"', `stream_port = "${streamPort}"`);
+  const text = rt.kind === 'containerd' ? configTomlV2(dir, cniConfDir) : configTomlV3(dir, cniConfDir);
+  return text.replace('stream_server_port = "0"', `stream_server_port = "${streamPort}"`);
 }
 
 /** The daemon's config file in the lab directory. */
@@ -459,10 +467,108 @@ function podNetnsOf(dir: string): string[] {
   return [...found];
 }
 
-/** Hard cleanup of a lab directory: processes, mounts, netns, files. */
-function destroyLab(dir: string, netns: string | undefined, keepDir: boolean): void {
+/** The uid of every pod sandbox the lab's containerd was asked to run (its log names each, at info level). */
+export function podUidsOf(dir: string): string[] {
+  let text = '';
+  try {
+    text = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8');
+  } catch {
+    return [];
+  }
+  // containerd 1.x: `RunPodSandbox for &PodSandboxMetadata{Name:web,Uid:1e24…,…}`; 2.x may print the
+  // metadata in protobuf text form (`uid:\"1e24…\"`).
+  const uids = new Set<string>();
+  for (const m of text.matchAll(/RunPodSandbox for [^\n]*?\b[Uu]id:(?:\\?")?([0-9A-Za-z][0-9A-Za-z_.-]*)/g))
+    uids.add(m[1]!);
+  return [...uids].sort();
+}
+
+/** The cgroup hierarchies of this host: each v1 controller's mount, or the one v2 tree. */
+function cgroupHierarchies(): string[] {
+  const mounts = fs.readFileSync('/proc/mounts', 'utf8').split('\n');
+  return mounts
+    .map((l) => l.split(' '))
+    .filter((f) => f[2] === 'cgroup' || f[2] === 'cgroup2')
+    .map((f) => f[1]!)
+    .sort();
+}
+
+/** Whether a cgroup directory name is the pod cgroup of `uid` (cgroupfs `pod<uid>`, systemd `…-pod<uid_>.slice`). */
+function isPodCgroup(name: string, uids: Set<string>): boolean {
+  const cgroupfs = /^pod(.+)$/.exec(name);
+  if (cgroupfs && uids.has(cgroupfs[1]!)) return true;
+  const systemd = /-pod([^-]+)\.slice$/.exec(name);
+  return !!systemd && uids.has(systemd[1]!.replace(/_/g, '-'));
+}
+
+/**
+ * The pod cgroups of these pods in every hierarchy (kubelet creates and removes them; runc creates
+ * them as the containers' parents and leaves them when the containers go). Looked for down to depth 6
+ * (`<cgroup-root>/kubepods/<qos>/pod<uid>`), without entering a pod cgroup.
+ */
+export function podCgroupsOf(uids: string[]): string[] {
+  const want = new Set(uids);
+  const found: string[] = [];
+  if (want.size === 0) return found;
+  const walk = (dir: string, depth: number): void => {
+    let entries: fs.Dirent[];
+    try {
+      entries = fs.readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      if (!e.isDirectory()) continue;
+      const p = path.join(dir, e.name);
+      if (isPodCgroup(e.name, want)) found.push(p);
+      else if (depth < 6) walk(p, depth + 1);
+    }
+  };
+  for (const h of cgroupHierarchies()) walk(h, 1);
+  return found.sort();
+}
+
+/** Removes a cgroup directory and the (empty) cgroups below it, deepest first. */
+function removeCgroup(dir: string): void {
+  let entries: fs.Dirent[] = [];
+  try {
+    entries = fs.readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
+  for (const e of entries) if (e.isDirectory()) removeCgroup(path.join(dir, e.name));
+  try {
+    fs.rmdirSync(dir);
+  } catch {
+    /* busy: a process still in it */
+  }
+}
+
+/**
+ * Where every lab's cleanup notes what it removed, for the e2e suite's last check
+ * (test/e2e/zz-host-left-clean.test.ts) to look again: one JSON object per line.
+ */
+export const LAB_LEDGER = path.join(__dirname, '..', '..', '.lab', 'e2e-ledger.jsonl');
+
+export interface LabLedgerEntry {
+  dir: string;
+  netns: string;
+  podNetns: string[];
+  podUids: string[];
+}
+
+/** Hard cleanup of a lab directory: processes, mounts, netns, pod cgroups, files. */
+function destroyLab(dir: string, netns: string | undefined, keepDir: boolean, ledger = true): void {
   const sock = path.join(dir, 'containerd.sock');
   for (const pid of [...pidsMatching(`--config ${dir}/config.toml`), ...pidsMatching(`--config ${dir}/crio.conf`)]) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch {
+      /* gone */
+    }
+  }
+  // The demo's stream bridge (scripts/demo-stream-bridge.mjs) names its socket in the lab directory.
+  for (const pid of pidsMatching(`${dir}/${STREAM_BRIDGE_SOCKET}`)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -479,9 +585,20 @@ function destroyLab(dir: string, netns: string | undefined, keepDir: boolean): v
       }
     }
   }
-  for (const ns of podNetnsOf(dir)) spawnSync('ip', ['netns', 'del', ns]);
+  const podNetns = podNetnsOf(dir);
+  for (const ns of podNetns) spawnSync('ip', ['netns', 'del', ns]);
   unmountUnder(dir);
   if (netns) spawnSync('ip', ['netns', 'del', netns]);
+  const podUids = podUidsOf(dir);
+  for (const cg of podCgroupsOf(podUids)) removeCgroup(cg);
+  try {
+    if (!ledger) throw new Error('no ledger');
+    fs.mkdirSync(path.dirname(LAB_LEDGER), { recursive: true });
+    const entry: LabLedgerEntry = { dir, netns: netns ?? '', podNetns, podUids };
+    fs.appendFileSync(LAB_LEDGER, `${JSON.stringify(entry)}\n`);
+  } catch {
+    /* a read-only checkout: the last check has less to look at */
+  }
   if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
 }
 
@@ -513,6 +630,54 @@ async function removeAllPodsViaCri(endpoint: string): Promise<void> {
   await cleanPods(endpoint);
 }
 
+/** Removes every pod through CRI, stops containerd and its shims, then the hard cleanup. */
+async function stopLabProcesses(
+  dir: string,
+  netns: string,
+  keepDir: boolean,
+  log: (l: string) => void,
+  ledger = true,
+): Promise<void> {
+  // A CRI-O lab has crio.conf and crio.sock where a containerd lab has config.toml and containerd.sock.
+  const crio = fs.existsSync(path.join(dir, 'crio.conf'));
+  const socket = path.join(dir, crio ? 'crio.sock' : 'containerd.sock');
+  const needle = `--config ${dir}/${crio ? 'crio.conf' : 'config.toml'}`;
+  try {
+    if (fs.existsSync(socket)) await removeAllPodsViaCri(`unix://${socket}`);
+  } catch (err) {
+    log(`lab: CRI cleanup failed (${(err as Error).message}); cleaning up by force`);
+  }
+  for (const pid of pidsMatching(needle)) {
+    try {
+      process.kill(pid, 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
+  for (let i = 0; i < 50 && pidsMatching(needle).length; i++) await sleep(100);
+  destroyLab(dir, netns, keepDir, ledger);
+}
+
+/**
+ * Stops a lab that an earlier process started and left running (the demo's --keep), from its
+ * directory alone: its pods, containerd, the netns, mounts, and the directory. False when `dir`
+ * holds no lab.
+ */
+export async function stopLabAt(
+  dir: string,
+  opts: { ledger?: boolean; log?: (l: string) => void } = {},
+): Promise<boolean> {
+  if (!fs.existsSync(path.join(dir, 'config.toml'))) return false;
+  let netns = '';
+  try {
+    netns = fs.readFileSync(path.join(dir, 'netns'), 'utf8').trim();
+  } catch {
+    /* none */
+  }
+  await stopLabProcesses(path.resolve(dir), netns, false, opts.log ?? (() => {}), opts.ledger ?? true);
+  return true;
+}
+
 export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const log = opts.log ?? (() => {});
   const rt = labRuntime();
@@ -529,7 +694,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     } catch {
       /* none */
     }
-    destroyLab(dir, oldNetns, false);
+    destroyLab(dir, oldNetns, false, opts.ledger ?? true);
   }
   fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(path.join(dir, 'owner.pid'), String(process.pid));
@@ -563,7 +728,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       2,
     ),
   );
-  fs.writeFileSync(configFileOf(rt, dir), configToml(rt, dir, cniConfDir));
+  fs.writeFileSync(configFileOf(rt, dir), configToml(rt, dir, cniConfDir, opts.streamPort ?? 0));
   const tars = buildImages(dir);
   if (rt.kind === 'crio') {
     prepareCrio(dir);
@@ -642,23 +807,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     return run(rt.ctr, ['--address', socket, '-n', 'k8s.io', ...args]);
   };
 
-  const stop = async (): Promise<void> => {
-    try {
-      if (fs.existsSync(socket)) await removeAllPodsViaCri(`unix://${socket}`);
-    } catch (err) {
-      log(`lab: CRI cleanup failed (${(err as Error).message}); cleaning up by force`);
-    }
-    const needle = `--config ${configFileOf(rt, dir)}`;
-    for (const pid of pidsMatching(needle)) {
-      try {
-        process.kill(pid, 'SIGTERM');
-      } catch {
-        /* gone */
-      }
-    }
-    for (let i = 0; i < 50 && pidsMatching(needle).length; i++) await sleep(100);
-    destroyLab(dir, netns, !!opts.keepDir);
-  };
+  const stop = (): Promise<void> => stopLabProcesses(dir, netns, !!opts.keepDir, log, opts.ledger ?? true);
 
   try {
     await waitUntilUp();

@@ -1,6 +1,8 @@
 // The feature-gate table, version parsing and --feature-gates parsing (src/kubelet/features.ts).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SyncpodError } from '../../src/errors';
 import {
   FEATURE_GATES,
@@ -61,7 +63,7 @@ const BY_MINOR: Array<[GateName, string]> = [
   ['RecursiveReadOnlyMounts', '-    off  on   on   ON   ON   ON   ON   ON'],
   ['RelaxedEnvironmentVariableValidation', '-    off  off  on   on   ON   ON   ON   ON'],
   ['RestartAllContainersOnContainerExits', '-    -    -    -    -    -    off  on   on'],
-  ['SidecarContainers', 'on   on   on   on   ON   ON   ON   -    -'],
+  ['SidecarContainers', 'on   on   on   on   ON   ON   ON   ON   -'],
   ['SupplementalGroupsPolicy', '-    -    off  off  on   on   ON   ON   ON'],
   ['UserNamespacesSupport', 'off  off  off  off  on   on   on   ON   ON'],
   ['VolumeBindMountOptions', '-    -    -    -    -    -    -    -    off'],
@@ -91,8 +93,8 @@ test('a gate kubelet locks or no longer has is refused in --feature-gates, one l
   );
   assert.throws(() => resolveFeatureGates(36, '1.36', { UserNamespacesSupport: false }), oneLine(/locked to true/));
   assert.throws(
-    () => resolveFeatureGates(36, '1.36', { SidecarContainers: true }),
-    oneLine(/SidecarContainers does not exist in kubelet 1.36/),
+    () => resolveFeatureGates(37, '1.37', { SidecarContainers: true }),
+    oneLine(/SidecarContainers does not exist in kubelet 1.37/),
   );
   assert.equal(resolveFeatureGates(35, '1.35', { ProcMountType: false }).ProcMountType?.enabled, false);
 });
@@ -174,4 +176,35 @@ test('InPlacePodVerticalScalingInitContainers: a 1.36 kubelet resizes a running 
     () => resolveKubeletRules('v1.35.2', { InPlacePodVerticalScalingInitContainers: true }),
     oneLine(/InPlacePodVerticalScalingInitContainers/),
   );
+});
+
+// Each kubelet release's own gate table (test/fixtures/kubelet-gates/, written by `npm run
+// oracle:gates` from the release's code: the kubelet oracle's --gates): every gate syncpod
+// consults has, at that minor, the release's default and lock, and exists exactly when the release has it.
+test("the gate table matches each kubelet release's own (from kubelet's code, each built oracle's --gates)", () => {
+  const dir = join(__dirname, '..', 'fixtures', 'kubelet-gates');
+  const files = readdirSync(dir).filter((f) => f.endsWith('.json'));
+  assert.deepEqual(
+    files.sort(),
+    ['v1.35.4.json', 'v1.36.3.json', 'v1.37.2.json'],
+    'the releases whose oracle was built',
+  );
+  for (const file of files) {
+    const { kubelet, gates } = JSON.parse(readFileSync(join(dir, file), 'utf8')) as {
+      kubelet: string;
+      gates: Record<string, { default: boolean; locked: boolean }>;
+    };
+    const minor = Number(kubelet.split('.')[1]);
+    for (const name of GATE_NAMES) {
+      const ours = gateSpecAt(name, minor);
+      const theirs = gates[name];
+      assert.equal(ours !== undefined, theirs !== undefined, `${name} exists in kubelet ${kubelet}`);
+      if (ours && theirs)
+        assert.deepEqual(
+          { default: ours.default, locked: ours.locked ?? false },
+          { default: theirs.default, locked: theirs.locked },
+          `${name} in kubelet ${kubelet}`,
+        );
+    }
+  }
 });

@@ -2,6 +2,7 @@
 // names the input, the document and the field (or the flag). Add a row per hostile input found;
 // test/e2e/hostile.test.ts runs the same kinds of input through the CLI on a real runtime.
 import { test } from 'node:test';
+import * as path from 'node:path';
 import assert from 'node:assert/strict';
 import { Readable } from 'node:stream';
 import { loadManifests } from '../../src/manifest/load';
@@ -271,4 +272,12 @@ test('crictl.yaml syntax errors put the position first, as manifest errors do', 
     read('['.repeat(20000) + ']'.repeat(20000)),
     /^SyncpodError: crictl\.yaml: line 1, column \d+: nested too deeply$/,
   );
+});
+
+test('a relative --pod-dir-root/--pod-logs-root is the directory under the current one (the runtime needs absolute host paths)', () => {
+  const f = syncpodNodeFlags({ podDirRoot: '.lab/demo/kubelet', podLogsRoot: 'logs/../pod-logs' });
+  assert.equal(f.rootDir, path.join(process.cwd(), '.lab/demo/kubelet'));
+  assert.equal(f.podLogsDir, path.join(process.cwd(), 'pod-logs'));
+  assert.equal(syncpodNodeFlags({ podDirRoot: '/var/lib/kubelet' }).rootDir, '/var/lib/kubelet');
+  assert.equal(syncpodNodeFlags({}).rootDir, undefined);
 });

@@ -95,3 +95,56 @@ test('dependency-cruiser with this config refuses a wrong arrow, a cycle and a t
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('the command rules refuse a command importing another command, a heavy definition, a static run.ts import and man text that imports code', async () => {
+  const { cruise } = await import('dependency-cruiser');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-commands-'));
+  try {
+    const write = (rel: string, text: string) => {
+      fs.mkdirSync(path.dirname(path.join(dir, rel)), { recursive: true });
+      fs.writeFileSync(path.join(dir, rel), text);
+    };
+    write('src/cli/command-flags.ts', 'export const OUTPUT = 1;\n');
+    write('src/cli/man-text.ts', 'export const LOOK = 1;\n');
+    write('src/cli/context.ts', 'export const ctx = 1;\n');
+    write('src/workflows/flow.ts', 'export const flow = 1;\n');
+    write(
+      'src/cli/command-table.ts',
+      "import { a } from './commands/a/command';\nimport { b } from './commands/b/command';\n" +
+        "export const rows = [a, b, () => import('./commands/a/run'), () => import('./commands/b/run')];\n",
+    );
+    // a: as it should be
+    write('src/cli/commands/a/command.ts', "import { OUTPUT } from '../../command-flags';\nexport const a = OUTPUT;\n");
+    write(
+      'src/cli/commands/a/run.ts',
+      "import { flow } from '../../../workflows/flow';\nimport { ctx } from '../../context';\nexport const run = () => flow + ctx;\n",
+    );
+    write('src/cli/commands/a/man.ts', "import { LOOK } from '../../man-text';\nexport const man = LOOK;\n");
+    // b: every rule broken once
+    write('src/cli/commands/b/command.ts', "import { flow } from '../../../workflows/flow';\nexport const b = flow;\n");
+    write('src/cli/commands/b/run.ts', "import { run as a } from '../a/run';\nexport const run = a;\n");
+    write('src/cli/commands/b/man.ts', "import { ctx } from '../../context';\nexport const man = ctx;\n");
+    write('src/cli/context-b.ts', "import { run } from './commands/a/run';\nexport const x = run;\n");
+    write('tsconfig.json', '{"compilerOptions":{"strict":true}}');
+    const { tsConfig: _unused, ...options } = config.options;
+    const result = await cruise(['src'], {
+      ...options,
+      baseDir: dir,
+      validate: true,
+      ruleSet: { forbidden: config.commandRules },
+    });
+    const output = result.output as {
+      summary: { violations: Array<{ rule: { name: string }; from: string; to: string }> };
+    };
+    const found = output.summary.violations.map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`).sort();
+    assert.deepEqual(found, [
+      'command-definition-light: src/cli/commands/b/command.ts -> src/workflows/flow.ts',
+      'command-man-text: src/cli/commands/b/man.ts -> src/cli/context.ts',
+      'command-own-folder: src/cli/commands/b/run.ts -> src/cli/commands/a/run.ts',
+      'command-run-lazy: src/cli/commands/b/run.ts -> src/cli/commands/a/run.ts',
+      'command-run-lazy: src/cli/context-b.ts -> src/cli/commands/a/run.ts',
+    ]);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

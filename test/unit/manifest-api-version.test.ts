@@ -421,7 +421,7 @@ test('sidecars: hooks and probes only on init containers with restartPolicy Alwa
       ],
     });
   assert.equal(read(sidecar(), 32), 'admitted');
-  assert.equal(read(sidecar(), 36), 'admitted', 'SidecarContainers removed in 1.36: sidecars always on');
+  assert.equal(read(sidecar(), 37), 'admitted', 'SidecarContainers removed in 1.37: sidecars always on');
   assert.equal(
     read(sidecar(), 32, { SidecarContainers: false }),
     'spec.initContainers[0].readinessProbe: forbidden: may not be set for init containers without restartPolicy=Always',
@@ -445,7 +445,7 @@ test('the kubelet rules of a plan choose the API rules: version and --feature-ga
   const newer = apiRulesOfKubelet(resolveKubeletRules('1.38.0'));
   assert.equal(newer.minor, 37, 'a newer kubelet is read with the newest mirrored API');
   assert.equal(
-    apiRulesOfKubelet(resolveKubeletRules('1.36')).gates.SidecarContainers,
+    apiRulesOfKubelet(resolveKubeletRules('1.37')).gates.SidecarContainers,
     true,
     'a gate removed after GA stays on',
   );

@@ -376,7 +376,7 @@ test('Pods API pods are known to kubelet: their uids are no orphans and static o
   assert.ok(r.notes.some((n) => n.includes('default/api-pod') && n.includes('not an orphan')));
 });
 
-test('lean observation: status calls only for the newest sandbox and non-running containers, and the same plan as full observation', async () => {
+test('lean observation: status calls for the newest sandbox and every container (a running one verbose, for changes in words), and the same plan as full observation', async () => {
   const { observePods } = await import('../../src/state/pod-status');
   const { buildPlan } = await import('../../src/plan/plan');
   const uid = 'a1a1a1a1-0000-0000-0000-000000000001';
@@ -420,7 +420,11 @@ test('lean observation: status calls only for the newest sandbox and non-running
   const full = await observePods(cri as any, ref);
   cri.calls = [];
   const lean = await observePods(cri as any, ref, { lean: true });
-  assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), ['ContainerStatus', 'PodSandboxStatus']);
+  assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), [
+    'ContainerStatus',
+    'ContainerStatus',
+    'PodSandboxStatus',
+  ]);
   const strip = (p: any) => ({ ...p, summary: p.summary.text });
   assert.deepEqual(
     strip(buildPlan({ pod, podStatus: lean[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),

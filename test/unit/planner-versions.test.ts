@@ -616,12 +616,19 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
     now: T0,
     options: { kubeletVersion: '1.36' },
   });
+  // The pod's CPU request grows (shares 50 → 102): kubelet raises the pod cgroup first and tells
+  // the runtime (UpdatePodSandboxResources, 1.34+), then updates the container.
   assert.deepEqual(
     p.steps.map((s) => [s.action, s.target]),
-    [['update-container-resources', 'app']],
+    [
+      ['update-pod-sandbox-resources', 'shop/web'],
+      ['update-container-resources', 'app'],
+    ],
   );
-  assert.equal(p.summary.text, 'Plan: resize 1 container in place.');
-  assert.match(p.steps[0].reason, /cpu shares 51 → 102, quota 10000 → 20000/);
+  assert.deepEqual(p.steps[0].resources, { cpuShares: 102, cpuQuota: -1, cpuPeriod: 0, memoryLimitInBytes: -1 });
+  assert.match(p.steps[0].reason, /pod CPU request \(shares\) raised before the containers/);
+  assert.equal(p.summary.text, 'Plan: resize pod and 1 container in place.');
+  assert.match(p.steps[1].reason, /cpu shares 51 → 102, quota 10000 → 20000/);
 });
 
 test('resize: a changed resource whose resizePolicy is RestartContainer restarts the container', () => {

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { buildProgram } from '../../src/cli/program';
-import { COMMANDS } from '../../src/cli/commands';
+import { COMMANDS } from '../../src/cli/command-table';
 
 /** Parses argv and returns what commander wrote and the exit code it chose (no handler runs). */
 async function run(

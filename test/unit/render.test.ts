@@ -2,9 +2,9 @@
 // Regenerate with UPDATE_GOLDEN=1 after checking the difference by eye.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { spawn, spawnSync } from 'node:child_process';
-import { join } from 'node:path';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
 import { runtimeV1 } from '../../src/cri/gen/runtime-v1';
 import { toProtoJSON } from '../../src/cri/json';
 import { ansiColours, plainColours } from '../../src/render/colour';
@@ -248,100 +248,158 @@ test('-o yaml and -o json carry the same data with the same field names', () => 
 });
 
 test('each output loads only the package it needs: -q, JSON and tables none, YAML yaml, colour chalk', () => {
-  // A fresh process per output, since this file has loaded the packages itself. crictl's lists
-  // (pods, ps, images) are laid out by the tabwriter mirror: cli-table3 (syncpod's own views) never loads.
-  const script = (call: string) => `
-    const { formatPods } = require('./src/render/pods-view.ts');
-    const { formatContainers } = require('./src/render/containers-view.ts');
-    const { formatImages } = require('./src/render/images-view.ts');
-    const { ansiColours, plainColours } = require('./src/render/colour.ts');
-    const { toProtoJSON } = require('./src/cri/json.ts');
-    const { runtimeV1 } = require('./src/cri/gen/runtime-v1.ts');
-    const { pods, containers, images, NOW_NS } = require('./test/fixtures/render/inputs.ts');
-    const base = { nowNs: NOW_NS, colours: plainColours, toJSON: (t, m) => toProtoJSON(runtimeV1, t, m) };
-    ${call};
-    const names = Object.keys(require.cache).map((p) => /node_modules\\/(cli-table3|yaml|chalk)\\//.exec(p)?.[1]).filter(Boolean);
-    process.stdout.write(JSON.stringify([...new Set(names)].sort()));`;
-  const cases: Array<[string, string[]]> = [
-    ["formatPods(pods, { ...base, output: 'table', quiet: true })", []],
-    ["formatPods(pods, { ...base, output: 'json' })", []],
-    ["formatPods(pods, { ...base, output: 'table' })", []],
-    ["formatContainers(containers, { ...base, output: 'table' })", []],
-    ["formatImages(images, { ...base, output: 'table' })", []],
-    ["formatContainers(containers, { ...base, output: 'table', colours: ansiColours })", ['chalk']],
-    ["formatPods(pods, { ...base, output: 'yaml' })", ['yaml']],
-    ["formatPods(pods, { ...base, output: 'table', colours: ansiColours })", ['chalk']],
+  // In this process: before each output, the views and the packages are taken out of the module
+  // cache (this file has loaded them itself), so the views are evaluated afresh and a package shows
+  // in the cache again only when the output requires it. crictl's lists (pods, ps, images) are laid
+  // out by the tabwriter mirror: cli-table3 (syncpod's own views) never loads.
+  const PACKAGE = /node_modules\/(cli-table3|yaml|chalk)\//;
+  const root = join(__dirname, '..', '..');
+  const fresh = () => {
+    for (const key of Object.keys(require.cache))
+      if (PACKAGE.test(key) || key.startsWith(join(root, 'src') + '/')) delete require.cache[key];
+    return {
+      views: {
+        ...(require('../../src/render/pods-view') as typeof import('../../src/render/pods-view')),
+        ...(require('../../src/render/containers-view') as typeof import('../../src/render/containers-view')),
+        ...(require('../../src/render/images-view') as typeof import('../../src/render/images-view')),
+      },
+      colour: require('../../src/render/colour') as typeof import('../../src/render/colour'),
+    };
+  };
+  const loaded = () =>
+    [
+      ...new Set(
+        Object.keys(require.cache)
+          .map((p) => PACKAGE.exec(p)?.[1])
+          .filter(Boolean),
+      ),
+    ].sort();
+  type Fresh = ReturnType<typeof fresh>;
+  const cases: Array<[string, (f: Fresh) => string, string[]]> = [
+    ['pods -q', (f) => f.views.formatPods(pods, { ...base, output: 'table', quiet: true }), []],
+    ['pods -o json', (f) => f.views.formatPods(pods, { ...base, output: 'json' }), []],
+    ['pods', (f) => f.views.formatPods(pods, { ...base, output: 'table' }), []],
+    ['ps', (f) => f.views.formatContainers(containers, { ...base, output: 'table' }), []],
+    ['images', (f) => f.views.formatImages(images, { ...base, output: 'table' }), []],
+    [
+      'ps in colour',
+      (f) => f.views.formatContainers(containers, { ...base, output: 'table', colours: f.colour.ansiColours }),
+      ['chalk'],
+    ],
+    ['pods -o yaml', (f) => f.views.formatPods(pods, { ...base, output: 'yaml' }), ['yaml']],
+    [
+      'pods in colour',
+      (f) => f.views.formatPods(pods, { ...base, output: 'table', colours: f.colour.ansiColours }),
+      ['chalk'],
+    ],
   ];
-  for (const [call, want] of cases) {
-    const r = spawnSync(process.execPath, ['--import', 'tsx', '-e', script(call)], {
-      cwd: join(__dirname, '..', '..'),
-      encoding: 'utf8',
-    });
-    assert.equal(r.status, 0, r.stderr);
-    assert.deepEqual(JSON.parse(r.stdout), want, call);
+  // The other test files of this process keep their module instances: the cache is put back after.
+  const saved = { ...require.cache };
+  try {
+    for (const [what, call, want] of cases) {
+      const f = fresh();
+      assert.deepEqual(loaded(), [], `${what}: the cache was emptied`);
+      assert.ok(call(f).length > 0, what);
+      assert.deepEqual(loaded(), want, what);
+    }
+  } finally {
+    for (const key of Object.keys(require.cache)) delete require.cache[key];
+    Object.assign(require.cache, saved);
   }
 });
 
-test('loading a command loads no heavy package beyond what its flow always needs (yaml for manifests)', async () => {
-  // Heavy packages stay behind their adapters: a command's module (and everything it imports
-  // statically) evaluates none of them, nor node:http2; they load when an output or a runtime call
-  // needs them.
-  // Each command is loaded through the table's own loader, in a fresh process.
-  const { COMMANDS } = await import('../../src/cli/commands');
-  // rmi (--prune --node) and the lifecycle commands (stop/rm/rmp -a --node) read the desired pods' manifests; doctor reads the static pods'.
-  const MANIFEST_COMMANDS = new Set([
-    'plan',
-    'sync',
-    'runp',
-    'create',
-    'pull',
-    'rmi',
-    'start',
-    'stop',
-    'rm',
-    'stopp',
-    'rmp',
-    'doctor',
-  ]);
-  const script = `
-    const { COMMANDS } = require('./src/cli/commands.ts');
-    COMMANDS.find((c) => c.name === process.env.SYNCPOD_TEST_COMMAND).load().then((handler) => {
-      if (typeof handler !== 'function') throw new Error('no handler');
-      const names = Object.keys(require.cache).map((p) => /node_modules\\/(yaml|cli-table3|chalk|ora|@grpc\\/grpc-js)\\//.exec(p)?.[1]).filter(Boolean);
-      // The CRI client (grpc-js, and node:http2 with tls and crypto under it) loads at the first call, not with the module.
-      if (process.moduleLoadList.includes('NativeModule http2')) names.push('node:http2');
-      process.stdout.write(JSON.stringify([...new Set(names)].sort()));
-    });`;
-  const loadIn = (name: string) =>
-    new Promise<string[]>((resolve, reject) => {
-      const child = spawn(process.execPath, ['--import', 'tsx', '-e', script], {
-        cwd: join(__dirname, '..', '..'),
-        env: { ...process.env, SYNCPOD_TEST_COMMAND: name },
-      });
-      let out = '';
-      let err = '';
-      child.stdout.on('data', (d) => (out += d));
-      child.stderr.on('data', (d) => (err += d));
-      child.on('close', (code) => (code === 0 ? resolve(JSON.parse(out)) : reject(new Error(`${name}: ${err}`))));
-    });
-  assert.ok(COMMANDS.length >= 25, 'the table lists every command');
-  // One process per command module (commands that share a module load the same code).
-  const moduleOf = (c: (typeof COMMANDS)[number]) =>
-    /import\(["']([^"']+)["']\)/.exec(c.load.toString())?.[1] ?? c.name;
-  const groups = new Map<string, string[]>();
-  for (const c of COMMANDS) groups.set(moduleOf(c), [...(groups.get(moduleOf(c)) ?? []), c.name]);
-  const firsts = [...groups.values()].map((names) => names[0]);
-  for (let i = 0; i < firsts.length; i += 2) {
-    const pair = firsts.slice(i, i + 2);
-    const loaded = await Promise.all(pair.map((name) => loadIn(name)));
-    pair.forEach((first, j) => {
-      for (const name of [...groups.values()].find((g) => g[0] === first)!) {
-        // __warm (the build's warm-up run) serves its calls from a node:http2 server of its own.
-        const want = MANIFEST_COMMANDS.has(name) ? ['yaml'] : name === '__warm' ? ['node:http2'] : [];
-        assert.deepEqual(loaded[j], want, `syncpod ${name}`);
-      }
-    });
+const importsOf = new Map<string, { files: string[]; packages: string[] }>();
+
+/**
+ * One file's top-level value imports: project files (resolved) and packages / node built-ins. The
+ * files are in the project's format (biome): a top-level import or re-export starts a line and ends
+ * with `from '...';` (or is `import '...';`).
+ */
+function topLevelImports(file: string): { files: string[]; packages: string[] } {
+  const known = importsOf.get(file);
+  if (known) return known;
+  const found = { files: [] as string[], packages: [] as string[] };
+  const text = readFileSync(file, 'utf8');
+  const statement = /^(import|export)\b([^;]*?)\bfrom '([^']+)';|^import '([^']+)';/gms;
+  for (const m of text.matchAll(statement)) {
+    const clause = (m[2] ?? '').trim();
+    const spec = m[3] ?? m[4]!;
+    if (m[1] === 'export' && !clause.startsWith('{') && !clause.startsWith('*')) continue;
+    // `import type …`, `export type …`, and `{ type A, type B }` load nothing.
+    if (/^type\b/.test(clause)) continue;
+    const names = /^\{([^}]*)\}$/.exec(clause)?.[1];
+    if (names !== undefined) {
+      const list = names
+        .split(',')
+        .map((n) => n.trim())
+        .filter(Boolean);
+      if (list.length > 0 && list.every((n) => n.startsWith('type '))) continue;
+    }
+    if (spec.startsWith('.')) {
+      const base = resolve(dirname(file), spec);
+      const target = [`${base}.ts`, join(base, 'index.ts'), base].find((f) => existsSync(f));
+      if (!target) throw new Error(`${file}: cannot resolve ${spec}`);
+      if (target.endsWith('.ts')) found.files.push(target); // data (a .json schema) imports nothing
+    } else if (spec.startsWith('node:') || builtinModules.includes(spec)) {
+      found.packages.push(`node:${spec.replace(/^node:/, '')}`);
+    } else {
+      found.packages.push(
+        spec
+          .split('/')
+          .slice(0, spec.startsWith('@') ? 2 : 1)
+          .join('/'),
+      );
+    }
   }
+  importsOf.set(file, found);
+  return found;
+}
+
+/**
+ * What evaluating these modules evaluates: the modules they import at their top level, transitively
+ * (an `import type`, an import whose names are all types, and a `require()` or `import()` inside a
+ * function load nothing when the module loads). Returns the packages and node built-ins reached.
+ */
+function loadedBy(entries: string[]): Set<string> {
+  const packages = new Set<string>();
+  const seen = new Set<string>();
+  const todo = [...entries];
+  while (todo.length) {
+    const file = todo.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    const { files, packages: p } = topLevelImports(file);
+    todo.push(...files);
+    for (const x of p) packages.add(x);
+  }
+  return packages;
+}
+
+test('loading a command loads no heavy package beyond what its flow always needs (yaml for manifests)', async () => {
+  // Heavy packages stay behind their adapters: the command table, a command's run.ts (and everything
+  // they import at their top level) evaluate none of them, nor node:http2; they load when an output
+  // or a runtime call needs them. Read from the import graph, in this process.
+  const { COMMANDS } = await import('../../src/cli/command-table');
+  const src = join(__dirname, '..', '..', 'src');
+  const HEAVY = new Set(['yaml', 'cli-table3', 'chalk', 'ora', 'ws', '@grpc/grpc-js', 'node:http2']);
+  const heavy = (files: string[]) => [...loadedBy(files)].filter((p) => HEAVY.has(p)).sort();
+  assert.deepEqual(heavy([join(src, 'main.ts')]), [], 'the core (main and the command table)');
+  // rmi (--prune --node) and stop/rm/rmp (-a --node) read the desired pods' manifests; doctor reads the static
+  // pods'. start and stopp take IDs only (each command's own run.ts, so they no longer share the others' imports).
+  const MANIFEST_COMMANDS = new Set(['plan', 'sync', 'runp', 'create', 'pull', 'rmi', 'stop', 'rm', 'rmp', 'doctor']);
+  assert.ok(COMMANDS.length >= 25, 'the table lists every command');
+  const got: Record<string, string[]> = {};
+  const wanted: Record<string, string[]> = {};
+  for (const c of COMMANDS) {
+    // The row loads the command's own run.ts, found by its name.
+    const loader = /import\(["']\.\/commands\/([^/"']+)\/run["']\)/.exec(c.load.toString());
+    assert.equal(loader?.[1], c.name, `the row of ${c.name} loads src/cli/commands/${c.name}/run.ts`);
+    // __warm (the build's warm-up run) serves its calls from a node:http2 server of its own.
+    const want = MANIFEST_COMMANDS.has(c.name) ? ['yaml'] : c.name === '__warm' ? ['node:http2'] : [];
+    got[c.name] = heavy([join(src, 'main.ts'), join(src, 'cli', 'commands', c.name, 'run.ts')]);
+    wanted[c.name] = want;
+  }
+  assert.deepEqual(got, wanted);
 });
 
 test('-q is ignored with -o json, as crictl does', () => {

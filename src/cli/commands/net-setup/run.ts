@@ -1,0 +1,6 @@
+// `syncpod net-setup`: the handler (flags in ./command.ts, man page text in ./man.ts).
+import type { Context } from '../../context';
+import type { NetOptions } from '../../command-flags';
+import { run } from '../../cni-command';
+
+export const netSetup = (ctx: Context, args: string[], opts: NetOptions) => run(ctx, 'ADD', args, opts);

@@ -1,0 +1,29 @@
+// `syncpod stats`: the handler (flags in ./command.ts, man page text in ./man.ts).
+import type { Context } from '../../context';
+import type { StatsOptions } from './command';
+import { LIST_OUTPUTS, parseOutput } from '../../output';
+import { containerStats } from '../../../workflows/stats';
+import { parseLabelSelector } from '../../../state/filters';
+import { SyncpodError } from '../../../errors';
+import { withInterrupt } from '../../signals';
+import { sampleMs, deps } from '../../stats-deps';
+
+export async function stats(ctx: Context, args: string[], opts: StatsOptions): Promise<number> {
+  if (args[0] !== undefined && opts.id !== undefined)
+    throw new SyncpodError('give the container ID as an argument or as --id, not both');
+  const filter = {
+    id: opts.id ?? args[0] ?? '',
+    podSandboxId: opts.pod ?? '',
+    labelSelector: parseLabelSelector(opts.label),
+  };
+  const output = parseOutput(opts.output, LIST_OUTPUTS);
+  return withInterrupt((signal) =>
+    containerStats(deps(ctx), filter, {
+      output,
+      sampleMs: sampleMs(opts.seconds),
+      watch: !!opts.watch,
+      all: !!opts.all,
+      signal,
+    }),
+  );
+}
