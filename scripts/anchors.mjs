@@ -94,7 +94,7 @@ const crioAnchor = {
   name: 'crio',
   modDir: join(root, 'anchors/crio'),
   module: CRIO,
-  builds: (version) => [
+  builds: (_version) => [
     // The tags of CRI-O's Makefile where the C library is missing here: no btrfs-progs headers
     // (exclude_graphdriver_btrfs, btrfs_noversion), no devicemapper, the OpenPGP signature code in Go
     // instead of gpgme (containers_image_openpgp); seccomp with Debian's libseccomp-dev; the ostree stub.
