@@ -5,7 +5,7 @@
 // the operator's view beside it. Pure.
 
 import type { Container, Pod } from '../kubelet/api-types';
-import { formatHash, hashContainer } from '../kubelet/hash';
+import { formatHash, hashContainer, hashContainerLegacy } from '../kubelet/hash';
 import { parseNormalizedImage, repositoryName } from '../kubelet/image-ref';
 import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { PodActions } from '../kubelet/pod-actions';
@@ -111,7 +111,17 @@ function imageDifference(
     return { field: 'image', text: `image (the runtime does not say which) → ${c.image}` };
   }
   const same = fullImage(old) !== null && fullImage(old) === fullImage(c.image ?? '');
-  if (same) return null;
+  if (same) {
+    // The name+image hash differs with the same name and the same image as the runtime reports it:
+    // the container was made from another tag of that image ID (the runtime names the image by one
+    // of its tags), unless an older kubelet's whole-spec hash is what it carries.
+    if (rules.hashScheme !== 'name+image' || s.hash === '' || s.hash === formatHash(hashContainerLegacy(c)))
+      return null;
+    return {
+      field: 'image',
+      text: `image → ${c.image} (it runs another tag of the same image ID, which the runtime reports as ${old})`,
+    };
+  }
   return { field: 'image', text: imageText(old, c.image ?? '') };
 }
 

@@ -47,7 +47,7 @@ async function runContainer(
       podSandboxId: podId,
       config: {
         metadata: { name, attempt },
-        image: { image: BUSYBOX_IMAGE },
+        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/${attempt}.log`,
         labels: {
@@ -315,7 +315,11 @@ describe('ps -r and inspect by filters', () => {
       'CreateContainer',
       {
         podSandboxId: ids.podA,
-        config: { metadata: { name: 'by-id', attempt: 0 }, image: { image: img.image!.id }, command: ['true'] },
+        config: {
+          metadata: { name: 'by-id', attempt: 0 },
+          image: { image: img.image!.id, userSpecifiedImage: BUSYBOX_IMAGE_2 },
+          command: ['true'],
+        },
         sandboxConfig: sb,
       },
       { timeoutMs: 30000 },

@@ -199,6 +199,20 @@ test('the same name+image hash is the same image, whatever tag of that image ID 
   assert.deepEqual(p.ignoredDifferences, []);
 });
 
+test("made from another tag of one image ID (the status names the spec's tag): said as an image change, not as hashes", () => {
+  // Created from busybox:1.37; containerd 1.6 reports busybox:1.36 (the ID's first tag), which the spec now names.
+  const { pod, st } = running('name+image', (p) => {
+    p.spec!.containers[0]!.image = 'busybox:1.37';
+  });
+  st.containerStatuses[0]!.image = 'busybox:1.36';
+  pod.spec!.containers[0]!.image = 'busybox:1.36';
+  const p = plan(pod, st, '1.37');
+  assert.deepEqual(p.differences.map(differenceLine), [
+    'app: image → busybox:1.36 (it runs another tag of the same image ID, which the runtime reports as busybox:1.36): kubelet restarts it (name+image hash)',
+  ]);
+  assert.ok(!p.steps.some((x) => /hash [0-9a-f]{8} differs/.test(x.reason)), JSON.stringify(p.steps));
+});
+
 test('the table says ignored differences under the verdict; a pod without changes says so first', () => {
   const { pod, st } = running('name+image');
   pod.spec!.containers[0]!.env = [{ name: 'MODE', value: 'red' }];
