@@ -344,9 +344,9 @@ export function effectsBetween(
   for (const [id, c] of cBefore) {
     const now = cAfter.get(id);
     if (!now) {
-      // a running container that is gone was stopped first
+      // a running container that is gone was stopped first; a replaced pod's removal is not compared
       if (c.state === 'CONTAINER_RUNNING') e.stopped.push(`${c.name} ${short(id)}`);
-      e.removed.push(`${c.name} ${short(id)}`);
+      if (!unbounded.has(c.uid)) e.removed.push(`${c.name} ${short(id)}`);
       continue;
     }
     const bound = unbounded.has(c.uid) ? Number.MAX_SAFE_INTEGER : until;
@@ -405,14 +405,12 @@ export function planEffects(plan: any, before: CriState, uidName: (uid: string) 
     for (const s of before.sandboxes)
       if (s.uid === uid && s.state === 'SANDBOX_READY') e.stopped.push(`sandbox ${short(s.id)}`);
   };
-  // The replaced pod: "terminated first, then removed" — its containers are stopped and removed (kubelet
-  // removes a terminated pod's dead containers when it sees them die); its sandbox is stopped, and
-  // removed later by garbage collection (not compared).
+  // The replaced pod: "terminated first, then removed" — its running containers and ready sandboxes are
+  // stopped; the removal comes later and at no fixed time (kubelet's cleanup of a terminated pod's dead
+  // containers, garbage collection): not compared, on either side.
   for (const r of plan.replaces?.steps ?? []) {
     if (r.action !== 'kill-pod') throw new Error(`replaced pod step ${r.action}: not translated`);
     killPodOf(plan.replaces.uid);
-    if (/then removed/.test(r.reason))
-      for (const c of before.containers) if (c.uid === plan.replaces.uid) e.removed.push(name(c.id));
   }
   for (const s of plan.steps as any[]) {
     switch (s.action) {
@@ -442,6 +440,10 @@ export function planEffects(plan: any, before: CriState, uidName: (uid: string) 
         break;
       case 'update-container-resources':
         e.updated.push(name(s.containerId));
+        break;
+      case 'update-pod-sandbox-resources':
+        // UpdatePodSandboxResources leaves nothing the CRI lists or reports (no sandbox resources in
+        // PodSandboxStatus): not observable here
         break;
       default:
         throw new Error(`plan step ${s.action}: not translated`);
