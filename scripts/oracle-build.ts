@@ -31,6 +31,7 @@ const ROOT = resolve(__dirname, '..');
  * listed until their builds are checked.
  */
 export const ORACLE_MINORS: Record<string, { release: string; driver: string[] }> = {
+  '1.33': { release: 'v1.33.13', driver: ['no-restart-all.go', 'sandbox-resources.go'] },
   '1.34': { release: 'v1.34.4', driver: ['no-restart-all.go', 'sandbox-resources.go'] },
   '1.35': { release: 'v1.35.4', driver: ['restart-all.go', 'sandbox-resources.go'] },
   '1.36': { release: 'v1.36.3', driver: ['restart-all.go', 'sandbox-resources.go'] },

@@ -1,13 +1,31 @@
 // One error type for everything a user can cause or meet: its message is the one line shown
 // (exit code 1, no stack unless --debug).
 
+/**
+ * An input the user can give that an error says is missing. The pure layers (src/kubelet, src/plan)
+ * name the input, never the command line's flag for it: the command line says how each is given
+ * (src/cli/input-flags.ts) and installs that with `nameUserInputs` before a command runs.
+ */
+export type UserInput = 'configmap-secret-values' | 'configmap-secret-value' | 'runtime-handler';
+
+let howToGive: (input: UserInput) => string | undefined = () => undefined;
+
+/** Installs how the running program's user gives each input (appended to the error that needs it). */
+export function nameUserInputs(how: (input: UserInput) => string | undefined): void {
+  howToGive = how;
+}
+
 export class SyncpodError extends Error {
   /** Process exit code; 1 for every user-facing error. */
   readonly exitCode: number;
-  constructor(message: string, options?: { cause?: unknown; exitCode?: number }) {
-    super(message, options?.cause === undefined ? undefined : { cause: options.cause });
+  /** The input that would have avoided the error, when the user can give it. */
+  readonly needs?: UserInput;
+  constructor(message: string, options?: { cause?: unknown; exitCode?: number; needs?: UserInput }) {
+    const how = options?.needs === undefined ? undefined : howToGive(options.needs);
+    super(how ? `${message}: ${how}` : message, options?.cause === undefined ? undefined : { cause: options.cause });
     this.name = 'SyncpodError';
     this.exitCode = options?.exitCode ?? 1;
+    if (options?.needs !== undefined) this.needs = options.needs;
   }
 }
 

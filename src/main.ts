@@ -3,6 +3,7 @@
 import { buildProgram, programForDocs, type ActionRunner, type GlobalOptions } from './cli/program';
 import { COMMANDS, loadContext } from './cli/command-table';
 import type { Context, Io } from './cli/context';
+import { nameInputFlags } from './cli/input-flags';
 import { SyncpodError, debugStack, errorLine } from './errors';
 import { invocationSecrets } from './render/secret-mask';
 
@@ -12,6 +13,7 @@ function wantsDebug(argv: string[], env: Record<string, string | undefined>): bo
 
 /** Runs syncpod with `argv` (without node and script) and returns the exit code. */
 export async function main(argv: string[], io: Io): Promise<number> {
+  nameInputFlags();
   let exitCode = 0;
   let ctx: Context | undefined;
   const run: ActionRunner = async (entry, cmd, args) => {

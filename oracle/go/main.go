@@ -16,6 +16,7 @@ import (
 	"regexp"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync"
 
 	"google.golang.org/protobuf/encoding/protojson"
@@ -195,11 +196,13 @@ var defaultGates map[string]bool
 // kubeletRelease is set at build time (-ldflags -X main.kubeletRelease=v1.37.2).
 var kubeletRelease = "unknown"
 
-var dependsRE = regexp.MustCompile(`(\w+) is enabled, but depends on features that are disabled`)
+var dependsRE = regexp.MustCompile(`(\w+) is enabled, but depends on features that are disabled: \[([\w ]*)\]`)
 
-// setGates sets the scenario's gates over the release's defaults. A gate left on that depends on
-// one the scenario turned off is turned off too (kubelet refuses to start otherwise); the
-// gates that differ from the defaults are returned, for syncpod's --feature-gates.
+// setGates sets the scenario's gates over the release's defaults. Kubelet refuses to start with a
+// gate on whose dependencies are off (1.35+): a gate the scenario turns on gets its dependencies
+// turned on (RestartAllContainersOnContainerExits needs NodeDeclaredFeatures in 1.35), unless the
+// scenario turned one off; a gate left on by default whose dependency the scenario turned off is
+// turned off. The gates that differ from the defaults are returned, for syncpod's --feature-gates.
 func setGates(gates map[string]bool) (map[string]bool, error) {
 	want := map[string]bool{}
 	for k, v := range defaultGates {
@@ -230,6 +233,21 @@ func setGates(gates map[string]bool) (map[string]bool, error) {
 			return nil, err
 		}
 		for _, m := range found {
+			if on, asked := gates[m[1]]; asked && on {
+				enabled := false
+				for _, dep := range strings.Fields(m[2]) {
+					if v, set := gates[dep]; set && !v {
+						continue
+					}
+					if spec := specs[featuregate.Feature(dep)]; spec.LockToDefault {
+						continue
+					}
+					want[dep], enabled = true, true
+				}
+				if enabled {
+					continue
+				}
+			}
 			want[m[1]] = false
 		}
 	}

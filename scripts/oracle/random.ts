@@ -165,7 +165,10 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
     const newest = i === nSandboxes - 1;
     sandboxes.push({
       id: `sb${i}`,
-      attempt: i + (chance(r, 0.2) ? 1 : 0),
+      // A newer sandbox has a higher attempt, as on a node: kubelet orders a pod's sandboxes by
+      // creation time up to 1.34, by attempt alone in 1.35 (a tie left to the runtime's list
+      // order) and by attempt, then creation time, from 1.36.
+      attempt: 2 * i + (chance(r, 0.2) ? 1 : 0),
       state: newest && chance(r, 0.85) ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY',
       createdAgo: 4000 - i * 1000,
       ip: pod.spec.hostNetwork || chance(r, 0.05) ? '' : `10.0.0.${2 + i}`,

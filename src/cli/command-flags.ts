@@ -2,7 +2,7 @@
 // type, the options type a definition produces, and the flag groups and parsers several commands
 // share (output formats, node/kubelet flags, volumes, desired pods, CNI, stream targets, stats).
 // See src/cli/command-table.ts.
-import { InvalidArgumentError, type Command } from '@commander-js/extra-typings';
+import { InvalidArgumentError, Option, type Command } from '@commander-js/extra-typings';
 import { SyncpodError } from '../errors';
 
 /** A fresh subcommand, as each definition receives it. */
@@ -37,39 +37,70 @@ export function int(name: string) {
   };
 }
 
+// The node flags, one Option each (a fresh object per command), so that a command takes the ones it reads.
+const NODE_FLAGS = {
+  podLogsRoot: () =>
+    new Option('--pod-logs-root <dir>', "kubelet's podLogsDir (default: the kubelet's, else /var/log/pods)"),
+  podDirRoot: () =>
+    new Option(
+      '--pod-dir-root <dir>',
+      "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)",
+    ),
+  clusterDns: () =>
+    new Option(
+      '--cluster-dns <ips>',
+      "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)",
+    ),
+  clusterDomain: () =>
+    new Option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)"),
+  resolvConf: () =>
+    new Option(
+      '--resolv-conf <file>',
+      "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)",
+    ),
+  cgroupDriver: () =>
+    new Option(
+      '--cgroup-driver <driver>',
+      "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)",
+    ),
+  cgroupRoot: () =>
+    new Option(
+      '--cgroup-root <path>',
+      "kubelet's cgroupRoot, cgroupfs form: pod cgroups go under <root>/kubepods (default: the kubelet's, else /)",
+    ),
+  cgroupsPerQos: () =>
+    new Option(
+      '--cgroups-per-qos [bool]',
+      "kubelet's cgroupsPerQOS; false: no pod cgroup and an empty cgroup parent, the runtime places the pod (default: the kubelet's, else true)",
+    ),
+  nodeName: () =>
+    new Option(
+      '--node-name <name>',
+      "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)",
+    ),
+  kubeletVersion: () =>
+    new Option(
+      '--kubelet-version <version>',
+      "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
+    ),
+};
+
 /**
  * What kubelet knows about the node and its own configuration, for generating CRI configs. Left
  * unset, each comes from the node profile (the running kubelet, see `syncpod node`), else the
- * default named in its help; so none has a commander default.
+ * default named in its help; so none has a commander default. With the flags only pod
+ * configs need (cgroup parent, runtime handler and classes, env file, ordinal).
  */
 export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
   return cmd
-    .option('--pod-logs-root <dir>', "kubelet's podLogsDir (default: the kubelet's, else /var/log/pods)")
-    .option(
-      '--pod-dir-root <dir>',
-      "kubelet's root directory; pod dirs are <root>/pods/<uid> (default: the kubelet's --root-dir, else /var/lib/kubelet)",
-    )
-    .option(
-      '--cluster-dns <ips>',
-      "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)",
-    )
-    .option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)")
-    .option(
-      '--resolv-conf <file>',
-      "kubelet's resolvConf, the node's resolver config (default: the kubelet's, else /etc/resolv.conf)",
-    )
-    .option(
-      '--cgroup-driver <driver>',
-      "cgroupfs or systemd, how the pod cgroup parent is spelled (default: the runtime's or the kubelet's, else cgroupfs)",
-    )
-    .option(
-      '--cgroup-root <path>',
-      "kubelet's cgroupRoot, cgroupfs form: pod cgroups go under <root>/kubepods (default: the kubelet's, else /)",
-    )
-    .option(
-      '--cgroups-per-qos [bool]',
-      "kubelet's cgroupsPerQOS; false: no pod cgroup and an empty cgroup parent, the runtime places the pod (default: the kubelet's, else true)",
-    )
+    .addOption(NODE_FLAGS.podLogsRoot())
+    .addOption(NODE_FLAGS.podDirRoot())
+    .addOption(NODE_FLAGS.clusterDns())
+    .addOption(NODE_FLAGS.clusterDomain())
+    .addOption(NODE_FLAGS.resolvConf())
+    .addOption(NODE_FLAGS.cgroupDriver())
+    .addOption(NODE_FLAGS.cgroupRoot())
+    .addOption(NODE_FLAGS.cgroupsPerQos())
     .option('--cgroup-parent <path>', "use this cgroup parent instead of kubelet's QoS rule")
     .option(
       '--runtime-handler <handler>',
@@ -81,22 +112,34 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
       collect,
       [] as string[],
     )
-    .option(
-      '--node-name <name>',
-      "node name for spec.nodeName and fieldRefs (default: the kubelet's --hostname-override, else this host's name)",
-    )
+    .addOption(NODE_FLAGS.nodeName())
     .option(
       '--env-file <file>',
       'values for secretKeyRef/configMapKeyRef env entries: lines NAMESPACE/NAME/KEY=VALUE or KEY=VALUE',
     )
-    .option(
-      '--kubelet-version <version>',
-      "kubelet version whose behaviour to mirror, 1.29 to 1.37 (e.g. 1.36 or v1.36.2; the patch matters for 1.29-1.31); default: the running kubelet's, else 1.37, the newest",
-    )
+    .addOption(NODE_FLAGS.kubeletVersion())
     .option(
       '--ordinal <n>',
       'which StatefulSet pod (ordinal) or Indexed Job completion index to plan (default: the first)',
     );
+}
+
+/**
+ * The node flags the node profile reads (doctor): nodeOptions without the ones only a pod's
+ * configs need (--cgroup-parent, --runtime-handler, --runtime-class, --env-file, --ordinal).
+ */
+export function nodeProfileOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
+  return cmd
+    .addOption(NODE_FLAGS.podLogsRoot())
+    .addOption(NODE_FLAGS.podDirRoot())
+    .addOption(NODE_FLAGS.clusterDns())
+    .addOption(NODE_FLAGS.clusterDomain())
+    .addOption(NODE_FLAGS.resolvConf())
+    .addOption(NODE_FLAGS.cgroupDriver())
+    .addOption(NODE_FLAGS.cgroupRoot())
+    .addOption(NODE_FLAGS.cgroupsPerQos())
+    .addOption(NODE_FLAGS.nodeName())
+    .addOption(NODE_FLAGS.kubeletVersion());
 }
 
 /**

@@ -47,8 +47,34 @@ export function summarizeChecks(node: string, checks: readonly CheckResult[]): D
   };
 }
 
-export function buildDoctorReport(node: string, checks: CheckResult[], observedAt: string | null = null): DoctorReport {
+export function buildDoctorReport(
+  node: string,
+  results: CheckResult[],
+  observedAt: string | null = null,
+): DoctorReport {
+  const checks = foldCovered(results);
   return { schemaVersion: DOCTOR_SCHEMA_VERSION, node, observedAt, checks, summary: summarizeChecks(node, checks) };
+}
+
+/**
+ * One finding, one row: a skip covered by another check's finding (coveredBy, e.g. no kubelet) is left
+ * out, and the covering check's row names the checks it skips. Kept as a row when the covering check
+ * did not run (--check kubelet.version alone).
+ */
+export function foldCovered(results: readonly CheckResult[]): CheckResult[] {
+  const ran = new Set(results.map((r) => r.id));
+  const skipped = new Map<string, string[]>();
+  for (const r of results)
+    if (r.coveredBy !== undefined && ran.has(r.coveredBy))
+      skipped.set(r.coveredBy, [...(skipped.get(r.coveredBy) ?? []), r.id]);
+  return results
+    .filter((r) => r.coveredBy === undefined || !ran.has(r.coveredBy))
+    .map((r) => {
+      const { coveredBy: _covered, ...row } = r;
+      const ids = skipped.get(r.id);
+      if (!ids) return row;
+      return { ...row, summary: `${row.summary.replace(/\.$/, '')} (skips ${ids.join(', ')}).`, skips: ids };
+    });
 }
 
 /** --detailed-exitcode: 0 every check ok or skipped, 2 one warns or fails (1, syncpod could not run, is the error path). */

@@ -35,6 +35,11 @@ export interface CheckOutcome {
   summary: string;
   evidence: Evidence[];
   remedy?: string;
+  /**
+   * A skip whose reason is another check's finding (no kubelet: kubelet.found): the report leaves the
+   * row out and that check's row names it (`skips`), unless that check did not run.
+   */
+  coveredBy?: string;
 }
 
 /** A check's result as reported (JSON contract, schemaVersion in the report). */
@@ -43,6 +48,8 @@ export interface CheckResult extends CheckOutcome {
   group: CheckGroup;
   /** Milliseconds the check took. */
   durationMs: number;
+  /** The checks this one's finding skips (left out of the report as rows of their own). */
+  skips?: string[];
 }
 
 /**

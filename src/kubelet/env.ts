@@ -169,7 +169,7 @@ export function serviceEnvironment(
 
 /** Values of Secrets and ConfigMaps, which syncpod cannot read from an API server. */
 export interface ValueSources {
-  /** Variable name -> value (an --env-file); used for secretKeyRef/configMapKeyRef not found below. */
+  /** Variable name -> value (the user's env file); used for secretKeyRef/configMapKeyRef not found below. */
   env?: Record<string, string>;
   /** Secret name -> key -> value. */
   secrets?: Record<string, Record<string, string>>;
@@ -392,7 +392,9 @@ function collectEnvironment(pod: Pod, container: Container, inputs: EnvironmentI
     const data = (kind === 'secret' ? inputs.values?.secrets : inputs.values?.configMaps)?.[ref.name ?? ''];
     if (data === undefined) {
       if (ref.optional === true || !evaluate) continue;
-      throw new SyncpodError(`${where}: envFrom ${kind} ${ref.name ?? ''} needs its values: pass them with --env-file`);
+      throw new SyncpodError(`${where}: envFrom ${kind} ${ref.name ?? ''} needs its values`, {
+        needs: 'configmap-secret-values',
+      });
     }
     for (const key of Object.keys(data).sort()) {
       const name = (src.prefix ?? '') + key;
@@ -473,7 +475,7 @@ function envValue(
     if (v !== undefined) return { value: v, secret };
     if (keyRef.optional === true) return undefined;
     if (!evaluate) return { value: '', secret };
-    throw new SyncpodError(`${where}: ${kind}KeyRef needs a value: pass it with --env-file`);
+    throw new SyncpodError(`${where}: ${kind}KeyRef needs a value`, { needs: 'configmap-secret-value' });
   }
   return { value: '', secret: false };
 }

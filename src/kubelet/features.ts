@@ -70,13 +70,12 @@ export const FEATURE_GATES = {
     source: READ_137_DOCS('AtomicWriteVolumeUserFields', 'keps/sig-storage/5936-atomic-write-volume-user-fields'),
   },
   ChangeContainerStatusOnKubeletRestart: {
-    specs: [
-      { since: 0, default: true, stage: 'ga' },
-      { since: 35, default: false, stage: 'deprecated' },
-    ],
+    // Registered from 1.35 only (k8s.io/kubernetes v1.34.4 has no such gate; its spec list starts
+    // with a GA entry for the behaviour before the gate existed).
+    specs: [{ since: 35, default: false, stage: 'deprecated' }],
     consultedBy: 'planner',
     effect: 'off (1.35): after a kubelet restart a sidecar startup result is not carried over',
-    source: `${READ_137}; the 1.35-only effect: CHANGELOG-1.35 (fixed in 1.35.4, PR 137885)`,
+    source: `${READ_137}; absent from k8s.io/kubernetes v1.34.4 (its own gate table); the 1.35-only effect: CHANGELOG-1.35 (fixed in 1.35.4, PR 137885)`,
   },
   ContainerRestartRules: {
     specs: [

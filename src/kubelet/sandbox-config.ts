@@ -156,7 +156,7 @@ function resolveRuntimeHandler(pod: Pod, o: SandboxOptions): string {
   if (cls === '') return '';
   const handler = o.runtimeClassHandlers?.[cls];
   if (handler === undefined) {
-    throw new SyncpodError(`RuntimeClass "${cls}" has no known handler: pass the handler with --runtime-handler`);
+    throw new SyncpodError(`RuntimeClass "${cls}" has no known handler`, { needs: 'runtime-handler' });
   }
   return handler;
 }

@@ -5,7 +5,7 @@
 // the operator's view beside it. Pure.
 
 import type { Container, Pod } from '../kubelet/api-types';
-import { formatHash, hashContainer } from '../kubelet/hash';
+import { formatHash, hashContainer, hashContainerLegacy } from '../kubelet/hash';
 import { parseNormalizedImage, repositoryName } from '../kubelet/image-ref';
 import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { PodActions } from '../kubelet/pod-actions';
@@ -50,6 +50,32 @@ export interface ContainerDifference {
 
 const clip = (s: string, n = 48): string => (s.length <= n ? s : `${s.slice(0, n - 1)}…`);
 const list = (xs: string[]): string => (xs.length === 0 ? '(none)' : clip(JSON.stringify(xs)));
+
+/**
+ * Two long texts, old and new, cut to where they differ (with a little context) so that the change
+ * shows: `…sleep 1; done"] → …sleep 3; done"]`, not two identical-looking beginnings.
+ */
+export function changedParts(a: string, b: string, max = 48, context = 12): [string, string] {
+  if (a.length <= max && b.length <= max) return [a, b];
+  let pre = 0;
+  while (pre < a.length && pre < b.length && a[pre] === b[pre]) pre++;
+  let suf = 0;
+  while (suf < a.length - pre && suf < b.length - pre && a[a.length - 1 - suf] === b[b.length - 1 - suf]) suf++;
+  const cut = (t: string): string => {
+    const from = Math.max(0, pre - context);
+    const to = Math.min(t.length, t.length - suf + context);
+    const mid = t.slice(from, to);
+    const body = mid.length > max ? `${mid.slice(0, max - 1)}…` : mid;
+    return `${from > 0 ? '…' : ''}${body}${to < t.length && !body.endsWith('…') ? '…' : ''}`;
+  };
+  return [cut(a), cut(b)];
+}
+
+const listChange = (was: string[], now: string[]): string => {
+  if (was.length === 0 || now.length === 0) return `${list(was)} → ${list(now)}`;
+  const [a, b] = changedParts(JSON.stringify(was), JSON.stringify(now));
+  return `${a} → ${b}`;
+};
 const quoted = (v: string): string => (v === '' ? '""' : /\s/.test(v) ? JSON.stringify(clip(v, 40)) : clip(v, 40));
 
 function fullImage(image: string): string | null {
@@ -85,7 +111,17 @@ function imageDifference(
     return { field: 'image', text: `image (the runtime does not say which) → ${c.image}` };
   }
   const same = fullImage(old) !== null && fullImage(old) === fullImage(c.image ?? '');
-  if (same) return null;
+  if (same) {
+    // The name+image hash differs with the same name and the same image as the runtime reports it:
+    // the container was made from another tag of that image ID (the runtime names the image by one
+    // of its tags), unless an older kubelet's whole-spec hash is what it carries.
+    if (rules.hashScheme !== 'name+image' || s.hash === '' || s.hash === formatHash(hashContainerLegacy(c)))
+      return null;
+    return {
+      field: 'image',
+      text: `image → ${c.image} (it runs another tag of the same image ID, which the runtime reports as ${old})`,
+    };
+  }
   return { field: 'image', text: imageText(old, c.image ?? '') };
 }
 
@@ -113,7 +149,10 @@ function envDifferences(c: Container, s: ContainerStatus): FieldDifference[] {
       continue;
     }
     if (was === undefined) out.push({ field: 'env', text: `env ${e.key} added (${quoted(e.value)})` });
-    else if (was !== e.value) out.push({ field: 'env', text: `env ${e.key} ${quoted(was)} → ${quoted(e.value)}` });
+    else if (was !== e.value) {
+      const [a, b] = was.length > 40 || e.value.length > 40 ? changedParts(was, e.value, 40) : [was, e.value];
+      out.push({ field: 'env', text: `env ${e.key} ${quoted(a)} → ${quoted(b)}` });
+    }
   }
   if ((c.envFrom ?? []).length === 0) {
     for (const key of old.keys()) {
@@ -198,7 +237,7 @@ export function fieldDifferences(
         field,
         text: usesReference(want, c)
           ? `${field} changed (not shown: it expands a variable from a reference)`
-          : `${field} ${list(was)} → ${list(expanded)}`,
+          : `${field} ${listChange(was, expanded)}`,
       });
     }
   }

@@ -1,7 +1,11 @@
 // The node-wide plan: one plan per desired pod (with kubelet.syncPod's preflight), the orphans, the
 // input problems, a summary, and the node-problem-detector reading of it. Pure data.
 
+import type { Pod } from '../kubelet/api-types';
+import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { Orphan } from '../kubelet/orphans';
+import type { ContainerStatus } from '../kubelet/types';
+import { fieldDifferences, type ContainerDifference } from './container-differences';
 import type { Plan, PlanSource } from './plan';
 import type { Preflight } from './preflight';
 
@@ -27,10 +31,74 @@ export interface StaticPodReplacement {
   /** "replaced: file changed, kubelet starts uid NEW and kills uid OLD". */
   text: string;
   steps: Array<{ action: 'kill-pod' | 'remove-pod'; target: string; reason: string }>;
+  /**
+   * What changed in the file, in words: each container of the new file against the old uid's
+   * running one, field by field, as the runtime recorded it (verdict recreates-pod: the new pod
+   * starts it so); containers added to or gone from the file.
+   */
+  differences: ContainerDifference[];
+  /** Whether the old uid's running containers were read (false: nothing could be compared). */
+  compared: boolean;
+}
+
+/** The old pod's running containers, as observed, to compare the new file with. */
+export interface ReplacedContainers {
+  statuses: ContainerStatus[];
+  rules: Pick<KubeletRules, 'hashScheme'>;
+}
+
+const NEW_POD = 'the new pod starts it so';
+
+/** The new file's containers against the old uid's running ones (see StaticPodReplacement.differences). */
+export function replacementDifferences(pod: Pod, old: ReplacedContainers): ContainerDifference[] {
+  const spec = [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])];
+  const running = old.statuses.filter((s) => s.state === 'running');
+  const out: ContainerDifference[] = [];
+  for (const c of spec) {
+    const s = running.find((x) => x.name === c.name);
+    if (!s) {
+      if (!old.statuses.some((x) => x.name === c.name))
+        out.push({
+          container: c.name,
+          containerId: '',
+          differences: [{ field: 'container', text: 'added to the file' }],
+          verdict: 'recreates-pod',
+          applied: true,
+          kubelet: NEW_POD,
+        });
+      continue;
+    }
+    const differences = fieldDifferences(c, s, old.rules);
+    if (differences.length)
+      out.push({
+        container: c.name,
+        containerId: s.id,
+        differences,
+        verdict: 'recreates-pod',
+        applied: true,
+        kubelet: NEW_POD,
+      });
+  }
+  const names = new Set(spec.map((c) => c.name));
+  for (const s of running)
+    if (!names.has(s.name))
+      out.push({
+        container: s.name,
+        containerId: s.id,
+        differences: [{ field: 'container', text: 'gone from the file' }],
+        verdict: 'recreates-pod',
+        applied: true,
+        kubelet: 'it ends with the old pod',
+      });
+  return out;
 }
 
 /** The replacement of the orphan `old` by the static pod `plan` (a new uid of the same namespace/name). */
-export function staticPodReplacement(plan: Pick<Plan, 'pod'>, old: Orphan): StaticPodReplacement {
+export function staticPodReplacement(
+  plan: Pick<Plan, 'pod'>,
+  old: Orphan,
+  compare?: { pod: Pod; containers: ReplacedContainers },
+): StaticPodReplacement {
   const running = old.containers.filter((c) => c.state === 'running').length;
   const target = old.uid.slice(0, 13);
   const steps: StaticPodReplacement['steps'] =
@@ -47,6 +115,8 @@ export function staticPodReplacement(plan: Pick<Plan, 'pod'>, old: Orphan): Stat
     uid: old.uid,
     text: `replaced: file changed, kubelet starts uid ${plan.pod.uid} and kills uid ${old.uid}`,
     steps,
+    differences: compare ? replacementDifferences(compare.pod, compare.containers) : [],
+    compared: compare?.containers.statuses.some((s) => s.state === 'running') ?? false,
   };
 }
 

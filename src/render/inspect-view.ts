@@ -70,7 +70,7 @@ export function formatStatusEntries(entries: readonly StatusEntry[], output: Sta
   const objects = entries.map(entryObject);
   if (output === 'go-template') return objects.map((o) => executeGoTemplate(template, o) + '\n').join('');
   const value: JsonValue = objects.length === 1 ? objects[0] : objects;
-  return output === 'json' ? goJSONText(value) + '\n' : yamlText(value) + '\n';
+  return output === 'json' ? goJSONText(value) + '\n' : yamlText(value, { goFold: true }) + '\n';
 }
 
 /**

@@ -35,7 +35,7 @@ export function formatEnvelope(
 ): string {
   if (!toJSON) throw new Error(`internal: -o ${output} needs a protobuf JSON converter`);
   const json = toJSON(typeName, message);
-  return output === 'json' ? protoJSONText(json) + '\n' : yamlText(json) + '\n';
+  return output === 'json' ? protoJSONText(json) + '\n' : yamlText(json, { goFold: true }) + '\n';
 }
 
 /** -q: each id on its own line. */

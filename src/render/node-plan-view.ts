@@ -103,7 +103,23 @@ function podLines(p: NodePodPlan, view: PlanView): string[] {
         ? 'No runtime changes; the preflight below is the work.'
         : c.good(p.summary.text),
   );
-  lines.push(...differenceLines(p, view));
+  const replaced = p.replaces?.differences ?? [];
+  lines.push(
+    ...differenceLines(
+      replaced.length
+        ? { differences: [...replaced, ...(p.differences ?? [])], ignoredDifferences: p.ignoredDifferences }
+        : p,
+      view,
+    ),
+  );
+  if (p.replaces?.compared && replaced.length === 0)
+    lines.push(
+      ...wrapText(
+        'What changed: no field the runtime records (a probe, a lifecycle hook, securityContext, a label?); kubelet replaces the pod for any change to its file',
+        width,
+        '  ',
+      ),
+    );
   if (p.preflight.blocked) lines.push(...wrapText(`Blocked: ${p.preflight.blocked}`, width, '  ').map(c.bad));
   lines.push(...stepTableLines(p, view));
   for (const w of p.waiting) lines.push(...wrapText(`Waiting: ${w}`, width, '  ').map(c.pending));

@@ -74,8 +74,11 @@ export function formatImagesVerbose(images: readonly Image[]): string {
     for (const t of i.repoTags) out += `RepoTags: ${t}\n`;
     for (const d of i.repoDigests) out += `RepoDigests: ${d}\n`;
     if (i.size !== '0' && i.size !== '') out += `Size: ${i.size}\n`;
-    // crictl prints the Int64Value wrapper with Go's %v of the generated message.
-    if (i.uid) out += `Uid: &Int64Value{Value:${i.uid.value},}\n`;
+    // crictl prints the Int64Value wrapper with Go's %v of the generated message: since crictl 1.31
+    // (protobuf-go) its one-line text format, "value:N", and nothing for 0 (the default is left out).
+    // protobuf-go may add one space after the colon in some builds (its detrand, keyed on the binary);
+    // crictl 1.37 as built here prints none.
+    if (i.uid) out += `Uid: ${i.uid.value === '0' || i.uid.value === '' ? '' : `value:${i.uid.value}`}\n`;
     if (i.username) out += `Username: ${i.username}\n`;
     if (i.pinned) out += 'Pinned: true\n';
     out += '\n';

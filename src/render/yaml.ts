@@ -60,6 +60,121 @@ export interface YamlOptions {
    * the data's own field order (plans, reports).
    */
   sortKeys?: boolean;
+  /**
+   * Long one-line scalars folded as go-yaml v2 folds them (crictl's -o yaml: sigs.k8s.io/yaml);
+   * default false (syncpod's own documents keep one line per value).
+   */
+  goFold?: boolean;
+}
+
+/** go-yaml's best_width: a scalar breaks at the first single space once a line is past it. */
+const GO_YAML_WIDTH = 80;
+
+/**
+ * Folds the one-line scalars of a block YAML text as go-yaml v2's emitter does: inside a mapping
+ * value or sequence item written plain, single- or double-quoted, at a space that follows a
+ * non-space, when the line already holds more than 80 characters and the next character is not a
+ * space (quoted: and the space is neither the first nor the last character of the value), the space
+ * becomes a line break and the scalar's indentation (its key's or dash's column + 2; double-quoted,
+ * a following space is kept as "\ "). Keys and block scalars are left alone. Reading the text gives
+ * the same values: a fold is read back as the one space it replaced.
+ */
+export function goYamlFold(text: string): string {
+  const out: string[] = [];
+  let blockIndent = -1; // inside a block scalar's content: lines indented more than this
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    if (blockIndent >= 0) {
+      if (line.trim() === '' || indent > blockIndent) {
+        out.push(line);
+        continue;
+      }
+      blockIndent = -1;
+    }
+    if (/(^|[\s:-])[|>][-+0-9]*$/.test(line) && /(: |- |^)[|>][-+0-9]*$/.test(line.trimStart())) {
+      blockIndent = indent;
+      out.push(line);
+      continue;
+    }
+    out.push(foldLine(line));
+  }
+  return out.join('\n');
+}
+
+/** The end (index after) of a quoted scalar starting at `i` (its quote), or -1. */
+function quotedEnd(line: string, i: number): number {
+  const q = line[i];
+  for (let j = i + 1; j < line.length; j++) {
+    if (q === '"' && line[j] === '\\') j++;
+    else if (line[j] === q) {
+      if (q === "'" && line[j + 1] === "'") j++;
+      else return j + 1;
+    }
+  }
+  return -1;
+}
+
+function foldLine(line: string): string {
+  let i = line.length - line.trimStart().length;
+  let dash = -1;
+  while (line.startsWith('- ', i)) {
+    dash = i;
+    i += 2;
+  }
+  if (i >= line.length) return line;
+  // A key (plain up to ": ", or quoted followed by ":"), then its value; else the item's scalar.
+  let valueStart = -1;
+  let indent: number;
+  if (line[i] === '"' || line[i] === "'") {
+    const end = quotedEnd(line, i);
+    if (end < 0) return line;
+    if (line.startsWith(': ', end)) valueStart = end + 2;
+    else if (end === line.length && dash >= 0) valueStart = i;
+    else return line;
+  } else {
+    const colon = line.indexOf(': ', i);
+    if (colon >= 0) valueStart = colon + 2;
+    else if (dash >= 0 && !line.endsWith(':')) valueStart = i;
+    else return line;
+  }
+  indent = (valueStart === i ? dash : i) + 2;
+  const value = line.slice(valueStart);
+  if (value === '' || value.startsWith('|') || value.startsWith('>')) return line;
+  const style = value[0] === '"' || value[0] === "'" ? value[0] : '';
+  if (style && quotedEnd(value, 0) !== value.length) return line;
+  const chars = [...value];
+  const head = [...line.slice(0, valueStart)];
+  let column = head.length;
+  let outText = line.slice(0, valueStart);
+  let spaces = false;
+  const first = style ? 1 : 0;
+  const last = style ? chars.length - 2 : chars.length - 1;
+  for (let k = 0; k < chars.length; k++) {
+    const c = chars[k];
+    if (c === ' ' && k >= first && k <= last) {
+      const inner = k > first && k < last;
+      const nextSpace = chars[k + 1] === ' ';
+      const breakHere =
+        !spaces && column > GO_YAML_WIDTH && (style === '"' ? inner : style === "'" ? inner && !nextSpace : !nextSpace);
+      if (breakHere) {
+        outText += `\n${' '.repeat(indent)}`;
+        column = indent;
+        if (style === '"' && nextSpace) {
+          outText += '\\';
+          column++;
+        }
+      } else {
+        outText += c;
+        column++;
+      }
+      spaces = true;
+    } else {
+      outText += c;
+      column++;
+      spaces = false;
+    }
+  }
+  return outText;
 }
 
 /**
@@ -125,12 +240,9 @@ export function yamlText(value: JsonValue | object, opts: YamlOptions = {}): str
   });
   // Inside double quotes go-yaml escapes U+FEFF, U+FFFE/U+FFFF and every code point beyond U+FFFF
   // (\uXXXX, \UXXXXXXXX); only double-quoted scalars can hold them (mustBeDoubleQuoted).
-  return doc
-    .toString({ singleQuote: true, indentSeq: false, lineWidth: 0 })
-    .replace(/[\ufeff\ufffe\uffff]|[\u{10000}-\u{10ffff}]/gu, (ch) => {
-      const cp = ch.codePointAt(0)!;
-      return cp > 0xffff
-        ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}`
-        : `\\u${cp.toString(16).toUpperCase()}`;
-    });
+  const text = doc.toString({ singleQuote: true, indentSeq: false, lineWidth: 0 });
+  return (opts.goFold ? goYamlFold(text) : text).replace(/[\ufeff\ufffe\uffff]|[\u{10000}-\u{10ffff}]/gu, (ch) => {
+    const cp = ch.codePointAt(0)!;
+    return cp > 0xffff ? `\\U${cp.toString(16).toUpperCase().padStart(8, '0')}` : `\\u${cp.toString(16).toUpperCase()}`;
+  });
 }

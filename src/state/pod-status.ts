@@ -153,9 +153,10 @@ export interface ObserveOptions {
   lists?: RuntimeLists;
   /**
    * Status calls only where the planner reads more than the lists carry: the newest sandbox of each
-   * pod (IP, network namespace) and every container that is not running (exit code, times, reason,
-   * log path). Older sandboxes and running containers are taken from the list items. Node-wide
-   * planning uses it; kubelet's GetPodStatus reads every status.
+   * pod (IP, network namespace), every container that is not running (exit code, times, reason,
+   * log path) and every running one (verbose: the config it was created with, its resources, for
+   * the changes in words). Older sandboxes are taken from the list items. Node-wide planning uses
+   * it; kubelet's GetPodStatus reads every status.
    */
   lean?: boolean;
 }
@@ -170,29 +171,6 @@ function sandboxStatusFromList(s: T.PodSandbox): T.PodSandboxStatus {
     labels: s.labels,
     annotations: s.annotations,
     runtimeHandler: s.runtimeHandler,
-  };
-}
-
-/** A ContainerStatus of a running container with what a ListContainers item carries. */
-function containerStatusFromList(c: T.Container): T.ContainerStatus {
-  return {
-    id: c.id,
-    metadata: c.metadata,
-    state: c.state,
-    createdAt: c.createdAt,
-    startedAt: '0',
-    finishedAt: '0',
-    exitCode: 0,
-    image: c.image,
-    imageRef: c.imageRef,
-    reason: '',
-    message: '',
-    labels: c.labels,
-    annotations: c.annotations,
-    mounts: [],
-    logPath: '',
-    imageId: c.imageId,
-    stopSignal: 'SIGNAL_RUNTIME_DEFAULT',
   };
 }
 
@@ -279,8 +257,6 @@ export async function observePods(
     }
   });
   const containerStatuses = await mapBounded(relevantContainers, concurrency, async (c) => {
-    if (opts.lean && c.state === 'CONTAINER_RUNNING')
-      return { status: containerStatusFromList(c), podSandboxId: c.podSandboxId, uid: c.labels[LABEL_POD_UID] ?? '' };
     try {
       // Verbose for the one that runs: its info holds the config it was created with (the old spec).
       const verbose = c.state === 'CONTAINER_RUNNING';

@@ -1,6 +1,7 @@
-// Which container or pod a streaming command means: an ID (or unique prefix), as crictl takes it,
-// or names as kubectl takes them (`--pod NAME [-n NAMESPACE] [--container NAME]`), matched on the
-// CRI metadata of the newest ready sandbox.
+// Which container or pod a command means (exec, attach, port-forward, logs): an ID (or unique
+// prefix), as crictl takes it, or names as kubectl takes them (`--pod NAME [-n NAMESPACE]
+// [--container NAME]`), matched on the CRI metadata of the newest ready sandbox (for logs, of the
+// newest sandbox when none is ready: a finished pod's logs stay readable).
 import { SyncpodError } from '../errors';
 import type { Container, PodSandbox } from '../cri/types';
 import { resolveIdPrefix } from './filters';
@@ -21,13 +22,23 @@ export interface TargetLister {
 
 const newestFirst = <T extends { createdAt: string }>(a: T, b: T) => compareInt64Strings(b.createdAt, a.createdAt);
 
+export interface TargetChoice {
+  /** Also a sandbox that is not ready, when the pod has no ready one (logs); default false. */
+  notReady?: boolean;
+}
+
 /** The newest ready sandbox with this name and namespace (default "default"). */
-export async function resolvePodByName(lister: TargetLister, name: string, namespace = 'default'): Promise<PodSandbox> {
+export async function resolvePodByName(
+  lister: TargetLister,
+  name: string,
+  namespace = 'default',
+  choice: TargetChoice = {},
+): Promise<PodSandbox> {
   const pods = (await lister.listPods())
     .filter((p) => p.metadata?.name === name && p.metadata?.namespace === namespace)
     .sort(newestFirst);
   if (pods.length === 0) throw new SyncpodError(`no pod sandbox named ${namespace}/${name}`);
-  const ready = pods.find((p) => p.state === 'SANDBOX_READY');
+  const ready = pods.find((p) => p.state === 'SANDBOX_READY') ?? (choice.notReady ? pods[0] : undefined);
   if (!ready)
     throw new SyncpodError(
       `pod ${namespace}/${name} has no ready sandbox (newest ${pods[0]!.id.slice(0, 13)} is not ready)`,
@@ -46,8 +57,12 @@ export async function resolvePodTarget(lister: TargetLister, flags: TargetFlags)
   );
 }
 
-/** The container for exec/attach: the positional ID prefix, or --pod/-n/--container. */
-export async function resolveContainerTarget(lister: TargetLister, flags: TargetFlags): Promise<Container> {
+/** The container for exec/attach/logs: the positional ID prefix, or --pod/-n/--container. */
+export async function resolveContainerTarget(
+  lister: TargetLister,
+  flags: TargetFlags,
+  choice: TargetChoice = {},
+): Promise<Container> {
   if (flags.pod === undefined) {
     if (flags.container !== undefined) throw new SyncpodError('--container needs --pod (or give a container ID)');
     if (flags.id === undefined) throw new SyncpodError('a container ID (or --pod NAME --container NAME) is required');
@@ -59,7 +74,7 @@ export async function resolveContainerTarget(lister: TargetLister, flags: Target
     );
     return containers.find((c) => c.id === id)!;
   }
-  const pod = await resolvePodByName(lister, flags.pod, flags.namespace);
+  const pod = await resolvePodByName(lister, flags.pod, flags.namespace, choice);
   const containers = (await lister.listContainers(pod.id)).sort(newestFirst);
   const where = `pod ${pod.metadata?.namespace}/${pod.metadata?.name}`;
   if (flags.container === undefined) {

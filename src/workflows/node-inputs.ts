@@ -203,6 +203,43 @@ export function parseGivenPods(text: string, label: string): { pods: GivenPod[];
   return { pods, problems };
 }
 
+/**
+ * The first field of a static pod file's spec that its mirror pod shows otherwise, or undefined.
+ * Kubelet's uid for a file without one hashes the whole pod: once the file changed, kubelet gives it a
+ * new uid when it reads it again, and the mirror pod, made from the old file, names the old uid. Both
+ * specs get the API defaults; every field the file sets must have the same value in the mirror pod,
+ * which may carry more (its release's defaults and admission changes, spec.nodeName, the toleration
+ * kubelet adds). A field removed from the file is not seen.
+ */
+export function staleMirrorField(mirror: Pod, file: Pod): string | undefined {
+  const m = applyPodDefaults({ ...mirror, metadata: {} }).spec as unknown;
+  const f = applyPodDefaults({ ...file, metadata: {} }).spec as unknown;
+  const empty = (v: unknown): boolean =>
+    (Array.isArray(v) && v.length === 0) || (isObj(v) && Object.keys(v).length === 0);
+  const walk = (fv: unknown, mv: unknown, at: string): string | undefined => {
+    if (Array.isArray(fv)) {
+      if (!Array.isArray(mv) || mv.length !== fv.length) return at;
+      for (let i = 0; i < fv.length; i++) {
+        const d = walk(fv[i], mv[i], `${at}[${i}]`);
+        if (d) return d;
+      }
+      return undefined;
+    }
+    if (isObj(fv)) {
+      if (!isObj(mv)) return empty(fv) && mv === undefined ? undefined : at;
+      for (const [k, v] of Object.entries(fv)) {
+        if (at === 'spec' && (k === 'nodeName' || k === 'tolerations')) continue;
+        if (v === undefined || (empty(v) && mv[k] === undefined)) continue;
+        const d = walk(v, mv[k], `${at}.${k}`);
+        if (d) return d;
+      }
+      return undefined;
+    }
+    return fv === mv ? undefined : at;
+  };
+  return walk(f, m, 'spec');
+}
+
 /** One static pod file as kubelet's file source decodes it: exactly one Pod with a name. */
 export function parseStaticPodFile(text: string, path: string): Pod | string {
   const { docs, problem } = documents(text, path);
@@ -243,6 +280,7 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
 
   // Kubelet's own uid of each static pod, by namespace/name: mirror pods first, then the Pods API.
   const knownStatic = new Map<string, { uid: string; from: 'mirror-pod' | 'pods-api' }>();
+  const mirrors = new Map<string, Pod>();
   for (const p of req.podsApi ?? []) {
     knownUids.add(p.uid);
     if (p.configSource && p.configSource !== 'api')
@@ -253,7 +291,10 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
     const m = g.pod.metadata!;
     if (isMirrorPod(g.pod)) {
       const uid = m.annotations![ANNOTATION_CONFIG_MIRROR];
-      if (uid) knownStatic.set(key(m.namespace, m.name), { uid, from: 'mirror-pod' });
+      if (uid) {
+        knownStatic.set(key(m.namespace, m.name), { uid, from: 'mirror-pod' });
+        mirrors.set(key(m.namespace, m.name), g.pod);
+      }
       notes.push(
         `${g.source.file}: ${g.source.from} is a mirror pod: kubelet runs its static pod (uid ${uid}), not the API object`,
       );
@@ -298,7 +339,17 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
           continue;
         }
         const generated = generatePodName(parsed.metadata?.name ?? '', req.nodeName);
-        const known = knownStatic.get(key(parsed.metadata?.namespace, generated));
+        let known = knownStatic.get(key(parsed.metadata?.namespace, generated));
+        const mirror = mirrors.get(key(parsed.metadata?.namespace, generated));
+        if (known?.from === 'mirror-pod' && mirror && !parsed.metadata?.uid) {
+          const differs = staleMirrorField(mirror, parsed);
+          if (differs) {
+            notes.push(
+              `${path}: the mirror pod ${key(parsed.metadata?.namespace, generated)} (uid ${known.uid}) shows an older version of this file (${differs} differs): kubelet gives the file a new uid when it reads it again; planned with syncpod's own uid`,
+            );
+            known = undefined;
+          }
+        }
         const { pod, uidSource } = applyStaticPodDefaults(parsed, {
           nodeName: req.nodeName,
           source: path,

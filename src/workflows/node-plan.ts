@@ -215,12 +215,25 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
   const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
   // A static pod file that changed: a new uid with nothing on the node, and the old uid of the same
   // name among the orphans. One entry, the old pod's termination before the new pod's sync.
-  for (const p of pods) {
+  // The old uid's running containers are read (verbose) to say what changed in the file.
+  const replacements = pods.flatMap((p) => {
     const st = p.observed.status;
-    if (p.desired.source.kind !== 'static-pod' || st.sandboxStatuses.length || st.containerStatuses.length) continue;
+    if (p.desired.source.kind !== 'static-pod' || st.sandboxStatuses.length || st.containerStatuses.length) return [];
     const old = orphans.find((o) => o.namespace === p.plan.pod.namespace && o.name === p.plan.pod.name);
-    if (old) p.plan.replaces = staticPodReplacement(p.plan, old);
-  }
+    return old ? [{ p, old }] : [];
+  });
+  const olds = await observePods(
+    deps.runtime as RuntimeService,
+    replacements.map(({ old }) => ({ namespace: old.namespace, name: old.name, uid: old.uid })),
+    { lists, lean: true },
+  );
+  const rules = rulesOf(req.options);
+  replacements.forEach(({ p, old }, i) => {
+    p.plan.replaces = staticPodReplacement(p.plan, old, {
+      pod: p.desired.pod,
+      containers: { statuses: olds[i]!.status.containerStatuses, rules },
+    });
+  });
   return {
     plan: buildNodePlan(
       req.nodeName,

@@ -2,6 +2,7 @@ import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { SyncpodError } from '../errors';
 import type { ProbeResults } from '../kubelet/compute-pod-actions';
 import { probeInputs } from '../plan/probe-inputs';
+import { probeFlagResults, type ProbeFlags } from './probe-flags';
 import { parseFeatureGates, type FeatureGates } from '../kubelet/features';
 import {
   DEFAULT_KUBELET_VERSION,
@@ -53,17 +54,13 @@ export interface PlanDeps {
   now(): number;
 }
 
-export interface PlanRequest {
+export interface PlanRequest extends ProbeFlags {
   files: string[];
   kubelet: KubeletSelection;
   /** `-l/--selector` */
   selector?: string;
   /** `--ordinal` as given */
   ordinal?: string;
-  /** `--liveness-failed` / `--startup-failed` / `--startup-succeeded`: container names. */
-  livenessFailed?: string[];
-  startupFailed?: string[];
-  startupSucceeded?: string[];
   /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
   volumeData?: VolumeData;
 }
@@ -131,7 +128,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
   const now = deps.now();
   return loaded.map((l, i) => {
     const o = observed[i];
-    const probes = probeInputs(l.pod, o.status, req, l.apiStatus);
+    const probes = probeInputs(l.pod, o.status, probeFlagResults(req), l.apiStatus);
     const plan = buildPlan({
       probeInputs: probes.inputs,
       pod: l.pod,

@@ -12,7 +12,8 @@ import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
 import { buildPlan, killsSomething, type Plan } from '../plan/plan';
-import { probeInputs, type ProbeFlags } from '../plan/probe-inputs';
+import { probeInputs } from '../plan/probe-inputs';
+import { probeFlagResults, type ProbeFlags } from './probe-flags';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
@@ -203,7 +204,7 @@ async function withPreparedSync<R>(
     // instance that is still the newest, as kubelet's prober caches would.
     let probes: ReturnType<typeof probeInputs> | undefined;
     const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan => {
-      probes ??= probeInputs(p, o.status, req.probes ?? {}, loaded.apiStatus);
+      probes ??= probeInputs(p, o.status, probeFlagResults(req.probes ?? {}), loaded.apiStatus);
       return buildPlan({
         pod: p,
         podStatus: o.status,

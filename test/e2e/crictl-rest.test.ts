@@ -41,7 +41,7 @@ async function runContainer(name: string, command: string[]): Promise<string> {
       podSandboxId: ids.pod,
       config: {
         metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE },
+        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/0.log`,
         labels: {
@@ -368,7 +368,7 @@ describe('stats and imagefsinfo', () => {
         podSandboxId,
         config: {
           metadata: { name: 'spin' },
-          image: { image: BUSYBOX_IMAGE },
+          image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
           command: ['sh', '-c', 'while true; do :; done'],
           logPath: 'spin.log',
         },
@@ -704,9 +704,11 @@ describe('events on a stand-in runtime (containerd 1.6 has no GetContainerEvents
     try {
       const r = await syncpod(['-r', `unix://${socket}`, 'events', '-o', 'json'], { env: { NO_COLOR: '1' } });
       assert.equal(r.code, 0, r.stderr);
-      const lines = r.stdout.trimEnd().split('\n');
-      assert.equal(lines.length, 2);
-      const [created, started] = lines.map((l) => JSON.parse(l));
+      // crictl 1.37: each event as indented JSON and a newline
+      const events = r.stdout.trimEnd().split(/\n(?=\{)/);
+      assert.equal(events.length, 2);
+      assert.match(r.stdout, /^\{\n {2}"containerId": "c1",\n/);
+      const [created, started] = events.map((l) => JSON.parse(l));
       assert.deepEqual(Object.keys(created), ['containerId', 'containerEventType', 'createdAt', 'containersStatuses']);
       assert.deepEqual(
         [created.containerEventType, created.createdAt, 'podSandboxStatus' in created],

@@ -59,7 +59,7 @@ before(async () => {
         podSandboxId: ids.pod,
         config: {
           metadata: { name: 'アプリ', attempt: 0 },
-          image: { image: BUSYBOX_IMAGE },
+          image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
           command: ['sh', '-c', 'sleep 3600'],
           logPath: 'アプリ/0.log',
           labels: { 'io.kubernetes.container.name': 'アプリ', 'io.kubernetes.pod.uid': POD.uid },

@@ -96,8 +96,6 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       'runtime.version',
       'runtime.cgroup-driver',
       'kubelet.found',
-      'kubelet.version',
-      'kubelet.cgroup-driver',
       'kubelet.sandbox-image',
       'pods.crashloop',
       'pods.oomkilled',
@@ -110,6 +108,16 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     for (const c of checks.values())
       assert.ok(c.status === 'ok' || c.status === 'skip', `${c.id}: ${c.status}: ${c.summary}`);
     assert.equal(checks.get('kubelet.found')!.status, 'skip', 'no kubelet: skip, never fail');
+    // No kubelet is one finding: kubelet.found names the checks it skips, which are not rows of their own.
+    const skipped = ['kubelet.version', 'kubelet.config', 'kubelet.cgroup-driver'];
+    assert.deepEqual((checks.get('kubelet.found') as { skips?: string[] }).skips, skipped);
+    assert.match(
+      checks.get('kubelet.found')!.summary,
+      /\(skips kubelet\.version, kubelet\.config, kubelet\.cgroup-driver\)\.$/,
+    );
+    for (const id of skipped) assert.ok(!checks.has(id), `${id} is not a row of its own`);
+    const table = await run([...DOCTOR]);
+    assert.equal(table.stdout.match(/No kubelet process was found/g)?.length, 1, table.stdout);
     assert.equal(checks.get('runtime.cgroup-driver')!.evidence[0].value, 'cgroupfs');
 
     const detailed = await run([...DOCTOR, '--detailed-exitcode']);

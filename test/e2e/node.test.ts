@@ -130,6 +130,65 @@ describe('node-wide', () => {
     assert.equal(ok.stdout, 'OK: 2 pods as kubelet would keep them, no orphans\n');
   });
 
+  test('plan --node says every change a single-pod plan says (env, command, resources, with verdicts), and what changed in a replaced static pod file', async () => {
+    const uid = '5e5e5e5e-0000-4000-8000-0000000000a1';
+    const file = path.join(dir, 'words.yaml');
+    const words = (mode: string, sleep: number, memory: string) =>
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: words\n  namespace: e2e-words\n  uid: ${uid}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: app\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep ${sleep}; done"]\n    env: [{name: MODE, value: ${mode}}]\n    resources: {limits: {cpu: 100m, memory: ${memory}}}\n`;
+    fs.writeFileSync(file, words('green', 1, '64Mi'));
+    const synced = await run(['sync', ...nodeFlags(lab), '--yes', file]);
+    assert.equal(synced.code, 0, synced.stdout + synced.stderr);
+    fs.writeFileSync(file, words('red', 2, '96Mi'));
+    try {
+      const single = JSON.parse((await run(['plan', ...nodeFlags(lab), '-o', 'json', file])).stdout);
+      const nodeRun = await run(['plan', ...node(), '-o', 'json', file]);
+      assert.equal(nodeRun.code, 0, nodeRun.stderr);
+      const inNode = JSON.parse(nodeRun.stdout).plans.find((x: any) => x.pod.name === 'words');
+      // The same differences and verdicts as the single-pod plan, field by field.
+      assert.deepEqual(inNode.differences, single.differences);
+      assert.deepEqual(inNode.ignoredDifferences, single.ignoredDifferences);
+      const fields = [...single.differences, ...single.ignoredDifferences].flatMap((d: any) =>
+        d.differences.map((f: any) => f.field),
+      );
+      for (const f of ['command', 'env', 'resources']) assert.ok(fields.includes(f), `${f} in ${fields}`);
+      const table = await run(['plan', ...node(), file]);
+      const flat = table.stdout.replace(/\n {4}/g, ' ');
+      assert.match(flat, /^ {2}app: memory limit 64Mi → 96Mi: kubelet resizes it in place$/m);
+      assert.match(
+        flat,
+        /^ {2}app: command …e; do sleep 1; done"\] → …e; do sleep 2; done"\]; env MODE green → red: kubelet 1\.37 keeps the container running/m,
+      );
+
+      // A static pod file changed (its command) and another one given a probe: each one "replaced"
+      // entry that says what changed, or that no field the runtime records did.
+      fs.writeFileSync(path.join(manifests, 'alpha.yaml'), staticPod('alpha').replace('sleep 1', 'sleep 3'));
+      fs.writeFileSync(
+        path.join(manifests, 'beta.yaml'),
+        `${staticPod('beta')}    livenessProbe: {exec: {command: ["true"]}}\n`,
+      );
+      const replaced = await run(['plan', ...node(), '--detailed-exitcode']);
+      assert.equal(replaced.code, 2, replaced.stderr);
+      assert.match(replaced.stdout, /^Pod e2e-static\/alpha-e2e-node: replaced: file changed, kubelet starts uid/m);
+      assert.match(
+        replaced.stdout,
+        /^ {2}main: command …e; do sleep 1; done"\] → …e; do sleep 3; done"\]: the new pod starts it so$/m,
+      );
+      assert.match(replaced.stdout, /^What changed: no field the runtime records \(a probe/m);
+      const j = JSON.parse((await run(['plan', ...node(), '-o', 'json'])).stdout);
+      const alpha = j.plans.find((x: any) => x.pod.name === 'alpha-e2e-node');
+      assert.deepEqual(
+        alpha.replaces.differences.map((d: any) => [d.container, d.verdict, d.differences.map((f: any) => f.field)]),
+        [['main', 'recreates-pod', ['command']]],
+      );
+      assert.equal(j.summary.text, 'Node e2e-node: 2 pods: 2 with changes (2 replaced), 0 without; 1 other orphan.');
+    } finally {
+      fs.writeFileSync(path.join(manifests, 'alpha.yaml'), staticPod('alpha'));
+      fs.writeFileSync(path.join(manifests, 'beta.yaml'), staticPod('beta'));
+      const sb = (await run(['pods', '-q', '--namespace', '^e2e-words$'])).stdout.trim().split('\n').filter(Boolean);
+      if (sb.length) await run(['rmp', '-f', ...sb]);
+    }
+  });
+
   test("a static pod with an init container is ready after one sync --node (kubelet's next syncs run it to the app)", async () => {
     const withInit = path.join(dir, 'init-manifests');
     fs.mkdirSync(withInit);

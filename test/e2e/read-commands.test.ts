@@ -47,7 +47,7 @@ async function runContainer(
       podSandboxId: podId,
       config: {
         metadata: { name, attempt },
-        image: { image: BUSYBOX_IMAGE },
+        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
         command,
         logPath: `${name}/${attempt}.log`,
         labels: {
@@ -315,7 +315,11 @@ describe('ps -r and inspect by filters', () => {
       'CreateContainer',
       {
         podSandboxId: ids.podA,
-        config: { metadata: { name: 'by-id', attempt: 0 }, image: { image: img.image!.id }, command: ['true'] },
+        config: {
+          metadata: { name: 'by-id', attempt: 0 },
+          image: { image: img.image!.id, userSpecifiedImage: BUSYBOX_IMAGE_2 },
+          command: ['true'],
+        },
         sandboxConfig: sb,
       },
       { timeoutMs: 30000 },
@@ -451,6 +455,58 @@ describe('inspect and logs', () => {
     // The earlier container removed (its log file stays, as kubelet leaves it until GC): crictl's <attempt-1>.log.
     await rt.call('RemoveContainer', { containerId: first }, { timeoutMs: 30000 });
     assert.equal((await run(['logs', '--previous', second])).stdout, 'first run\n');
+  });
+
+  test('logs --pod NAME -n NS --container NAME, as exec resolves names; --previous by names; errors in one line', async () => {
+    const a = sandboxConfig('web', 'uid-web-1', { app: 'web', tier: 'front' });
+    const first = await runContainer(ids.podA, a, 'named', ['sh', '-c', 'echo named first']);
+    await waitFor(
+      async () => (await rt.call('ContainerStatus', { containerId: first })).status?.state === 'CONTAINER_EXITED',
+      'named first',
+    );
+    const second = await runContainer(ids.podA, a, 'named', ['sh', '-c', 'echo named second'], 1);
+    await waitFor(
+      async () => (await rt.call('ContainerStatus', { containerId: second })).status?.state === 'CONTAINER_EXITED',
+      'named second',
+    );
+    const byNames = ['--pod', 'web', '-n', 'team-a', '--container', 'named'];
+    let r = await run(['logs', ...byNames]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'named second\n', 'the newest instance');
+    assert.equal((await run(['logs', '--previous', ...byNames])).stdout, 'named first\n');
+    // The earlier container removed: the <attempt-1> log file, as by ID.
+    await rt.call('RemoveContainer', { containerId: first }, { timeoutMs: 30000 });
+    r = await run(['logs', '-p', ...byNames]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'named first\n');
+    // The running container of the pod, and a pod whose sandbox is stopped (db): its logs stay readable.
+    r = await run(['logs', '--tail', '1', '--pod', 'db', '--namespace', 'team-a', '--container', 'logger']);
+    assert.equal(r.code, 0, r.stderr);
+    assert.equal(r.stdout, 'line-5\n');
+    r = await run(['logs', '--pod', 'db', '-n', 'team-a']);
+    assert.equal(r.code, 0, 'one container: --container may be left out');
+    assert.match(r.stdout, /^first\n/);
+    // One line each: no such pod, no such container, several containers, names mixed with an ID.
+    assertOneLineError(
+      await run(['logs', '--pod', 'nope', '-n', 'team-a']),
+      /^syncpod: no pod sandbox named team-a\/nope$/,
+    );
+    assertOneLineError(await run(['logs', '--pod', 'web']), /^syncpod: no pod sandbox named default\/web$/);
+    assertOneLineError(
+      await run(['logs', '--pod', 'web', '-n', 'team-a', '--container', 'nope']),
+      /^syncpod: pod team-a\/web has no container named "nope"$/,
+    );
+    assertOneLineError(
+      await run(['logs', '--pod', 'web', '-n', 'team-a']),
+      /^syncpod: pod team-a\/web has several containers; choose one with --container \(.*\bapp\b.*\bnamed\b.*\)$/,
+    );
+    assertOneLineError(await run(['logs', '--container', 'app']), /--container needs --pod/);
+    assertOneLineError(await run(['logs', '-n', 'team-a', ids.running]), /--namespace needs --pod/);
+    assertOneLineError(await run(['logs']), /a container ID \(or --pod NAME --container NAME\) is required/);
+    assertOneLineError(
+      await run(['logs', '--pod', 'web', '-n', 'team-a', ids.running]),
+      /give a container ID or --pod NAME --container NAME, not both/,
+    );
   });
 
   test('logs -f of an exited container returns after the last line', async () => {

@@ -29,6 +29,8 @@ export interface Lab {
   /** Environment for spawning syncpod against this lab (no crictl.yaml of the machine is read). */
   env: Record<string, string>;
   ctr(args: string[]): string;
+  /** Puts docker-archive images (buildImages) into the runtime: ctr import, or skopeo for CRI-O. */
+  importImages(archives: Array<{ tar: string; tags: string[] }>): void;
   /** Sends `signal` (default SIGKILL) to containerd itself; its shims, and so the containers, live on. */
   signalContainerd(signal?: NodeJS.Signals): void;
   /** Starts containerd again on the same root, state and socket (after signalContainerd), and waits until it answers. */
@@ -65,18 +67,22 @@ function run(cmd: string, args: string[], opts: { input?: string | Buffer; allow
 }
 
 /**
- * The runtime the lab starts, chosen by SYNCPOD_TEST_RUNTIME: `containerd` (default: Debian's, on PATH)
- * or `containerd2` (containerd 2.x built by `npm run anchors`: CONTAINERD2_DIR, else the directory that
- * .anchors/env names). Both use runc and the CNI plugins from Debian.
+ * The runtime the lab starts, chosen by SYNCPOD_TEST_RUNTIME: `containerd` (default: Debian's, on PATH),
+ * `containerd2` (containerd 2.x built by `npm run anchors`: CONTAINERD2_DIR, else the directory that
+ * .anchors/env names) or `crio` (CRI-O built by `npm run anchors:crio`: CRIO_DIR, else .anchors/env;
+ * Debian's conmon; images put into its storage with Debian's skopeo). All use runc and the CNI plugins
+ * from Debian.
  */
 export interface LabRuntime {
-  kind: 'containerd' | 'containerd2';
-  /** The containerd binary. */
+  kind: 'containerd' | 'containerd2' | 'crio';
+  /** The runtime daemon's binary (containerd, or crio). */
   containerd: string;
-  /** The ctr binary of the same release (containerd 1.6's ctr on PATH for the Debian runtime). */
+  /** The ctr binary of the same release (containerd 1.6's ctr on PATH for the Debian runtime); '' for CRI-O. */
   ctr: string;
-  /** PATH for containerd, so it finds its own shim first. */
+  /** PATH for the daemon, so it finds its own shim first. */
   path: string;
+  /** CRI-O's pinns (beside crio). */
+  pinns?: string;
 }
 
 const REPO = path.join(__dirname, '..', '..');
@@ -96,9 +102,23 @@ export function labRuntime(env: NodeJS.ProcessEnv = process.env): LabRuntime {
   const kind = env.SYNCPOD_TEST_RUNTIME || 'containerd';
   const basePath = env.PATH ?? '/usr/sbin:/usr/bin:/sbin:/bin';
   if (kind === 'containerd') return { kind, containerd: 'containerd', ctr: 'ctr', path: basePath };
+  if (kind === 'crio') {
+    const crioDir = env.CRIO_DIR || anchorsEnv('CRIO_DIR');
+    if (!crioDir) throw new Error('SYNCPOD_TEST_RUNTIME=crio needs CRIO_DIR or .anchors/env: run npm run anchors:crio');
+    for (const b of ['crio', 'pinns'])
+      if (!fs.existsSync(path.join(crioDir, b)))
+        throw new Error(`CRIO_DIR=${crioDir} has no ${b}: run npm run anchors:crio`);
+    return {
+      kind,
+      containerd: path.join(crioDir, 'crio'),
+      ctr: '',
+      path: `${crioDir}:${basePath}`,
+      pinns: path.join(crioDir, 'pinns'),
+    };
+  }
   if (kind !== 'containerd2')
     throw new Error(
-      `SYNCPOD_TEST_RUNTIME=${kind}: the lab knows containerd (Debian's) and containerd2 (npm run anchors)`,
+      `SYNCPOD_TEST_RUNTIME=${kind}: the lab knows containerd (Debian's), containerd2 (npm run anchors) and crio (npm run anchors:crio)`,
     );
   const dir = env.CONTAINERD2_DIR || anchorsEnv('CONTAINERD2_DIR');
   if (!dir)
@@ -127,7 +147,7 @@ function requirePrerequisites(rt: LabRuntime): void {
   if (process.getuid && process.getuid() !== 0) {
     throw new Error('the containerd lab needs root (it starts containerd and creates network namespaces)');
   }
-  const tools = rt.kind === 'containerd' ? ['containerd', 'ctr'] : [];
+  const tools = rt.kind === 'containerd' ? ['containerd', 'ctr'] : rt.kind === 'crio' ? ['conmon', 'skopeo'] : [];
   const missing = [...tools, 'runc', 'nsenter', 'ip', 'tar'].filter(
     (b) => spawnSync('sh', ['-c', `command -v ${b}`]).status !== 0,
   );
@@ -135,13 +155,34 @@ function requirePrerequisites(rt: LabRuntime): void {
   if (!fs.existsSync('/usr/lib/cni/bridge')) missing.push('/usr/lib/cni/bridge (containernetworking-plugins)');
   if (missing.length) {
     throw new Error(
-      `the containerd lab needs: ${missing.join(', ')} — apt-get install -y containerd runc containernetworking-plugins busybox-static`,
+      `the containerd lab needs: ${missing.join(', ')} — apt-get install -y containerd runc containernetworking-plugins busybox-static${rt.kind === 'crio' ? ' conmon skopeo' : ''}`,
     );
   }
 }
 
-/** Builds docker-archive tars for the sandbox image and the busybox images (cached per lab dir). */
-function buildImages(workDir: string): string[] {
+export interface LabImage {
+  tags: string[];
+  entrypoint: string[];
+  cmd?: string[];
+  /** The image config's User (a numeric one is the image's uid in CRI). */
+  user?: string;
+}
+
+/** The lab's images: a pause stand-in and busybox under two names. */
+const LAB_IMAGES: LabImage[] = [
+  // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
+  {
+    tags: [PAUSE_IMAGE],
+    entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'],
+  },
+  { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
+];
+
+/**
+ * Builds docker-archive tars (one busybox layer) for the sandbox image and the busybox images, or
+ * for `images` (a test's own: e.g. one with a User).
+ */
+export function buildImages(workDir: string, images: LabImage[] = LAB_IMAGES): Array<{ tar: string; tags: string[] }> {
   const rootfs = path.join(workDir, 'rootfs');
   fs.rmSync(rootfs, { recursive: true, force: true });
   for (const d of ['bin', 'tmp', 'etc', 'proc', 'sys', 'dev', 'var', 'root'])
@@ -172,15 +213,7 @@ function buildImages(workDir: string): string[] {
   ]);
   const layerBytes = fs.readFileSync(layer);
   const diffId = createHash('sha256').update(layerBytes).digest('hex');
-  const images: Array<{ tags: string[]; entrypoint: string[]; cmd?: string[] }> = [
-    // A pause stand-in: PID 1 that exits on TERM/INT and otherwise sleeps.
-    {
-      tags: [PAUSE_IMAGE],
-      entrypoint: ['/bin/sh', '-c', 'trap "exit 0" TERM INT; while true; do sleep 3600 & wait; done'],
-    },
-    { tags: [BUSYBOX_IMAGE, BUSYBOX_IMAGE_2], entrypoint: [], cmd: ['/bin/sh'] },
-  ];
-  const tars: string[] = [];
+  const tars: Array<{ tar: string; tags: string[] }> = [];
   for (const img of images) {
     const config = {
       architecture: 'amd64',
@@ -190,6 +223,7 @@ function buildImages(workDir: string): string[] {
         Env: ['PATH=/bin'],
         Entrypoint: img.entrypoint.length ? img.entrypoint : undefined,
         Cmd: img.cmd,
+        User: img.user,
         WorkingDir: '/',
       },
       rootfs: { type: 'layers', diff_ids: [`sha256:${diffId}`] },
@@ -209,7 +243,7 @@ function buildImages(workDir: string): string[] {
     const tar = path.join(workDir, `image-${configId.slice(0, 12)}.tar`);
     run('tar', ['-C', stage, '-cf', tar, '.']);
     fs.rmSync(stage, { recursive: true, force: true });
-    tars.push(tar);
+    tars.push({ tar, tags: img.tags });
   }
   fs.rmSync(rootfs, { recursive: true, force: true });
   fs.rmSync(layer, { force: true });
@@ -217,8 +251,99 @@ function buildImages(workDir: string): string[] {
 }
 
 function configToml(rt: LabRuntime, dir: string, cniConfDir: string, streamPort: number): string {
+  if (rt.kind === 'crio')
+    return crioConf(rt, dir, cniConfDir).replace('stream_port = "0"', `stream_port = "${streamPort}"`);
   const text = rt.kind === 'containerd' ? configTomlV2(dir, cniConfDir) : configTomlV3(dir, cniConfDir);
   return text.replace('stream_server_port = "0"', `stream_server_port = "${streamPort}"`);
+}
+
+/** The daemon's config file in the lab directory. */
+const configFileOf = (rt: LabRuntime, dir: string) => path.join(dir, rt.kind === 'crio' ? 'crio.conf' : 'config.toml');
+/** The CRI socket in the lab directory. */
+const socketOf = (rt: LabRuntime, dir: string) => path.join(dir, rt.kind === 'crio' ? 'crio.sock' : 'containerd.sock');
+
+/**
+ * CRI-O: everything private to the lab (storage root and runroot with the vfs driver, which needs no
+ * kernel overlay support inside a test; its socket, exits, attach sockets, pinned namespaces, logs,
+ * version and shutdown files, hooks, CDI, irqbalance files, a signature policy that accepts the
+ * lab's local images), runc and Debian's conmon, the lab's CNI dir, cgroupfs as the lab's containerd
+ * uses, NRI and metrics off.
+ */
+function crioConf(rt: LabRuntime, dir: string, cniConfDir: string): string {
+  return `[crio]
+root = "${dir}/storage/root"
+runroot = "${dir}/storage/runroot"
+storage_driver = "vfs"
+log_dir = "${dir}/crio-logs"
+version_file = "${dir}/crio-version"
+version_file_persist = "${dir}/crio-version-persist"
+clean_shutdown_file = "${dir}/crio-clean.shutdown"
+[crio.api]
+listen = "${dir}/crio.sock"
+stream_address = "127.0.0.1"
+stream_port = "0"
+[crio.runtime]
+default_runtime = "runc"
+cgroup_manager = "cgroupfs"
+conmon_cgroup = "pod"
+pinns_path = "${rt.pinns}"
+namespaces_dir = "${dir}/crio-ns"
+container_exits_dir = "${dir}/crio-exits"
+container_attach_socket_dir = "${dir}/crio-attach"
+hooks_dir = ["${dir}/crio-hooks"]
+cdi_spec_dirs = ["${dir}/crio-cdi"]
+decryption_keys_path = "${dir}/crio-keys"
+irqbalance_config_file = "${dir}/crio-irqbalance"
+irqbalance_config_restore_file = "${dir}/crio-irqbalance-restore"
+default_mounts_file = "${dir}/crio-mounts.conf"
+# the CRI event stream (GetContainerEvents), as kubelet's evented PLEG needs it
+enable_pod_events = true
+[crio.runtime.runtimes.runc]
+runtime_path = "${dir}/crio-runc-clamp"
+runtime_root = "${dir}/crio-runc"
+runtime_type = "oci"
+monitor_path = "/usr/bin/conmon"
+monitor_cgroup = "pod"
+[crio.image]
+pause_image = "${PAUSE_IMAGE}"
+# the lab's pause stand-in is a shell loop: run the image's own entrypoint, not /pause
+pause_command = ""
+signature_policy = "${dir}/crio-policy.json"
+signature_policy_dir = "${dir}/crio-policies"
+[crio.network]
+network_dir = "${cniConfDir}"
+plugin_dirs = ["/usr/lib/cni"]
+[crio.nri]
+enable_nri = false
+[crio.metrics]
+enable_metrics = false
+`;
+}
+
+/** Files and directories CRI-O's config names that must exist before it starts. */
+function prepareCrio(dir: string): void {
+  for (const d of ['crio-conf.d', 'crio-hooks', 'crio-cdi', 'crio-keys', 'crio-policies', 'crio-logs'])
+    fs.mkdirSync(path.join(dir, d), { recursive: true });
+  fs.writeFileSync(path.join(dir, 'crio-mounts.conf'), '');
+  fs.writeFileSync(path.join(dir, 'crio-policy.json'), '{"default":[{"type":"insecureAcceptAnything"}]}\n');
+  // runc behind a clamp of negative oomScoreAdj: this machine refuses to lower oom_score_adj (writing
+  // -998 fails), and CRI-O gives its infra container -998 with no option like containerd's
+  // restrict_oom_score_adj, which the containerd labs use for the same reason (clamp at the daemon's
+  // own score, 0 here). Everything else reaches Debian's runc unchanged.
+  const clamp = path.join(dir, 'crio-runc-clamp');
+  fs.writeFileSync(
+    clamp,
+    `#!/bin/sh
+prev=
+for a in "$@"; do
+  case "$prev" in --bundle|-b) sed -i 's/"oomScoreAdj": *-[0-9]*/"oomScoreAdj": 0/' "$a/config.json" ;; esac
+  case "$a" in --bundle=*) sed -i 's/"oomScoreAdj": *-[0-9]*/"oomScoreAdj": 0/' "\${a#--bundle=}/config.json" ;; esac
+  prev=$a
+done
+exec /usr/bin/runc "$@"
+`,
+  );
+  fs.chmodSync(clamp, 0o755);
 }
 
 /** containerd 1.x: config version 2, the CRI plugin's settings in one table. */
@@ -439,7 +564,7 @@ export interface LabLedgerEntry {
 /** Hard cleanup of a lab directory: processes, mounts, netns, pod cgroups, files. */
 function destroyLab(dir: string, netns: string | undefined, keepDir: boolean, ledger = true): void {
   const sock = path.join(dir, 'containerd.sock');
-  for (const pid of pidsMatching(`--config ${dir}/config.toml`)) {
+  for (const pid of [...pidsMatching(`--config ${dir}/config.toml`), ...pidsMatching(`--config ${dir}/crio.conf`)]) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -454,7 +579,8 @@ function destroyLab(dir: string, netns: string | undefined, keepDir: boolean, le
       /* gone */
     }
   }
-  for (const shim of pidsMatching(`-address ${sock}`)) {
+  // containerd's shims name its socket; CRI-O's conmons name the lab's exit dir.
+  for (const shim of [...pidsMatching(`-address ${sock}`), ...pidsMatching(`--exit-dir ${dir}/crio-exits`)]) {
     for (const p of [...descendants(shim).reverse(), shim]) {
       try {
         process.kill(p, 'SIGKILL');
@@ -516,20 +642,23 @@ async function stopLabProcesses(
   log: (l: string) => void,
   ledger = true,
 ): Promise<void> {
-  const socket = path.join(dir, 'containerd.sock');
+  // A CRI-O lab has crio.conf and crio.sock where a containerd lab has config.toml and containerd.sock.
+  const crio = fs.existsSync(path.join(dir, 'crio.conf'));
+  const socket = path.join(dir, crio ? 'crio.sock' : 'containerd.sock');
+  const needle = `--config ${dir}/${crio ? 'crio.conf' : 'config.toml'}`;
   try {
     if (fs.existsSync(socket)) await removeAllPodsViaCri(`unix://${socket}`);
   } catch (err) {
     log(`lab: CRI cleanup failed (${(err as Error).message}); cleaning up by force`);
   }
-  for (const pid of pidsMatching(`--config ${dir}/config.toml`)) {
+  for (const pid of pidsMatching(needle)) {
     try {
       process.kill(pid, 'SIGTERM');
     } catch {
       /* gone */
     }
   }
-  for (let i = 0; i < 50 && pidsMatching(`--config ${dir}/config.toml`).length; i++) await sleep(100);
+  for (let i = 0; i < 50 && pidsMatching(needle).length; i++) await sleep(100);
   destroyLab(dir, netns, keepDir, ledger);
 }
 
@@ -603,15 +732,38 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       2,
     ),
   );
-  fs.writeFileSync(path.join(dir, 'config.toml'), configToml(rt, dir, cniConfDir, opts.streamPort ?? 0));
+  fs.writeFileSync(configFileOf(rt, dir), configToml(rt, dir, cniConfDir, opts.streamPort ?? 0));
   const tars = buildImages(dir);
+  // CRI-O pulls only from registries, and the lab has none: skopeo copies archives into its storage.
+  const intoCrioStorage = (archives: Array<{ tar: string; tags: string[] }>): void => {
+    const store = `containers-storage:[vfs@${dir}/storage/root+${dir}/storage/runroot]`;
+    for (const { tar, tags } of archives)
+      for (const tag of tags)
+        run('skopeo', [
+          '--policy',
+          path.join(dir, 'crio-policy.json'),
+          'copy',
+          '--quiet',
+          `docker-archive:${tar}`,
+          `${store}${tag}`,
+        ]);
+  };
+  if (rt.kind === 'crio') {
+    prepareCrio(dir);
+    intoCrioStorage(tars); // before it starts
+  }
 
   run('ip', ['netns', 'add', netns]);
   run('ip', ['-n', netns, 'link', 'set', 'lo', 'up']);
   const launch = (): void => {
     const logFd = fs.openSync(path.join(dir, 'containerd.log'), 'a');
     // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
-    const child = spawn('nsenter', [`--net=/run/netns/${netns}`, rt.containerd, '--config', `${dir}/config.toml`], {
+    const args =
+      rt.kind === 'crio'
+        ? ['--config', configFileOf(rt, dir), '--config-dir', path.join(dir, 'crio-conf.d')]
+        : ['--config', configFileOf(rt, dir)];
+    const child = spawn('nsenter', [`--net=/run/netns/${netns}`, rt.containerd, ...args], {
+      cwd: dir,
       detached: true,
       stdio: ['ignore', logFd, logFd],
       env: { ...process.env, PATH: rt.path },
@@ -620,15 +772,17 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     fs.closeSync(logFd);
   };
   launch();
-  const socket = path.join(dir, 'containerd.sock');
+  const socket = socketOf(rt, dir);
+  const answers = (): boolean =>
+    rt.kind === 'crio'
+      ? spawnSync(crictlBinary(), ['--config', '/dev/null', '-r', `unix://${socket}`, '-t', '2s', 'version'], {
+          encoding: 'utf8',
+        }).status === 0
+      : spawnSync(rt.ctr, ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0;
   const waitUntilUp = async (): Promise<void> => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (
-        fs.existsSync(socket) &&
-        spawnSync(rt.ctr, ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0
-      )
-        return;
+      if (fs.existsSync(socket) && answers()) return;
       if (Date.now() > deadline) {
         const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
         throw new Error(`containerd did not come up within 30s: ${tail}`);
@@ -637,9 +791,9 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     }
   };
   const containerdPids = (): number[] =>
-    pidsMatching(`--config ${dir}/config.toml`).filter((pid) => {
+    pidsMatching(`--config ${configFileOf(rt, dir)}`).filter((pid) => {
       try {
-        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'containerd';
+        return fs.readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === (rt.kind === 'crio' ? 'crio' : 'containerd');
       } catch {
         return false;
       }
@@ -655,18 +809,21 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     launch();
     await waitUntilUp();
   };
-  const ctr = (args: string[]): string => run(rt.ctr, ['--address', socket, '-n', 'k8s.io', ...args]);
+  const ctr = (args: string[]): string => {
+    if (rt.kind === 'crio') throw new Error(`lab.ctr ${args.join(' ')}: CRI-O has no ctr (a containerd tool)`);
+    return run(rt.ctr, ['--address', socket, '-n', 'k8s.io', ...args]);
+  };
 
   const stop = (): Promise<void> => stopLabProcesses(dir, netns, !!opts.keepDir, log, opts.ledger ?? true);
 
   try {
     await waitUntilUp();
-    for (const tar of tars) ctr(['images', 'import', tar]);
+    if (rt.kind !== 'crio') for (const { tar } of tars) ctr(['images', 'import', tar]);
   } catch (err) {
     await stop();
     throw err;
   }
-  log(`lab ${id}: containerd at unix://${socket}`);
+  log(`lab ${id}: ${rt.kind} at unix://${socket}`);
   return {
     id,
     dir,
@@ -684,6 +841,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       NO_COLOR: '1',
     },
     ctr,
+    importImages: (archives) => {
+      if (rt.kind === 'crio') intoCrioStorage(archives);
+      else for (const { tar } of archives) ctr(['images', 'import', tar]);
+    },
     signalContainerd,
     restartContainerd,
     stop,
@@ -692,5 +853,5 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
 
 /** Which tools the lab used, for messages. */
 export function labToolVersions(): string {
-  return execFileSync(labRuntime().containerd, ['--version'], { encoding: 'utf8' }).trim();
+  return execFileSync(labRuntime().containerd, ['--version'], { encoding: 'utf8' }).trim().split('\n')[0];
 }

@@ -262,10 +262,17 @@ export function criState(crictl: string, endpoint: string, namespace: string): C
   const list = (crictlJson(crictl, endpoint, ['ps', '-a', '-o', 'json']).containers ?? []).filter((c: any) =>
     ids.has(c.podSandboxId),
   );
-  const containers: CriContainer[] = list.map((c: any) => {
-    const st = crictlJson(crictl, endpoint, ['inspect', '-o', 'json', c.id]).status;
+  const containers: CriContainer[] = list.flatMap((c: any) => {
+    let st: any;
+    try {
+      st = crictlJson(crictl, endpoint, ['inspect', '-o', 'json', c.id]).status;
+    } catch (err) {
+      // removed between the list and its status: gone
+      if (/NotFound/.test((err as Error).message)) return [];
+      throw err;
+    }
     const lin = st.resources?.linux ?? {};
-    return {
+    const container: CriContainer = {
       id: c.id,
       sandboxId: c.podSandboxId,
       name: c.metadata.name,
@@ -280,6 +287,7 @@ export function criState(crictl: string, endpoint: string, namespace: string): C
       restartCount: st.annotations?.['io.kubernetes.container.restartCount'] ?? '',
       resources: `cpuShares=${lin.cpuShares ?? ''} cpuQuota=${lin.cpuQuota ?? ''} memory=${lin.memoryLimitInBytes ?? ''}`,
     };
+    return [container];
   });
   return { sandboxes, containers };
 }
@@ -315,6 +323,8 @@ export function effectsBetween(
   podName: string,
   until: number,
   uidName: (uid: string) => string,
+  /** Pods (uids) whose effects count whenever they happened: a replaced pod, terminated by its own worker. */
+  unbounded: Set<string> = new Set(),
 ): Effects {
   const e: Effects = { stopped: [], removed: [], updated: [], created: [] };
   const created: Array<{ at: number; text: string }> = [];
@@ -334,10 +344,13 @@ export function effectsBetween(
   for (const [id, c] of cBefore) {
     const now = cAfter.get(id);
     if (!now) {
-      e.removed.push(`${c.name} ${short(id)}`);
+      // a running container that is gone was stopped first; a replaced pod's removal is not compared
+      if (c.state === 'CONTAINER_RUNNING') e.stopped.push(`${c.name} ${short(id)}`);
+      if (!unbounded.has(c.uid)) e.removed.push(`${c.name} ${short(id)}`);
       continue;
     }
-    if (c.state === 'CONTAINER_RUNNING' && now.state !== 'CONTAINER_RUNNING' && (now.finishedAt ?? 0) <= until)
+    const bound = unbounded.has(c.uid) ? Number.MAX_SAFE_INTEGER : until;
+    if (c.state === 'CONTAINER_RUNNING' && now.state !== 'CONTAINER_RUNNING' && (now.finishedAt ?? 0) <= bound)
       e.stopped.push(`${c.name} ${short(id)}`);
     if (c.resources !== now.resources) e.updated.push(`${c.name} ${short(id)}`);
   }
@@ -392,9 +405,12 @@ export function planEffects(plan: any, before: CriState, uidName: (uid: string) 
     for (const s of before.sandboxes)
       if (s.uid === uid && s.state === 'SANDBOX_READY') e.stopped.push(`sandbox ${short(s.id)}`);
   };
+  // The replaced pod: "terminated first, then removed" — its running containers and ready sandboxes are
+  // stopped; the removal comes later and at no fixed time (kubelet's cleanup of a terminated pod's dead
+  // containers, garbage collection): not compared, on either side.
   for (const r of plan.replaces?.steps ?? []) {
-    if (r.action === 'kill-pod') killPodOf(plan.replaces.uid);
-    else throw new Error(`replaced pod step ${r.action}: not translated`);
+    if (r.action !== 'kill-pod') throw new Error(`replaced pod step ${r.action}: not translated`);
+    killPodOf(plan.replaces.uid);
   }
   for (const s of plan.steps as any[]) {
     switch (s.action) {
@@ -424,6 +440,10 @@ export function planEffects(plan: any, before: CriState, uidName: (uid: string) 
         break;
       case 'update-container-resources':
         e.updated.push(name(s.containerId));
+        break;
+      case 'update-pod-sandbox-resources':
+        // UpdatePodSandboxResources leaves nothing the CRI lists or reports (no sandbox resources in
+        // PodSandboxStatus): not observable here
         break;
       default:
         throw new Error(`plan step ${s.action}: not translated`);

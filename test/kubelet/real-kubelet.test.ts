@@ -24,6 +24,7 @@ import {
   KUBELET,
   NODE_NAME,
   KubeletRun,
+  anyEffect,
   criState,
   effectsBetween,
   planEffects,
@@ -47,6 +48,49 @@ let dir: string;
 let devicePluginSockExisted = false;
 const DEVICE_PLUGIN_SOCK = '/var/lib/kubelet/device-plugins/kubelet.sock';
 let devicePluginDirExisted = false;
+/** This run's cgroup root for kubelets with QoS cgroups (cgroupfs form), made on first use. */
+let cgroupRoot: string | undefined;
+
+/** cgroup v1 hierarchies (or the v2 root) where kubelet's cgroupfs manager makes its cgroups. */
+function cgroupHierarchies(): string[] {
+  if (fs.existsSync('/sys/fs/cgroup/cgroup.controllers')) return ['/sys/fs/cgroup'];
+  return fs
+    .readdirSync('/sys/fs/cgroup')
+    .filter((d) => d !== 'unified' && fs.existsSync(`/sys/fs/cgroup/${d}/cgroup.procs`))
+    .map((d) => `/sys/fs/cgroup/${d}`);
+}
+
+function makeCgroupRoot(name: string): string {
+  for (const h of cgroupHierarchies()) {
+    fs.mkdirSync(path.join(h, name), { recursive: true });
+    // a v1 cpuset cgroup takes no task until it has CPUs and memory nodes
+    for (const f of ['cpuset.cpus', 'cpuset.mems'])
+      if (fs.existsSync(path.join(h, f)))
+        fs.writeFileSync(path.join(h, name, f), fs.readFileSync(path.join(h, f), 'utf8').trim());
+  }
+  return `/${name}`;
+}
+
+/** Removes the cgroups under a root, deepest first (their tasks are gone once the pods are). */
+function removeCgroupTree(root: string): void {
+  for (const h of cgroupHierarchies()) {
+    const top = path.join(h, root);
+    if (!fs.existsSync(top)) continue;
+    const dirs: string[] = [];
+    const walk = (d: string): void => {
+      for (const e of fs.readdirSync(d, { withFileTypes: true })) if (e.isDirectory()) walk(path.join(d, e.name));
+      dirs.push(d);
+    };
+    walk(top);
+    for (const d of dirs) {
+      try {
+        fs.rmdirSync(d);
+      } catch {
+        /* still in use: reported by the check below */
+      }
+    }
+  }
+}
 
 interface Ctx {
   node: KubeletNode;
@@ -56,7 +100,7 @@ interface Ctx {
   writePod(pod: object): void;
   /** Runs kubelet until `pred` holds for the pod's CRI state, then stops it. */
   runUntil(what: string, pred: (s: CriState) => boolean): Promise<void>;
-  /** Tells a waiting container to exit (creates /ctl/<file>) and waits until CRI shows it exited. */
+  /** Tells a waiting container to exit (creates /ctl/<file>), waits until CRI shows it exited, removes the file. */
   release(file: string, container: string): Promise<void>;
   state(): CriState;
 }
@@ -76,6 +120,12 @@ interface Case {
    * probe flags act only there (plan --node takes --liveness-failed and ignores it).
    */
   planMirror?: boolean;
+  /**
+   * Run kubelet with QoS cgroups (cgroupsPerQOS) under a cgroup root of this run's own: kubelet's
+   * in-place resize needs the pod cgroup (with cgroupsPerQOS false, kubelet v1.37.2 panics in
+   * doPodResizeAction).
+   */
+  qos?: boolean;
   /** Compare with the first sync that acts (a probe's result comes after kubelet's start), not the first sync. */
   firstActing?: boolean;
 }
@@ -104,6 +154,9 @@ function spec(c: Ctx, s: Record<string, unknown>): Record<string, unknown> {
     ...s,
   };
 }
+
+/** Requests and limits alike (a Guaranteed container). */
+const resources = (cpu: string, memory: string) => ({ requests: { cpu, memory }, limits: { cpu, memory } });
 
 const UID = (n: number) => `5e0c1d2e-0000-4000-8000-${String(n).padStart(12, '0')}`;
 
@@ -139,9 +192,12 @@ const CASES: Case[] = [
   {
     name: 'init-failed',
     pod: (c) => ({
-      spec: spec(c, { initContainers: [container('init', 'exit 1')], containers: [container('app', LOOP)] }),
+      spec: spec(c, { initContainers: [container('init', until('init', 1))], containers: [container('app', LOOP)] }),
     }),
-    prepare: (c) => c.runUntil('init exited twice', exitedTimes('init', 1)),
+    async prepare(c) {
+      await c.runUntil('init running', running('init'));
+      await c.release('init', 'init');
+    },
     steps: ['start-init-container init'],
   },
   {
@@ -206,6 +262,37 @@ const CASES: Case[] = [
     steps: ['start-container retry'],
   },
   {
+    name: 'restart-all-containers',
+    pod: (c) => ({
+      spec: spec(c, {
+        initContainers: [container('setup', 'exit 0')],
+        containers: [
+          container('trigger', until('trigger', 7), {
+            restartPolicy: 'Never',
+            restartPolicyRules: [{ action: 'RestartAllContainers', exitCodes: { operator: 'In', values: [7] } }],
+          }),
+          container('app', LOOP),
+        ],
+      }),
+    }),
+    async prepare(c) {
+      await c.runUntil('both running', (s) => running('trigger')(s) && running('app')(s));
+      await c.release('trigger', 'trigger');
+    },
+    steps: ['reset-container app', 'reset-container setup', 'reset-container trigger'],
+  },
+  {
+    name: 'container-stopped',
+    pod: (c) => ({ spec: spec(c, { containers: [container('app', LOOP), container('side', LOOP)] }) }),
+    async prepare(c) {
+      await c.runUntil('both running', (s) => running('app')(s) && running('side')(s));
+      const app = c.state().containers.find((x) => x.name === 'app')!;
+      const r = spawnSync(crictl, ['-r', c.node.endpoint, 'stop', app.id], { encoding: 'utf8' });
+      assert.equal(r.status, 0, r.stderr);
+    },
+    steps: ['start-container app'],
+  },
+  {
     name: 'liveness-failed',
     pod: (c) => ({
       metadata: { uid: UID(9) },
@@ -264,7 +351,39 @@ const CASES: Case[] = [
       const r = spawnSync(crictl, ['-r', c.node.endpoint, 'stopp', sb.id], { encoding: 'utf8' });
       assert.equal(r.status, 0, r.stderr);
     },
-    steps: ['create-sandbox attempt 1', 'start-container app'],
+    // kill-pod: kubelet stops the stopped sandbox again (StopPodSandbox is idempotent: CRI shows no change)
+    steps: ['kill-pod', 'create-sandbox attempt 1', 'start-container app'],
+  },
+  {
+    name: 'resize-new-uid',
+    pod: (c) => ({
+      spec: spec(c, { containers: [container('app', LOOP, { resources: resources('200m', '64Mi') })] }),
+    }),
+    async prepare(c) {
+      await c.runUntil('app running', running('app'));
+      const pod = this.pod(c);
+      (pod.spec.containers as any[])[0].resources = resources('300m', '64Mi');
+      c.writePod(pod);
+    },
+    steps: ['create-sandbox attempt 0', 'start-container app'],
+  },
+  {
+    name: 'resize-same-uid',
+    pod: (c) => ({
+      metadata: { uid: UID(15) },
+      spec: spec(c, { containers: [container('app', LOOP, { resources: resources('200m', '64Mi') })] }),
+    }),
+    async prepare(c) {
+      await c.runUntil('app running', running('app'));
+      const pod = this.pod(c);
+      (pod.spec.containers as any[])[0].resources = resources('300m', '64Mi');
+      c.writePod(pod);
+    },
+    qos: true,
+    firstActing: true,
+    // kubelet 1.37 writes the pod-level resources around the container update (UpdatePodSandboxResources,
+    // not visible through CRI's lists and statuses)
+    steps: ['update-pod-sandbox-resources', 'update-pod-sandbox-resources', 'update-container-resources app'],
   },
   {
     name: 'env-changed',
@@ -302,6 +421,7 @@ after(async () => {
     }
   }
   await lab?.stop();
+  if (cgroupRoot) removeCgroupTree(cgroupRoot);
   if (!dir) return;
   // kubelet's legacy log links (/var/log/containers/<pod>_<ns>_<container>-<id>.log) point into our pod log dirs
   for (const f of fs.existsSync('/var/log/containers') ? fs.readdirSync('/var/log/containers') : []) {
@@ -327,7 +447,7 @@ after(async () => {
 
 function stepText(s: any): string {
   if (s.action === 'create-sandbox') return `create-sandbox attempt ${s.attempt}`;
-  if (s.action === 'kill-pod') return 'kill-pod';
+  if (s.action === 'kill-pod' || s.action === 'update-pod-sandbox-resources') return s.action;
   return `${s.action} ${s.target}`;
 }
 
@@ -344,6 +464,10 @@ async function runCase(c: Case): Promise<void> {
     endpoint: lab.endpoint,
     gates: c.gates ?? {},
   };
+  if (c.qos) {
+    cgroupRoot ??= makeCgroupRoot(`syncpod-real-kubelet-${lab.id}`);
+    node.cgroupRoot = cgroupRoot;
+  }
   for (const d of [node.manifests, node.root, node.podLogs, node.ctl]) fs.mkdirSync(d, { recursive: true });
   const ns = `rk-${c.name}`;
   const podName = `${c.name}-${NODE_NAME}`;
@@ -394,6 +518,8 @@ async function runCase(c: Case): Promise<void> {
         if (Date.now() > deadline) throw new Error(`${c.name}: ${name} did not exit after /ctl/${file}`);
         await sleep(100);
       }
+      // a restarted instance waits again (else it exits at once and a later sync's work mixes in)
+      fs.rmSync(path.join(node.ctl, file));
     },
     state,
   };
@@ -432,7 +558,7 @@ async function runCase(c: Case): Promise<void> {
       NODE_NAME,
       '--kubelet-version',
       '1.37',
-      '--cgroups-per-qos=false',
+      ...(node.cgroupRoot ? ['--cgroups-per-qos=true', '--cgroup-root', node.cgroupRoot] : ['--cgroups-per-qos=false']),
       '--cgroup-driver',
       'cgroupfs',
       '--pod-logs-root',
@@ -458,12 +584,12 @@ async function runCase(c: Case): Promise<void> {
         ];
     if (c.planMirror) assert.equal(mirrorArgs.length, 1, `${c.name}: no mirror pod to plan`);
     const r = await syncpod(args, { env: { ...lab.env }, timeoutMs: 120_000 });
+    fs.writeFileSync(path.join(caseDir, 'plan.json'), r.stdout);
     assert.ok(r.code === 0 || r.code === 2, `plan exited ${r.code}: ${r.stderr}`);
     const out = JSON.parse(r.stdout);
     const plans: any[] = Array.isArray(out) ? out : (out.plans ?? [out]);
     const plan = plans.find((p: any) => p.pod.name === podName);
     assert.ok(plan, `no plan for ${podName}: ${r.stdout.slice(0, 500)}`);
-    assert.deepEqual(plan.steps.map(stepText), c.steps, `${c.name}: the plan`);
     const oldUids = new Set(before.sandboxes.map((s) => s.uid));
     const uidName = (u: string): string => (oldUids.has(u) ? u.slice(0, 8) : 'new');
     const expected = planEffects(plan, before, uidName);
@@ -474,21 +600,28 @@ async function runCase(c: Case): Promise<void> {
     let until: number | undefined;
     let acting: string | undefined;
     let afterState = before;
+    /** Microseconds: no effect had been seen in a poll that began then. */
+    let cleanUntil = Date.now() * 1000;
     try {
       const deadline = Date.now() + 90_000;
       for (;;) {
         if (!current.running) throw new Error(`${c.name}: kubelet exited: ${current.tail()}`);
+        const polledAt = Date.now() * 1000;
         afterState = state();
         const marks = syncMarks(current.text(), `${ns}/${podName}`).filter((m) => m.exit !== undefined);
         if (c.firstActing) {
-          // the first sync whose time holds a creation or an exit
+          // the first sync that acted: the one whose time holds the first creation or exit, or for
+          // a change CRI keeps no time of (resources), the first that ended after the last poll that
+          // saw nothing yet
           const times = timedEffectTimes(before, afterState, podName);
+          if (times.length === 0 && anyEffect(before, afterState, podName)) times.push(cleanUntil);
           const m = times.length ? marks.find((x) => x.exit! >= times[0]) : undefined;
           if (m) {
             until = m.exit;
             acting = `${m.kind} ${m.actions ?? ''}`;
             break;
           }
+          if (times.length === 0) cleanUntil = polledAt;
         } else {
           // kubelet's first sync of the pod: its first SyncPod, and when that found the pod terminal,
           // the SyncTerminatingPod that follows it
@@ -508,15 +641,47 @@ async function runCase(c: Case): Promise<void> {
       }
       await sleep(300);
       afterState = state();
+      // a replaced pod is terminated by a worker of its own: wait until it is (no container running,
+      // its sandboxes stopped), at most 20 s
+      if (plan.replaces) {
+        const old = plan.replaces.uid;
+        const settled = (s: CriState): boolean =>
+          !s.containers.some((x) => x.uid === old && x.state === 'CONTAINER_RUNNING') &&
+          !s.sandboxes.some((x) => x.uid === old && x.state === 'SANDBOX_READY');
+        for (let i = 0; i < 100 && !settled(afterState); i++) {
+          await sleep(200);
+          afterState = state();
+        }
+      }
     } finally {
       await current.stop();
     }
-    const observed: Effects = effectsBetween(before, afterState, podName, until!, uidName);
+    const observed: Effects = effectsBetween(
+      before,
+      afterState,
+      podName,
+      until!,
+      uidName,
+      new Set(plan.replaces ? [plan.replaces.uid] : []),
+    );
     const line = `${c.name}: plan ${JSON.stringify(plan.steps.map(stepText))}; kubelet ${JSON.stringify(observed)}`;
     results.push(line);
-    assert.deepEqual(observed, expected, `${c.name}: what kubelet did (its sync: ${acting})`);
+    const was = before.containers.map((x) => `${x.name} ${x.id.slice(0, 12)} ${x.state} attempt ${x.attempt}`);
+    assert.deepEqual(
+      observed,
+      expected,
+      `${c.name}: what kubelet did (its sync: ${acting}; containers before: ${was.join(', ')})`,
+    );
+    // the state this case is built for was reached (checked after the comparison, which is the point)
+    assert.deepEqual(plan.steps.map(stepText), c.steps, `${c.name}: the plan`);
   } finally {
     if (current?.running) await current.stop();
+    // REAL_KUBELET_LOGS=DIR keeps each case's kubelet logs, files and plan there
+    if (process.env.REAL_KUBELET_LOGS)
+      fs.cpSync(caseDir, path.join(process.env.REAL_KUBELET_LOGS, c.name), {
+        recursive: true,
+        filter: (src) => !src.startsWith(node.root),
+      });
     // the case's pods go, so the next case's kubelet finds none of them
     for (const sb of state().sandboxes) {
       spawnSync(crictl, ['-r', lab.endpoint, 'stopp', sb.id]);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import type { Pod } from '../../src/kubelet/api-types';
 import type { PodStatus } from '../../src/kubelet/types';
 import { buildPlan } from '../../src/plan/plan';
-import { differenceLine } from '../../src/plan/container-differences';
+import { changedParts, differenceLine } from '../../src/plan/container-differences';
 import { renderPlan } from '../../src/render/plan-view';
 import { T0, basePod, hashFor, healthyStatus, type Scheme } from '../fixtures/planner/base';
 
@@ -199,6 +199,20 @@ test('the same name+image hash is the same image, whatever tag of that image ID 
   assert.deepEqual(p.ignoredDifferences, []);
 });
 
+test("made from another tag of one image ID (the status names the spec's tag): said as an image change, not as hashes", () => {
+  // Created from busybox:1.37; containerd 1.6 reports busybox:1.36 (the ID's first tag), which the spec now names.
+  const { pod, st } = running('name+image', (p) => {
+    p.spec!.containers[0]!.image = 'busybox:1.37';
+  });
+  st.containerStatuses[0]!.image = 'busybox:1.36';
+  pod.spec!.containers[0]!.image = 'busybox:1.36';
+  const p = plan(pod, st, '1.37');
+  assert.deepEqual(p.differences.map(differenceLine), [
+    'app: image → busybox:1.36 (it runs another tag of the same image ID, which the runtime reports as busybox:1.36): kubelet restarts it (name+image hash)',
+  ]);
+  assert.ok(!p.steps.some((x) => /hash [0-9a-f]{8} differs/.test(x.reason)), JSON.stringify(p.steps));
+});
+
 test('the table says ignored differences under the verdict; a pod without changes says so first', () => {
   const { pod, st } = running('name+image');
   pod.spec!.containers[0]!.env = [{ name: 'MODE', value: 'red' }];
@@ -211,4 +225,17 @@ test('the table says ignored differences under the verdict; a pod without change
 test('a hash scheme the fixture computes the same way as the planner', () => {
   const { pod, st } = running('whole-spec');
   assert.equal(st.containerStatuses[0]!.hash, hashFor(pod.spec!.containers[0]!, 'whole-spec'));
+});
+
+test('a long command that changed shows where it changed, not two identical beginnings', () => {
+  const loop = (n: number) => ['sh', '-c', `trap 'exit 0' TERM; while true; do sleep ${n}; done`];
+  const { pod, st } = running('name+image', (p) => {
+    p.spec!.containers[0]!.command = loop(1);
+  });
+  pod.spec!.containers[0]!.command = loop(3);
+  const p = plan(pod, st, '1.37');
+  assert.deepEqual(p.ignoredDifferences.map(differenceLine), [
+    'app: command …e; do sleep 1; done"] → …e; do sleep 3; done"]: kubelet 1.37 keeps the container running (only name and image count since 1.31); delete the pod to apply',
+  ]);
+  assert.deepEqual(changedParts('x'.repeat(30), 'y'.repeat(30)), ['x'.repeat(30), 'y'.repeat(30)]);
 });

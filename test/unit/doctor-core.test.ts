@@ -460,3 +460,48 @@ test('pods.crashloop and pods.oomkilled: the newest exited instance of each cont
   assert.equal(oom.evidence.length, 1);
   assert.match(oom.evidence[0].value, /^OOMKilled, exit code 137, finished .*, running again$/);
 });
+
+test('no kubelet is one finding: kubelet.found names the checks it skips, which are not rows of their own', async () => {
+  // The kubelet group run as doctor runs it, on a node without a kubelet.
+  const kubeletChecks = DOCTOR_CHECKS.filter((c) => c.group === 'kubelet');
+  const env = fakeEnv({ cgroupDriver: { value: 'cgroupfs', source: 'default' } }, { runtimeDriver: 'systemd' });
+  const results = await runChecks(kubeletChecks, env, { deadlineMs: 5000, clock: () => 0 });
+  const report = buildDoctorReport('n1', results);
+  const noKubelet = report.checks.filter((c) => /No kubelet process was found/.test(c.summary));
+  assert.equal(noKubelet.length, 1, report.checks.map((c) => `${c.id}: ${c.summary}`).join('\n'));
+  assert.equal(noKubelet[0]!.id, 'kubelet.found');
+  assert.deepEqual(noKubelet[0]!.skips, ['kubelet.version', 'kubelet.config', 'kubelet.cgroup-driver']);
+  assert.match(noKubelet[0]!.summary, /\(skips kubelet\.version, kubelet\.config, kubelet\.cgroup-driver\)\.$/);
+  const ids = report.checks.map((c) => c.id);
+  for (const gone of ['kubelet.version', 'kubelet.config', 'kubelet.cgroup-driver'])
+    assert.ok(!ids.includes(gone), gone);
+  assert.equal(report.summary.total, report.checks.length);
+  assert.ok(
+    report.checks.every((c) => !('coveredBy' in c)),
+    'coveredBy stays out of the report',
+  );
+  // Without kubelet.found in the run (--check kubelet.version), the skip stays a row of its own.
+  const alone = buildDoctorReport(
+    'n1',
+    await runChecks([byId('kubelet.version')], env, { deadlineMs: 5000, clock: () => 0 }),
+  );
+  assert.deepEqual(
+    alone.checks.map((c) => [c.id, c.status]),
+    [['kubelet.version', 'skip']],
+  );
+  assert.match(alone.checks[0]!.summary, /No kubelet process was found/);
+  // With --cgroup-driver given, kubelet.cgroup-driver still compares it with the runtime's: its own row.
+  const flagged = buildDoctorReport(
+    'n1',
+    await runChecks(
+      kubeletChecks,
+      fakeEnv(
+        { cgroupDriver: { value: 'cgroupfs', source: 'flag', from: '--cgroup-driver' } },
+        { runtimeDriver: 'systemd' },
+      ),
+      { deadlineMs: 5000, clock: () => 0 },
+    ),
+  );
+  assert.deepEqual(flagged.checks.find((c) => c.id === 'kubelet.found')!.skips, ['kubelet.version', 'kubelet.config']);
+  assert.ok(flagged.checks.some((c) => c.id === 'kubelet.cgroup-driver'));
+});

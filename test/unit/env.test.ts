@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { withInputFlags } from '../fixtures/input-flags';
 import assert from 'node:assert/strict';
 import type { Container, Pod } from '../../src/kubelet/api-types';
 import {
@@ -161,16 +162,31 @@ test('secret and configMap values come from the supplied values, else a clear er
     ),
     ['CFG_LEVEL=debug', 'CFG_MODE=fast', 'PW=s3cret', 'TOKEN=from-env-file', 'LVL=debug'],
   );
-  assert.throws(
-    () => envOf({ env: [{ name: 'FOO', valueFrom: { secretKeyRef: { name: 'db', key: 'nope' } } }] }, { values }),
-    { name: 'SyncpodError', message: 'container app: env FOO: secretKeyRef needs a value: pass it with --env-file' },
-  );
-  assert.throws(() => envOf({ env: [{ name: 'BAR', valueFrom: { configMapKeyRef: { name: 'x', key: 'y' } } }] }), {
-    message: 'container app: env BAR: configMapKeyRef needs a value: pass it with --env-file',
-  });
-  assert.throws(() => envOf({ envFrom: [{ secretRef: { name: 'missing' } }] }), {
-    message: 'container app: envFrom secret missing needs its values: pass them with --env-file',
-  });
+  // The kubelet layer names the missing input, not the flag: the command line adds how to give it.
+  const missing = [
+    [
+      () => envOf({ env: [{ name: 'FOO', valueFrom: { secretKeyRef: { name: 'db', key: 'nope' } } }] }, { values }),
+      'container app: env FOO: secretKeyRef needs a value',
+      'configmap-secret-value',
+      'container app: env FOO: secretKeyRef needs a value: pass it with --env-file',
+    ],
+    [
+      () => envOf({ env: [{ name: 'BAR', valueFrom: { configMapKeyRef: { name: 'x', key: 'y' } } }] }),
+      'container app: env BAR: configMapKeyRef needs a value',
+      'configmap-secret-value',
+      'container app: env BAR: configMapKeyRef needs a value: pass it with --env-file',
+    ],
+    [
+      () => envOf({ envFrom: [{ secretRef: { name: 'missing' } }] }),
+      'container app: envFrom secret missing needs its values',
+      'configmap-secret-values',
+      'container app: envFrom secret missing needs its values: pass them with --env-file',
+    ],
+  ] as const;
+  for (const [run, message, needs, shown] of missing) {
+    assert.throws(run, { name: 'SyncpodError', message, needs });
+    withInputFlags(() => assert.throws(run, { name: 'SyncpodError', message: shown, needs }));
+  }
   assert.deepEqual(envOf({ envFrom: [{ secretRef: { name: 'missing', optional: true } }] }), []);
 });
 

@@ -121,25 +121,20 @@ test('plan assumption: a startup Success read from a pod status is said to be lo
   pod.spec!.initContainers![1].startupProbe = { exec: { command: ['true'] } };
   const st = healthyStatus(pod, 'name+image');
   const id = st.containerStatuses.find((s) => s.name === 'sidecar1')!.id;
-  const p = probeInputs(
-    pod,
-    st,
-    {},
-    {
-      initContainerStatuses: [
-        {
-          name: 'sidecar1',
-          containerID: `containerd://${id}`,
-          started: true,
-          state: { running: {} },
-          image: '',
-          imageID: '',
-          ready: true,
-          restartCount: 0,
-        },
-      ],
-    },
-  );
+  const p = probeInputs(pod, st, [], {
+    initContainerStatuses: [
+      {
+        name: 'sidecar1',
+        containerID: `containerd://${id}`,
+        started: true,
+        state: { running: {} },
+        image: '',
+        imageID: '',
+        ready: true,
+        restartCount: 0,
+      },
+    ],
+  });
   const lost = (version: string) =>
     buildPlan({
       pod,

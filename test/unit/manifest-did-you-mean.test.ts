@@ -12,3 +12,52 @@ const cases: Array<[string, string[], string]> = [
 ];
 for (const [key, known, want] of cases)
   test(`${key} → ${JSON.stringify(want)}`, () => assert.equal(didYouMean(key, known), want));
+
+test('through the manifest loader: the suggestion is the nearest known field at the unknown field’s own path', async () => {
+  const { parseManifestText } = await import('../../src/manifest/parse');
+  const pod = (spec: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: web\nspec:\n${spec
+      .split('\n')
+      .map((l) => `  ${l}`)
+      .join('\n')}\n`;
+  const container = (extra: string) => pod(`containers:\n- name: app\n  image: busybox\n  ${extra}`);
+  const cases: Array<[string, string, RegExp]> = [
+    [
+      'a typo of a container field',
+      pod('containers:\n- name: app\n  imagee: busybox'),
+      /spec\.containers\[0\]\.imagee: unknown field; did you mean "image"\?/,
+    ],
+    [
+      'case only',
+      pod('containers:\n- name: app\n  Image: busybox'),
+      /spec\.containers\[0\]\.Image: unknown field; did you mean "image"\?/,
+    ],
+    [
+      'a field of resources',
+      container('resources: {limitz: {cpu: 1}}'),
+      /spec\.containers\[0\]\.resources\.limitz: unknown field; did you mean "limits"\?/,
+    ],
+    [
+      'a field of the pod spec',
+      `${container('')}  restartPolicyy: Always\n`,
+      /spec\.restartPolicyy: unknown field; did you mean "restartPolicy"\?/,
+    ],
+    [
+      'a volume source',
+      `${container('')}  volumes:\n  - name: v\n    emptyDirr: {}\n`,
+      /spec\.volumes\[0\]\.emptyDirr: unknown field; did you mean "emptyDir"\?/,
+    ],
+    // hostNetwork is a pod spec field, not a container's: no suggestion from another path.
+    [
+      'a field of another path',
+      container('hostNetwork: true'),
+      /spec\.containers\[0\]\.hostNetwork: unknown field \(line/,
+    ],
+  ];
+  for (const [what, text, want] of cases)
+    assert.throws(
+      () => parseManifestText(text, 'pod.yaml'),
+      (err: Error) => want.test(err.message),
+      what,
+    );
+});

@@ -266,6 +266,37 @@ test("a mirror pod in the given list gives the static pod kubelet's uid and is n
   assert.deepEqual(r.plan.orphans, []);
 });
 
+test('a mirror pod made from an older version of the file: kubelet will give the file a new uid, the old pod is replaced', async () => {
+  // found by test:kubelet (image-changed-new-uid): with the mirror's uid the plan restarted the container
+  // in place, while kubelet v1.37.2 started a new pod under a new uid and killed the old one
+  const mirrorOf = (image: string) =>
+    `apiVersion: v1\nkind: Pod\nmetadata:\n  name: etcd-node-1\n  namespace: kube-system\n  uid: 11111111-2222-3333-4444-555555555555\n  annotations:\n    kubernetes.io/config.mirror: 0123456789abcdef0123456789abcdef\n    kubernetes.io/config.source: file\nspec:\n  nodeName: Node-1\n  priority: 2000001000\n  tolerations:\n  - operator: Exists\n    effect: NoExecute\n  containers:\n  - name: main\n    image: ${image}\n    imagePullPolicy: IfNotPresent\n    terminationMessagePath: /dev/termination-log\n`;
+  const plan = async (mirror: string) => {
+    const { cri, deps, req } = setup(
+      { '/etc/kubernetes/manifests/etcd.yaml': POD('etcd'), '/tmp/pods.yaml': mirror },
+      { '/etc/kubernetes/manifests': [{ name: 'etcd.yaml', kind: 'file' }] },
+    );
+    req.files = ['/tmp/pods.yaml'];
+    cri.sandboxes = [kubeletSandbox('sb1', '0123456789abcdef0123456789abcdef', 'etcd-node-1', 'kube-system')];
+    return planNode(req, deps);
+  };
+  const stale = await plan(mirrorOf('busybox:1.35'));
+  assert.equal(stale.plan.plans.length, 1);
+  const p = stale.plan.plans[0];
+  assert.notEqual(p.pod.uid, '0123456789abcdef0123456789abcdef');
+  assert.equal(p.source.uidSource, 'computed');
+  assert.equal(p.replaces?.uid, '0123456789abcdef0123456789abcdef');
+  assert.ok(
+    stale.notes.some((n) => n.includes('older version of this file (spec.containers[0].image differs)')),
+    stale.notes.join('\n'),
+  );
+  // the same file as the API server shows it (defaults, admission's priority, nodeName, kubelet's
+  // toleration): kubelet's uid is taken
+  const same = await plan(mirrorOf('busybox:1.36'));
+  assert.equal(same.plan.plans[0].pod.uid, '0123456789abcdef0123456789abcdef');
+  assert.equal(same.plan.plans[0].source.uidSource, 'mirror-pod');
+});
+
 test('network not ready blocks pod-network pods, not host-network ones', async () => {
   const { cri, deps, req } = setup(
     { '/m/a.yaml': POD('a'), '/m/h.yaml': POD('h', '  hostNetwork: true\n') },
@@ -376,9 +407,12 @@ test('Pods API pods are known to kubelet: their uids are no orphans and static o
   assert.ok(r.notes.some((n) => n.includes('default/api-pod') && n.includes('not an orphan')));
 });
 
-test('lean observation: status calls only for the newest sandbox and non-running containers, and the same plan as full observation', async () => {
+test('lean observation: status calls for the newest sandbox and every container (a running one verbose, for changes in words), and the same plan as full observation', async () => {
+  // found by test:kubelet (resize-same-uid) too: lean observation took running containers from the
+  // list, which carries no resources, so plan --node never planned an in-place resize
   const { observePods } = await import('../../src/state/pod-status');
   const { buildPlan } = await import('../../src/plan/plan');
+  const { formatHash, kubeletContainerHash } = await import('../../src/kubelet/hash');
   const uid = 'a1a1a1a1-0000-0000-0000-000000000001';
   const cri = new FakeCri();
   cri.sandboxes = [
@@ -403,15 +437,26 @@ test('lean observation: status calls only for the newest sandbox and non-running
     annotations: { 'io.kubernetes.container.hash': '0', 'io.kubernetes.container.restartCount': '0' },
   });
   cri.containers = [
-    c('c-run', 'app', 'CONTAINER_RUNNING', 'new', NOW - 50_000),
+    {
+      ...c('c-run', 'app', 'CONTAINER_RUNNING', 'new', NOW - 50_000),
+      annotations: {
+        'io.kubernetes.container.hash': formatHash(kubeletContainerHash(33, { name: 'app', image: 'busybox:1.36' })),
+        'io.kubernetes.container.restartCount': '0',
+      },
+      // as created for 200m CPU and 64Mi
+      resources: {
+        linux: { cpuPeriod: '100000', cpuQuota: '20000', cpuShares: '204', memoryLimitInBytes: '67108864' },
+      },
+    },
     c('c-exit', 'job', 'CONTAINER_EXITED', 'new', NOW - 40_000),
   ];
+  const cpu300m = { cpu: '300m', memory: '64Mi' };
   const pod = {
     metadata: { name: 'web', namespace: 'default', uid },
     spec: {
       restartPolicy: 'Always',
       containers: [
-        { name: 'app', image: 'busybox:1.36' },
+        { name: 'app', image: 'busybox:1.36', resources: { requests: cpu300m, limits: cpu300m } },
         { name: 'job', image: 'busybox:1.36' },
       ],
     },
@@ -420,10 +465,19 @@ test('lean observation: status calls only for the newest sandbox and non-running
   const full = await observePods(cri as any, ref);
   cri.calls = [];
   const lean = await observePods(cri as any, ref, { lean: true });
-  assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), ['ContainerStatus', 'PodSandboxStatus']);
+  assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), [
+    'ContainerStatus',
+    'ContainerStatus',
+    'PodSandboxStatus',
+  ]);
   const strip = (p: any) => ({ ...p, summary: p.summary.text });
+  const leanPlan = buildPlan({ pod, podStatus: lean[0].status, now: NOW, options: { kubeletVersion: '1.33' } });
   assert.deepEqual(
-    strip(buildPlan({ pod, podStatus: lean[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),
+    leanPlan.steps.map((x) => `${x.action} ${x.target}`),
+    ['update-container-resources app', 'start-container job'],
+  );
+  assert.deepEqual(
+    strip(leanPlan),
     strip(buildPlan({ pod, podStatus: full[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),
   );
 });

@@ -165,7 +165,15 @@ function replacedPod(i: number): { plan: NodePodPlan; old: Orphan } {
       blocked: null,
     },
   };
-  plan.replaces = staticPodReplacement(plan, old);
+  // The old uid ran the file before the edit: app on nginx:1.26 (the runtime's recorded config says so).
+  const before = basePod();
+  before.metadata = { ...pod.metadata, uid: `uid-${i}` };
+  before.spec!.containers[0]!.image = 'nginx:1.26';
+  const statuses = healthyStatus(before, 'name+image').containerStatuses;
+  plan.replaces = staticPodReplacement(plan, old, {
+    pod,
+    containers: { statuses, rules: { hashScheme: 'name+image' } },
+  });
   return { plan, old };
 }
 

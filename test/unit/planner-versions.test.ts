@@ -16,6 +16,7 @@ import type { PodStatus } from '../../src/kubelet/types';
 import { SyncpodError } from '../../src/errors';
 import { buildPlan } from '../../src/plan/plan';
 import { probeInputs } from '../../src/plan/probe-inputs';
+import { probeFlagResults } from '../../src/workflows/probe-flags';
 import { decidedByText, startReasonText } from '../../src/plan/reasons';
 import {
   T0,
@@ -388,7 +389,7 @@ test('probe inputs: --startup-succeeded lets the next init container start, and 
     [waiting.initContainersToStart, waiting.waiting.map((w) => w.code)],
     [[], ['startup-result-missing']],
   );
-  const p = probeInputs(pod, st, { startupSucceeded: ['sidecar1'] });
+  const p = probeInputs(pod, st, probeFlagResults({ startupSucceeded: ['sidecar1'] }));
   assert.deepEqual(p.inputs, [
     { container: 'sidecar1', containerId: 'id-sidecar1', probe: 'startup', result: 'Success', from: 'flag' },
   ]);
@@ -414,7 +415,7 @@ test('probe inputs: started: true in a pod status dump counts for the instance i
       },
     ],
   });
-  const fresh = probeInputs(pod, st, {}, dump('id-sidecar1'));
+  const fresh = probeInputs(pod, st, [], dump('id-sidecar1'));
   assert.deepEqual(
     fresh.inputs.map((i) => [i.container, i.result, i.from]),
     [['sidecar1', 'Success', 'pod-status']],
@@ -424,11 +425,11 @@ test('probe inputs: started: true in a pod status dump counts for the instance i
     [2],
   );
   assert.deepEqual(
-    probeInputs(pod, st, {}, dump('older-instance')).inputs,
+    probeInputs(pod, st, [], dump('older-instance')).inputs,
     [],
     'a stale dump says nothing about the new instance',
   );
-  const flagWins = probeInputs(pod, st, { startupFailed: ['sidecar1'] }, dump('id-sidecar1'));
+  const flagWins = probeInputs(pod, st, probeFlagResults({ startupFailed: ['sidecar1'] }), dump('id-sidecar1'));
   assert.deepEqual(
     flagWins.inputs.map((i) => [i.result, i.from]),
     [['Failure', 'flag']],
@@ -441,11 +442,11 @@ test('probe inputs: an unknown container or contradicting flags are one-line err
   const oneLine = (re: RegExp) => (e: unknown) =>
     e instanceof SyncpodError && !e.message.includes('\n') && re.test(e.message);
   assert.throws(
-    () => probeInputs(pod, st, { startupSucceeded: ['nope'] }),
+    () => probeInputs(pod, st, probeFlagResults({ startupSucceeded: ['nope'] })),
     oneLine(/^--startup-succeeded: pod shop\/web has no container named "nope"$/),
   );
   assert.throws(
-    () => probeInputs(pod, st, { startupFailed: ['sidecar1'], startupSucceeded: ['sidecar1'] }),
+    () => probeInputs(pod, st, probeFlagResults({ startupFailed: ['sidecar1'], startupSucceeded: ['sidecar1'] })),
     oneLine(/^--startup-succeeded: container "sidecar1" of pod shop\/web is also given --startup-failed$/),
   );
 });

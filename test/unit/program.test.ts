@@ -95,3 +95,29 @@ test('the invoked command is read off argv only where commander would read the s
     );
   }
 });
+
+test('doctor --help lists only the flags doctor reads (not the pod-config flags of plan and sync)', async () => {
+  const { readFileSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const src = (p: string) => readFileSync(join(__dirname, '..', '..', 'src', p), 'utf8');
+  const doctor = buildProgram(async () => {}).commands.find((c) => c.name() === 'doctor')!;
+  const plan = buildProgram(async () => {}).commands.find((c) => c.name() === 'plan')!;
+  const flags = (c: typeof doctor) => c.options.map((o) => o.long!);
+  for (const planOnly of ['--ordinal', '--env-file', '--runtime-class', '--cgroup-parent', '--runtime-handler']) {
+    assert.ok(flags(plan).includes(planOnly), `plan has ${planOnly}`);
+    assert.ok(!flags(doctor).includes(planOnly), `doctor lists ${planOnly}`);
+  }
+  // Each flag doctor lists is read: by doctor's own handler, by the node profile (syncpodNodeFlags) or
+  // by the node plan its pods checks use (nodePlanRequest).
+  const readers = [
+    src('cli/commands/doctor/run.ts'),
+    src('workflows/node-profile.ts').slice(
+      src('workflows/node-profile.ts').indexOf('export function syncpodNodeFlags'),
+    ),
+    src('workflows/node-plan.ts').slice(src('workflows/node-plan.ts').indexOf('export function nodePlanRequest')),
+  ].join('\n');
+  for (const o of doctor.options) {
+    const attr = o.attributeName();
+    assert.match(readers, new RegExp(`\\b(opts|flags)\\.${attr}\\b`), `doctor ${o.long} is read somewhere`);
+  }
+});

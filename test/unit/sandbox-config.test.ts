@@ -1,4 +1,5 @@
 import { test } from 'node:test';
+import { withInputFlags } from '../fixtures/input-flags';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import type { Container, Pod } from '../../src/kubelet/api-types';
@@ -278,9 +279,16 @@ test('runtime handler: flag, RuntimeClass map, or a clear error', () => {
     'runsc',
   );
   assert.equal(generatePodSandboxConfig(gvisor, 0, { ...opts, runtimeHandler: 'kata' }).runtimeHandler, 'kata');
+  // The kubelet layer names the missing input; the command line adds its flag.
   assert.throws(() => generatePodSandboxConfig(gvisor, 0, opts), {
-    message: 'RuntimeClass "gvisor" has no known handler: pass the handler with --runtime-handler',
+    message: 'RuntimeClass "gvisor" has no known handler',
+    needs: 'runtime-handler',
   });
+  withInputFlags(() =>
+    assert.throws(() => generatePodSandboxConfig(gvisor, 0, opts), {
+      message: 'RuntimeClass "gvisor" has no known handler: pass the handler with --runtime-handler',
+    }),
+  );
 });
 
 test('static pods carry config.source and config.hash', () => {

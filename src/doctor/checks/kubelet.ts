@@ -17,11 +17,14 @@ import { allInOrder } from '../../cri/together';
 const ev = (name: string, value: string, from: string): Evidence => ({ name, value, from });
 const where = (s: Sourced<unknown>): string => (s.from ? `${s.source} ${s.from}` : s.source);
 
+/** kubelet.found's finding when no kubelet runs; the report names the checks it skips (coveredBy). */
 const NO_KUBELET: CheckOutcome = {
   status: 'skip',
   summary: 'No kubelet process was found in /proc (or --no-node-profile): nothing of the kubelet to check.',
   evidence: [],
 };
+/** What the checks that read the kubelet return then: folded into kubelet.found's row. */
+const SKIPPED_NO_KUBELET: CheckOutcome = { ...NO_KUBELET, coveredBy: 'kubelet.found' };
 
 /** The kubelet's --pod-infra-container-image flag, as its command line gives it. */
 export function podInfraContainerImage(args: readonly string[]): string | undefined {
@@ -78,7 +81,7 @@ export const kubeletChecks: DoctorCheck[] = [
     title: 'the kubelet version is one syncpod mirrors',
     async run(env) {
       const k = env.profile.kubelet;
-      if (!k) return NO_KUBELET;
+      if (!k) return SKIPPED_NO_KUBELET;
       const v = env.profile.kubeletVersion;
       if (v.source !== 'kubelet-binary') {
         return {
@@ -134,7 +137,7 @@ export const kubeletChecks: DoctorCheck[] = [
         };
       }
       const k = env.profile.kubelet;
-      if (!k) return NO_KUBELET;
+      if (!k) return SKIPPED_NO_KUBELET;
       const evidence: Evidence[] = [];
       if (k.configFile) evidence.push(ev('config', k.configFile, `/proc/${k.pid}/cmdline --config`));
       if (k.configDir)
@@ -165,7 +168,7 @@ export const kubeletChecks: DoctorCheck[] = [
     title: 'the kubelet and the runtime use the same cgroup driver',
     async run(env) {
       const p = env.profile;
-      if (!p.kubelet && p.cgroupDriver.source !== 'flag') return NO_KUBELET;
+      if (!p.kubelet && p.cgroupDriver.source !== 'flag') return SKIPPED_NO_KUBELET;
       const rt = await runtimeDriver(env);
       if (!rt)
         return {

@@ -1,9 +1,9 @@
 // `syncpod doctor`: its flags and options type. The command table (src/cli/command-table.ts) reads this
 // at start-up; the handler is ./run.ts (loaded only when the command runs), the man page text ./man.ts.
-import { collect, nodeOptions, stringSlice, type Cmd, type OptionsOf } from '../../command-flags';
+import { collect, nodeProfileOptions, stringSlice, type Cmd, type OptionsOf } from '../../command-flags';
 
 export const doctorDef = (c: Cmd) =>
-  nodeOptions(
+  nodeProfileOptions(
     c
       .description(
         "Check this node against kubelet's own rules and the runtime's own answers: what is wrong, and what would fix it",

@@ -5,6 +5,10 @@ import type { Cmd, OptionsOf } from '../../command-flags';
 export const eventsDef = (c: Cmd) =>
   c
     .description('Stream container events (GetContainerEvents) until Ctrl-C')
-    .option('-o, --output <format>', 'json (one event per line) or yaml (one document per event)', 'json');
+    .option(
+      '-o, --output <format>',
+      'json (each event indented, as crictl 1.37) or yaml (each event, then an empty line)',
+      'json',
+    );
 
 export type EventsOptions = OptionsOf<typeof eventsDef>;

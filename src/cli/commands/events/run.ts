@@ -4,8 +4,12 @@ import type { EventsOptions } from './command';
 import { INSPECT_OUTPUTS, parseOutput, protoJSON } from '../../output';
 import { withInterrupt } from '../../signals';
 import { yamlText } from '../../../render/yaml';
+import { protoJSONText } from '../../../render/json';
 
-/** One event per line with -o json (compact), a YAML document each with -o yaml; until Ctrl-C. */
+/**
+ * Each event as crictl 1.37 prints it, until Ctrl-C: -o json its indented protobuf JSON and a
+ * newline, -o yaml its YAML (go-yaml's) and an empty line.
+ */
 export async function events(ctx: Context, _args: string[], opts: EventsOptions): Promise<number> {
   const output = parseOutput(opts.output, INSPECT_OUTPUTS);
   const toJSON = protoJSON(ctx);
@@ -15,7 +19,7 @@ export async function events(ctx: Context, _args: string[], opts: EventsOptions)
       {},
       (ev) => {
         const json = toJSON('ContainerEventResponse', ev);
-        ctx.io.stdout.write(output === 'json' ? JSON.stringify(json) + '\n' : `---\n${yamlText(json)}`);
+        ctx.io.stdout.write(output === 'json' ? `${protoJSONText(json)}\n` : `${yamlText(json, { goFold: true })}\n`);
       },
       signal,
     ),

@@ -1,11 +1,13 @@
 // `syncpod logs`: its flags and options type. The command table (src/cli/command-table.ts) reads this
 // at start-up; the handler is ./run.ts (loaded only when the command runs), the man page text ./man.ts.
-import { int, type Cmd, type OptionsOf } from '../../command-flags';
+import { int, targetOptions, type Cmd, type OptionsOf } from '../../command-flags';
 
 export const logsDef = (c: Cmd) =>
-  c
-    .description('Fetch the logs of a container from its CRI log file')
-    .argument('<container-id>', 'container ID or unique prefix')
+  targetOptions(
+    c
+      .description('Fetch the logs of a container from its CRI log file')
+      .argument('[container-id]', 'container ID or unique prefix (or --pod NAME --container NAME)'),
+  )
     .option('-f, --follow', 'follow the log until the container exits')
     .option('--tail <n>', 'number of lines to show from the end (-1 for all)', int('--tail'), -1)
     .option('--since <time>', 'show logs since a timestamp (RFC3339) or a relative time like 42m')

@@ -1,36 +1,31 @@
-// logs: a container's log file read as crictl does (the runtime names the file).
+// logs: a container's log file read as crictl does (the runtime names the file); the container by ID
+// or, as kubectl, by --pod NAME [-n NS] --container NAME (src/workflows/log-target.ts).
 import type { Context } from '../../context';
 import { nowNs } from '../../output';
-import { resolveIdPrefix } from '../../../state/filters';
 import { SyncpodError } from '../../../errors';
 import { readLogs } from '../../../logs/reader';
 import { onHost } from '../../../config/host-root';
 import { parseSince } from '../../../logs/since';
-import { previousInstance, previousLogPath } from '../../../logs/previous';
+import { previousLogPath } from '../../../logs/previous';
+import { logTarget } from '../../../workflows/log-target';
+import { target as targetOf } from '../../stream-target';
 import type { LogsOptions } from './command';
 
 export async function logs(ctx: Context, args: string[], opts: LogsOptions): Promise<number> {
   const { runtime } = ctx.cri();
-  // One list serves both the id prefix and, with --previous, the search for the earlier instance.
-  const { containers } = await runtime.call('ListContainers', {});
-  const id = resolveIdPrefix(
-    args[0],
-    containers.map((c) => c.id),
-    'container',
-  );
-  let target = id;
-  let previousAttempt: number | undefined;
-  if (opts.previous) {
-    const p = previousInstance(containers, id);
-    target = p.containerId;
-    if ('attempt' in p) previousAttempt = p.attempt; // removed: crictl's <attempt-1> log file
-  }
+  if (opts.pod !== undefined && args[0] !== undefined)
+    throw new SyncpodError(
+      `give a container ID or --pod NAME --container NAME, not both (got ${args[0]} and --pod ${opts.pod})`,
+    );
+  const { target } = targetOf(args, opts);
+  const { containerId, previousAttempt } = await logTarget(runtime, target, !!opts.previous);
   if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr')
     throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
-  if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId: target });
-  const st = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
+  if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId });
+  const st = await runtime.call('ContainerStatus', { containerId, verbose: false });
   const logPath = st.status?.logPath ?? '';
-  if (!logPath) throw new SyncpodError(`container ${target.slice(0, 13)} has no log path (the runtime reported none)`);
+  if (!logPath)
+    throw new SyncpodError(`container ${containerId.slice(0, 13)} has no log path (the runtime reported none)`);
   const path = previousAttempt === undefined ? logPath : previousLogPath(logPath, previousAttempt);
   const tail = typeof opts.tail === 'number' && opts.tail >= 0 ? opts.tail : undefined;
   const sinceNs = opts.since ? parseSince(String(opts.since), nowNs(ctx), -new Date().getTimezoneOffset()) : undefined;
@@ -48,7 +43,7 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
       follow: !!opts.follow,
       isRunning: async () => {
         try {
-          const s = await runtime.call('ContainerStatus', { containerId: target, verbose: false });
+          const s = await runtime.call('ContainerStatus', { containerId, verbose: false });
           return s.status?.state === 'CONTAINER_RUNNING';
         } catch {
           return false;
