@@ -19,7 +19,6 @@ import (
 	"strings"
 	"sync"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -544,11 +543,11 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 	}
 	// The state as the runtime holds it, for the runner's stand-in CRI socket.
 	for _, s := range sandboxes {
-		b, _ := protojson.Marshal(&s.PodSandboxStatus)
+		b, _ := marshalCRI(&s.PodSandboxStatus)
 		res.Sandboxes = append(res.Sandboxes, b)
 	}
 	for _, c := range containers {
-		b, _ := protojson.Marshal(&c.ContainerStatus)
+		b, _ := marshalCRI(&c.ContainerStatus)
 		wrapped := fmt.Sprintf(`{"podSandboxId":%s,"status":%s}`, strconv.Quote(c.SandboxID), b)
 		res.Containers = append(res.Containers, json.RawMessage(wrapped))
 	}

@@ -80,7 +80,7 @@ export interface KubeletRules {
    * beta and on from 1.36; computeInitContainerActions of k8s.io/kubernetes v1.36.3 and v1.37.2).
    */
   resizeRunningInitContainers: boolean;
-  /** 1.34+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources. */
+  /** 1.33+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources (best effort until 1.36; measured with the v1.33.13 oracle). */
   podSandboxResourceUpdates: boolean;
   /** 1.36+: a failed UpdatePodSandboxResources (other than Unimplemented) rejects the resize; before, it is ignored. */
   sandboxResourceUpdateRejects: boolean;
@@ -288,7 +288,7 @@ export function resolveKubeletRules(
     resizeRunningInitContainers:
       rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
-    podSandboxResourceUpdates: rulesMinor >= 34,
+    podSandboxResourceUpdates: rulesMinor >= 33,
     sandboxResourceUpdateRejects: rulesMinor >= 36,
     resizeBeforeStarts: rulesMinor >= 37,
     startingResizedContainers: rulesMinor >= 37,
