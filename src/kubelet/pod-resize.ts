@@ -292,7 +292,7 @@ export function resourceConfigForPod(pod: Pod, podLevelResources: boolean): PodC
   return { cpuShares: MIN_SHARES };
 }
 
-/** What the resize needs besides the pod: the gates and whether pod-level calls exist (1.34+). */
+/** What the resize needs besides the pod: the gates and whether pod-level calls exist (1.33+). */
 export interface ResizeCallOptions extends ResizeContext {
   podSandboxResourceUpdates: boolean;
 }

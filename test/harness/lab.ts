@@ -29,6 +29,8 @@ export interface Lab {
   /** Environment for spawning syncpod against this lab (no crictl.yaml of the machine is read). */
   env: Record<string, string>;
   ctr(args: string[]): string;
+  /** Puts docker-archive images (buildImages) into the runtime: ctr import, or skopeo for CRI-O. */
+  importImages(archives: Array<{ tar: string; tags: string[] }>): void;
   /** Sends `signal` (default SIGKILL) to containerd itself; its shims, and so the containers, live on. */
   signalContainerd(signal?: NodeJS.Signals): void;
   /** Starts containerd again on the same root, state and socket (after signalContainerd), and waits until it answers. */
@@ -294,6 +296,8 @@ decryption_keys_path = "${dir}/crio-keys"
 irqbalance_config_file = "${dir}/crio-irqbalance"
 irqbalance_config_restore_file = "${dir}/crio-irqbalance-restore"
 default_mounts_file = "${dir}/crio-mounts.conf"
+# the CRI event stream (GetContainerEvents), as kubelet's evented PLEG needs it
+enable_pod_events = true
 [crio.runtime.runtimes.runc]
 runtime_path = "${dir}/crio-runc-clamp"
 runtime_root = "${dir}/crio-runc"
@@ -730,11 +734,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   );
   fs.writeFileSync(configFileOf(rt, dir), configToml(rt, dir, cniConfDir, opts.streamPort ?? 0));
   const tars = buildImages(dir);
-  if (rt.kind === 'crio') {
-    prepareCrio(dir);
-    // Into CRI-O's storage before it starts (CRI-O pulls only from registries, and the lab has none).
+  // CRI-O pulls only from registries, and the lab has none: skopeo copies archives into its storage.
+  const intoCrioStorage = (archives: Array<{ tar: string; tags: string[] }>): void => {
     const store = `containers-storage:[vfs@${dir}/storage/root+${dir}/storage/runroot]`;
-    for (const { tar, tags } of tars)
+    for (const { tar, tags } of archives)
       for (const tag of tags)
         run('skopeo', [
           '--policy',
@@ -744,6 +747,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
           `docker-archive:${tar}`,
           `${store}${tag}`,
         ]);
+  };
+  if (rt.kind === 'crio') {
+    prepareCrio(dir);
+    intoCrioStorage(tars); // before it starts
   }
 
   run('ip', ['netns', 'add', netns]);
@@ -834,6 +841,10 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       NO_COLOR: '1',
     },
     ctr,
+    importImages: (archives) => {
+      if (rt.kind === 'crio') intoCrioStorage(archives);
+      else for (const { tar } of archives) ctr(['images', 'import', tar]);
+    },
     signalContainerd,
     restartContainerd,
     stop,

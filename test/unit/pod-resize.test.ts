@@ -1,6 +1,6 @@
 // In-place resize as kubelet v1.37.2 does it (doPodResizeAction, measured with the oracle): the
 // order of the calls (memory before CPU, decreases before increases, the pod cgroup raised before
-// and lowered after the containers, UpdatePodSandboxResources from 1.34), where SyncPod resizes
+// and lowered after the containers, UpdatePodSandboxResources from 1.33), where SyncPod resizes
 // (1.37: before the init containers start), and the executor's handling of a runtime without
 // UpdatePodSandboxResources.
 
@@ -87,7 +87,7 @@ test('a Guaranteed pod with overhead shrinks: containers first, then the pod cgr
   assert.deepEqual(p.steps[1].overhead, res(256, 25000, 120 * Mi));
 });
 
-test('1.37 resizes before it starts init containers; 1.36 after them, and 1.33 makes no pod-level call', () => {
+test('1.37 resizes before it starts init containers; 1.36 and 1.33 after them, with the pod-level call (kubelet v1.33.13 makes it too)', () => {
   const pod = podWithSidecars();
   pod.spec!.containers[0].resources = { requests: { cpu: '200m' }, limits: { cpu: '400m' } };
   const mutate = (st: PodStatus) => {
@@ -107,6 +107,7 @@ test('1.37 resizes before it starts init containers; 1.36 after them, and 1.33 m
   ]);
   assert.deepEqual(actions(planOf(pod, mutate, '1.33')), [
     'start-init-container sidecar2',
+    'update-pod-sandbox-resources shop/web',
     'update-container-resources app',
   ]);
 });
