@@ -3,6 +3,32 @@
 // defect of the mirror. Each class is listed in README "Kubelet oracle" with an example scenario.
 import type { Scenario } from './scenario';
 
-export function classify(_scenario: Scenario, _syncpod: string[], _kubelet: string[]): string | undefined {
+/**
+ * sidecar-liveness-success: kubelet's prober holds a liveness success for a running sidecar, and
+ * kubelet (measured for 1.33–1.36) resizes that sidecar in place only once its liveness probe has a result.
+ * syncpod can be told a liveness failure (--liveness-failed) but not a success, so it waits for the
+ * probe and plans no resize. The class holds only when the whole difference is that sidecar's
+ * UpdateContainerResources calls and the pod-level UpdatePodSandboxResources around them.
+ */
+function sidecarLivenessSuccess(scenario: Scenario, syncpod: string[], kubelet: string[]): boolean {
+  const sidecars = new Set(
+    (scenario.pod.spec?.initContainers ?? [])
+      .filter((c: any) => c.restartPolicy === 'Always' && c.livenessProbe)
+      .map((c: any) => c.name as string)
+      .filter((name: string) => scenario.liveness?.[name] === 'success'),
+  );
+  if (sidecars.size === 0) return false;
+  const resized = kubelet.filter((l) => {
+    const [op, target] = l.split(' ');
+    return op === 'UpdateContainerResources' && sidecars.has(target);
+  });
+  if (resized.length === 0) return false;
+  const rest = kubelet.filter((l) => !resized.includes(l) && !l.startsWith('UpdatePodSandboxResources '));
+  const ours = syncpod.filter((l) => !l.startsWith('UpdatePodSandboxResources '));
+  return rest.length === ours.length && rest.every((l, i) => l === ours[i]);
+}
+
+export function classify(scenario: Scenario, syncpod: string[], kubelet: string[]): string | undefined {
+  if (sidecarLivenessSuccess(scenario, syncpod, kubelet)) return 'sidecar-liveness-success';
   return undefined;
 }

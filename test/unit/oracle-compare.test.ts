@@ -4,6 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { kubeletLines, sameCalls, syncpodLines } from '../../scripts/oracle/compare';
 import { checkScenario, oracleInput } from '../../scripts/oracle/scenario';
+import { classify } from '../../scripts/oracle/known';
 
 const known = new Set(['sb0', 'c1', 'c2']);
 const names = new Map([
@@ -112,4 +113,27 @@ test('a scenario file is refused with its field named; times become absolute nan
   const line = JSON.parse(oracleInput(s, 1_000_000));
   assert.equal(line.sandboxes[0].createdAt, (1_000_000 - 10_000) * 1e6);
   assert.equal(line.sandboxes[0].state, 'SANDBOX_READY');
+});
+
+test('known class sidecar-liveness-success: only a sidecar resize kubelet made on a liveness success syncpod cannot be given', () => {
+  const scenario = {
+    name: 'x',
+    pod: {
+      spec: {
+        initContainers: [{ name: 'side', image: 'envoy', restartPolicy: 'Always', livenessProbe: { exec: {} } }],
+        containers: [{ name: 'app', image: 'nginx' }],
+      },
+    },
+    liveness: { side: 'success' as const },
+  };
+  const kubelet = [
+    'UpdateContainerResources side cpuShares=2 cpuQuota=0 cpuPeriod=100000 memory=0',
+    'UpdatePodSandboxResources sb0 cpuShares=512 cpuQuota=-1 cpuPeriod=0 memory=-1',
+    'CreateContainer app attempt=1 sandbox=sb0',
+    'StartContainer app',
+  ];
+  const syncpod = ['CreateContainer app attempt=1 sandbox=sb0', 'StartContainer app'];
+  assert.equal(classify(scenario, syncpod, kubelet), 'sidecar-liveness-success');
+  assert.equal(classify(scenario, ['StartContainer app'], kubelet), undefined, 'another difference');
+  assert.equal(classify({ ...scenario, liveness: {} }, syncpod, kubelet), undefined, 'no liveness success given');
 });
