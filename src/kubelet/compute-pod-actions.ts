@@ -347,6 +347,7 @@ function resizeCallsOf(pod: Pod, status: PodStatus, changes: Changes, rules: Kub
   return podResizeCalls(pod, status, changes.resize, changes.updatePodResources, {
     ...ctx,
     podSandboxResourceUpdates: rules.podSandboxResourceUpdates,
+    initLimitsWithSidecars: rules.podLimitsCountSidecarsBeforeInit,
   });
 }
 

@@ -82,6 +82,11 @@ export interface KubeletRules {
   resizeRunningInitContainers: boolean;
   /** 1.33+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources (best effort until 1.36; measured with the v1.33.13 oracle). */
   podSandboxResourceUpdates: boolean;
+  /**
+   * Up to 1.36: the pod cgroup has a CPU quota / memory limit when every container declares one, a
+   * regular init container counting with the sidecars before it (1.37: each container on its own).
+   */
+  podLimitsCountSidecarsBeforeInit: boolean;
   /** 1.36+: a failed UpdatePodSandboxResources (other than Unimplemented) rejects the resize; before, it is ignored. */
   sandboxResourceUpdateRejects: boolean;
   /** 1.37: SyncPod resizes (step 6) before it starts ephemeral and init containers (earlier: after the init containers). */
@@ -289,6 +294,7 @@ export function resolveKubeletRules(
       rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
     podSandboxResourceUpdates: rulesMinor >= 33,
+    podLimitsCountSidecarsBeforeInit: rulesMinor <= 36,
     sandboxResourceUpdateRejects: rulesMinor >= 36,
     resizeBeforeStarts: rulesMinor >= 37,
     startingResizedContainers: rulesMinor >= 37,

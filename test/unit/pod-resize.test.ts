@@ -15,6 +15,8 @@ import { T0, basePod, healthyStatus, podWithSidecars, setStatus } from '../fixtu
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 import { FakeClock } from '../fixtures/fake-clock';
 import { CriCallError } from '../../src/cri/grpc-runtime-service';
+import { resourceConfigForPod } from '../../src/kubelet/pod-resize';
+import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 
 const Mi = 1024 * 1024;
 const res = (cpuShares: number, cpuQuota: number, memoryLimitInBytes: number) => ({
@@ -248,4 +250,22 @@ test('sync --dry-run: an image the run pulled is present for a later container t
       'StartContainer',
     ],
   );
+});
+
+test('pod cgroup limits up to 1.36 count a regular init container with the sidecars before it; 1.37 each container on its own', () => {
+  // The oracle's "random 1.36 seed 1 #301" (v1.36.3) and "random 1.34 seed 1 #335" (v1.34.4):
+  // kubelet up to 1.36 gave the pod cgroup a CPU quota and memory limit here, 1.37 none.
+  const pod = basePod();
+  pod.spec!.initContainers = [
+    { name: 'side', image: 'envoy', restartPolicy: 'Always', resources: { limits: { cpu: '1', memory: '1Gi' } } },
+    { name: 'setup', image: 'busybox' },
+  ];
+  pod.spec!.containers = [
+    { name: 'app', image: 'nginx', resources: { requests: { cpu: '500m' }, limits: { cpu: '2', memory: '512Mi' } } },
+  ];
+  const at = (version: string) =>
+    resourceConfigForPod(pod, false, resolveKubeletRules(version).podLimitsCountSidecarsBeforeInit);
+  assert.deepEqual(at('1.36'), { cpuShares: 512, cpuQuota: 300000, cpuPeriod: 100000, memory: 1536 * Mi });
+  assert.deepEqual(at('1.34'), at('1.36'));
+  assert.deepEqual(at('1.37'), { cpuShares: 512 });
 });
