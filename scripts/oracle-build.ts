@@ -26,16 +26,17 @@ const ROOT = resolve(__dirname, '..');
 
 /**
  * The newest patch the module proxy serves of each minor (k8s.io/kubernetes), and the driver parts
- * it takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33.
+ * it takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33,
+ * CRI types as google.golang.org/protobuf messages from 1.34 (gogo/protobuf before).
  * 1.29–1.33 have go.mod/go.sum and overlays (oracle/v1.M/, oracle/go/overlay/v1.M/) but are not
  * listed until their builds are checked.
  */
 export const ORACLE_MINORS: Record<string, { release: string; driver: string[] }> = {
-  '1.33': { release: 'v1.33.13', driver: ['no-restart-all.go', 'sandbox-resources.go'] },
-  '1.34': { release: 'v1.34.4', driver: ['no-restart-all.go', 'sandbox-resources.go'] },
-  '1.35': { release: 'v1.35.4', driver: ['restart-all.go', 'sandbox-resources.go'] },
-  '1.36': { release: 'v1.36.3', driver: ['restart-all.go', 'sandbox-resources.go'] },
-  '1.37': { release: 'v1.37.2', driver: ['restart-all.go', 'sandbox-resources.go'] },
+  '1.33': { release: 'v1.33.13', driver: ['no-restart-all.go', 'sandbox-resources.go', 'gogojson.go'] },
+  '1.34': { release: 'v1.34.4', driver: ['no-restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
+  '1.35': { release: 'v1.35.4', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
+  '1.36': { release: 'v1.36.3', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
+  '1.37': { release: 'v1.37.2', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
 };
 
 /** The release of each minor. */

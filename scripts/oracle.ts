@@ -9,6 +9,7 @@ import { loadScenario, type Scenario } from './oracle/scenario';
 import { randomScenarios } from './oracle/random';
 import { kubeletCases } from './oracle/cases';
 import { gateTableDifferences, oracleGates, runScenarios, type Report } from './oracle/run';
+import { recordRun } from './oracle/record';
 
 const program = new Command('oracle')
   .option('--minor <minor>', "kubelet minor (1.34–1.37) or 'all'", '1.37')
@@ -17,7 +18,11 @@ const program = new Command('oracle')
   .option('--cases', "also run kubelet's own test cases (scenario data in scripts/oracle/cases.ts)")
   .option('--scenario <file...>', 'run these scenario files only (YAML or JSON; README "Kubelet oracle")')
   .option('-o, --output <format>', 'json or text', 'text')
-  .option('--show <n>', 'text output: disagreements shown per minor', '5');
+  .option('--show <n>', 'text output: disagreements shown per minor', '5')
+  .option(
+    '--record',
+    'record each minor\'s counts in src/kubelet/oracle-checked.json (the plans\' "checked against" line; not with --scenario)',
+  );
 
 async function run(): Promise<number> {
   program.parse();
@@ -29,7 +34,12 @@ async function run(): Promise<number> {
     scenario?: string[];
     output: string;
     show: string;
+    record?: boolean;
   }>();
+  if (o.record && o.scenario) {
+    console.error("oracle: --record counts kubelet's cases and seeded scenarios, not --scenario files");
+    return 2;
+  }
   const minors = o.minor === 'all' ? Object.keys(ORACLE_RELEASES) : o.minor.split(',');
   for (const m of minors)
     if (!ORACLE_RELEASES[m]) {
@@ -59,7 +69,10 @@ async function run(): Promise<number> {
     const specs = oracleGates(bin);
     const scenarios = files ?? [...(o.cases ? kubeletCases(minor) : []), ...randomScenarios(minor, seed, count, specs)];
     const t0 = Date.now();
-    const report = await runScenarios(ORACLE_RELEASES[minor], bin, scenarios);
+    const caseNames = new Set(o.cases ? kubeletCases(minor).map((s) => s.name) : []);
+    const report = await runScenarios(ORACLE_RELEASES[minor], bin, scenarios, undefined, (s) =>
+      caseNames.has(s.name) ? 'cases' : `seed ${seed}`,
+    );
     report.gateTable = gateTableDifferences(minor, specs);
     console.error(
       `oracle ${report.kubelet}: ${report.agree}/${report.scenarios} agree, ${report.known.reduce((n, k) => n + k.count, 0)} in known classes, ${report.disagree.length} disagree (${((Date.now() - t0) / 1000).toFixed(1)} s, median ${report.medianMs} ms per scenario)`,
@@ -89,6 +102,12 @@ async function run(): Promise<number> {
         console.log(`    syncpod: ${d.syncpod.join(' | ') || '(nothing)'}`);
       }
       if (r.disagree.length > Number(o.show)) console.log(`  … ${r.disagree.length - Number(o.show)} more (-o json)`);
+    }
+  }
+  if (o.record) {
+    for (const [i, r] of reports.entries()) {
+      const file = recordRun(minors[i], r);
+      console.error(`oracle ${r.kubelet}: recorded in ${file}`);
     }
   }
   return reports.every((r) => r.disagree.length === 0 && r.gateTable.length === 0) ? 0 : 1;

@@ -17,8 +17,8 @@ import (
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 
-	"google.golang.org/protobuf/encoding/protojson"
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
@@ -107,58 +107,75 @@ type Result struct {
 }
 
 // recordingRuntime is kubelet's fake runtime service, recording the calls that change state.
+// Kubelet stops a pod's containers from one goroutine each, so recording takes a lock (without
+// it, two StopContainer calls at once could leave one record).
 type recordingRuntime struct {
 	*apitest.FakeRuntimeService
+	mu    sync.Mutex
 	calls []Call
 	names map[string]string
+}
+
+func (r *recordingRuntime) record(c Call) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, c)
+}
+
+func (r *recordingRuntime) nameOf(id string) string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.names[id]
 }
 
 func (r *recordingRuntime) RunPodSandbox(ctx context.Context, config *runtimeapi.PodSandboxConfig, handler string) (string, error) {
 	a := config.GetMetadata().GetAttempt()
 	id, err := r.FakeRuntimeService.RunPodSandbox(ctx, config, handler)
-	r.calls = append(r.calls, Call{Op: "RunPodSandbox", Attempt: &a, Sandbox: id})
+	r.record(Call{Op: "RunPodSandbox", Attempt: &a, Sandbox: id})
 	return id, err
 }
 
 func (r *recordingRuntime) StopPodSandbox(ctx context.Context, id string) error {
-	r.calls = append(r.calls, Call{Op: "StopPodSandbox", Sandbox: id})
+	r.record(Call{Op: "StopPodSandbox", Sandbox: id})
 	return r.FakeRuntimeService.StopPodSandbox(ctx, id)
 }
 
 func (r *recordingRuntime) RemovePodSandbox(ctx context.Context, id string) error {
-	r.calls = append(r.calls, Call{Op: "RemovePodSandbox", Sandbox: id})
+	r.record(Call{Op: "RemovePodSandbox", Sandbox: id})
 	return r.FakeRuntimeService.RemovePodSandbox(ctx, id)
 }
 
 func (r *recordingRuntime) CreateContainer(ctx context.Context, sandbox string, config *runtimeapi.ContainerConfig, sc *runtimeapi.PodSandboxConfig) (string, error) {
 	id, err := r.FakeRuntimeService.CreateContainer(ctx, sandbox, config, sc)
 	a := config.GetMetadata().GetAttempt()
+	r.mu.Lock()
 	r.names[id] = config.GetMetadata().GetName()
-	r.calls = append(r.calls, Call{Op: "CreateContainer", Sandbox: sandbox, Container: config.GetMetadata().GetName(), Attempt: &a, Image: config.GetImage().GetImage(), ID: id})
+	r.mu.Unlock()
+	r.record(Call{Op: "CreateContainer", Sandbox: sandbox, Container: config.GetMetadata().GetName(), Attempt: &a, Image: config.GetImage().GetImage(), ID: id})
 	return id, err
 }
 
 func (r *recordingRuntime) StartContainer(ctx context.Context, id string) error {
-	r.calls = append(r.calls, Call{Op: "StartContainer", Container: r.names[id], ID: id})
+	r.record(Call{Op: "StartContainer", Container: r.nameOf(id), ID: id})
 	return r.FakeRuntimeService.StartContainer(ctx, id)
 }
 
 func (r *recordingRuntime) StopContainer(ctx context.Context, id string, timeout int64) error {
-	r.calls = append(r.calls, Call{Op: "StopContainer", Container: r.names[id], ID: id})
+	r.record(Call{Op: "StopContainer", Container: r.nameOf(id), ID: id})
 	return r.FakeRuntimeService.StopContainer(ctx, id, timeout)
 }
 
 func (r *recordingRuntime) RemoveContainer(ctx context.Context, id string) error {
-	r.calls = append(r.calls, Call{Op: "RemoveContainer", Container: r.names[id], ID: id})
+	r.record(Call{Op: "RemoveContainer", Container: r.nameOf(id), ID: id})
 	return r.FakeRuntimeService.RemoveContainer(ctx, id)
 }
 
 func (r *recordingRuntime) UpdateContainerResources(ctx context.Context, id string, res *runtimeapi.ContainerResources) error {
-	c := Call{Op: "UpdateContainerResources", Container: r.names[id], ID: id}
+	c := Call{Op: "UpdateContainerResources", Container: r.nameOf(id), ID: id}
 	if l := res.GetLinux(); l != nil {
 		c.Resources = &Resources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitInBytes: l.MemoryLimitInBytes}
 	}
-	r.calls = append(r.calls, c)
+	r.record(c)
 	return r.FakeRuntimeService.UpdateContainerResources(ctx, id, res)
 }
 
@@ -169,7 +186,7 @@ type recordingImages struct {
 }
 
 func (i *recordingImages) PullImage(ctx context.Context, image *runtimeapi.ImageSpec, auth *runtimeapi.AuthConfig, sc *runtimeapi.PodSandboxConfig) (string, error) {
-	i.rt.calls = append(i.rt.calls, Call{Op: "PullImage", Image: image.GetImage()})
+	i.rt.record(Call{Op: "PullImage", Image: image.GetImage()})
 	return i.FakeImageService.PullImage(ctx, image, auth, sc)
 }
 
@@ -526,11 +543,11 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 	}
 	// The state as the runtime holds it, for the runner's stand-in CRI socket.
 	for _, s := range sandboxes {
-		b, _ := protojson.Marshal(&s.PodSandboxStatus)
+		b, _ := marshalCRI(&s.PodSandboxStatus)
 		res.Sandboxes = append(res.Sandboxes, b)
 	}
 	for _, c := range containers {
-		b, _ := protojson.Marshal(&c.ContainerStatus)
+		b, _ := marshalCRI(&c.ContainerStatus)
 		wrapped := fmt.Sprintf(`{"podSandboxId":%s,"status":%s}`, strconv.Quote(c.SandboxID), b)
 		res.Containers = append(res.Containers, json.RawMessage(wrapped))
 	}

@@ -1,6 +1,6 @@
 // Seeded random scenarios: valid pods (restart policies, container restart rules and
-// RestartAllContainers, init containers and sidecars, probes, resources and resize policies,
-// pull policies) against runtime states a node can hold (no sandbox, one or two sandboxes in any
+// RestartAllContainers, init containers and sidecars, ephemeral containers, probes, resources and
+// resize policies, Guaranteed pods, pod-level resources, overhead, pull policies) against runtime states a node can hold (no sandbox, one or two sandboxes in any
 // state, containers in every state with exit codes, current or stale hashes, resources as set or
 // changed), with prober results and feature gates on and off. The same seed gives the same list.
 import type { Scenario, ScenarioContainer, ScenarioSandbox } from './scenario';
@@ -140,6 +140,18 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
   };
   if (chance(r, 0.1)) pod.spec.hostNetwork = true;
   if (podLevel) pod.spec.resources = { requests: { cpu: '1', memory: '1Gi' }, limits: { cpu: '4', memory: '4Gi' } };
+  // A Guaranteed pod: every container's requests equal its limits (its pod cgroup has limits).
+  if (!podLevel && chance(r, 0.15))
+    for (const c of [...initContainers, ...containers]) {
+      const cpu = pick(r, CPU);
+      const memory = pick(r, MEMORY);
+      c.resources = { requests: { cpu, memory }, limits: { cpu, memory } };
+    }
+  // Pod overhead (a RuntimeClass's): in the pod cgroup, not in UpdatePodSandboxResources' resources.
+  if (chance(r, 0.1)) pod.spec.overhead = { cpu: pick(r, ['100m', '250m']), memory: pick(r, ['64Mi', '120Mi']) };
+  // An ephemeral (debug) container.
+  if (chance(r, 0.1))
+    pod.spec.ephemeralContainers = [{ name: 'debug', image: pick(r, IMAGES), targetContainerName: 'app0' }];
 
   // The runtime's state.
   const podLimits: Record<string, string> | undefined = podLevel ? pod.spec.resources.limits : undefined;
@@ -206,6 +218,10 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
         crs.push(instance(r, c, sb, `c${cid++}`, 'CONTAINER_EXITED', pick(r, [0, 1]), newest, 1, podLimits));
     }
   }
+  const newestSandbox = sandboxes[sandboxes.length - 1];
+  for (const c of pod.spec.ephemeralContainers ?? [])
+    if (newestSandbox && chance(r, 0.5))
+      crs.push(instance(r, c, newestSandbox, `c${cid++}`, stateOf(), 0, true, 0, podLimits));
   for (const c of [...initContainers, ...containers]) {
     if (c.livenessProbe && chance(r, 0.4)) liveness[c.name] = pick(r, ['failure', 'success']);
     if (c.startupProbe && chance(r, 0.4)) startup[c.name] = pick(r, ['failure', 'success']);
@@ -246,7 +262,9 @@ function instance(
   };
   if (chance(r, 0.15)) out.hash = pick(r, ['deadbeef', '1a2b3c4d']);
   if (chance(r, 0.05)) out.image = pick(r, IMAGES);
-  if (state === 'CONTAINER_RUNNING' && newest && chance(r, 0.8)) {
+  // The runtime reports resources for running containers, and for some stopped ones too (a
+  // container started again with other resources resizes the pod first, 1.37).
+  if ((state === 'CONTAINER_RUNNING' || chance(r, 0.3)) && newest && chance(r, 0.8)) {
     const rep = reported(c.resources, podLimits);
     if (chance(r, 0.25) && rep) {
       // The spec was resized since the container started: the runtime reports the old values.

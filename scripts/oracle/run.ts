@@ -48,6 +48,8 @@ export interface Report {
   gateTable: string[];
   /** Milliseconds per scenario, in scenario order: kubelet's side, syncpod's side, both (bench/oracle.ts). */
   timing: { kubelet: number[]; syncpod: number[]; total: number[] };
+  /** Per group of scenarios (runScenarios' `group`): how many ran, agreed, fell in a class, disagreed. */
+  groups?: Record<string, { scenarios: number; agreed: number; known: number; disagreed: number }>;
 }
 
 /** The Go oracle as a long-lived process: one scenario line in, one result line out. */
@@ -193,6 +195,7 @@ export async function runScenarios(
   bin: string,
   scenarios: Scenario[],
   progress: (done: number) => void = () => undefined,
+  group: (s: Scenario) => string = () => 'all',
 ): Promise<Report> {
   const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-'));
   const socket = join(dir, 'cri.sock');
@@ -240,14 +243,23 @@ export async function runScenarios(
       report.timing.kubelet.push(t1 - t0);
       report.timing.syncpod.push(t2 - t1);
       report.timing.total.push(times[times.length - 1]);
-      if (!error && sameCalls(syncpod, kubelet)) report.agree++;
-      else {
+      report.groups ??= {};
+      const counts = (report.groups[group(scenario)] ??= { scenarios: 0, agreed: 0, known: 0, disagreed: 0 });
+      counts.scenarios++;
+      if (!error && sameCalls(syncpod, kubelet)) {
+        report.agree++;
+        counts.agreed++;
+      } else {
         const cls = error ? undefined : classify(scenario, syncpod, kubelet);
         if (cls) {
           const e = known.get(cls) ?? { count: 0, example: scenario.name };
           e.count++;
           known.set(cls, e);
-        } else report.disagree.push({ scenario, syncpod, kubelet, kubeletActions: k.actions, error });
+          counts.known++;
+        } else {
+          report.disagree.push({ scenario, syncpod, kubelet, kubeletActions: k.actions, error });
+          counts.disagreed++;
+        }
       }
       progress(i + 1);
     }

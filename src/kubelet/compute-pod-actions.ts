@@ -1,7 +1,6 @@
 // computePodActions of pkg/kubelet/kuberuntime/kuberuntime_manager.go as a pure function, kubelet
-// 1.29–1.37 (differences from KubeletRules); 1.37 read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_manager.go (1.37/1.38 master),
-// 1.35–1.36 in zongruxie4/kubernetes@0b0b77ae and 1.35 also in KevinTMtz/kubernetes@294f5857 (same file, dated by content: MIRROR_SOURCES),
-// 1.34 in Priyankasaggu11929/kubernetes@1ea81156 (the nearest stored tree, October 2025 master), 1.29–1.33 in their own trees.
+// 1.29–1.37 (differences from KubeletRules), pinned to the releases in MIRROR_SOURCES (1.37: k8s.io/kubernetes
+// v1.37.2, checked call for call by the kubelet oracle, npm run oracle).
 // Desired pod + observed PodStatus + kubelet's memory
 // (probe results, the AllContainersRestarting condition) in, podActions out. Helpers live in the
 // files kubelet keeps them in: pod-sandbox-changed.ts (util.go), init-container-actions.ts
@@ -348,6 +347,7 @@ function resizeCallsOf(pod: Pod, status: PodStatus, changes: Changes, rules: Kub
   return podResizeCalls(pod, status, changes.resize, changes.updatePodResources, {
     ...ctx,
     podSandboxResourceUpdates: rules.podSandboxResourceUpdates,
+    initLimitsWithSidecars: rules.podLimitsCountSidecarsBeforeInit,
   });
 }
 

@@ -1,4 +1,4 @@
-// containerChanged of pkg/kubelet/kuberuntime/kuberuntime_manager.go (1.31+ read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_manager.go): the running container's hash
+// containerChanged of pkg/kubelet/kuberuntime/kuberuntime_manager.go (1.31+ as in k8s.io/kubernetes v1.37.2): the running container's hash
 // annotation against the hash the mirrored kubelet computes (whole spec through 1.30, name+image
 // from 1.31). Kubelet only sees "changed"; the check also says whether the observed value is the
 // other scheme's hash of the same container, missing, or not hex. Pure.

@@ -1,5 +1,5 @@
-// Decisions of pkg/kubelet/container/helpers.go (kubelet 1.29–1.37; helpers.go of 1.34+ is not in the
-// source index, the restart-rule branch follows its callers in natasha41575/kubernetes@1a51be50 kuberuntime_container.go): whether a container is
+// Decisions of pkg/kubelet/container/helpers.go (kubelet 1.29–1.37; 1.37 as in
+// k8s.io/kubernetes v1.37.2): whether a container is
 // restarted (ShouldContainerBeRestarted), whether the whole pod restarts in place
 // (ShouldAllContainersRestart, 1.35+), and the status look-ups kubelet uses. Pure.
 

@@ -1,7 +1,6 @@
 // Init-container decisions of pkg/kubelet/kuberuntime/kuberuntime_container.go, kubelet 1.29–1.37
 // (1.36+: a running non-sidecar init container is resized in place);
-// 1.37 read in natasha41575/kubernetes@1a51be50 pkg/kubelet/kuberuntime/kuberuntime_container.go (1.37/1.38 master),
-// 1.34–1.36 in Karthik-K-N/kubernetes@42f8035a (same file, a 1.36-cycle tree dated by content: MIRROR_SOURCES):
+// pinned to the releases in MIRROR_SOURCES (1.37: k8s.io/kubernetes v1.37.2, checked by the kubelet oracle):
 // computeInitContainerActions (the sidecar-aware path, with in-place resize of sidecars from 1.33), the legacy findNextInitContainerToRun
 // (1.29–1.33 only), isInitContainerFailed and hasAnyRegularContainerCreated. Differences between
 // versions come from KubeletRules. Pure.

@@ -3,6 +3,7 @@
 // per invocation (resolveKubeletRules) and passed down. Pure.
 
 import { SyncpodError } from '../errors';
+import oracleChecked from './oracle-checked.json';
 import { hashSchemeOfMinor } from './hash';
 import {
   DEFAULT_KUBELET_VERSION,
@@ -76,12 +77,16 @@ export interface KubeletRules {
   initStatusFromActiveSandbox: boolean;
   /**
    * 1.36+: a running non-sidecar init container is resized in place (InPlacePodVerticalScalingInitContainers,
-   * beta and on from 1.36 in zongruxie4/kubernetes@964d79dd kube_features.go; computeInitContainerActions
-   * of natasha41575/kubernetes@1a51be50 kuberuntime_container.go).
+   * beta and on from 1.36; computeInitContainerActions of k8s.io/kubernetes v1.36.3 and v1.37.2).
    */
   resizeRunningInitContainers: boolean;
-  /** 1.34+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources. */
+  /** 1.33+: doPodResizeAction announces each pod cgroup change with CRI UpdatePodSandboxResources (best effort until 1.36; measured with the v1.33.13 oracle). */
   podSandboxResourceUpdates: boolean;
+  /**
+   * Up to 1.36: the pod cgroup has a CPU quota / memory limit when every container declares one, a
+   * regular init container counting with the sidecars before it (1.37: each container on its own).
+   */
+  podLimitsCountSidecarsBeforeInit: boolean;
   /** 1.36+: a failed UpdatePodSandboxResources (other than Unimplemented) rejects the resize; before, it is ignored. */
   sandboxResourceUpdateRejects: boolean;
   /** 1.37: SyncPod resizes (step 6) before it starts ephemeral and init containers (earlier: after the init containers). */
@@ -106,163 +111,76 @@ export interface UnpinnedNote {
   detail: string;
 }
 
-/** One kubelet file read for the mirror: where it is stored, what was read in it, and how its minor was told. */
-export interface MirrorTree {
-  repo: string;
-  commit: string;
-  file: string;
-  /** The mirrored functions read in it. */
+/** The kubelet release a minor's rules are pinned to, and what of it the mirror follows. */
+export interface MirrorSource {
+  /** The Go module and version, e.g. "k8s.io/kubernetes v1.37.2". */
+  release: string;
+  /** What was read in it. */
   read: string;
-  /** How the tree's minor was told (content dating when no release marker is stored with it). */
-  dated: string;
 }
 
-/** The 1.37/1.38 master snapshot the 1.37 rules follow (kuberuntime_manager.go and kuberuntime_container.go). */
-export const MIRROR_SOURCE = {
-  repo: 'natasha41575/kubernetes',
-  commit: '1a51be50ec47ff0da0affc87af7e70303a635b7b',
-  files: [
-    'pkg/kubelet/kuberuntime/kuberuntime_manager.go',
-    'pkg/kubelet/kuberuntime/kuberuntime_container.go',
-    'pkg/kubelet/kuberuntime/kuberuntime_manager_test.go',
-  ],
-  minor: 37,
-  how: 'a master snapshot of the 1.37/1.38 cycle: it carries PR 138514 (merged 2026-04-22, after the 1.36 branch was cut); its kube_features.go, CHANGELOG and version files are not stored at that commit',
-} as const;
-
-const MANAGER = 'pkg/kubelet/kuberuntime/kuberuntime_manager.go';
-const CONTAINER = 'pkg/kubelet/kuberuntime/kuberuntime_container.go';
+const KUBERUNTIME_READ =
+  'pkg/kubelet/kuberuntime (SyncPod, computePodActions, computeInitContainerActions, computePodResizeAction, doPodResizeAction, killPodWithSyncResult, purge and prune of init containers), pkg/kubelet/container/helpers.go and pkg/api/v1/pod/util.go';
 
 /**
- * The manager tree of the 1.35/1.36 window: RestartAllContainers is in (PR 134345, 1.35), SyncPod has
- * not yet PR 134660's OnPodSandboxReady step (merged in the 1.36 cycle), PodSandboxChanged has three
- * results (its fourth came with PR 138514, 1.37).
+ * The release each minor's kuberuntime rules are pinned to: the newest patch the Go module proxy
+ * serves, the release the kubelet oracle (npm run oracle) builds and runs for that minor. How many
+ * scenarios agreed with it is the oracle's own record (oracle-checked.json, written by
+ * `npm run oracle -- --minor 1.M ... --record`).
  */
-const MANAGER_135_136: MirrorTree = {
-  repo: 'zongruxie4/kubernetes',
-  commit: '0b0b77ae20f8dc2cd4cd1be538773ae99a672a43',
-  file: MANAGER,
-  read: "computePodActions, getContainersToReset, SyncPod's reset branch",
-  dated:
-    "content: RestartAllContainers (PR 134345, 1.35) without PR 134660's OnPodSandboxReady step (1.36 cycle) or PR 138514 (1.37); " +
-    'from computePodActions the end of its sandbox branch (+89 lines), its container loop (+118) and the SyncPod comment (+264) sit where v1.36.2 has them (L1175, L1264, L1293, L1439, as a public walkthrough of v1.36.2 cites them); ' +
-    "the same repository's kube_features.go (964d79dd) is of the 1.36 cycle",
+export const MIRROR_SOURCES: Record<number, MirrorSource> = {
+  29: { release: 'k8s.io/kubernetes v1.29.6', read: KUBERUNTIME_READ },
+  30: { release: 'k8s.io/kubernetes v1.30.14', read: KUBERUNTIME_READ },
+  31: { release: 'k8s.io/kubernetes v1.31.14', read: KUBERUNTIME_READ },
+  32: { release: 'k8s.io/kubernetes v1.32.13', read: KUBERUNTIME_READ },
+  33: { release: 'k8s.io/kubernetes v1.33.13', read: KUBERUNTIME_READ },
+  34: { release: 'k8s.io/kubernetes v1.34.4', read: KUBERUNTIME_READ },
+  35: { release: 'k8s.io/kubernetes v1.35.4', read: KUBERUNTIME_READ },
+  36: { release: 'k8s.io/kubernetes v1.36.3', read: KUBERUNTIME_READ },
+  37: { release: 'k8s.io/kubernetes v1.37.2', read: KUBERUNTIME_READ },
 };
 
-/** The init-container tree of the 1.36 cycle (a developer branch: its own change is elsewhere in the file). */
-const CONTAINER_136: MirrorTree = {
-  repo: 'Karthik-K-N/kubernetes',
-  commit: '42f8035a118c8426c87ed52f80d9182b9dcfa271',
-  file: CONTAINER,
-  read: 'computeInitContainerActions, HasAnyRegularContainerCreated',
-  dated:
-    'content: the in-place resize of a running non-sidecar init container behind InPlacePodVerticalScalingInitContainers (a gate from 1.36) and the init check over every sandbox before PR 138514 (1.37)',
-};
-
-/**
- * Where the kuberuntime mirror of each minor from 1.34 on was read (computePodActions,
- * computeInitContainerActions, getContainersToReset and SyncPod's restart-all branch): the trees and
- * how each was dated. No release tag of 1.34–1.37 is stored in the source index: the
- * kubernetes/kubernetes versions of these files are stored only at commits that changed them and
- * cannot be listed, so the trees are forks dated by what they contain.
- */
-export const MIRROR_SOURCES: Record<34 | 35 | 36 | 37, { trees: MirrorTree[]; later: string }> = {
-  34: {
-    trees: [
-      {
-        repo: 'Priyankasaggu11929/kubernetes',
-        commit: '1ea811562a0b3de6153f728bc30e3ae064312551',
-        file: MANAGER,
-        read: 'computePodActions',
-        dated:
-          'content: the branch of PR 134660 (opened 2025-10-16) on the master of October 2025, the start of the 1.35 cycle: ContainerRestartRules (1.34) and no legacy init path (removed in 1.34), but neither the pod-level resize (1.35) nor RestartAllContainers (1.35); the nearest stored tree to 1.34, none is dated to the 1.34 release itself',
-      },
-      CONTAINER_136,
-    ],
-    later:
-      'the pod-level resize and RestartAllContainers (their gates do not exist in 1.34), the in-place resize of a running non-sidecar init container (1.36) and the active-sandbox init check (1.37)',
-  },
-  35: {
-    trees: [
-      MANAGER_135_136,
-      {
-        repo: 'KevinTMtz/kubernetes',
-        commit: '294f58570e4f86e2fa232b1c8ccc9d6bca4473f5',
-        file: MANAGER,
-        read: 'computePodActions',
-        dated:
-          'content: the 1.35 cycle before PR 134345: ContainerRestartRules and the pod-level resize (alpha in 1.35), no RestartAllContainers yet',
-      },
-      CONTAINER_136,
-    ],
-    later:
-      'the in-place resize of a running non-sidecar init container (1.36; its gate does not exist in 1.35) and the active-sandbox init check (1.37)',
-  },
-  36: {
-    trees: [MANAGER_135_136, CONTAINER_136],
-    later: "PR 138514's active-sandbox init check (1.37)",
-  },
-  37: {
-    trees: [
-      {
-        repo: MIRROR_SOURCE.repo,
-        commit: MIRROR_SOURCE.commit,
-        file: MANAGER,
-        read: 'computePodActions, getContainersToReset, computePodResizeAction, containerChanged',
-        dated: MIRROR_SOURCE.how,
-      },
-      {
-        repo: MIRROR_SOURCE.repo,
-        commit: MIRROR_SOURCE.commit,
-        file: CONTAINER,
-        read: 'computeInitContainerActions',
-        dated: MIRROR_SOURCE.how,
-      },
-    ],
-    later: '',
-  },
-};
-
-/** repo@short-commit of a tree. */
-export function treeRef(t: Pick<MirrorTree, 'repo' | 'commit'>): string {
-  return `${t.repo}@${t.commit.slice(0, 8)}`;
+/** A minor's oracle record: the release it ran and how many scenarios agreed (oracle-checked.json). */
+export interface OracleChecked {
+  release: string;
+  scenariosAgreed: number;
+  /** Scenarios that fell in a documented class (state kubelet keeps to itself). */
+  scenariosKnown?: number;
+  /** Scenarios that disagreed when recorded (0 once the mirror is fixed). */
+  scenariosDisagreed?: number;
+  /** What was run: kubelet's own cases and seeded random scenarios. */
+  runs?: Record<string, { scenarios: number; agreed: number }>;
 }
 
-const HELPERS_NOTE =
-  'ShouldContainerBeRestarted and the restart-rule helpers (container/helpers.go, api/v1/pod/util.go) of 1.34+ are stored in no dated tree and follow their 1.34 form (ContainerShouldRestart, findMatchingContainerRestartRule) as their callers in these trees use them';
+/** The oracle's records, per minor ("1.37"). */
+export const ORACLE_CHECKED: Record<string, OracleChecked> = oracleChecked;
 
-/** The plan assumption that says what the mirror of `minor` (34+) was read in and how that tree's minor was told. */
-function mirrorSourceNote(minor: number, text: string): UnpinnedNote {
-  const m = Math.min(minor, 37) as 34 | 35 | 36 | 37;
-  const src = MIRROR_SOURCES[m];
-  // Files of one tree are named together, with how that tree was dated once.
-  const groups: MirrorTree[][] = [];
-  for (const t of src.trees) {
-    const g = groups.find((x) => x[0].repo === t.repo && x[0].commit === t.commit);
-    if (g) g.push(t);
-    else groups.push([t]);
-  }
-  const trees = groups
-    .map(
-      (g) =>
-        `${g.map((t) => `${t.read} in ${t.file.replace('pkg/kubelet/kuberuntime/', '')}`).join(', ')} of ${treeRef(g[0])} (${g[0].dated})`,
-    )
-    .join('; ');
-  if (m === 37) {
-    const short = `kubelet ${text}: the kuberuntime rules mirror a master snapshot of the 1.37/1.38 cycle, not a release tag.`;
-    return { id: 'mirror-source', short, detail: `Read in ${trees}; not a release-1.37 tag. ${HELPERS_NOTE}.` };
-  }
-  const tag =
-    m === 34
-      ? 'the nearest stored trees (none is dated to the 1.34 release)'
-      : m === 35
-        ? 'trees dated by their content to the 1.35 cycle and the 1.35/1.36 window'
-        : 'trees dated by their content to the 1.36 cycle';
-  const short = `kubelet ${text}: the kuberuntime rules were read in ${tag}, not in a release tag.`;
-  const later = src.later + (m === 35 ? ' and, before 1.35.4, the sidecar startup seeding of PR 137885' : '');
+/** "v1.37.2" of "k8s.io/kubernetes v1.37.2". */
+export function releaseVersion(source: MirrorSource): string {
+  return source.release.split(' ').pop() ?? source.release;
+}
+
+/** The plan assumption that names the release a minor is pinned to and what the oracle measured. */
+function mirrorSourceNote(minor: number, v: { text: string; patch: number | null }): UnpinnedNote | null {
+  const src = MIRROR_SOURCES[minor];
+  if (!src) return null;
+  const release = releaseVersion(src);
+  const checked = ORACLE_CHECKED[`1.${minor}`];
+  const measured =
+    checked && checked.release === release
+      ? `checked against kubelet ${release}: ${checked.scenariosAgreed} scenarios agree` +
+        (checked.scenariosDisagreed ? `, ${checked.scenariosDisagreed} disagree` : '') +
+        (checked.scenariosKnown ? `, ${checked.scenariosKnown} in documented classes` : '')
+      : `not yet checked against kubelet ${release} by the oracle`;
+  const patch = Number(release.split('.')[2]);
+  const otherPatch = v.patch !== null && v.patch !== patch;
+  const short = `kubelet ${v.text}: the kuberuntime rules mirror ${src.release}; ${measured}.`;
   const detail =
-    `Read in ${trees}. ` +
-    `The same decisions hold in natasha41575/kubernetes@1a51be50 (1.37/1.38 master) but for changes switched off by version here: ${later}. ${HELPERS_NOTE}.`;
+    `Read in ${src.read} of that release. ` +
+    (checked && checked.release === release
+      ? `The count is the kubelet oracle's (npm run oracle -- --minor 1.${minor} --record): kubelet's own SyncPod and syncpod run on the same scenarios (kubelet's own test cases and seeded random ones) made the same CRI calls in the same order.`
+      : 'The kubelet oracle (npm run oracle) has no record for this minor yet.') +
+    (otherPatch ? ` This kubelet is another patch release (${v.text}); patch releases rarely change these rules.` : '');
   return { id: 'mirror-source', short, detail };
 }
 
@@ -339,7 +257,8 @@ export function resolveKubeletRules(
           : 'a changed sidecar is not restarted, an exited regular container means "initialized", and OnFailure counts any stopped container with code 0 as succeeded.'),
     });
   }
-  if (rulesMinor >= 34) unpinned.push(mirrorSourceNote(rulesMinor, rulesText));
+  const source = mirrorSourceNote(rulesMinor, { text: rulesText, patch: v.minor > NEWEST_MINOR ? null : v.patch });
+  if (source) unpinned.push(source);
   // 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: a sidecar's startup result is not
   // seeded again after a kubelet restart; fixed in 1.35.4 (PR 137885, the cherry-pick of PR 137146;
   // CHANGELOG-1.35.md, kubernetes/kubernetes@008b3652) and in 1.36.0.
@@ -374,7 +293,8 @@ export function resolveKubeletRules(
     resizeRunningInitContainers:
       rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,
     startupResultLostOnKubeletRestart,
-    podSandboxResourceUpdates: rulesMinor >= 34,
+    podSandboxResourceUpdates: rulesMinor >= 33,
+    podLimitsCountSidecarsBeforeInit: rulesMinor <= 36,
     sandboxResourceUpdateRejects: rulesMinor >= 36,
     resizeBeforeStarts: rulesMinor >= 37,
     startingResizedContainers: rulesMinor >= 37,

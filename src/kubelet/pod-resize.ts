@@ -249,8 +249,18 @@ export interface PodCgroupConfig {
   memory?: number;
 }
 
-/** cm.ResourceConfigForPod with CFS quota enforced at kubelet's default 100 ms period (no MemoryQoS). */
-export function resourceConfigForPod(pod: Pod, podLevelResources: boolean): PodCgroupConfig {
+/**
+ * cm.ResourceConfigForPod with CFS quota enforced at kubelet's default 100 ms period (no MemoryQoS).
+ * Whether every container declares a limit: from 1.37 each container's own limits; up to 1.36
+ * (`initLimitsWithSidecars`) a regular init container counts with the limits of the sidecars
+ * before it (resourcehelper.PodLimits' ContainerFn), so one without limits after a limited
+ * sidecar still declares them (measured with the v1.36.3 and v1.34.4 oracles).
+ */
+export function resourceConfigForPod(
+  pod: Pod,
+  podLevelResources: boolean,
+  initLimitsWithSidecars = false,
+): PodCgroupConfig {
   const reqs = podResourceTotals(pod, 'requests');
   const lims = podResourceTotals(pod, 'limits');
   const toMilli = (m: bigint | undefined) => Number(m ?? 0n);
@@ -259,7 +269,26 @@ export function resourceConfigForPod(pod: Pod, podLevelResources: boolean): PodC
   let memoryLimits = Math.ceil(toMilli(lims.get('memory')) / 1000);
   let cpuLimitsDeclared = true;
   let memoryLimitsDeclared = true;
-  for (const c of [...(pod.spec?.initContainers ?? []), ...(pod.spec?.containers ?? [])]) {
+  let sidecarCpu = 0;
+  let sidecarMemory = 0;
+  for (const c of pod.spec?.initContainers ?? []) {
+    let cpu = milli(c.resources?.limits?.cpu);
+    let memory = bytes(c.resources?.limits?.memory);
+    if (initLimitsWithSidecars) {
+      if (c.restartPolicy === 'Always') {
+        sidecarCpu += cpu;
+        sidecarMemory += memory;
+        cpu = sidecarCpu;
+        memory = sidecarMemory;
+      } else {
+        cpu += sidecarCpu;
+        memory += sidecarMemory;
+      }
+    }
+    if (cpu === 0) cpuLimitsDeclared = false;
+    if (memory === 0) memoryLimitsDeclared = false;
+  }
+  for (const c of pod.spec?.containers ?? []) {
     if (milli(c.resources?.limits?.cpu) === 0) cpuLimitsDeclared = false;
     if (bytes(c.resources?.limits?.memory) === 0) memoryLimitsDeclared = false;
   }
@@ -292,9 +321,11 @@ export function resourceConfigForPod(pod: Pod, podLevelResources: boolean): PodC
   return { cpuShares: MIN_SHARES };
 }
 
-/** What the resize needs besides the pod: the gates and whether pod-level calls exist (1.34+). */
+/** What the resize needs besides the pod: the gates and whether pod-level calls exist (1.33+). */
 export interface ResizeCallOptions extends ResizeContext {
   podSandboxResourceUpdates: boolean;
+  /** Up to 1.36: whether the pod declares limits counts a regular init container with the sidecars before it. */
+  initLimitsWithSidecars?: boolean;
 }
 
 /**
@@ -378,8 +409,8 @@ export function podResizeCalls(
     return { ...e, current: cur };
   };
   updates = { memory: updates.memory.map(copy), cpu: updates.cpu.map(copy) };
-  const desired = resourceConfigForPod(pod, o.podLevelResources);
-  const last = resourceConfigForPod(actuatedPod(pod, status, o), o.podLevelResources);
+  const desired = resourceConfigForPod(pod, o.podLevelResources, o.initLimitsWithSidecars);
+  const last = resourceConfigForPod(actuatedPod(pod, status, o), o.podLevelResources, o.initLimitsWithSidecars);
   // GetPodCgroupConfig: an unlimited memory.max or cpu.max reads as -1.
   const curMemory = last.memory ?? -1;
   const curCpu = { cpuShares: last.cpuShares, cpuQuota: last.cpuQuota ?? -1, cpuPeriod: last.cpuPeriod };

@@ -1,6 +1,5 @@
-// PodSandboxChanged of pkg/kubelet/kuberuntime/util/util.go (same rules in kubelet 1.29–1.37; util.go of 1.34+
-// is not in the source index; its callers are natasha41575/kubernetes@1a51be50 kuberuntime_manager.go for 1.37, where it
-// has a fourth result that computePodActions discards, and zongruxie4/kubernetes@0b0b77ae for 1.35–1.36, three results):
+// PodSandboxChanged of pkg/kubelet/kuberuntime/util/util.go (same rules in kubelet 1.29–1.37; in
+// k8s.io/kubernetes v1.37.2 it has a fourth result that computePodActions discards):
 // whether the pod needs a new sandbox, the attempt number of that sandbox, and the sandbox id
 // computePodActions reports. Pure.
 

@@ -1,6 +1,6 @@
 // Restart-policy helpers of pkg/api/v1/pod/util.go (kubelet 1.34–1.37; ContainerRestartRules,
-// KEP-5307), read in a stored 1.34-era util.go whose repository the index does not name (ContainerShouldRestart,
-// findMatchingContainerRestartRule); 1.35+ export FindMatchingContainerRestartRule, used so by natasha41575/kubernetes@1a51be50 kuberuntime_manager.go.
+// KEP-5307) as in k8s.io/kubernetes v1.37.2
+// (ContainerShouldRestart, FindMatchingContainerRestartRule).
 // Which policy decides whether an exited container restarts. Pure.
 
 import type { Container, ContainerRestartRule, PodSpec } from './api-types';

@@ -23,6 +23,8 @@ export interface RecordedConfig {
   stdin?: boolean;
   /** Annotation io.kubernetes.container.ports as written (JSON), '' when absent. */
   portsAnnotation?: string;
+  /** Annotation io.kubernetes.container.preStopHandler as written (JSON), '' when absent. */
+  preStopAnnotation?: string;
 }
 
 /** Mounts kubelet adds to every container itself (not from volumeMounts). */

@@ -5,6 +5,7 @@
 // the operator's view beside it. Pure.
 
 import type { Container, Pod } from '../kubelet/api-types';
+import { encodeLifecycleHandler } from '../kubelet/go-json';
 import { formatHash, hashContainer, hashContainerLegacy } from '../kubelet/hash';
 import { parseNormalizedImage, repositoryName } from '../kubelet/image-ref';
 import type { KubeletRules } from '../kubelet/kubelet-version';
@@ -123,6 +124,23 @@ function imageDifference(
     };
   }
   return { field: 'image', text: imageText(old, c.image ?? '') };
+}
+
+/**
+ * lifecycle.preStop against kubelet's preStopHandler annotation (Go's JSON of the handler, the one
+ * hook the runtime keeps). Compared as the JSON kubelet would write for the spec's handler.
+ */
+function preStopDifference(c: Container, was: string | undefined): FieldDifference | null {
+  if (was === undefined) return null;
+  let want = '';
+  try {
+    want = c.lifecycle?.preStop ? encodeLifecycleHandler(c.lifecycle.preStop) : '';
+  } catch {
+    return null; // a handler kubelet could not write either
+  }
+  if (want === was) return null;
+  const [a, b] = changedParts(was || '(none)', want || '(none)');
+  return { field: 'lifecycle', text: `lifecycle.preStop ${a} → ${b}` };
 }
 
 /** Which $(VAR)s of command/args come from a reference (their expansion is not shown). */
@@ -250,6 +268,8 @@ export function fieldDifferences(
     if (was && JSON.stringify([...was].sort()) !== JSON.stringify([...want].sort()))
       out.push({ field: 'ports', text: `ports ${was.join(', ') || '(none)'} → ${want.join(', ') || '(none)'}` });
   }
+  const preStop = preStopDifference(c, rec?.preStopAnnotation);
+  if (preStop) out.push(preStop);
   out.push(...resourceDifferences(c, s));
   out.push(...mountDifferences(c, s));
   for (const f of ['tty', 'stdin'] as const) {

@@ -728,9 +728,9 @@ function assumptions(
         ? {
             id: 'in-place-resize',
             short:
-              "In-place resize (InPlacePodVerticalScaling): running containers' CPU and memory limits are compared with what the runtime reports.",
+              "In-place resize (InPlacePodVerticalScaling): kubelet's actuated resources are taken from what the runtime reports for each container, and the pod cgroup from those.",
             detail:
-              'The spec is assumed to be what kubelet allocated (admitted); memory requests and pod-level resources (which the runtime does not report) are assumed unchanged, sidecar resizes are not evaluated, and CPU CFS quota is assumed on.',
+              "The spec is assumed to be what kubelet allocated (admitted: a resize kubelet finds infeasible, such as a Guaranteed pod's CPU under the static CPU manager policy or a swap-enabled container's memory, is not detected); memory requests and pod-level resources (which the runtime does not report) are assumed unchanged; the pod cgroup is assumed to hold what kubelet set for the reported resources (it is not read); a memory limit is assumed to be lowered only above the current usage, which kubelet checks and syncpod does not read; CPU CFS quota is assumed on, at kubelet's 100 ms period, and MemoryQoS off.",
           }
         : {
             id: 'in-place-resize',

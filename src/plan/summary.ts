@@ -9,7 +9,7 @@ export interface PlanCounts {
   resetContainers: number;
   /** Containers resized in place (UpdateContainerResources; a container may get one call per resource). */
   updateContainers: number;
-  /** Pod-level resize calls (UpdatePodSandboxResources, 1.34+). */
+  /** Pod-level resize calls (UpdatePodSandboxResources, 1.33+). */
   updatePod: number;
   createSandbox: number;
   startEphemeralContainers: number;

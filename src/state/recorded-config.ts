@@ -4,7 +4,7 @@
 // and annotations say (image, hash, ports) is known.
 import { isObj } from '../json-object';
 import type { RecordedConfig } from '../kubelet/recorded-config';
-import { ANNOTATION_CONTAINER_PORTS } from '../kubelet/types';
+import { ANNOTATION_CONTAINER_PORTS, ANNOTATION_PRESTOP_HANDLER } from '../kubelet/types';
 
 const strings = (v: unknown): string[] | undefined =>
   Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : undefined;
@@ -14,7 +14,10 @@ export function recordedConfigOf(
   annotations: Record<string, string> | undefined,
   info: Record<string, string> | undefined,
 ): RecordedConfig {
-  const out: RecordedConfig = { portsAnnotation: annotations?.[ANNOTATION_CONTAINER_PORTS] ?? '' };
+  const out: RecordedConfig = {
+    portsAnnotation: annotations?.[ANNOTATION_CONTAINER_PORTS] ?? '',
+    preStopAnnotation: annotations?.[ANNOTATION_PRESTOP_HANDLER] ?? '',
+  };
   let parsed: unknown;
   try {
     parsed = info?.info ? JSON.parse(info.info) : undefined;

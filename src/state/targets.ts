@@ -57,18 +57,24 @@ export async function resolvePodTarget(lister: TargetLister, flags: TargetFlags)
   );
 }
 
+/** What a container target needs before anything is asked: an ID, or --pod (which --container needs). */
+export function checkContainerTarget(flags: TargetFlags): void {
+  if (flags.pod !== undefined) return;
+  if (flags.container !== undefined) throw new SyncpodError('--container needs --pod (or give a container ID)');
+  if (flags.id === undefined) throw new SyncpodError('a container ID (or --pod NAME --container NAME) is required');
+}
+
 /** The container for exec/attach/logs: the positional ID prefix, or --pod/-n/--container. */
 export async function resolveContainerTarget(
   lister: TargetLister,
   flags: TargetFlags,
   choice: TargetChoice = {},
 ): Promise<Container> {
+  checkContainerTarget(flags);
   if (flags.pod === undefined) {
-    if (flags.container !== undefined) throw new SyncpodError('--container needs --pod (or give a container ID)');
-    if (flags.id === undefined) throw new SyncpodError('a container ID (or --pod NAME --container NAME) is required');
     const containers = await lister.listContainers();
     const id = resolveIdPrefix(
-      flags.id,
+      flags.id!, // checkContainerTarget: without --pod there is an ID
       containers.map((c) => c.id),
       'container',
     );

@@ -4,7 +4,7 @@
 // (src/logs/previous.ts: a listed earlier container, else the removed one's <attempt-1> log file).
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { previousInstance } from '../logs/previous';
-import { resolveContainerTarget, type TargetFlags } from '../state/targets';
+import { checkContainerTarget, resolveContainerTarget, type TargetFlags } from '../state/targets';
 import { runtimeLister } from '../stream/lister';
 
 export interface LogTarget {
@@ -12,6 +12,11 @@ export interface LogTarget {
   containerId: string;
   /** Set when the previous instance is gone: read the current log path with this attempt. */
   previousAttempt?: number;
+}
+
+/** Refuses a target without a container before the runtime is asked (the checks exec's resolution makes). */
+export function checkLogTarget(flags: TargetFlags): void {
+  checkContainerTarget(flags);
 }
 
 export async function logTarget(runtime: RuntimeService, flags: TargetFlags, previous: boolean): Promise<LogTarget> {

@@ -28,7 +28,22 @@ for (const t of ['0', '1ns', '9999999999999999s', '100000000h']) {
 
 test("commander's usage errors read like every other error", async () => {
   assertOneLineError(await syncpod(['pods', '--bogus']), /^syncpod: unknown option '--bogus'$/);
-  assertOneLineError(await syncpod(['logs']), /^syncpod: missing required argument 'container-id'$/);
+  assertOneLineError(await syncpod(['net-setup']), /^syncpod: missing required argument 'pod-id'$/);
+});
+
+test('logs without a container is refused before a runtime is looked for (an ID or --pod NAME)', async () => {
+  assertOneLineError(
+    await syncpod(['-r', '/nonexistent/syncpod.sock', 'logs']),
+    /^syncpod: a container ID \(or --pod NAME --container NAME\) is required$/,
+  );
+  assertOneLineError(
+    await syncpod(['-r', '/nonexistent/syncpod.sock', 'logs', '--container', 'app']),
+    /^syncpod: --container needs --pod \(or give a container ID\)$/,
+  );
+  assertOneLineError(
+    await syncpod(['-r', '/nonexistent/syncpod.sock', 'logs', '--stream', 'both', 'abc']),
+    /^syncpod: --stream: must be stdout or stderr, got "both"$/,
+  );
 });
 
 test('completion without a shell prints the bash script, as crictl', async () => {

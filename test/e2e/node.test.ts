@@ -130,11 +130,11 @@ describe('node-wide', () => {
     assert.equal(ok.stdout, 'OK: 2 pods as kubelet would keep them, no orphans\n');
   });
 
-  test('plan --node says every change a single-pod plan says (env, command, resources, with verdicts), and what changed in a replaced static pod file', async () => {
+  test('plan --node says every change a single-pod plan says (env, command, resources, preStop, with verdicts), and what changed in a replaced static pod file', async () => {
     const uid = '5e5e5e5e-0000-4000-8000-0000000000a1';
     const file = path.join(dir, 'words.yaml');
     const words = (mode: string, sleep: number, memory: string) =>
-      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: words\n  namespace: e2e-words\n  uid: ${uid}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: app\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep ${sleep}; done"]\n    env: [{name: MODE, value: ${mode}}]\n    resources: {limits: {cpu: 100m, memory: ${memory}}}\n`;
+      `apiVersion: v1\nkind: Pod\nmetadata:\n  name: words\n  namespace: e2e-words\n  uid: ${uid}\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: app\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep ${sleep}; done"]\n    env: [{name: MODE, value: ${mode}}]\n    resources: {limits: {cpu: 100m, memory: ${memory}}}\n${mode === 'red' ? '    lifecycle: {preStop: {exec: {command: ["true"]}}}\n' : ''}`;
     fs.writeFileSync(file, words('green', 1, '64Mi'));
     const synced = await run(['sync', ...nodeFlags(lab), '--yes', file]);
     assert.equal(synced.code, 0, synced.stdout + synced.stderr);
@@ -150,13 +150,13 @@ describe('node-wide', () => {
       const fields = [...single.differences, ...single.ignoredDifferences].flatMap((d: any) =>
         d.differences.map((f: any) => f.field),
       );
-      for (const f of ['command', 'env', 'resources']) assert.ok(fields.includes(f), `${f} in ${fields}`);
+      for (const f of ['command', 'env', 'resources', 'lifecycle']) assert.ok(fields.includes(f), `${f} in ${fields}`);
       const table = await run(['plan', ...node(), file]);
       const flat = table.stdout.replace(/\n {4}/g, ' ');
       assert.match(flat, /^ {2}app: memory limit 64Mi → 96Mi: kubelet resizes it in place$/m);
       assert.match(
         flat,
-        /^ {2}app: command …e; do sleep 1; done"\] → …e; do sleep 2; done"\]; env MODE green → red: kubelet 1\.37 keeps the container running/m,
+        /^ {2}app: command …e; do sleep 1; done"\] → …e; do sleep 2; done"\]; env MODE green → red; lifecycle\.preStop \(none\) → \{"exec":\{"command":\["true"\]\}\}: kubelet 1\.37 keeps the container running/m,
       );
 
       // A static pod file changed (its command) and another one given a probe: each one "replaced"

@@ -178,12 +178,6 @@ const RUNS: Record<string, () => Promise<Run[]>> = {
   node: async () => [
     { what: 'node -o yaml', argv: ['--debug', 'node', '-o', 'yaml', ...nodeFlags(lab), '--env-file', envFile('node')] },
   ],
-  doctor: async () => [
-    {
-      what: 'doctor',
-      argv: ['--debug', 'doctor', '--check', 'runtime', ...nodeFlags(lab), '--env-file', envFile('doctor')],
-    },
-  ],
   pull: async () => {
     const auth = Buffer.from(`someone:${PULL_PASSWORD}`).toString('base64');
     const values = [PULL_PASSWORD, auth];

@@ -77,13 +77,14 @@ test('every lab of the suite is gone: no containerd, shim or bridge, netns, moun
     for (const p of processesNaming(`${e.dir}/stream-bridge.sock`)) left.push(`stream bridge: ${p}`);
     for (const ns of [e.netns, ...e.podNetns]) if (ns && netns.has(ns)) left.push(`network namespace ${ns}`);
     for (const m of mounts) if (m === e.dir || m.startsWith(`${e.dir}/`)) left.push(`mount ${m}`);
-    for (const cg of podCgroupsOf(e.podUids)) left.push(`pod cgroup ${cg}`);
     for (const uid of e.podUids) {
       if (fs.existsSync(path.join('/var/lib/kubelet/pods', uid))) left.push(`/var/lib/kubelet/pods/${uid}`);
       const logs = fs.existsSync('/var/log/pods') ? fs.readdirSync('/var/log/pods') : [];
       for (const d of logs) if (d.endsWith(`_${uid}`)) left.push(`/var/log/pods/${d}`);
     }
   }
+  // One walk of the cgroup hierarchies for every lab's pods.
+  for (const cg of podCgroupsOf(entries.flatMap((e) => e.podUids))) left.push(`pod cgroup ${cg}`);
   // A lab whose test process died is swept by the next startLab; after the last one none is stale.
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith('syncpod-lab-')) continue;

@@ -239,3 +239,19 @@ test('a long command that changed shows where it changed, not two identical begi
   ]);
   assert.deepEqual(changedParts('x'.repeat(30), 'y'.repeat(30)), ['x'.repeat(30), 'y'.repeat(30)]);
 });
+
+test("lifecycle.preStop against kubelet's preStopHandler annotation: added, changed, or the same", () => {
+  const { pod, st } = running('name+image');
+  st.containerStatuses[0]!.recorded!.preStopAnnotation = '';
+  pod.spec!.containers[0]!.lifecycle = { preStop: { exec: { command: ['sleep', '5'] } } };
+  const added = plan(pod, st, '1.37');
+  assert.deepEqual(added.ignoredDifferences.map(differenceLine), [
+    'app: lifecycle.preStop (none) → {"exec":{"command":["sleep","5"]}}: kubelet 1.37 keeps the container running (only name and image count since 1.31); delete the pod to apply',
+  ]);
+  st.containerStatuses[0]!.recorded!.preStopAnnotation = '{"exec":{"command":["sleep","5"]}}';
+  assert.deepEqual(plan(pod, st, '1.37').ignoredDifferences, []);
+  pod.spec!.containers[0]!.lifecycle = { preStop: { exec: { command: ['sleep', '10'] } } };
+  assert.deepEqual(plan(pod, st, '1.37').ignoredDifferences.map(differenceLine), [
+    'app: lifecycle.preStop {"exec":{"command":["sleep","5"]}} → {"exec":{"command":["sleep","10"]}}: kubelet 1.37 keeps the container running (only name and image count since 1.31); delete the pod to apply',
+  ]);
+});

@@ -4,7 +4,7 @@
 
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { MIRROR_SOURCE, resolveKubeletRules } from '../../src/kubelet/kubelet-version';
+import { MIRROR_SOURCES, ORACLE_CHECKED, resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 import type { FeatureGates } from '../../src/kubelet/features';
 
 const switches: Array<{ version: string; gates?: FeatureGates; activeSandbox: boolean; startupLost: boolean }> = [
@@ -45,46 +45,72 @@ test('a 1.35 without a patch is planned as 1.35.4+ and says so', () => {
   assert.ok(!resolveKubeletRules('1.35.2').unpinned.some((u) => u.short.startsWith('No patch release')));
 });
 
-// Where each minor's kuberuntime rules were read: the tree named in its plan assumption, by
-// repo@commit, with how its minor was told.
-const readIn: Array<{ version: string; trees: string[]; dated: RegExp }> = [
-  {
-    version: '1.34',
-    trees: ['Priyankasaggu11929/kubernetes@1ea81156', 'Karthik-K-N/kubernetes@42f8035a'],
-    dated: /none is dated to the 1\.34 release/,
-  },
-  {
-    version: '1.35.4',
-    trees: ['zongruxie4/kubernetes@0b0b77ae', 'KevinTMtz/kubernetes@294f5857', 'Karthik-K-N/kubernetes@42f8035a'],
-    dated: /dated by their content to the 1\.35 cycle/,
-  },
-  { version: '1.36', trees: ['zongruxie4/kubernetes@0b0b77ae', 'Karthik-K-N/kubernetes@42f8035a'], dated: /v1\.36\.2/ },
-  { version: '1.37', trees: ['natasha41575/kubernetes@1a51be50'], dated: /not a release-1\.37 tag/ },
-];
-
-test('every minor from 1.34 names the trees its rules were read in and how they were dated; none says "was not read"', () => {
-  for (const c of readIn) {
-    const notes = resolveKubeletRules(c.version).unpinned;
-    assert.ok(!notes.some((u) => /not read|no 1\.3\d tree/i.test(`${u.short} ${u.detail}`)), c.version);
-    const source = notes.find((u) => u.id === 'mirror-source');
-    assert.ok(source, c.version);
-    const text = `${source.short} ${source.detail}`;
-    for (const t of c.trees) assert.ok(text.includes(t), `${c.version}: ${t} in ${text}`);
-    assert.match(text, c.dated, c.version);
+// The release each minor is pinned to, named in its plan assumption with what the kubelet oracle
+// measured (src/kubelet/oracle-checked.json, written by `npm run oracle -- ... --record`).
+test("every minor names its release in the plan assumption, with the oracle's count where it has one; no fork trees", () => {
+  for (let m = 29; m <= 37; m++) {
+    const note = resolveKubeletRules(`1.${m}`).unpinned.find((u) => u.id === 'mirror-source');
+    assert.ok(note, `1.${m}`);
+    const release = MIRROR_SOURCES[m].release;
+    assert.match(release, new RegExp(`^k8s\\.io/kubernetes v1\\.${m}\\.\\d+$`));
+    const text = `${note.short} ${note.detail}`;
+    assert.ok(text.includes(release), `1.${m}: ${text}`);
+    assert.doesNotMatch(text, /natasha41575|zongruxie4|Karthik-K-N|Priyankasaggu|KevinTMtz|dated/);
+    const checked = ORACLE_CHECKED[`1.${m}`];
+    const version = release.split(' ')[1];
+    if (checked)
+      assert.match(
+        note.short,
+        new RegExp(`checked against kubelet ${version}: ${checked.scenariosAgreed} scenarios agree`),
+      );
+    else assert.match(note.short, new RegExp(`not yet checked against kubelet ${version}`));
   }
-  const at = `${MIRROR_SOURCE.repo}@${MIRROR_SOURCE.commit.slice(0, 8)}`;
-  assert.ok(
-    !resolveKubeletRules('1.33').unpinned.some((u) => u.detail.includes(at)),
-    'the 1.33 mirror was read in a 1.33 tree',
+  // A newer kubelet is planned with the newest rules and says which release those are.
+  const newer = resolveKubeletRules('1.38').unpinned.find((u) => u.id === 'mirror-source')!;
+  assert.match(newer.short, /k8s\.io\/kubernetes v1\.37\.2/);
+  // Another patch of the minor says so.
+  assert.match(
+    resolveKubeletRules('1.37.0').unpinned.find((u) => u.id === 'mirror-source')!.detail,
+    /another patch release \(1\.37\.0\)/,
   );
 });
 
-test('the later changes each older minor switches off are named in its assumption', () => {
-  const detail = (v: string) => resolveKubeletRules(v).unpinned.find((u) => u.id === 'mirror-source')!.detail;
-  assert.match(detail('1.36'), /switched off by version here: PR 138514's active-sandbox init check \(1\.37\)/);
-  assert.match(detail('1.35.4'), /running non-sidecar init container \(1\.36/);
-  assert.match(detail('1.35'), /before 1\.35\.4, the sidecar startup seeding of PR 137885/);
-  assert.match(detail('1.34'), /RestartAllContainers \(their gates do not exist in 1\.34\)/);
+test("oracle-checked.json: each minor's release is the one MIRROR_SOURCES and the oracle build name, and its total is its runs' sum", async () => {
+  const { ORACLE_RELEASES } = await import('../../scripts/oracle-build');
+  const entries = Object.entries(ORACLE_CHECKED);
+  assert.ok(entries.length > 0, 'the oracle recorded at least one minor');
+  for (const [minor, e] of entries) {
+    const m = Number(minor.split('.')[1]);
+    assert.equal(`k8s.io/kubernetes ${e.release}`, MIRROR_SOURCES[m].release, minor);
+    assert.equal(e.release, ORACLE_RELEASES[minor], `${minor}: the oracle builds the release the mirror names`);
+    const runs = Object.values(e.runs ?? {});
+    assert.equal(
+      e.scenariosAgreed,
+      runs.reduce((n, r) => n + r.agreed, 0),
+      minor,
+    );
+  }
+});
+
+test('--record keeps one count per run group (cases, each seed), the newest replacing the older, and starts afresh on a new release', async () => {
+  const { recordedEntry } = await import('../../scripts/oracle/record');
+  const report = (kubelet: string, groups: Record<string, [number, number]>) =>
+    ({
+      kubelet,
+      gateTable: [],
+      groups: Object.fromEntries(
+        Object.entries(groups).map(([g, [n, a]]) => [g, { scenarios: n, agreed: a, known: 0, disagreed: n - a }]),
+      ),
+    }) as any;
+  const one = recordedEntry(undefined, report('v1.37.2', { cases: [51, 51], 'seed 1': [500, 498] }));
+  assert.deepEqual([one.scenariosAgreed, one.scenariosDisagreed], [549, 2]);
+  const two = recordedEntry(one, report('v1.37.2', { cases: [51, 51], 'seed 1': [500, 500], 'seed 2': [500, 500] }));
+  assert.deepEqual(
+    [two.scenariosAgreed, two.scenariosDisagreed, Object.keys(two.runs)],
+    [1051, 0, ['cases', 'seed 1', 'seed 2']],
+  );
+  const next = recordedEntry(two, report('v1.37.3', { 'seed 3': [10, 10] }));
+  assert.deepEqual([next.release, next.scenariosAgreed, Object.keys(next.runs)], ['v1.37.3', 10, ['seed 3']]);
 });
 
 test('plan assumption: a startup Success read from a pod status is said to be lost over a kubelet restart only for 1.35.0–1.35.3', async () => {

@@ -474,7 +474,8 @@ test('lean observation: status calls for the newest sandbox and every container 
   const leanPlan = buildPlan({ pod, podStatus: lean[0].status, now: NOW, options: { kubeletVersion: '1.33' } });
   assert.deepEqual(
     leanPlan.steps.map((x) => `${x.action} ${x.target}`),
-    ['update-container-resources app', 'start-container job'],
+    // Kubelet 1.33 raises the pod cgroup first (UpdatePodSandboxResources, as the v1.33.13 oracle shows).
+    ['update-pod-sandbox-resources default/web', 'update-container-resources app', 'start-container job'],
   );
   assert.deepEqual(
     strip(leanPlan),

@@ -1,6 +1,6 @@
 // In-place resize as kubelet v1.37.2 does it (doPodResizeAction, measured with the oracle): the
 // order of the calls (memory before CPU, decreases before increases, the pod cgroup raised before
-// and lowered after the containers, UpdatePodSandboxResources from 1.34), where SyncPod resizes
+// and lowered after the containers, UpdatePodSandboxResources from 1.33), where SyncPod resizes
 // (1.37: before the init containers start), and the executor's handling of a runtime without
 // UpdatePodSandboxResources.
 
@@ -15,6 +15,8 @@ import { T0, basePod, healthyStatus, podWithSidecars, setStatus } from '../fixtu
 import { FakeCri, FakeFs } from '../fixtures/fake-cri';
 import { FakeClock } from '../fixtures/fake-clock';
 import { CriCallError } from '../../src/cri/grpc-runtime-service';
+import { resourceConfigForPod } from '../../src/kubelet/pod-resize';
+import { resolveKubeletRules } from '../../src/kubelet/kubelet-version';
 
 const Mi = 1024 * 1024;
 const res = (cpuShares: number, cpuQuota: number, memoryLimitInBytes: number) => ({
@@ -87,7 +89,7 @@ test('a Guaranteed pod with overhead shrinks: containers first, then the pod cgr
   assert.deepEqual(p.steps[1].overhead, res(256, 25000, 120 * Mi));
 });
 
-test('1.37 resizes before it starts init containers; 1.36 after them, and 1.33 makes no pod-level call', () => {
+test('1.37 resizes before it starts init containers; 1.36 and 1.33 after them, with the pod-level call (kubelet v1.33.13 makes it too)', () => {
   const pod = podWithSidecars();
   pod.spec!.containers[0].resources = { requests: { cpu: '200m' }, limits: { cpu: '400m' } };
   const mutate = (st: PodStatus) => {
@@ -107,6 +109,7 @@ test('1.37 resizes before it starts init containers; 1.36 after them, and 1.33 m
   ]);
   assert.deepEqual(actions(planOf(pod, mutate, '1.33')), [
     'start-init-container sidecar2',
+    'update-pod-sandbox-resources shop/web',
     'update-container-resources app',
   ]);
 });
@@ -247,4 +250,22 @@ test('sync --dry-run: an image the run pulled is present for a later container t
       'StartContainer',
     ],
   );
+});
+
+test('pod cgroup limits up to 1.36 count a regular init container with the sidecars before it; 1.37 each container on its own', () => {
+  // The oracle's "random 1.36 seed 1 #301" (v1.36.3) and "random 1.34 seed 1 #335" (v1.34.4):
+  // kubelet up to 1.36 gave the pod cgroup a CPU quota and memory limit here, 1.37 none.
+  const pod = basePod();
+  pod.spec!.initContainers = [
+    { name: 'side', image: 'envoy', restartPolicy: 'Always', resources: { limits: { cpu: '1', memory: '1Gi' } } },
+    { name: 'setup', image: 'busybox' },
+  ];
+  pod.spec!.containers = [
+    { name: 'app', image: 'nginx', resources: { requests: { cpu: '500m' }, limits: { cpu: '2', memory: '512Mi' } } },
+  ];
+  const at = (version: string) =>
+    resourceConfigForPod(pod, false, resolveKubeletRules(version).podLimitsCountSidecarsBeforeInit);
+  assert.deepEqual(at('1.36'), { cpuShares: 512, cpuQuota: 300000, cpuPeriod: 100000, memory: 1536 * Mi });
+  assert.deepEqual(at('1.34'), at('1.36'));
+  assert.deepEqual(at('1.37'), { cpuShares: 512 });
 });

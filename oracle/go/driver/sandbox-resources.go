@@ -13,6 +13,6 @@ func (r *recordingRuntime) UpdatePodSandboxResources(ctx context.Context, req *r
 	if l := req.GetResources(); l != nil {
 		c.Resources = &Resources{CPUShares: l.CpuShares, CPUQuota: l.CpuQuota, CPUPeriod: l.CpuPeriod, MemoryLimitInBytes: l.MemoryLimitInBytes}
 	}
-	r.calls = append(r.calls, c)
+	r.record(c)
 	return r.FakeRuntimeService.UpdatePodSandboxResources(ctx, req)
 }

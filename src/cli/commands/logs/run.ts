@@ -7,20 +7,22 @@ import { readLogs } from '../../../logs/reader';
 import { onHost } from '../../../config/host-root';
 import { parseSince } from '../../../logs/since';
 import { previousLogPath } from '../../../logs/previous';
-import { logTarget } from '../../../workflows/log-target';
+import { checkLogTarget, logTarget } from '../../../workflows/log-target';
 import { target as targetOf } from '../../stream-target';
 import type { LogsOptions } from './command';
 
 export async function logs(ctx: Context, args: string[], opts: LogsOptions): Promise<number> {
-  const { runtime } = ctx.cri();
+  // Bad flags are refused before the runtime is asked.
   if (opts.pod !== undefined && args[0] !== undefined)
     throw new SyncpodError(
       `give a container ID or --pod NAME --container NAME, not both (got ${args[0]} and --pod ${opts.pod})`,
     );
   const { target } = targetOf(args, opts);
-  const { containerId, previousAttempt } = await logTarget(runtime, target, !!opts.previous);
+  checkLogTarget(target);
   if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr')
     throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
+  const { runtime } = ctx.cri();
+  const { containerId, previousAttempt } = await logTarget(runtime, target, !!opts.previous);
   if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId });
   const st = await runtime.call('ContainerStatus', { containerId, verbose: false });
   const logPath = st.status?.logPath ?? '';
