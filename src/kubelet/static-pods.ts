@@ -18,8 +18,8 @@ import { ANNOTATION_CONFIG_HASH, ANNOTATION_CONFIG_SOURCE } from './labels';
 /** The mirror pod's annotation: the static pod's uid (kubetypes.ConfigMirrorAnnotationKey). */
 export const ANNOTATION_CONFIG_MIRROR = 'kubernetes.io/config.mirror';
 
-/** Where the static pod's uid came from. */
-export type StaticPodUIDSource = 'mirror-pod' | 'pods-api' | 'computed';
+/** Where the static pod's uid came from ('manifest': the file sets it, and kubelet keeps it). */
+export type StaticPodUIDSource = 'manifest' | 'mirror-pod' | 'pods-api' | 'computed';
 
 /** generatePodName: `<name>-<lower-case node name>`. */
 export function generatePodName(name: string, nodeName: string): string {
@@ -145,7 +145,8 @@ export function applyStaticPodDefaults(input: Pod, o: StaticPodOptions): StaticP
     namespace?: string;
     annotations?: Record<string, string>;
   };
-  if (!meta.uid) {
+  if (meta.uid) uidSource = 'manifest';
+  else {
     if (o.knownUID) {
       meta.uid = o.knownUID.uid;
       uidSource = o.knownUID.from;

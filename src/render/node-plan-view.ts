@@ -25,9 +25,11 @@ function sourceLine(p: NodePodPlan): string {
     const uid =
       s.uidSource === 'computed'
         ? 'uid computed by syncpod'
-        : s.uidSource === 'mirror-pod'
-          ? "kubelet's uid from its mirror pod"
-          : "kubelet's uid from the Pods API";
+        : s.uidSource === 'manifest'
+          ? 'uid from the file'
+          : s.uidSource === 'mirror-pod'
+            ? "kubelet's uid from its mirror pod"
+            : "kubelet's uid from the Pods API";
     return `Static pod from ${s.file} (${uid})`;
   }
   return `From ${s.file}${s.document ? ` document ${s.document}` : ''}${s.from ? `: ${s.from}` : ''}`;

@@ -196,12 +196,15 @@ describe('plan against live state', () => {
     assert.equal(plan.actions.sandboxId, sandboxId);
     assert.equal(plan.actions.attempt, before.actions.attempt + 1);
     assert.deepEqual(plan.actions.initContainersToStart, ['init-a'], 'initialization starts again in a new sandbox');
-    // StopPodSandbox stopped every container: kubelet's kill has nothing left to do, so the steps
-    // start with removing the old init containers (kubelet purges them before a new sandbox).
+    // StopPodSandbox stopped every container: kubelet's KillPod still sends StopPodSandbox for the
+    // stopped sandbox (k8s.io/kubernetes v1.37.2 killPodWithSyncResult, measured by the oracle), which
+    // changes nothing; then the old init containers are purged before the new sandbox.
     assert.deepEqual(
       [...new Set(plan.steps.map((s: any) => s.action))],
-      ['remove-init-container', 'create-sandbox', 'start-init-container'],
+      ['kill-pod', 'remove-init-container', 'create-sandbox', 'start-init-container'],
     );
+    assert.equal(plan.steps[0].alreadyStopped, true);
+    assert.deepEqual(plan.steps[0].sandboxIds, [sandboxId]);
   });
 });
 

@@ -132,9 +132,11 @@ describe('sync', () => {
     const r = await run(['sync', '--yes', '--wait', '-o', 'json', ...flags(), file]);
     assert.equal(r.code, 0, r.stdout + r.stderr);
     const report = JSON.parse(r.stdout);
+    // KillPod stops the stopped sandbox again first (kubelet v1.37.2 does; containerd accepts it).
     assert.deepEqual(
       report.results.map((x: any) => `${x.action} ${x.target}`),
       [
+        'kill-pod e2e/again',
         'remove-init-container setup',
         'create-sandbox e2e/again attempt 1',
         'start-init-container setup',

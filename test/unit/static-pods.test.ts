@@ -79,7 +79,11 @@ test('applyDefaults: namespace default, a known uid wins, the toleration is not 
   assert.deepEqual(out.spec!.tolerations, [{ operator: 'Exists', effect: 'NoExecute' }]);
   const withUid = pod();
   (withUid.metadata as any).uid = 'given';
-  assert.equal(applyStaticPodDefaults(withUid, { nodeName: 'n', source: '/m/x' }).pod.metadata!.uid, 'given');
+  const given = applyStaticPodDefaults(withUid, { nodeName: 'n', source: '/m/x' });
+  assert.equal(given.pod.metadata!.uid, 'given');
+  // kubelet keeps a file's own uid: not computed by syncpod (plan --node said so, and node-owners
+  // matched such a pod by name at any uid); found by test:kubelet's cases with a uid in the file
+  assert.equal(given.uidSource, 'manifest');
 });
 
 test('mirror pods are recognised by kubernetes.io/config.mirror', () => {
