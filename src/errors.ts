@@ -6,13 +6,38 @@
  * name the input, never the command line's flag for it: the command line says how each is given
  * (src/cli/input-flags.ts) and installs that with `nameUserInputs` before a command runs.
  */
-export type UserInput = 'configmap-secret-values' | 'configmap-secret-value' | 'runtime-handler';
+export type UserInput =
+  | 'configmap-secret-values'
+  | 'configmap-secret-value'
+  | 'runtime-handler'
+  /** A ConfigMap's keys, by the object's name. */
+  | 'configmap'
+  /** A Secret's keys, by the object's name. */
+  | 'secret'
+  /** A service account's token, by the account's name. */
+  | 'service-account-token'
+  /** Leaving a volume out, by the volume's name (without a name: how the skipping was asked for). */
+  | 'skip-volume';
 
-let howToGive: (input: UserInput) => string | undefined = () => undefined;
+let howToGive: (input: UserInput, name?: string) => string | undefined = () => undefined;
 
 /** Installs how the running program's user gives each input (appended to the error that needs it). */
-export function nameUserInputs(how: (input: UserInput) => string | undefined): void {
+export function nameUserInputs(how: (input: UserInput, name?: string) => string | undefined): void {
   howToGive = how;
+}
+
+/**
+ * How the user gives `input` (for the object or volume `name`), when the running program says so;
+ * for texts that name the remedy inside their sentence rather than after it.
+ */
+export function howToGiveInput(input: UserInput, name?: string): string | undefined {
+  return howToGive(input, name);
+}
+
+/** " (how)" to end a sentence with, when the running program says how the user gives `input`; else ''. */
+export function howToGiveInParens(input: UserInput, name?: string): string {
+  const how = howToGive(input, name);
+  return how === undefined ? '' : ` (${how})`;
 }
 
 export class SyncpodError extends Error {

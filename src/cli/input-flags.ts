@@ -2,13 +2,17 @@
 // UserInput): the flag, named here and not in the layers that find the input missing.
 import { nameUserInputs, type UserInput } from '../errors';
 
-const HOW: Record<UserInput, string> = {
-  'configmap-secret-values': 'pass them with --env-file',
-  'configmap-secret-value': 'pass it with --env-file',
-  'runtime-handler': 'pass the handler with --runtime-handler',
+const HOW: Record<UserInput, (name?: string) => string> = {
+  'configmap-secret-values': () => 'pass them with --env-file',
+  'configmap-secret-value': () => 'pass it with --env-file',
+  'runtime-handler': () => 'pass the handler with --runtime-handler',
+  configmap: (name) => `--configmap ${name ?? 'NAME'}=DIR`,
+  secret: (name) => `--secret ${name ?? 'NAME'}=DIR`,
+  'service-account-token': (name) => `--service-account-token ${name ?? 'NAME'}=FILE`,
+  'skip-volume': (name) => (name === undefined ? '--skip-volume' : `use --skip-volume ${name}`),
 };
 
 /** main calls this before a command runs. */
 export function nameInputFlags(): void {
-  nameUserInputs((input) => HOW[input]);
+  nameUserInputs((input, name) => HOW[input](name));
 }

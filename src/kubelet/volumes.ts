@@ -5,7 +5,7 @@
 // an API server) comes in as VolumeData; the executor writes what this returns.
 
 import type { Pod, Volume } from './api-types';
-import { SyncpodError } from '../errors';
+import { howToGiveInParens, howToGiveInput, SyncpodError } from '../errors';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 import { getPodQOS, podResourceTotals } from './resources';
 import { formatMap } from './env';
@@ -285,15 +285,13 @@ export function volumePayload(pod: Pod, v: Volume, data: VolumeData, inputs: Pay
     const src = v.configMap!;
     const name = src.name ?? '';
     const obj = lookup(data.configMaps, ns, name);
-    if (obj === undefined && !sourceOptional(src))
-      throw new SyncpodError(`${objectRef('ConfigMap', ns, name)} was not given (--configmap ${name}=DIR)`);
+    if (obj === undefined && !sourceOptional(src)) throw new SyncpodError(notGiven('ConfigMap', ns, name, 'configmap'));
     payload = objectPayload('configmap', obj ?? {}, src.items, src.defaultMode ?? 0o644, sourceOptional(src));
   } else if (type === 'secret') {
     const src = v.secret!;
     const name = src.secretName ?? '';
     const obj = lookup(data.secrets, ns, name);
-    if (obj === undefined && !sourceOptional(src))
-      throw new SyncpodError(`${objectRef('Secret', ns, name)} was not given (--secret ${name}=DIR)`);
+    if (obj === undefined && !sourceOptional(src)) throw new SyncpodError(notGiven('Secret', ns, name, 'secret'));
     payload = objectPayload('secret', obj ?? {}, src.items, src.defaultMode ?? 0o644, sourceOptional(src));
   } else if (type === 'downwardAPI') {
     const src = v.downwardAPI!;
@@ -324,13 +322,13 @@ function projectedPayload(pod: Pod, v: Volume, data: VolumeData, inputs: Payload
         const name = s.secret.name ?? '';
         const obj = lookup(data.secrets, ns, name);
         if (obj === undefined && !sourceOptional(s.secret))
-          throw new SyncpodError(`${objectRef('Secret', ns, name)} was not given (--secret ${name}=DIR)`);
+          throw new SyncpodError(notGiven('Secret', ns, name, 'secret'));
         merge(objectPayload('secret', obj ?? {}, s.secret.items, defaultMode, sourceOptional(s.secret)));
       } else if (s.configMap) {
         const name = s.configMap.name ?? '';
         const obj = lookup(data.configMaps, ns, name);
         if (obj === undefined && !sourceOptional(s.configMap))
-          throw new SyncpodError(`${objectRef('ConfigMap', ns, name)} was not given (--configmap ${name}=DIR)`);
+          throw new SyncpodError(notGiven('ConfigMap', ns, name, 'configmap'));
         merge(objectPayload('configmap', obj ?? {}, s.configMap.items, defaultMode, sourceOptional(s.configMap)));
       } else if (s.downwardAPI) {
         merge(downwardPayload(pod, (s.downwardAPI.items ?? []) as DownwardFile[], defaultMode, inputs));
@@ -339,7 +337,7 @@ function projectedPayload(pod: Pod, v: Volume, data: VolumeData, inputs: Payload
         const token = lookup(data.serviceAccountTokens, ns, sa);
         if (token === undefined)
           throw new SyncpodError(
-            `syncpod cannot request a token for ${objectRef('ServiceAccount', ns, sa)}; give one (--service-account-token ${sa}=FILE)`,
+            `syncpod cannot request a token for ${objectRef('ServiceAccount', ns, sa)}; give one${howToGiveInParens('service-account-token', sa)}`,
           );
         const path = s.serviceAccountToken.path;
         out.set(path, { path, data: token, mode: hasFsGroup(pod) ? 0o600 : defaultMode });
@@ -474,7 +472,8 @@ function classifyVolume(
     provision,
     detail,
   });
-  if (isSkipped(data, v.name)) return verdict('skipped', '--skip-volume: not set up, and no container mounts it');
+  if (isSkipped(data, v.name))
+    return verdict('skipped', `${howToGiveInput('skip-volume') ?? 'skipped'}: not set up, and no container mounts it`);
   switch (type) {
     case 'hostPath':
       return verdict('host-path', `the node's ${v.hostPath?.path ?? ''}`);
@@ -504,10 +503,13 @@ function classifyVolume(
     case 'persistentVolumeClaim':
       return verdict(
         'unsupported',
-        `persistentVolumeClaim ${v.persistentVolumeClaim?.claimName ?? ''} needs the API server and a volume attach and mount, which syncpod does not do (use --skip-volume ${v.name})`,
+        `persistentVolumeClaim ${v.persistentVolumeClaim?.claimName ?? ''} needs the API server and a volume attach and mount, which syncpod does not do${howToGiveInParens('skip-volume', v.name)}`,
       );
     default:
-      return verdict('unsupported', `volume type ${type} is not supported by syncpod (use --skip-volume ${v.name})`);
+      return verdict(
+        'unsupported',
+        `volume type ${type} is not supported by syncpod${howToGiveInParens('skip-volume', v.name)}`,
+      );
   }
 }
 
@@ -516,4 +518,9 @@ export function volumesBlocked(verdicts: readonly VolumeVerdict[]): string | nul
   const bad = verdicts.filter((v) => v.provision === 'unsupported');
   if (bad.length === 0) return null;
   return `cannot provide ${bad.length === 1 ? 'volume' : 'volumes'} ${bad.map((b) => `${b.name} (${b.type}): ${b.detail}`).join('; ')}`;
+}
+
+/** An object a volume needs that the user did not give (the user says how: src/cli/input-flags.ts). */
+function notGiven(kind: 'ConfigMap' | 'Secret', ns: string, name: string, input: 'configmap' | 'secret'): string {
+  return `${objectRef(kind, ns, name)} was not given${howToGiveInParens(input, name)}`;
 }

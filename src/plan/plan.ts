@@ -2,6 +2,7 @@
 // Built from computePodActions plus the steps SyncPod takes in order. Pure: `now` is an input.
 // Contract: keys are only ever added, never renamed or dropped; schemaVersion changes when meaning does.
 
+import { howToGiveInParens } from '../errors';
 import type { Container, Pod } from '../kubelet/api-types';
 import { estimateCrashLoopBackOff, type BackOffEstimate } from '../kubelet/backoff';
 import {
@@ -500,7 +501,7 @@ export function buildPlan(input: PlanInput): Plan {
       ? [
           {
             id: 'volumes-skipped',
-            short: `Skipped volumes (--skip-volume): ${skipped.join(', ')}.`,
+            short: `Skipped volumes${howToGiveInParens('skip-volume')}: ${skipped.join(', ')}.`,
             detail:
               'They are not set up and no container mounts them; a container that reads them finds nothing there.',
           },

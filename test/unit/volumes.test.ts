@@ -2,6 +2,7 @@
 // volumes (keys, items, modes, optional), the atomic writer's path rules and layout, the tmpfs size
 // of memory-backed emptyDirs, which volumes block a pod, and reading the operator's data.
 import { test } from 'node:test';
+import { withInputFlags } from '../fixtures/input-flags';
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
@@ -204,9 +205,29 @@ test('payloads: keys, items, modes and optional as kubelet makes them', () => {
   ];
   for (const c of cases) {
     const p = pod([c.v]);
-    if (c.want instanceof RegExp) throwsLine(() => files(p, c.v, c.d), c.want, c.name);
+    // with the command line's names for the inputs installed, as main installs them
+    if (c.want instanceof RegExp) withInputFlags(() => throwsLine(() => files(p, c.v, c.d), c.want as RegExp, c.name));
     else assert.deepEqual(files(p, c.v, c.d), c.want, c.name);
   }
+});
+
+test('the pure layer names the missing object, not a flag: the command line adds how to give it', () => {
+  const absent: Volume = { name: 'c', configMap: { name: 'absent' } };
+  throwsLine(() => files(pod([absent]), absent), /^ConfigMap shop\/absent was not given$/, 'without the CLI');
+  const token: Volume = { name: 'p', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } };
+  throwsLine(
+    () => files(pod([token]), token),
+    /^syncpod cannot request a token for ServiceAccount shop\/builder; give one$/,
+    'without the CLI',
+  );
+  const verdicts = classifyVolumes(pod([{ name: 'nfs', nfs: { server: 'x', path: '/' } }]), data({}), {
+    imageVolume: false,
+  });
+  assert.equal(verdicts[0].detail, 'volume type nfs is not supported by syncpod');
+  const flagged = withInputFlags(() =>
+    classifyVolumes(pod([{ name: 'nfs', nfs: { server: 'x', path: '/' } }]), data({}), { imageVolume: false }),
+  );
+  assert.equal(flagged[0].detail, 'volume type nfs is not supported by syncpod (use --skip-volume nfs)');
 });
 
 test('the projected token is 0600 when the pod has an fsGroup', () => {
@@ -285,9 +306,11 @@ test('which volumes block a pod, and how the others are provided', () => {
     { name: 'dapi', downwardAPI: { items: [{ path: 'n', fieldRef: { fieldPath: 'metadata.name' } }] } },
     { name: 'kube-api-access-q1w2e', projected: { sources: [{ serviceAccountToken: { path: 'token' } }] } },
   ]);
-  const verdicts = classifyVolumes(p, data({ configMaps: { cfg: CFG }, skip: ['kube-api-access-*'] }), {
-    imageVolume: false,
-  });
+  const verdicts = withInputFlags(() =>
+    classifyVolumes(p, data({ configMaps: { cfg: CFG }, skip: ['kube-api-access-*'] }), {
+      imageVolume: false,
+    }),
+  );
   assert.deepEqual(
     verdicts.map((v) => [v.name, v.provision]),
     [
