@@ -326,18 +326,33 @@ function prepareCrio(dir: string): void {
     fs.mkdirSync(path.join(dir, d), { recursive: true });
   fs.writeFileSync(path.join(dir, 'crio-mounts.conf'), '');
   fs.writeFileSync(path.join(dir, 'crio-policy.json'), '{"default":[{"type":"insecureAcceptAnything"}]}\n');
-  // runc behind a clamp of negative oomScoreAdj: this machine refuses to lower oom_score_adj (writing
-  // -998 fails), and CRI-O gives its infra container -998 with no option like containerd's
-  // restrict_oom_score_adj, which the containerd labs use for the same reason (clamp at the daemon's
-  // own score, 0 here). Everything else reaches Debian's runc unchanged.
+  // runc behind a small rewrite of the bundle's config.json, for two facts of this machine, not of
+  // CRI-O: it refuses to lower oom_score_adj (writing -998 fails), and CRI-O gives its infra container
+  // -998 with no option like containerd's restrict_oom_score_adj, which the containerd labs use for the
+  // same reason (clamp at the daemon's own score, 0 here); and /proc/cgroups lists the hugetlb
+  // controller while no hugetlb hierarchy is mounted, so CRI-O (which drops hugepage limits only when
+  // the controller is absent) passes kubelet's per-size limits and runc fails "cannot set hugetlb
+  // limit". The rewrite drops them, which is what CRI-O does on a host without the controller.
+  // Everything else reaches Debian's runc unchanged.
   const clamp = path.join(dir, 'crio-runc-clamp');
+  const rewrite = path.join(dir, 'crio-runc-rewrite.js');
+  fs.writeFileSync(
+    rewrite,
+    `const fs = require('fs');
+const file = process.argv[2];
+const spec = JSON.parse(fs.readFileSync(file, 'utf8'));
+if (spec.process && spec.process.oomScoreAdj < 0) spec.process.oomScoreAdj = 0;
+if (spec.linux && spec.linux.resources) delete spec.linux.resources.hugepageLimits;
+fs.writeFileSync(file, JSON.stringify(spec));
+`,
+  );
   fs.writeFileSync(
     clamp,
     `#!/bin/sh
 prev=
 for a in "$@"; do
-  case "$prev" in --bundle|-b) sed -i 's/"oomScoreAdj": *-[0-9]*/"oomScoreAdj": 0/' "$a/config.json" ;; esac
-  case "$a" in --bundle=*) sed -i 's/"oomScoreAdj": *-[0-9]*/"oomScoreAdj": 0/' "\${a#--bundle=}/config.json" ;; esac
+  case "$prev" in --bundle|-b) ${JSON.stringify(process.execPath)} ${JSON.stringify(rewrite)} "$a/config.json" ;; esac
+  case "$a" in --bundle=*) ${JSON.stringify(process.execPath)} ${JSON.stringify(rewrite)} "\${a#--bundle=}/config.json" ;; esac
   prev=$a
 done
 exec /usr/bin/runc "$@"
