@@ -222,6 +222,19 @@ export function requireNodeFor(opts: { node?: boolean }, given: Record<string, u
     );
 }
 
+/**
+ * Refuses flags that name one pod's container when --node plans or syncs the whole node: a container
+ * name does not say which pod it belongs to there, and the node-wide flow would ignore them.
+ */
+export function refuseWithNode(opts: { node?: boolean }, given: Record<string, string[] | undefined>): void {
+  if (!opts.node) return;
+  const flag = Object.entries(given).find(([, v]) => v !== undefined && v.length > 0)?.[0];
+  if (flag)
+    throw new SyncpodError(
+      `${flag} names a container of one pod and does not apply with --node; plan or sync that pod's manifest without --node`,
+    );
+}
+
 /** Names instead of an ID: kubectl's habit (`--pod NAME -n NS --container NAME`). */
 export function targetOptions<A extends unknown[], O extends {}>(cmd: Command<A, O, {}>) {
   return cmd

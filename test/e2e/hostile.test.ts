@@ -255,6 +255,16 @@ describe('hostile input is refused before anything happens', () => {
       /^syncpod: --every applies with --node/,
     ],
     [
+      "plan --node: --liveness-failed names one pod's container (was accepted and ignored)",
+      () => ['plan', '--node', '--liveness-failed', 'app', ...nodeFlags(lab)],
+      /^syncpod: --liveness-failed names a container of one pod and does not apply with --node/,
+    ],
+    [
+      'sync --node: --startup-failed likewise',
+      () => ['sync', '--node', '-y', '--startup-failed', 'app', ...nodeFlags(lab)],
+      /^syncpod: --startup-failed names a container of one pod and does not apply with --node/,
+    ],
+    [
       'sync: --remove-orphans without --node (was ignored)',
       () => ['sync', '-y', '--remove-orphans', file('orph.yaml', pod('orph'))],
       /^syncpod: --remove-orphans applies with --node/,

@@ -14,7 +14,7 @@ import { parse } from 'yaml';
 import { MAX_INPUT_BYTES, readInputFileSync, readInputStream } from '../../src/read-input';
 import { readConfigDocument } from '../../src/workflows/step-requests';
 import { syncpodNodeFlags } from '../../src/workflows/node-profile';
-import { requireNodeFor } from '../../src/cli/command-flags';
+import { refuseWithNode, requireNodeFor } from '../../src/cli/command-flags';
 import { parseGivenPods } from '../../src/workflows/node-inputs';
 
 /** The one error line (position suffix kept: it is part of naming the field). */
@@ -260,6 +260,13 @@ test('flags: bad values and --node-only flags without --node are one line', () =
   });
   assert.doesNotThrow(() => requireNodeFor({ node: true }, { '--every': '10m' }));
   assert.doesNotThrow(() => requireNodeFor({}, { '--remove-orphans': undefined }));
+  // a probe result names one pod's container: with --node it was accepted and ignored
+  assert.throws(() => refuseWithNode({ node: true }, { '--liveness-failed': ['app'], '--startup-failed': undefined }), {
+    message:
+      "--liveness-failed names a container of one pod and does not apply with --node; plan or sync that pod's manifest without --node",
+  });
+  assert.doesNotThrow(() => refuseWithNode({}, { '--liveness-failed': ['app'] }));
+  assert.doesNotThrow(() => refuseWithNode({ node: true }, { '--liveness-failed': undefined }));
 });
 
 test('crictl.yaml syntax errors put the position first, as manifest errors do', () => {

@@ -3,7 +3,7 @@
 import type { Context } from '../../context';
 import { outputWidth, parseOutput, LIST_OUTPUTS } from '../../output';
 import type { PlanOptions } from './command';
-import { requireNodeFor } from '../../command-flags';
+import { refuseWithNode, requireNodeFor } from '../../command-flags';
 import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../../../workflows/plan-pods';
 import { formatPlans } from '../../../render/plan-view';
 import { formatUpgradePlan } from '../../../render/upgrade-view';
@@ -27,6 +27,11 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     '--every': opts.every,
     '--static-pod-path': opts.staticPodPath,
     '--pods-api-socket': opts.podsApiSocket,
+  });
+  refuseWithNode(opts, {
+    '--liveness-failed': opts.livenessFailed,
+    '--startup-failed': opts.startupFailed,
+    '--startup-succeeded': opts.startupSucceeded,
   });
   const profile = ctx.nodeProfile(opts);
   const view = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose };

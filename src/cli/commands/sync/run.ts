@@ -4,7 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Context } from '../../context';
 import type { SyncOptions } from './command';
-import { requireNodeFor } from '../../command-flags';
+import { refuseWithNode, requireNodeFor } from '../../command-flags';
 import { executeDeps, profiledNode } from '../../../workflows/invocation-deps';
 import { withNodeProfile } from '../../../workflows/node-profile';
 import { outputWidth, parseOutput, protoJSON } from '../../output';
@@ -45,6 +45,11 @@ export async function sync(ctx: Context, args: string[], given: SyncOptions): Pr
     '--static-pod-path': given.staticPodPath,
     '--pods-api-socket': given.podsApiSocket,
     '--remove-orphans': given.removeOrphans,
+  });
+  refuseWithNode(given, {
+    '--liveness-failed': given.livenessFailed,
+    '--startup-failed': given.startupFailed,
+    '--startup-succeeded': given.startupSucceeded,
   });
   const { opts, detected, profile } = await profiledNode(ctx, given);
   if (opts.node) return syncNodeCommand(ctx, args, withNodeProfile(opts, profile), ask);
