@@ -722,7 +722,7 @@ function crictlPhase(): { report: () => void; sample: (what: string) => Sample }
         .stdout.trim()
         .replace(/^crictl version /, '')
     : '';
-  const cases: Array<{ what: string; args: string[]; check?: (stdout: string) => void; env?: Record<string, string> }> = [
+  const cases: Array<Omit<Cmd, 'label' | 'file'> & { what: string }> = [
     { what: 'ps -a', args: ['ps', '-a'] },
     { what: 'ps -a -o json', args: ['ps', '-a', '-o', 'json'], check: checkCount('containers', 1000) },
     { what: 'ps -a -q', args: ['ps', '-a', '-q'], check: checkLines(1000) },
