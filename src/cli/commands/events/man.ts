@@ -20,7 +20,8 @@ export const man: CommandDoc = {
     },
     {
       what: 'One line per event: its type, container and pod:',
-      command: "syncpod events -o go-template --template '{{.containerEventType}} {{.containerId}} {{.podSandboxStatus.metadata.name}}'",
+      command:
+        "syncpod events -o go-template --template '{{.containerEventType}} {{.containerId}} {{.podSandboxStatus.metadata.name}}'",
     },
   ],
   seeAlso: ['ps', 'crictl(1)'],
