@@ -6,6 +6,7 @@ import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { isPodUid, POD_UID_HELP } from '../kubelet/path-names';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
+import { LINUX_STOP_SIGNALS, WINDOWS_STOP_SIGNALS } from '../kubelet/stop-signals';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { isObj, type Obj } from '../json-object';
 
@@ -1032,48 +1033,6 @@ function containerRestartPolicy(c: Collector, ctr: Obj, path: string, api: ApiRu
 }
 
 /** validateStopSignal: the pod names its OS; Linux takes the signals of the CRI's list, Windows SIGKILL and SIGTERM. */
-const LINUX_STOP_SIGNALS = [
-  'SIGABRT',
-  'SIGALRM',
-  'SIGBUS',
-  'SIGCHLD',
-  'SIGCLD',
-  'SIGCONT',
-  'SIGFPE',
-  'SIGHUP',
-  'SIGILL',
-  'SIGINT',
-  'SIGIO',
-  'SIGIOT',
-  'SIGKILL',
-  'SIGPIPE',
-  'SIGPOLL',
-  'SIGPROF',
-  'SIGPWR',
-  'SIGQUIT',
-  'SIGSEGV',
-  'SIGSTKFLT',
-  'SIGSTOP',
-  'SIGSYS',
-  'SIGTERM',
-  'SIGTRAP',
-  'SIGTSTP',
-  'SIGTTIN',
-  'SIGTTOU',
-  'SIGURG',
-  'SIGUSR1',
-  'SIGUSR2',
-  'SIGVTALRM',
-  'SIGWINCH',
-  'SIGXCPU',
-  'SIGXFSZ',
-  'SIGRTMIN',
-  ...Array.from({ length: 15 }, (_, i) => `SIGRTMIN+${i + 1}`),
-  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAX-${14 - i}`),
-  'SIGRTMAX',
-];
-const WINDOWS_STOP_SIGNALS = ['SIGKILL', 'SIGTERM'];
-
 function validateStopSignal(c: Collector, path: string, signal: unknown, os: unknown): void {
   const name = isObj(os) ? os.name : undefined;
   if (name === undefined || name === null || name === '')
