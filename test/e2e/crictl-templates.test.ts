@@ -9,6 +9,7 @@ import * as path from 'node:path';
 import { BUSYBOX_IMAGE, crictlBinary, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { syncpod } from './helpers';
+import { kubeletSandboxConfig } from './cri-pods';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
@@ -16,20 +17,8 @@ let crictlBin: string;
 const ids = { pod: '', app: '' };
 const POD = { name: 'ウェブ名前-pod', namespace: '名前空間', uid: 'uid-crictl-templates' };
 
-function sandboxConfig() {
-  return {
-    metadata: { ...POD, attempt: 0 },
-    logDirectory: path.join(lab.podLogsRoot, `${POD.namespace}_${POD.name}_${POD.uid}`),
-    labels: {
-      'io.kubernetes.pod.name': POD.name,
-      'io.kubernetes.pod.namespace': POD.namespace,
-      'io.kubernetes.pod.uid': POD.uid,
-      tier: 'front',
-    },
-    annotations: { note: 'a\u0001b "quoted" <html>' },
-    linux: {},
-  };
-}
+const sandboxConfig = () =>
+  kubeletSandboxConfig(lab, POD, { labels: { tier: 'front' }, annotations: { note: 'a\u0001b "quoted" <html>' } });
 
 /** crictl on the lab's socket, with an empty crictl.yaml of its own (none of the machine's is read). */
 function crictl(args: string[]): { code: number | null; stdout: string; stderr: string } {
