@@ -12,7 +12,7 @@
 //
 // How it measures:
 // - The BUILT CLI is spawned as a user runs it: the file bin/syncpod executed directly (its
-//   `#!/usr/bin/env node` shebang, node found on PATH), stdout redirected to a file (as
+//   shebang: /bin/sh execs node from PATH), stdout redirected to a file (as
 //   `syncpod … > out.json`; a pipe loses output today, which the bench checks and reports).
 //   `node -e 0` is spawned the same way (node from the same PATH). Wall time is taken around a
 //   synchronous spawn (spawnSync) with the monotonic clock, so it includes process creation.
@@ -89,6 +89,8 @@ interface Cmd {
   args: string[];
   /** Checks one run's output (throws when the command did not do its job). */
   check?: (stdout: string) => void;
+  /** Added to the CLI's environment for this command. */
+  env?: Record<string, string>;
 }
 
 const nodeZero: Cmd = { label: 'node -e 0', file: 'node', args: ['-e', '0'] };
@@ -108,7 +110,7 @@ function runOnce(cmd: Cmd): { ms: number; stdout: string } {
   const fd = fs.openSync(OUT_FILE, 'w');
   const start = performance.now();
   const r = spawnSync(cmd.file, cmd.args, {
-    env: cliEnv,
+    env: { ...cliEnv, ...cmd.env },
     encoding: 'utf8',
     maxBuffer: 64 * MiB,
     stdio: ['ignore', fd, 'pipe'],
@@ -127,7 +129,7 @@ function runOnce(cmd: Cmd): { ms: number; stdout: string } {
 function pipeCheck(cmd: Cmd): string | undefined {
   const full = runOnce(cmd).stdout;
   const r = spawnSync(cmd.file, cmd.args, {
-    env: cliEnv,
+    env: { ...cliEnv, ...cmd.env },
     encoding: 'utf8',
     maxBuffer: 512 * MiB,
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -142,7 +144,7 @@ function peakRss(cmd: Cmd): number | undefined {
   const out = path.join(os.tmpdir(), `syncpod-bench-rss-${process.pid}`);
   const fd = fs.openSync(OUT_FILE, 'w');
   const r = spawnSync(TIME_BIN, ['-f', '%M', '-o', out, cmd.file, ...cmd.args], {
-    env: cliEnv,
+    env: { ...cliEnv, ...cmd.env },
     encoding: 'utf8',
     stdio: ['ignore', fd, 'pipe'],
   });
@@ -720,19 +722,30 @@ function crictlPhase(): { report: () => void; sample: (what: string) => Sample }
         .stdout.trim()
         .replace(/^crictl version /, '')
     : '';
-  const cases: Array<{ what: string; args: string[]; check?: (stdout: string) => void }> = [
+  const cases: Array<Omit<Cmd, 'label' | 'file'> & { what: string }> = [
     { what: 'ps -a', args: ['ps', '-a'] },
     { what: 'ps -a -o json', args: ['ps', '-a', '-o', 'json'], check: checkCount('containers', 1000) },
     { what: 'ps -a -q', args: ['ps', '-a', '-q'], check: checkLines(1000) },
     { what: 'pods', args: ['pods'], check: checkLines(501) },
   ];
-  const ours = cases.map((c) => cli(`syncpod ${c.what}`, c.args, c.check));
+  // Many machines' shells name extra CA certificates for Node (this one's do: corporate proxies,
+  // sandboxes); Node would load them at every start. Both tools get the same environment.
+  const caFile = process.env.NODE_EXTRA_CA_CERTS || '/etc/ssl/certs/ca-certificates.crt';
+  if (fs.existsSync(caFile))
+    cases.push({
+      what: 'ps -a -q, NODE_EXTRA_CA_CERTS set',
+      args: ['ps', '-a', '-q'],
+      check: checkLines(1000),
+      env: { NODE_EXTRA_CA_CERTS: caFile },
+    });
+  const ours = cases.map((c) => ({ ...cli(`syncpod ${c.what}`, c.args, c.check), env: c.env }));
   const theirs = crictlBin
     ? cases.map((c) => ({
         label: `crictl ${c.what}`,
         file: crictlBin,
         args: ['--config', crictlConfig(), '-r', lab.endpoint, ...c.args],
         check: c.check,
+        env: c.env,
       }))
     : [];
   say(

@@ -13,6 +13,12 @@ const path = require('node:path');
 const vm = require('node:vm');
 const Module = require('node:module');
 
+// bin/syncpod moved NODE_EXTRA_CA_CERTS aside so that Node would not load it at start; child
+// processes get it back as it was; src/stream/tls-trust.ts applies it where syncpod speaks TLS.
+if (process.env.SYNCPOD_EXTRA_CA_CERTS !== undefined) {
+  process.env.NODE_EXTRA_CA_CERTS = process.env.SYNCPOD_EXTRA_CA_CERTS;
+  delete process.env.SYNCPOD_EXTRA_CA_CERTS;
+}
 const writeCache = process.env.SYNCPOD_WRITE_CODE_CACHE === '1';
 /** name -> module record, for the files loaded so far (in load order). */
 const loaded = new Map();

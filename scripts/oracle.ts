@@ -12,12 +12,17 @@ import { gateTableDifferences, oracleGates, runScenarios, type Report } from './
 import { recordRun } from './oracle/record';
 
 const program = new Command('oracle')
-  .option('--minor <minor>', "kubelet minor (1.34–1.37) or 'all'", '1.37')
+  .option('--minor <minor>', "kubelet minor (1.29–1.37) or 'all'", '1.37')
   .option('--seed <n>', 'seed of the random scenarios', '1')
   .option('--count <k>', 'random scenarios per minor', '200')
   .option('--cases', "also run kubelet's own test cases (scenario data in scripts/oracle/cases.ts)")
   .option('--scenario <file...>', 'run these scenario files only (YAML or JSON; README "Kubelet oracle")')
   .option('-o, --output <format>', 'json or text', 'text')
+  .option(
+    '--timeout <seconds>',
+    'limit for each side of one scenario; a scenario over it disagrees, named on stderr',
+    '60',
+  )
   .option('--show <n>', 'text output: disagreements shown per minor', '5')
   .option(
     '--record',
@@ -34,6 +39,7 @@ async function run(): Promise<number> {
     scenario?: string[];
     output: string;
     show: string;
+    timeout: string;
     record?: boolean;
   }>();
   if (o.record && o.scenario) {
@@ -50,6 +56,11 @@ async function run(): Promise<number> {
   const count = Number(o.count);
   if (!Number.isInteger(seed) || !Number.isInteger(count) || count < 0) {
     console.error('oracle: --seed and --count must be whole numbers');
+    return 2;
+  }
+  const timeout = Number(o.timeout);
+  if (!(timeout > 0)) {
+    console.error(`oracle: --timeout ${o.timeout}: a number of seconds above 0`);
     return 2;
   }
   if (o.output !== 'json' && o.output !== 'text') {
@@ -70,8 +81,13 @@ async function run(): Promise<number> {
     const scenarios = files ?? [...(o.cases ? kubeletCases(minor) : []), ...randomScenarios(minor, seed, count, specs)];
     const t0 = Date.now();
     const caseNames = new Set(o.cases ? kubeletCases(minor).map((s) => s.name) : []);
-    const report = await runScenarios(ORACLE_RELEASES[minor], bin, scenarios, undefined, (s) =>
-      caseNames.has(s.name) ? 'cases' : `seed ${seed}`,
+    const report = await runScenarios(
+      ORACLE_RELEASES[minor],
+      bin,
+      scenarios,
+      undefined,
+      (s) => (caseNames.has(s.name) ? 'cases' : `seed ${seed}`),
+      { timeoutMs: timeout * 1000 },
     );
     report.gateTable = gateTableDifferences(minor, specs);
     console.error(

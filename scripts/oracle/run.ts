@@ -64,15 +64,42 @@ export class OracleProcess {
     this.child.stderr.on('data', (d) => {
       this.stderr = (this.stderr + d).slice(-4000);
     });
-    this.child.on('exit', (code) => {
+    this.child.on('exit', (code, signal) => {
       for (const w of this.waiting.splice(0))
-        w(JSON.stringify({ error: `oracle exited (${code}): ${this.stderr.trim().split('\n').pop() ?? ''}` }));
+        w(
+          JSON.stringify({ error: `oracle exited (${code ?? signal}): ${this.stderr.trim().split('\n').pop() ?? ''}` }),
+        );
     });
+    // A closed pipe of a killed oracle is reported through 'exit'.
+    this.child.stdin.on('error', () => undefined);
   }
 
-  run(line: string): Promise<OracleResult> {
+  /**
+   * One scenario through kubelet's code. With timeoutMs, an oracle that gives no answer in time
+   * (a kubelet code path that hangs) is killed and the result is an error saying so (`timedOut`);
+   * this process then answers no more scenarios (runScenarios starts another).
+   */
+  run(line: string, timeoutMs?: number): Promise<OracleResult & { timedOut?: boolean }> {
     return new Promise((resolve) => {
-      this.waiting.push((out) => resolve(JSON.parse(out)));
+      let timer: NodeJS.Timeout | undefined;
+      const answer = (out: string) => {
+        if (timer) clearTimeout(timer);
+        resolve(JSON.parse(out));
+      };
+      this.waiting.push(answer);
+      if (timeoutMs !== undefined)
+        timer = setTimeout(() => {
+          this.waiting = this.waiting.filter((w) => w !== answer);
+          this.child.kill('SIGKILL');
+          resolve({
+            name: '',
+            sandboxes: null,
+            containers: null,
+            calls: [],
+            error: `no answer within ${timeoutMs / 1000} s (kubelet's code did not return; the oracle was killed)`,
+            timedOut: true,
+          });
+        }, timeoutMs);
       this.child.stdin.write(`${line}\n`);
     });
   }
@@ -80,6 +107,17 @@ export class OracleProcess {
   close(): void {
     this.child.stdin.end();
   }
+}
+
+/** Resolves with the promise's value, or with `onTimeout()` when it takes longer than ms. */
+function within<T>(p: Promise<T>, ms: number, onTimeout: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    p,
+    new Promise<T>((resolve) => {
+      timer = setTimeout(() => resolve(onTimeout()), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
 }
 
 function capture(): { stream: Writable; text: () => string } {
@@ -189,19 +227,36 @@ export function gateTableDifferences(minor: string, specs: ReturnType<typeof ora
   return out;
 }
 
-/** Runs every scenario through both sides. */
+/** Default limit per scenario and side: a scenario takes milliseconds, under heavy load about a second. */
+export const SCENARIO_TIMEOUT_MS = 60_000;
+
+export interface RunOptions {
+  /** Limit for each side of one scenario (default SCENARIO_TIMEOUT_MS). */
+  timeoutMs?: number;
+  /** Where the line naming a scenario that timed out goes (default stderr). */
+  log?: (line: string) => void;
+}
+
+/**
+ * Runs every scenario through both sides. A side that gives no answer within the time limit makes
+ * that scenario a disagreement whose error says so, with one line naming it on the log; a hung
+ * oracle is killed and a fresh one runs the scenarios after it.
+ */
 export async function runScenarios(
   release: string,
   bin: string,
   scenarios: Scenario[],
   progress: (done: number) => void = () => undefined,
   group: (s: Scenario) => string = () => 'all',
+  opts: RunOptions = {},
 ): Promise<Report> {
+  const timeoutMs = opts.timeoutMs ?? SCENARIO_TIMEOUT_MS;
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-'));
   const socket = join(dir, 'cri.sock');
   const standIn = new CriStandIn();
   await standIn.listen(socket);
-  const oracle = new OracleProcess(bin);
+  let oracle = new OracleProcess(bin);
   const report: Report = {
     kubelet: release,
     scenarios: scenarios.length,
@@ -218,7 +273,11 @@ export async function runScenarios(
     for (const [i, scenario] of scenarios.entries()) {
       const t0 = performance.now();
       const now = Date.now();
-      const k = await oracle.run(oracleInput(scenario, now));
+      const k = await oracle.run(oracleInput(scenario, now), timeoutMs);
+      if (k.timedOut) {
+        log(`oracle ${release}: scenario ${scenario.name}: kubelet's side: ${k.error}`);
+        oracle = new OracleProcess(bin);
+      }
       const t1 = performance.now();
       let t2 = t1;
       let syncpod: string[] = [];
@@ -234,7 +293,11 @@ export async function runScenarios(
         const ids = new Set<string>([...state.sandboxes.map((s) => s.id), ...state.containers.map((c) => c.status.id)]);
         const names = new Map(state.containers.map((c) => [c.status.id as string, c.status.metadata?.name as string]));
         kubelet = kubeletLines(k.calls ?? [], ids);
-        const s = await syncpodSide(scenario, release, socket, dir, k.gates ?? {});
+        const s = await within(syncpodSide(scenario, release, socket, dir, k.gates ?? {}), timeoutMs, () => {
+          const why = `no answer within ${timeoutMs / 1000} s (syncpod's plan did not return)`;
+          log(`oracle ${release}: scenario ${scenario.name}: syncpod's side: ${why}`);
+          return { requests: [], pullPolicies: new Map<string, string>(), error: `syncpod: ${why}` };
+        });
         t2 = performance.now();
         if (s.error) error = s.error;
         else syncpod = syncpodLines(s.requests, names, ids, (c) => s.pullPolicies.get(c) === 'Always');

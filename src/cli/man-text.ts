@@ -24,6 +24,8 @@ export const ENVIRONMENT = {
     "Set to 1: an error prints its stack trace instead of the one-line message (as -D does, without -D's request and response lines).",
   CRICTL_CREDS: 'Registry credentials USER[:PASSWORD] for pull when --creds is not given.',
   CRICTL_AUTH: "Base64 of 'USER[:PASSWORD]' for pull when --auth is not given.",
+  NODE_EXTRA_CA_CERTS:
+    "A PEM file of certificates trusted, besides Node's bundled ones, by exec, attach and port-forward when the runtime's streaming server speaks https. The syncpod launcher keeps Node from reading it at every start (it costs more than syncpod's own start) and syncpod reads it when it opens an https stream; processes syncpod starts see it unchanged.",
 } as const satisfies Record<string, string>;
 export type EnvName = keyof typeof ENVIRONMENT;
 

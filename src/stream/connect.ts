@@ -3,6 +3,7 @@
 import type WebSocket from 'ws';
 import { SyncpodError } from '../errors';
 import { decodeFrame, encodeFrame } from './channels';
+import { streamingTrust } from './tls-trust';
 
 export interface StreamConnection {
   /** The negotiated subprotocol (v4.channel.k8s.io, ...). */
@@ -43,8 +44,11 @@ export function openStream(
 ): Promise<StreamConnection> {
   const WS = require('ws') as typeof import('ws');
   const wsUrl = url.replace(/^http/, 'ws');
+  const trust = streamingTrust(wsUrl);
+  if (trust.warning) process.stderr.write(`syncpod: warning: ${trust.warning}\n`);
   return new Promise((resolve, reject) => {
     const ws: WebSocket = new WS.WebSocket(wsUrl, [...protocols], {
+      ...(trust.ca ? { ca: trust.ca } : {}),
       perMessageDeflate: false,
       handshakeTimeout: opts.timeoutMs,
       maxPayload: 64 * 1024 * 1024,

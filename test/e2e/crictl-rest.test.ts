@@ -310,10 +310,12 @@ describe('stats and imagefsinfo', () => {
     );
     const table = await run(['stats', '-s', '1', '--id', ids.talker]);
     const [head, row] = table.stdout.split('\n');
-    assert.match(head!, /^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES$/);
+    assert.match(head!, /^CONTAINER\s+NAME\s+CPU %\s+MEM\s+DISK\s+INODES\s+SWAP$/);
     assert.match(
       row!,
-      new RegExp(`^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+$`),
+      new RegExp(
+        `^${ids.talker.slice(0, 13)}\\s+talker\\s+\\d+\\.\\d\\d\\s+[\\d.]+k?B\\s+[\\d.]+k?B\\s+\\d+\\s+[\\d.]+[kMG]?B$`,
+      ),
     );
   });
 

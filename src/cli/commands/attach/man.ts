@@ -13,7 +13,7 @@ export const man: CommandDoc = {
     ['1', 'An error: the container is not running, the streaming server refused, -t without a terminal.'],
     ['130', 'Interrupted with Ctrl-C.'],
   ],
-  environment: CRI_ENV,
+  environment: [...CRI_ENV, 'NODE_EXTRA_CA_CERTS'],
   files: CRI_FILES,
   examples: [{ what: "Follow a container's output live:", command: 'syncpod attach 4f1c2d9a0b7e3' }],
   seeAlso: ['exec', 'logs', 'crictl(1)'],

@@ -17,7 +17,7 @@ export const man: CommandDoc = {
     ],
     ['130', 'Interrupted with Ctrl-C.'],
   ],
-  environment: CRI_ENV,
+  environment: [...CRI_ENV, 'NODE_EXTRA_CA_CERTS'],
   files: CRI_FILES,
   examples: [
     { what: 'A shell in a container:', command: 'syncpod exec -it 4f1c2d9a0b7e3 sh' },

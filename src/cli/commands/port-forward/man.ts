@@ -14,7 +14,7 @@ export const man: CommandDoc = {
       'An error: a local port in use, no listener on the pod port (the forward ends), the streaming server refused.',
     ],
   ],
-  environment: CRI_ENV,
+  environment: [...CRI_ENV, 'NODE_EXTRA_CA_CERTS'],
   files: CRI_FILES,
   examples: [
     {

@@ -1,0 +1,64 @@
+// The runner's limit per scenario (npm run test:oracle): a kubelet code path that never returns must
+// end as one line naming the scenario, not hang the run (or CI). The oracle here is a real process
+// that speaks the oracle's line protocol and never answers the scenario named "hangs"; every other
+// scenario gets an answer naming the process that gave it, so the test sees a fresh oracle take over.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runScenarios } from '../../scripts/oracle/run';
+import type { Scenario } from '../../scripts/oracle/scenario';
+
+const HANGING_ORACLE = `#!/usr/bin/env node
+const rl = require('node:readline').createInterface({ input: process.stdin });
+rl.on('line', (line) => {
+  const { name } = JSON.parse(line);
+  if (name === 'hangs') return;
+  process.stdout.write(JSON.stringify({ name, error: 'answered by pid ' + process.pid }) + '\\n');
+});
+`;
+
+const scenario = (name: string): Scenario => ({
+  name,
+  pod: {
+    apiVersion: 'v1',
+    kind: 'Pod',
+    metadata: { name: 'web', namespace: 'default', uid: `uid-${name}` },
+    spec: { containers: [{ name: 'app', image: 'busybox:1.36' }] },
+  },
+});
+
+test('a scenario whose kubelet side never answers is one line naming it; the next runs on a fresh oracle', {
+  timeout: 30_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-timeout-'));
+  try {
+    const bin = join(dir, 'oracle');
+    writeFileSync(bin, HANGING_ORACLE);
+    chmodSync(bin, 0o755);
+    const lines: string[] = [];
+    const report = await runScenarios(
+      'v1.37.2',
+      bin,
+      [scenario('before'), scenario('hangs'), scenario('after')],
+      undefined,
+      undefined,
+      { timeoutMs: 1000, log: (l) => lines.push(l) },
+    );
+    assert.equal(report.scenarios, 3);
+    assert.deepEqual(
+      report.disagree.map((d) => d.scenario.name),
+      ['before', 'hangs', 'after'],
+    );
+    const [before, hung, after] = report.disagree;
+    assert.match(hung.error ?? '', /^kubelet: no answer within 1 s/);
+    assert.equal(lines.length, 1, lines.join('\n'));
+    assert.match(lines[0], /^oracle v1\.37\.2: scenario hangs: kubelet's side: no answer within 1 s/);
+    const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
+    assert.ok(pid(before.error) && pid(after.error), `${before.error} / ${after.error}`);
+    assert.notEqual(pid(after.error), pid(before.error), 'the scenario after the hung one ran on a new oracle process');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
