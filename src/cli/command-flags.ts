@@ -248,7 +248,7 @@ export function statsOptions<A extends unknown[], O extends {}>(cmd: Command<A, 
     .option('--label <key=value>', 'filter by label (repeatable, or comma-separated)', stringSlice, [] as string[])
     .option('-o, --output <format>', OUTPUT_LIST, 'table')
     .option('-s, --seconds <n>', 'sample duration for CPU usage, in seconds', int('--seconds'), 1)
-    .option('-w, --watch', 'redraw every 500 ms until Ctrl-C');
+    .option('-w, --watch', "redraw on crictl's 500 ms ticker until Ctrl-C");
 }
 
 const netOnlyDef = (c: Cmd) => netOptions(c);

@@ -11,8 +11,8 @@ export function deps(ctx: Context): StatsDeps {
     runtime: ctx.cri().runtime,
     write: (t) => void ctx.io.stdout.write(t),
     sleep,
+    now: () => performance.now(),
     toJSON: protoJSON(ctx),
-    redraw: !!ctx.io.stdout.isTTY,
   };
 }
 

@@ -737,6 +737,11 @@ function decodeWithNumbers(data: unknown): Value {
   return revive(JSON.parse(JSON.stringify(data) ?? 'null'));
 }
 
+/** Parses `template` only (crictl checks a template before it connects); throws what parsing finds. */
+export function checkGoTemplate(template: string): void {
+  parse(template);
+}
+
 /** Runs `template` on a JSON value as crictl does (the value is re-read as Go would decode it). */
 export function executeGoTemplate(template: string, data: unknown): string {
   const nodes = parse(template);

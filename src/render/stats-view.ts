@@ -33,7 +33,7 @@ export function formatContainerStatsTable(
   opts: { all: boolean },
 ): string {
   const old = new Map(before.map((s) => [s.attributes?.id ?? '', s]));
-  const rows: string[][] = [['CONTAINER', 'NAME', 'CPU %', 'MEM', 'DISK', 'INODES']];
+  const rows: string[][] = [['CONTAINER', 'NAME', 'CPU %', 'MEM', 'DISK', 'INODES', 'SWAP']];
   for (const s of sortStats(after)) {
     const id = s.attributes?.id ?? '';
     const cpu = big(s.cpu?.usageCoreNanoSeconds);
@@ -54,6 +54,7 @@ export function formatContainerStatsTable(
       humanSize(Number(mem), 4),
       humanSize(Number(big(s.writableLayer?.usedBytes)), 4),
       big(s.writableLayer?.inodesUsed).toString(),
+      humanSize(Number(big(s.swap?.swapUsageBytes)), 4),
     ]);
   }
   return crictlTable(rows);

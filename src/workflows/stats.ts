@@ -1,5 +1,9 @@
 // stats / statsp: one List*Stats call for -o json|yaml; for the table, two samples `sampleMs`
-// apart (CPU % needs both); -w repeats every 500 ms (crictl's ticker) until Ctrl-C.
+// apart (CPU % needs both). -w repeats on crictl 1.37's schedule until Ctrl-C: a 500 ms ticker whose
+// first tick draws the first frame; a frame that outlasts a tick starts the next at once when it
+// ends, ticks missed meanwhile are dropped (Go's ticker keeps one). Each table frame starts with the
+// clear-screen sequence, on a terminal or not (crictl's frames are cut by it in a log too); json and
+// yaml frames follow one another.
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { ContainerStatsFilter, PodSandboxStatsFilter } from '../cri/types';
 import type { DeepPartial } from '../cri/types';
@@ -17,9 +21,9 @@ export interface StatsDeps {
   write(text: string): void;
   /** Resolves after `ms`, or early when `signal` fires. */
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
+  /** A monotonic clock in milliseconds (the -w ticker's). */
+  now(): number;
   toJSON: ProtoJSON;
-  /** Clear the screen before each redraw of -w (stdout is a terminal). */
-  redraw: boolean;
 }
 
 export interface StatsOptions {
@@ -30,16 +34,31 @@ export interface StatsOptions {
 }
 
 const CLEAR = '\u001b[2J\u001b[H';
-const WATCH_INTERVAL_MS = 500;
+export const WATCH_INTERVAL_MS = 500;
 
-async function repeat(deps: StatsDeps, opts: StatsOptions, once: () => Promise<string>): Promise<number> {
+/** When the frame after one that started at `start` starts: the first tick after `start` (ticks at t0 + k × 500 ms). */
+export function nextTick(t0: number, start: number): number {
+  return t0 + (Math.floor((start - t0) / WATCH_INTERVAL_MS) + 1) * WATCH_INTERVAL_MS;
+}
+
+/** Runs `once` and writes its text; with -w on the ticker's schedule until the signal fires. */
+export async function repeat(deps: StatsDeps, opts: StatsOptions, once: () => Promise<string>): Promise<number> {
+  if (!opts.watch) {
+    const text = await once();
+    if (!opts.signal?.aborted) deps.write(text);
+    return 0;
+  }
+  const t0 = deps.now();
+  let tick = t0 + WATCH_INTERVAL_MS;
   for (;;) {
+    const wait = tick - deps.now();
+    if (wait > 0) await deps.sleep(wait, opts.signal);
+    if (opts.signal?.aborted) return 0;
+    const start = deps.now();
     const text = await once();
     if (opts.signal?.aborted) return 0;
-    deps.write((opts.watch && deps.redraw && opts.output === 'table' ? CLEAR : '') + text);
-    if (!opts.watch) return 0;
-    await deps.sleep(WATCH_INTERVAL_MS, opts.signal);
-    if (opts.signal?.aborted) return 0;
+    deps.write((opts.output === 'table' ? CLEAR : '') + text);
+    tick = nextTick(t0, start);
   }
 }
 

@@ -11,12 +11,15 @@ import * as path from 'node:path';
 import { BUSYBOX_IMAGE, buildImages, crictlBinary, labRuntime, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { syncpod, type RunResult } from './helpers';
+import { kubeletSandboxConfig, runKubeletContainer, waitFor, type KubeletSandboxConfig } from './cri-pods';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
 let crictl: string;
 let emptyConfig: string;
-const ids = { ready: '', notReady: '', running: '', exited: '', stopped: '', userns: '' };
+const ids = { ready: '', notReady: '', running: '', exited: '', stopped: '', userns: '', metered: '' };
+/** The cgroup parent of the "metered" pod: containerd 1.6 has pod stats only for a sandbox with one. */
+let meteredCgroup = '';
 /** User-namespaced pods: containerd 2.x runs them here (idmapped; 1.6 has no support for them). */
 const USERNS = labRuntime().kind === 'containerd2';
 /** Images whose config names a User: CRI gives a numeric one as the image's uid (0 too), a name as username. */
@@ -26,69 +29,22 @@ const USER_IMAGES = [
   { tags: ['localhost/syncpod/user:named'], entrypoint: [], cmd: ['/bin/sh'], user: 'nobody' },
 ];
 
-function sandboxConfig(name: string, uid: string, labels: Record<string, string>) {
-  return {
-    metadata: { name, namespace: 'team-a', uid, attempt: 0 },
-    logDirectory: path.join(lab.podLogsRoot, `team-a_${name}_${uid}`),
-    labels: {
-      'io.kubernetes.pod.name': name,
-      'io.kubernetes.pod.namespace': 'team-a',
-      'io.kubernetes.pod.uid': uid,
-      ...labels,
-    },
-    annotations: {
-      'example.com/note': 'parity',
-      // Long values that go-yaml folds past 80 columns (plain, single- and double-quoted; double spaces).
-      'example.com/long-plain':
-        'this annotation is long enough to pass the eighty columns of go-yaml so that its emitter folds it at a space, twice  with two spaces here and then more words to fold again',
-      'example.com/long-single':
-        '{"note": "a JSON value that go-yaml single-quotes, long enough to be folded at a space past the eighty columns of its emitter"}',
-      'example.com/long-double':
-        'a tab\there makes this value double-quoted, and it is long enough to be folded by the go-yaml emitter at a space  past eighty columns',
-    },
-    linux: {},
-  };
-}
+/** The pods' annotations: a note, and long values that go-yaml folds past 80 columns (plain, single- and double-quoted; double spaces). */
+const POD_ANNOTATIONS = {
+  'example.com/note': 'parity',
+  'example.com/long-plain':
+    'this annotation is long enough to pass the eighty columns of go-yaml so that its emitter folds it at a space, twice  with two spaces here and then more words to fold again',
+  'example.com/long-single':
+    '{"note": "a JSON value that go-yaml single-quotes, long enough to be folded at a space past the eighty columns of its emitter"}',
+  'example.com/long-double':
+    'a tab\there makes this value double-quoted, and it is long enough to be folded by the go-yaml emitter at a space  past eighty columns',
+};
 
-async function runContainer(
-  podId: string,
-  sb: ReturnType<typeof sandboxConfig>,
-  name: string,
-  command: string[],
-): Promise<string> {
-  fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
-  const { containerId } = await rt.call(
-    'CreateContainer',
-    {
-      podSandboxId: podId,
-      config: {
-        metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
-        command,
-        logPath: `${name}/0.log`,
-        labels: {
-          'io.kubernetes.container.name': name,
-          'io.kubernetes.pod.uid': sb.metadata.uid,
-          'io.kubernetes.pod.namespace': 'team-a',
-          'io.kubernetes.pod.name': sb.metadata.name,
-        },
-        annotations: { 'io.kubernetes.container.restartCount': '0' },
-      },
-      sandboxConfig: sb,
-    },
-    { timeoutMs: 30000 },
-  );
-  await rt.call('StartContainer', { containerId }, { timeoutMs: 30000 });
-  return containerId;
-}
+const sandboxConfig = (name: string, uid: string, labels: Record<string, string>) =>
+  kubeletSandboxConfig(lab, { name, namespace: 'team-a', uid }, { labels, annotations: POD_ANNOTATIONS });
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const runContainer = (podId: string, sb: KubeletSandboxConfig, name: string, command: string[]) =>
+  runKubeletContainer(rt, podId, sb, name, command, { annotations: { 'io.kubernetes.container.restartCount': '0' } });
 
 function runCrictl(args: string[]): Promise<RunResult> {
   return new Promise((resolve, reject) => {
@@ -126,17 +82,22 @@ function normalize(c: Case, out: string): string {
   return c.differs ? c.differs.normalize(text) : text;
 }
 
-/**
- * Runs both and compares stdout and the exit code. Tables say "N seconds ago", so a pair taken across
- * a second boundary is taken again (at most three times); a real difference stays different.
- */
-async function compare(c: Case): Promise<void> {
-  const args = c.args.map((a) => {
+/** The arguments with @name (and @name8, an 8-character prefix) replaced by the IDs made in before(). */
+function withIds(args: string[]): string[] {
+  return args.map((a) => {
     const m = /^@(\w+?)(8?)$/.exec(a);
     if (!m) return a;
     const id = ids[m[1] as keyof typeof ids];
     return m[2] ? id.slice(0, 8) : id;
   });
+}
+
+/**
+ * Runs both and compares stdout and the exit code. Tables say "N seconds ago", so a pair taken across
+ * a second boundary is taken again (at most three times); a real difference stays different.
+ */
+async function compare(c: Case): Promise<void> {
+  const args = withIds(c.args);
   let last: { ours: RunResult; theirs: RunResult } | undefined;
   for (let i = 0; i < 3; i++) {
     // Both at once, so both read the same clock for "N seconds ago".
@@ -191,6 +152,13 @@ before(async () => {
   const logPath = path.join(b.logDirectory, 'logger/0.log');
   await waitFor(async () => fs.existsSync(logPath) && fs.readFileSync(logPath, 'utf8').includes('line-3'), 'logs');
   await rt.call('StopPodSandbox', { podSandboxId: ids.notReady }, { timeoutMs: 30000 });
+  meteredCgroup = `/syncpod-parity-${lab.id}`;
+  const m = {
+    ...sandboxConfig('metered', 'uid-metered-1', { app: 'metered' }),
+    linux: { cgroupParent: meteredCgroup },
+  };
+  ids.metered = (await rt.call('RunPodSandbox', { config: m }, { timeoutMs: 60000 })).podSandboxId;
+  await runContainer(ids.metered, m, 'idle', ['sh', '-c', 'sleep 3600']);
   lab.importImages(buildImages(path.dirname(emptyConfig), USER_IMAGES));
   if (USERNS) {
     const u = sandboxConfig('userns', 'uid-userns-1', { app: 'userns' });
@@ -206,8 +174,20 @@ before(async () => {
 });
 
 after(async () => {
+  if (ids.metered) {
+    await rt.call('StopPodSandbox', { podSandboxId: ids.metered }, { timeoutMs: 60000 });
+    await rt.call('RemovePodSandbox', { podSandboxId: ids.metered }, { timeoutMs: 60000 });
+  }
   rt?.close();
   await lab?.stop();
+  // The cgroup parent runc made for the metered pod (the lab removes kubelet-shaped ones only).
+  for (const controller of fs.existsSync('/sys/fs/cgroup/cpu') ? fs.readdirSync('/sys/fs/cgroup') : ['.']) {
+    try {
+      if (meteredCgroup) fs.rmdirSync(path.join('/sys/fs/cgroup', controller, meteredCgroup));
+    } catch {
+      /* not there, or a controller without the directory */
+    }
+  }
 });
 
 /** Live counters and sample times differ between two samples: every number is read as 0. */
@@ -224,6 +204,15 @@ const liveNumbers = {
 const fsInfoTime = {
   why: "ImageFsInfo's timestamp is the runtime's clock at each call",
   normalize: (out: string) => out.replace(/("timestamp": "|timestamp: "|TimeStamp\[\d+\]: )\d+/g, '$1<timestamp>'),
+};
+
+/**
+ * The stats tables: numbers are samples (as liveNumbers), and crictl clears the screen before its
+ * table even when stdout is not a terminal; syncpod clears it only when redrawing for -w.
+ */
+const statsTable = {
+  why: 'stats are samples of live counters (whose widths set the columns); crictl writes a clear-screen sequence before a single table',
+  normalize: (out: string) => liveNumbers.normalize(out.replace('\u001b[2J\u001b[H', '')).replace(/ +/g, ' '),
 };
 
 /** A JSON value with every object's keys sorted (to compare data whose key order the runtime varies). */
@@ -367,6 +356,76 @@ describe(`look commands on ${labRuntime().kind}: the same bytes as crictl v1.37.
     { args: ['images', '-v', 'localhost/syncpod/user'] },
     ...formats('inspecti', 'localhost/syncpod/user:1000'),
     { args: ['inspecti', '-o', 'table', 'localhost/syncpod/user:root'] },
+    // the rest of each look command's flags (crictl 1.37's --help, command by command)
+    { args: ['pods', '-o', 'table'] },
+    { args: ['pods', '--label', 'app=web', '--label', 'tier=front'] },
+    { args: ['pods', '--state', 'notready', '-o', 'yaml'] },
+    { args: ['pods', '--name', '^nomatch$'] },
+    { args: ['pods', '--namespace', 'team', '--no-trunc', '-v'] },
+    { args: ['ps', '-a', '--namespace', 'team-a', '-o', 'json'] },
+    { args: ['ps', '-a', '-r'] },
+    { args: ['ps', '-a', '-o', 'table'] },
+    { args: ['ps', '-s', 'running', '-q'] },
+    { args: ['ps', '-a', '--pod', '@ready8', '--state', 'exited', '-o', 'yaml'] },
+    { args: ['ps', '-a', '-v', '--no-trunc'] },
+    { args: ['ps', '-a', '--last', '0', '-q'] },
+    { args: ['ps', '-a', '--name', 'nomatch'] },
+    { args: ['inspect', '-o', 'yaml', '@exited'] },
+    { args: ['inspect', '-o', 'table', '@running'], differs: crioInfoOrder },
+    { args: ['inspect', '@stopped'] },
+    { args: ['inspect', '-q', '-a', '--pod', '@notReady8'] },
+    { args: ['inspect', '-q', '-a', '--state', 'exited'] },
+    { args: ['inspect', '-q', '-a', '--label', 'io.kubernetes.container.name=app'] },
+    { args: ['inspect', '-q', '-a', '--image', BUSYBOX_IMAGE, '-o', 'yaml'] },
+    { args: ['inspect', '-q', '-a', '--namespace', 'team-a', '--last', '2'] },
+    { args: ['inspectp', '-o', 'table', '@notReady'], differs: crioInfoOrder },
+    { args: ['inspectp', '-q', '--label', 'app=db'] },
+    { args: ['inspectp', '-q', '--namespace', 'team-a', '-o', 'json'] },
+    { args: ['inspecti', '-q', BUSYBOX_IMAGE] },
+    { args: ['inspecti', '-q', '--name', BUSYBOX_IMAGE] },
+    { args: ['inspecti', '-q', '--filter', 'dangling=false'] },
+    // images imported from archives have no repo digest: crictl's reference filter reads them as <none>
+    { args: ['inspecti', '-q', '--filter', 'reference=^<none>$'] },
+    { args: ['images', '--filter', 'reference=none', '--filter', 'dangling=false'] },
+    { args: ['inspecti', '-o', 'yaml', 'localhost/syncpod/user:named'] },
+    { args: ['images', '-o', 'table'] },
+    { args: ['images', '--filter', 'dangling=false', '-q'] },
+    { args: ['images', '--filter', 'since=localhost/syncpod/user:1000'] },
+    { args: ['images', '--filter', 'before=localhost/syncpod/user:named', '-q'] },
+    { args: ['images', '--digests', '--no-trunc'] },
+    { args: ['images', '-v', '--pinned', BUSYBOX_IMAGE] },
+    { args: ['info', '-q'] },
+    { args: ['info', '-q', '-o', 'yaml'] },
+    { args: ['imagefsinfo', '-o', 'json'], differs: fsInfoTime },
+    { args: ['stats', '-a'], differs: statsTable },
+    { args: ['stats'], differs: statsTable },
+    { args: ['stats', '-a', '-o', 'table', '-s', '1'], differs: statsTable },
+    { args: ['stats', '-a', '--pod', '@ready8', '-o', 'json'], differs: liveNumbers },
+    { args: ['stats', '--label', 'io.kubernetes.container.name=app', '-o', 'json'], differs: liveNumbers },
+    { args: ['stats', '-a', '-o', 'yaml', '@running8'], differs: liveNumbers },
+    { args: ['statsp'], differs: statsTable },
+    { args: ['statsp', '-o', 'yaml'], differs: crioStatsTime },
+    { args: ['statsp', '--id', '@ready8', '-o', 'json'], differs: crioStatsTime },
+    { args: ['statsp', '--label', 'app=web', '-o', 'json'], differs: crioStatsTime },
+    { args: ['statsp', '-o', 'json', '@ready8'], differs: crioStatsTime },
+    // a pod with a cgroup parent: the runtime's pod stats on containerd 1.6 too (the others fail there, for both)
+    { args: ['statsp', '--id', '@metered'], differs: statsTable },
+    { args: ['statsp', '-o', 'json', '--id', '@metered'], differs: liveNumbers },
+    { args: ['statsp', '-o', 'yaml', '--label', 'app=metered'], differs: liveNumbers },
+    { args: ['stats', '-p', '@metered', '-o', 'json'], differs: liveNumbers },
+    { args: ['logs', '--timestamps', '@running'] },
+    { args: ['logs', '-t', '--tail', '1', '@stopped'] },
+    { args: ['logs', '--since', '2000-01-01T00:00:00Z', '@stopped'] },
+    { args: ['logs', '--since', '1h', '@running'] },
+    { args: ['logs', '--since', '2099-01-01T00:00:00Z', '@stopped'] },
+    { args: ['logs', '--stream', 'stderr', '@running'] },
+    { args: ['logs', '--stream', 'stdout', '@running'] },
+    { args: ['logs', '--limit-bytes', '8', '@stopped'] },
+    { args: ['logs', '--tail', '0', '@stopped'] },
+    { args: ['logs', '@exited'] },
+    { args: ['logs', '-f', '@exited'] },
+    { args: ['logs', '-f', '--tail', '1', '@exited'] },
+    { args: ['logs', '--previous', '@exited'] },
     ...(USERNS
       ? [
           // a user-namespaced sandbox: usernsOptions in its status
@@ -379,12 +438,108 @@ describe(`look commands on ${labRuntime().kind}: the same bytes as crictl v1.37.
   for (const c of cases) {
     test(c.args.join(' '), async () => compare(c));
   }
+  test('nothing found by the filters of inspect, inspectp, inspecti: crictl prints its help and exits 0; syncpod says so in one line, exit 1', async () => {
+    for (const args of [
+      ['inspect', '-a', '--name', '^nomatch$'],
+      ['inspectp', '--name', '^nomatch$'],
+      ['inspecti', '--filter', 'reference=^nomatch$'],
+    ]) {
+      const [theirs, ours] = await Promise.all([runCrictl(args), syncpod(args, { env: lab.env })]);
+      assert.equal(theirs.code, 0, `crictl ${args.join(' ')}: ${theirs.stderr}`);
+      assert.match(theirs.stderr, /No IDs provided or nothing found per filter/);
+      assert.match(theirs.stdout, new RegExp(`crictl ${args[0]} \\[command options\\]`));
+      assert.equal(ours.code, 1, `syncpod ${args.join(' ')}`);
+      assert.equal(ours.stdout, '');
+      assert.equal(ours.stderr, 'syncpod: No IDs provided or nothing found per filter\n');
+    }
+  });
   if (USERNS)
     test('the user-namespaced sandbox runs in its own user namespace (uid 0 inside is 65536 outside)', async () => {
       const r = await syncpod(['inspectp', '-o', 'json', ids.userns], { env: lab.env });
       const pid = JSON.parse(r.stdout).info.pid;
       assert.match(fs.readFileSync(`/proc/${pid}/uid_map`, 'utf8'), /^\s*0\s+65536\s+65536\s*$/);
     });
+});
+
+/**
+ * `stats -w` and `statsp -w` redraw on crictl's 500 ms ticker until Ctrl-C. Both tools run at once
+ * until each has drawn at least two frames, then get SIGINT: both end with 0 and nothing on stderr,
+ * and every frame (a table after the clear-screen sequence, or one JSON or YAML document) is the same
+ * as crictl's first but for the live numbers. The ticker's schedule itself is a unit test
+ * (stats-watch.test.ts): frame times on a loaded machine are not compared.
+ */
+describe(`stats -w and statsp -w on ${labRuntime().kind}: crictl v1.37.0's frames`, () => {
+  const CLEAR = '\u001b[2J\u001b[H';
+  /** The frames of a watch: table frames each start with CLEAR; documents start at column 0. */
+  function frames(out: string, table: boolean): string[] {
+    if (table) {
+      assert.ok(
+        out.startsWith(CLEAR),
+        `a table frame starts with the clear-screen sequence: ${JSON.stringify(out.slice(0, 40))}`,
+      );
+      return out.split(CLEAR).slice(1);
+    }
+    return out.split(/^(?=\{$|stats:)/m).filter((f) => f !== '');
+  }
+  async function watchUntil(argv: string[], env: Record<string, string>, done: (out: string) => boolean) {
+    const child = spawn(argv[0]!, argv.slice(1), { env, stdio: ['ignore', 'pipe', 'pipe'] });
+    const got = { stdout: '', stderr: '', code: null as number | null };
+    child.stdout.on('data', (d) => (got.stdout += d));
+    child.stderr.on('data', (d) => (got.stderr += d));
+    const closed = new Promise<void>((r) => child.on('close', (code) => ((got.code = code), r())));
+    try {
+      for (let i = 0; i < 600 && !done(got.stdout) && got.code === null; i++)
+        await new Promise((r) => setTimeout(r, 100));
+    } finally {
+      child.kill('SIGINT');
+      await closed;
+    }
+    return got;
+  }
+  const cases = [
+    { args: ['stats', '-a', '-w'], table: true },
+    { args: ['stats', '-a', '-w', '-o', 'json'], table: false },
+    { args: ['statsp', '-w', '--id', '@metered'], table: true },
+    { args: ['statsp', '-w', '-o', 'yaml', '--id', '@metered'], table: false },
+  ];
+  for (const c of cases) {
+    test(c.args.join(' '), async () => {
+      // Two whole frames: the third has begun (a table frame is written whole, documents end at the next).
+      const enough = (out: string) => {
+        try {
+          return frames(out, c.table).length >= 3;
+        } catch {
+          return false;
+        }
+      };
+      const [theirs, ours] = await Promise.all([
+        watchUntil(
+          [crictl, '--config', emptyConfig, '-r', lab.endpoint, ...withIds(c.args)],
+          { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env, CRI_CONFIG_FILE: emptyConfig },
+          enough,
+        ),
+        watchUntil(
+          [process.execPath, path.join(__dirname, '..', '..', 'bin', 'syncpod'), ...withIds(c.args)],
+          { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', CRI_CONFIG_FILE: '', ...lab.env },
+          enough,
+        ),
+      ]);
+      for (const [who, r] of [
+        ['crictl', theirs],
+        ['syncpod', ours],
+      ] as const) {
+        assert.equal(r.code, 0, `${who} after SIGINT: ${r.code} ${r.stderr}`);
+        assert.equal(r.stderr, '', `${who}'s stderr`);
+      }
+      const norm = (f: string) => (c.table ? statsTable : liveNumbers).normalize(f);
+      const want = frames(theirs.stdout, c.table).map(norm);
+      const got = frames(ours.stdout, c.table).map(norm);
+      assert.ok(want.length >= 2 && got.length >= 2, `frames: crictl ${want.length}, syncpod ${got.length}`);
+      for (const f of want) assert.equal(f, want[0], "crictl's frames differ from each other");
+      for (const [i, f] of got.entries())
+        if (f !== want[0]) assert.fail(`syncpod's frame ${i + 1} differs from crictl's:\n${lineDiff(f, want[0]!)}`);
+    });
+  }
 });
 
 /**
@@ -401,6 +556,17 @@ describe(`events on ${labRuntime().kind}: the same stream as crictl v1.37.0`, ()
     ...lab.env,
     CRI_CONFIG_FILE: emptyConfig,
   });
+  /** -o and, for go-template, a template that names the event, its container, time and pod. */
+  const outputs: Record<string, string[]> = {
+    json: ['-o', 'json'],
+    yaml: ['-o', 'yaml'],
+    'go-template': [
+      '-o',
+      'go-template',
+      '--template',
+      '{{.containerEventType}} {{.containerId}} {{.createdAt}} pod={{.podSandboxStatus.metadata.name}} {{range .containersStatuses}}[{{.metadata.name}} {{.state}}]{{end}}',
+    ],
+  };
   const crictlEvents = (output: string) => [
     crictl,
     '--config',
@@ -408,10 +574,13 @@ describe(`events on ${labRuntime().kind}: the same stream as crictl v1.37.0`, ()
     '-r',
     lab.endpoint,
     'events',
-    '-o',
-    output,
+    ...(outputs[output] ?? []),
   ];
-  const ourEvents = (output: string) => [path.join(__dirname, '..', '..', 'bin', 'syncpod'), 'events', '-o', output];
+  const ourEvents = (output: string) => [
+    path.join(__dirname, '..', '..', 'bin', 'syncpod'),
+    'events',
+    ...(outputs[output] ?? []),
+  ];
 
   /** Runs `argv` while `during` runs (after a moment to subscribe), then interrupts it. */
   async function watch(argv: string[], during?: () => Promise<void>, until?: RegExp) {
@@ -451,7 +620,7 @@ describe(`events on ${labRuntime().kind}: the same stream as crictl v1.37.0`, ()
   };
   const same = (out: string) => out.replace(/\b[0-9a-f]{64}\b/g, '<id>').replace(/\b\d{19}\b/g, '<time>');
 
-  for (const output of ['json', 'yaml']) {
+  for (const output of Object.keys(outputs)) {
     test(`events -o ${output}`, async () => {
       if (labRuntime().kind === 'containerd') {
         const [theirs, ours] = await Promise.all([watch(crictlEvents(output)), watch(ourEvents(output))]);

@@ -12,6 +12,7 @@ function cs(id: string, name: string, cpuNs: bigint, tsNs: bigint, mem: number):
     cpu: { timestamp: String(tsNs), usageCoreNanoSeconds: v(cpuNs), usageNanoCores: v(0) },
     memory: { timestamp: String(tsNs), workingSetBytes: v(mem) },
     writableLayer: { timestamp: String(tsNs), usedBytes: v(8192), inodesUsed: v(5) },
+    swap: { timestamp: String(tsNs), swapUsageBytes: v(name === 'web' ? 1_500_000 : 0) },
   } as unknown as ContainerStats;
 }
 
@@ -20,7 +21,7 @@ test('CPU % is the usage delta over the timestamp delta; 0 without usage', () =>
   assert.equal(cpuPercent(0n, 2n, 0n, 1n), 0);
 });
 
-test('the container table: sorted by ID, 13-character IDs, 2 decimals, go-units sizes; idle ones only with -a', () => {
+test("the container table: sorted by ID, 13-character IDs, 2 decimals, go-units sizes, crictl 1.37's SWAP column; idle ones only with -a", () => {
   const before = [
     cs('b'.repeat(64), 'web', 1_000_000_000n, 1_000_000_000n, 0),
     cs('a'.repeat(64), 'idle', 0n, 1_000_000_000n, 0),
@@ -31,11 +32,12 @@ test('the container table: sorted by ID, 13-character IDs, 2 decimals, go-units 
   ];
   assert.equal(
     formatContainerStatsTable(before, after, { all: false }),
-    'CONTAINER           NAME                CPU %               MEM                 DISK                INODES\n' +
-      'bbbbbbbbbbbbb       web                 25.00               413.7kB             8.192kB             5\n',
+    'CONTAINER           NAME                CPU %               MEM                 DISK                INODES              SWAP\n' +
+      'bbbbbbbbbbbbb       web                 25.00               413.7kB             8.192kB             5                   1.5MB\n',
   );
   const all = formatContainerStatsTable(before, after, { all: true }).split('\n');
   assert.equal(all[1]!.split(/\s+/)[0], 'aaaaaaaaaaaaa');
+  assert.equal(all[1]!.split(/\s+/)[6], '0B', 'no swap in use is 0B');
 });
 
 test('the pod table: POD, POD ID, CPU %, MEM', () => {

@@ -4,7 +4,7 @@ import { CRI_ENV, CRI_FILES, OK_OR_ERROR, LOOK_NEVER, type CommandDoc } from '..
 
 export const man: CommandDoc = {
   description: [
-    "Lists container resource usage (ListContainerStats): CPU % over a sample of -s seconds (two samples), the memory working set, the writable layer's size and inodes. Without -a, containers using neither CPU nor memory are left out, as crictl does. -w redraws every 500 ms until Ctrl-C; -o json|yaml prints the response, sorted by ID.",
+    "Lists container resource usage (ListContainerStats): CPU % over a sample of -s seconds (two samples), the memory working set, the writable layer's size and inodes, swap in use. Without -a, containers using neither CPU nor memory are left out, as crictl does. -w draws a frame at each tick of a 500 ms ticker until Ctrl-C (the first after 500 ms; a frame longer than a tick, as a table's sample is, is followed at once), each table frame after the clear-screen sequence; -o json|yaml prints the response, sorted by ID (with -w one document per frame).",
     LOOK_NEVER,
   ],
   exitStatus: OK_OR_ERROR,

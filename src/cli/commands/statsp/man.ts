@@ -4,7 +4,7 @@ import { CRI_ENV, CRI_FILES, OK_OR_ERROR, LOOK_NEVER, type CommandDoc } from '..
 
 export const man: CommandDoc = {
   description: [
-    'Lists pod resource usage (ListPodSandboxStats): CPU % over a sample of -s seconds and the memory working set per pod sandbox. -w redraws every 500 ms until Ctrl-C; -o json|yaml prints the response.',
+    'Lists pod resource usage (ListPodSandboxStats): CPU % over a sample of -s seconds and the memory working set per pod sandbox. -w draws a frame at each tick of a 500 ms ticker until Ctrl-C (as stats -w), each table frame after the clear-screen sequence; -o json|yaml prints the response (with -w one document per frame).',
     LOOK_NEVER,
   ],
   exitStatus: OK_OR_ERROR,
