@@ -293,6 +293,9 @@ function keyPaths(v: unknown, prefix = ''): string[] {
 
 describe('stats and imagefsinfo', () => {
   test("stats -o json: crictl's envelope and keys, sorted by ID; the table has CPU % from two samples", async () => {
+    // CRI-O reports CPU nanocores from its previous sample of a container: one call first, so that
+    // syncpod's and crictl's calls below both have one.
+    if (CRIO) await run(['stats', '-o', 'json']);
     const json = JSON.parse((await run(['stats', '-o', 'json'])).stdout);
     const listed = json.stats.map((s: { attributes: { id: string } }) => s.attributes.id);
     assert.deepEqual(listed, [...listed].sort());
@@ -386,7 +389,16 @@ describe('stats and imagefsinfo', () => {
       assert.ok(!paths.includes('windows'), 'an unset windows is left out, as crictl 1.37 prints it');
       const [head, row] = (await run(['statsp', '--id', podSandboxId])).stdout.split('\n');
       assert.match(head!, /^POD\s+POD ID\s+CPU %\s+MEM$/);
-      assert.match(row!, new RegExp(`^metered\\s+${podSandboxId.slice(0, 13)}\\s+\\d+\\.\\d\\d\\s+[\\d.]+[kM]?B$`));
+      const cpu = json.stats[0].linux.cpu.usageCoreNanoSeconds.value;
+      const mem = json.stats[0].linux.memory.workingSetBytes.value;
+      if (CRIO && cpu === '0' && mem === '0') {
+        // CRI-O v1.34 on this cgroup v1 host reports zero CPU and memory for a pod under a cgroupfs
+        // parent; crictl 1.37 leaves such a pod out of its table, and so does syncpod.
+        const crictlRows = crictl(['statsp', '--id', podSandboxId]).stdout.split('\n').filter(Boolean);
+        assert.equal(crictlRows.length, 1, crictlRows.join('\n'));
+        assert.equal(row, '');
+      } else
+        assert.match(row!, new RegExp(`^metered\\s+${podSandboxId.slice(0, 13)}\\s+\\d+\\.\\d\\d\\s+[\\d.]+[kM]?B$`));
     } finally {
       await rt.call('StopPodSandbox', { podSandboxId }, { timeoutMs: 60000 });
       await rt.call('RemovePodSandbox', { podSandboxId }, { timeoutMs: 60000 });

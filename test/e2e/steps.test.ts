@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
+import { BUSYBOX_IMAGE, labRuntime, startLab, type Lab } from '../harness/lab';
 import { assertCreatedAsSent, assertOneLineError, createdWith, syncpod } from './helpers';
 import { nodeFlags, writeManifest } from './sync-helpers';
 
@@ -46,13 +46,27 @@ describe('runp, create, start from a manifest', () => {
     assert.ok(fs.statSync(req.config.logDirectory).isDirectory(), 'the pod log directory was created');
     const insp = JSON.parse((await run(['inspectp', ids.pod])).stdout);
     assert.deepEqual(insp.status.metadata, req.config.metadata);
-    assert.deepEqual(insp.status.labels, req.config.labels);
+    // CRI-O adds io.kubernetes.container.name=POD to a sandbox's labels (kubelet and syncpod send none).
+    assert.equal(req.config.labels['io.kubernetes.container.name'], undefined);
+    assert.deepEqual(
+      insp.status.labels,
+      labRuntime().kind === 'crio'
+        ? { ...req.config.labels, 'io.kubernetes.container.name': 'POD' }
+        : req.config.labels,
+    );
     const strip = (a: Record<string, string>) =>
       Object.fromEntries(Object.entries(a).filter(([k]) => k !== 'kubernetes.io/config.seen'));
     assert.deepEqual(strip(insp.status.annotations), strip(req.config.annotations));
-    const cfg = insp.info.config;
-    assert.equal(cfg.log_directory ?? cfg.logDirectory, req.config.logDirectory);
-    assert.equal(cfg.hostname, req.config.hostname);
+    if (labRuntime().kind === 'crio') {
+      // CRI-O shows the OCI spec it made: the hostname, and the sandbox log under the log directory.
+      const spec = insp.info.runtimeSpec;
+      assert.equal(spec.annotations['io.kubernetes.cri-o.LogPath'], `${req.config.logDirectory}/${ids.pod}.log`);
+      assert.equal(spec.hostname, req.config.hostname);
+    } else {
+      const cfg = insp.info.config;
+      assert.equal(cfg.log_directory ?? cfg.logDirectory, req.config.logDirectory);
+      assert.equal(cfg.hostname, req.config.hostname);
+    }
   });
 
   test('create --container --dry-run prints the CreateContainer request that create then sends', async () => {

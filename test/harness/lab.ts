@@ -330,7 +330,15 @@ enable_metrics = false
 
 /** Files and directories CRI-O's config names that must exist before it starts. */
 function prepareCrio(dir: string): void {
-  for (const d of ['crio-conf.d', 'crio-hooks', 'crio-cdi', 'crio-keys', 'crio-policies', 'crio-logs'])
+  for (const d of [
+    'crio-conf.d',
+    'crio-hooks',
+    'crio-cdi',
+    'crio-keys',
+    'crio-policies',
+    'crio-logs',
+    'crio-registries.d',
+  ])
     fs.mkdirSync(path.join(dir, d), { recursive: true });
   fs.writeFileSync(path.join(dir, 'crio-mounts.conf'), '');
   fs.writeFileSync(path.join(dir, 'crio-policy.json'), '{"default":[{"type":"insecureAcceptAnything"}]}\n');
@@ -788,7 +796,19 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
     const args =
       rt.kind === 'crio'
-        ? ['--config', configFileOf(rt, dir), '--config-dir', path.join(dir, 'crio-conf.d')]
+        ? [
+            '--config',
+            configFileOf(rt, dir),
+            '--config-dir',
+            path.join(dir, 'crio-conf.d'),
+            // CRI-O resolves short names (syncpod:VERSION) only through registries.conf's search
+            // list: the lab's names docker.io, as distributions' registries.conf do and containerd
+            // does built in (and no registries.conf.d of the machine).
+            '--registries-conf',
+            path.join(dir, 'crio-registries.conf'),
+            '--registries-conf-dir',
+            path.join(dir, 'crio-registries.d'),
+          ]
         : ['--config', configFileOf(rt, dir)];
     const child = spawn('nsenter', [`--net=/run/netns/${netns}`, rt.containerd, ...args], {
       cwd: dir,
@@ -797,9 +817,6 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
       env: {
         ...process.env,
         PATH: rt.path,
-        // CRI-O resolves short names (syncpod:VERSION) only through registries.conf's search list;
-        // the lab's names docker.io, as distributions' registries.conf do and containerd does built in.
-        ...(rt.kind === 'crio' ? { CONTAINERS_REGISTRIES_CONF: path.join(dir, 'crio-registries.conf') } : {}),
       },
     });
     child.unref();
