@@ -62,6 +62,17 @@ export function errorLine(err: unknown): string {
 }
 
 /**
+ * A system call's failure as the C library words it ("no such file or directory"), without Node's
+ * "ENOENT: " head and ", scandir '/x'" tail (the caller names the path once); other errors as errorLine.
+ */
+export function systemErrorText(err: unknown): string {
+  const e = err as { code?: unknown; syscall?: unknown };
+  const line = errorLine(err);
+  if (typeof e?.code !== 'string' || typeof e?.syscall !== 'string') return line;
+  return line.replace(/^[A-Z0-9_]+: /, '').replace(new RegExp(`, ${e.syscall}( '.*')?$`), '');
+}
+
+/**
  * The stack `--debug` prints. The bundle's code caches are written while the build still sits in its
  * temporary directory (scripts/build.mjs: dist.building-PID, renamed to dist/ when complete), and V8 keeps
  * the file names a cache was made with; frames name the directory the bundle runs from instead.

@@ -132,7 +132,7 @@ export function newContainerAnnotations(
 /** `<podLogsRoot>/<namespace>_<name>_<uid>` (BuildPodLogsDirectory). */
 export function buildPodLogsDirectory(podLogsRoot: string, pod: Pod): string {
   const { name, namespace, uid } = podIdentity(pod);
-  return `${trimSlash(podLogsRoot)}/${namespace}_${name}_${uid}`;
+  return `${trimSlash(podLogsRoot)}/${checkPathComponent('pod log directory name', `${namespace}_${name}_${uid}`)}`;
 }
 
 /** The container's log directory, created 0755 before CreateContainer. */

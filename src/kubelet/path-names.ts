@@ -31,3 +31,19 @@ export function checkPathComponent(what: string, value: string): string {
     throw new SyncpodError(`${what} ${JSON.stringify(value)} cannot be used in a host path: refused`);
   return value;
 }
+
+/** The length of the uid syncpod gives a pod whose manifest has none (a UUID). */
+export const FRESH_UID_LENGTH = 36;
+/** The most bytes one name in a path may have (NAME_MAX). */
+export const NAME_MAX = 255;
+
+/**
+ * Bytes of `<namespace>_<name>_<uid>`, the pod's log directory name (BuildPodLogsDirectory): a
+ * valid namespace (63) and name (253) can make it longer than NAME_MAX, and then kubelet's mkdir
+ * of it fails and the pod never gets a sandbox. `uid` absent: the fresh uid syncpod would give.
+ */
+export function podLogDirNameBytes(namespace: string, name: string, uid?: string): number {
+  return (
+    utf8.encode(namespace).length + utf8.encode(name).length + (uid ? utf8.encode(uid).length : FRESH_UID_LENGTH) + 2
+  );
+}

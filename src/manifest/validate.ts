@@ -4,7 +4,7 @@
 import { isIP } from 'node:net';
 import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
-import { isPodUid, POD_UID_HELP } from '../kubelet/path-names';
+import { isPodUid, NAME_MAX, POD_UID_HELP, podLogDirNameBytes } from '../kubelet/path-names';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { isObj, type Obj } from '../json-object';
@@ -137,6 +137,18 @@ export function validatePod(
     // The API server sets uid itself; a manifest's uid becomes a host path (pods/<uid>), so it is checked here.
     if (meta.uid !== undefined && meta.uid !== '' && c.string(`${paths.metadata}.uid`, meta.uid) && !isPodUid(meta.uid))
       c.invalid(`${paths.metadata}.uid`, meta.uid, POD_UID_HELP);
+    // <namespace>_<name>_<uid> is one directory name (the pod's log directory): kubelet cannot make
+    // it longer than NAME_MAX, and never starts such a pod (its sandbox needs that directory).
+    if (typeof meta.name === 'string' && meta.name.length <= 253 && DNS1123_SUBDOMAIN.test(meta.name)) {
+      const ns = typeof meta.namespace === 'string' && meta.namespace !== '' ? meta.namespace : 'default';
+      const uid = typeof meta.uid === 'string' && meta.uid !== '' ? meta.uid : undefined;
+      const bytes = podLogDirNameBytes(ns, meta.name, uid);
+      if (bytes > NAME_MAX)
+        c.add(
+          `${paths.metadata}.name`,
+          `too long with its namespace and uid: the pod's log directory <namespace>_<name>_<uid> would have ${bytes} bytes, over the ${NAME_MAX} one file name may have (kubelet could not create it and would never start the pod)`,
+        );
+    }
     if (isObj(meta.labels)) {
       for (const [k, v] of Object.entries(meta.labels)) {
         const at = `${paths.metadata}.labels`;

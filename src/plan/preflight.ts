@@ -74,7 +74,7 @@ const HOST_PATH_KIND: Record<string, PathKind> = {
 };
 
 /** hostPath type checks of the volume plugin (host_path.go checkType), as preflight steps. */
-function hostPathSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
+export function hostPathSteps(pod: Pod, facts: PreflightFacts): PreflightStep[] {
   const out: PreflightStep[] = [];
   for (const v of pod.spec?.volumes ?? []) {
     if (!v.hostPath) continue;

@@ -4,6 +4,7 @@
 // the owner's pid and its start time from /proc/<pid>/stat, so a reused pid is not mistaken for
 // the owner. Safe for a root process: nothing at the lock path is ever followed (a symlink or a
 // directory there is refused at once with a line saying how to clear it), and every wait is bounded.
+import { createHash } from 'node:crypto';
 import * as fs from 'node:fs';
 import { SyncpodError } from '../errors';
 
@@ -40,7 +41,10 @@ export function lockPath(dir: string, key: string): string {
     return /[A-Za-z0-9._-]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }).join('');
   // "." and ".." are escaped whole so the name is never a directory entry of its own.
-  const name = escaped === '.' || escaped === '..' ? escaped.replace(/\./g, '%2E') : escaped;
+  let name = escaped === '.' || escaped === '..' ? escaped.replace(/\./g, '%2E') : escaped;
+  // One file name holds at most 255 bytes: a longer key keeps a readable head and its SHA-256.
+  if (name.length + '.lock'.length > 255)
+    name = `${name.slice(0, 160)}%23${createHash('sha256').update(key).digest('hex')}`;
   return `${dir.replace(/\/+$/, '') || '/'}/${name}.lock`;
 }
 

@@ -97,7 +97,9 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
   try {
     return host.readFile(path);
   } catch (err) {
-    if (err instanceof SyncpodError) throw err;
+    // A refusal of the read itself (its size, its encoding) names the flag too.
+    if (err instanceof SyncpodError)
+      throw err.message.startsWith(`${path}:`) ? new SyncpodError(`${flag} ${err.message}`) : err;
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT'
@@ -109,6 +111,19 @@ function readFlagFile(host: Pick<HostFacts, 'readFile'>, flag: string, path: str
             : errorLine(err);
     throw new SyncpodError(`${flag} ${path}: ${why}`);
   }
+}
+
+/** `--env-file FILE` read (syncpod's own input, never under --host-root) and parsed for `namespace`. */
+export function readEnvFile(
+  file: string,
+  host: Pick<HostFacts, 'readFile' | 'readOwnFile'>,
+  namespace = 'default',
+): ValueSources {
+  return parseEnvFile(
+    readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', file),
+    file,
+    namespace,
+  );
 }
 
 /** The generator options for this pod on this node, under the mirrored kubelet's rules. */
@@ -158,13 +173,7 @@ export function nodeSettings(
           )
         : undefined,
   };
-  const fromFile = flags.envFile
-    ? parseEnvFile(
-        readFlagFile({ readFile: (f) => (host.readOwnFile ?? host.readFile)(f) }, '--env-file', flags.envFile),
-        flags.envFile,
-        pod.metadata?.namespace ?? 'default',
-      )
-    : undefined;
+  const fromFile = flags.envFile ? readEnvFile(flags.envFile, host, pod.metadata?.namespace ?? 'default') : undefined;
   const values = withObjectValues(fromFile, envValuesOf(volumeData, pod.metadata?.namespace ?? 'default'));
   if (values) invocationSecrets.add(podSecretValues(pod, values));
   invocationSecrets.add(volumeSecretValues(volumeData));

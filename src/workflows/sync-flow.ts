@@ -28,6 +28,7 @@ import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
 import { manifestSource, type KubeletSelection } from './plan-pods';
 import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
+import { hostPathSteps, type PathKind } from '../plan/preflight';
 import { readVolumeData, type VolumeDataReader } from './volume-data';
 import { localVolumeDataReader } from './host-facts';
 import { killConfirmation } from '../render/confirm-view';
@@ -158,6 +159,27 @@ export function refuseBlockedVolumes(loaded: LoadedPod, data: VolumeData, kubele
 }
 
 /**
+ * One line, exit 1: a new pod (nothing of its uid in the runtime) whose hostPath volume fails its
+ * type check. Kubelet mounts a pod's volumes before its first sandbox (syncPod waits for
+ * WaitForAttachAndMount), so it never creates the sandbox of such a pod; neither does sync.
+ */
+export function refuseHostPathTypes(loaded: LoadedPod, fs: Pick<SyncFs, 'kind'>): void {
+  const pod = loaded.pod;
+  const hostPaths = (pod.spec?.volumes ?? [])
+    .filter((v) => v.hostPath)
+    .map((v) => ({ volume: v.name, path: v.hostPath!.path, kind: fs.kind(v.hostPath!.path) as PathKind | undefined }));
+  const failed = hostPathSteps(pod, { network: null, podDirs: [], hostPaths, images: [] }).filter(
+    (s) => s.blocking === 'pod',
+  );
+  if (failed.length === 0) return;
+  const ref = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  const why = failed.map((s) => `${s.target}: ${s.reason}`).join('; ');
+  throw new SyncpodError(
+    `${loaded.source.file}: document ${loaded.source.document}: pod ${ref}: ${why} (kubelet mounts volumes before it creates the sandbox, so it would not start this pod); nothing was done`,
+  );
+}
+
+/**
  * Runs `body` with the pod loaded, locked, observed and planned once. `dryRun` takes no lock (it
  * changes nothing). The lock is released however `body` ends.
  */
@@ -231,6 +253,7 @@ async function withPreparedSync<R>(
     withNodeName(pod, req.node.nodeName, deps.host);
     // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
     const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host, volumeData);
+    if (first.sandboxes.length === 0 && first.containers.length === 0) refuseHostPathTypes(loaded, deps.execute.fs);
     if (freshUid)
       deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
     if (!dryRun) {

@@ -3,7 +3,7 @@
 // --from-file=DIR` reads a directory), `--service-account-token [NS/]NAME=FILE` and
 // `--skip-volume NAME`. Read once per invocation, refused with one line naming the flag; the bytes
 // are never printed. The file reading comes in as an interface.
-import { SyncpodError, errorLine } from '../errors';
+import { SyncpodError, systemErrorText } from '../errors';
 import { NO_VOLUME_DATA, type VolumeData } from '../kubelet/volumes';
 
 /** The flags as commander collects them. */
@@ -53,7 +53,7 @@ function readObjectDir(flag: string, value: string, dir: string, reader: VolumeD
   try {
     entries = reader.readDir(dir);
   } catch (err) {
-    throw new SyncpodError(`${flag} ${value}: ${errorLine(err)}`);
+    throw new SyncpodError(`${flag} ${value}: ${systemErrorText(err)}`);
   }
   const out: Record<string, Uint8Array> = {};
   let total = 0;
@@ -66,7 +66,7 @@ function readObjectDir(flag: string, value: string, dir: string, reader: VolumeD
     try {
       data = reader.readFile(`${dir.replace(/\/+$/, '')}/${e.name}`);
     } catch (err) {
-      throw new SyncpodError(`${flag} ${value}: ${errorLine(err)}`);
+      throw new SyncpodError(`${flag} ${value}: ${e.name}: ${systemErrorText(err)}`);
     }
     total += data.length;
     if (total > MAX_OBJECT_BYTES)
@@ -97,7 +97,7 @@ export function readVolumeData(flags: VolumeFlags, reader: VolumeDataReader): Vo
     try {
       data = reader.readFile(path);
     } catch (err) {
-      throw new SyncpodError(`--service-account-token ${v}: ${errorLine(err)}`);
+      throw new SyncpodError(`--service-account-token ${v}: ${systemErrorText(err)}`);
     }
     if (data.length > MAX_OBJECT_BYTES)
       throw new SyncpodError(`--service-account-token ${v}: more than ${MAX_OBJECT_BYTES} bytes`);

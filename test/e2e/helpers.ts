@@ -26,7 +26,9 @@ export interface RunOptions {
 
 export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const argv = [process.execPath, opts.cli ?? SYNCPOD, ...args];
+    // `--` ends node's own options, as bin/syncpod's #! line does: Node 20 would otherwise take a
+    // later `--env-file FILE` (syncpod's flag) as its own.
+    const argv = [process.execPath, '--', opts.cli ?? SYNCPOD, ...args];
     if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
     if (opts.prefix) argv.unshift(...opts.prefix);
     const child = spawn(argv[0], argv.slice(1), {

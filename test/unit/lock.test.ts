@@ -107,3 +107,21 @@ test('locks keyed by arbitrary strings: one file per key, never outside the dire
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+test('a key longer than one file name may be gets a lock file of at most 255 bytes, one per key', async () => {
+  const dir = tmp();
+  try {
+    const head = `${'n'.repeat(63)}/${'a'.repeat(200)}`;
+    const [a, b] = [`${head}x`, `${head}y`].map((k) => lockPath(dir, k));
+    for (const p of [a!, b!]) assert.ok(Buffer.byteLength(path.basename(p)) <= 255, p);
+    assert.notEqual(a, b);
+    assert.equal(path.dirname(a!), dir);
+    const lock = await acquireLock(`${head}x`, { dir, timeoutMs: 100 });
+    assert.ok(fs.existsSync(a!));
+    lock.release();
+    // A short key keeps its readable name.
+    assert.equal(lockPath(dir, 'ns/web'), `${dir}/ns%2Fweb.lock`);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});

@@ -36,6 +36,22 @@ test('every validation error is one line naming file, document and field', () =>
       `metadata.name: invalid value "${'a'.repeat(254)}": ${SUBDOMAIN}`,
     ],
     [
+      'name and namespace valid, but <namespace>_<name>_<uid> longer than one file name may be',
+      (p) => {
+        p.metadata.namespace = 'n'.repeat(63);
+        p.metadata.name = `${'a'.repeat(63)}.${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(61)}`;
+      },
+      "metadata.name: too long with its namespace and uid: the pod's log directory <namespace>_<name>_<uid> would have 354 bytes, over the 255 one file name may have (kubelet could not create it and would never start the pod)",
+    ],
+    [
+      'a given uid counts with its own length',
+      (p) => {
+        p.metadata.name = 'a'.repeat(200);
+        p.metadata.uid = 'u'.repeat(60);
+      },
+      "metadata.name: too long with its namespace and uid: the pod's log directory <namespace>_<name>_<uid> would have 269 bytes, over the 255 one file name may have (kubelet could not create it and would never start the pod)",
+    ],
+    [
       'name a YAML boolean',
       (p) => (p.metadata.name = true),
       'metadata.name: must be a string, not the boolean true (YAML reads unquoted y, n, yes, no, on, off, true, false as booleans: quote it)',
@@ -303,4 +319,13 @@ test('loading: unreadable paths, empty input, duplicates', async () => {
     JSON.stringify(base()),
     `<stdin>: document 1: pod default/web is also in ${join(dir, 'pod.yaml')} document 1`,
   );
+});
+
+test('the longest name whose log directory name fits: 255 bytes with the namespace and a fresh uid', () => {
+  const p = base();
+  p.metadata.namespace = 'n'.repeat(63);
+  p.metadata.name = 'a'.repeat(255 - 63 - 36 - 2);
+  assert.equal(errorOf(JSON.stringify(p)), 'no error');
+  p.metadata.name += 'a';
+  assert.match(errorOf(JSON.stringify(p)), /would have 256 bytes, over the 255/);
 });

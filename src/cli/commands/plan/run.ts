@@ -12,7 +12,8 @@ import { nodeDeps, upgradeNodeDeps } from '../../../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../../../workflows/upgrade-node';
 import { detectedForRules, withNodeProfile } from '../../../workflows/node-profile';
 import { readVolumeData } from '../../../workflows/volume-data';
-import { localVolumeDataReader } from '../../../workflows/host-facts';
+import { localHost, localVolumeDataReader } from '../../../workflows/host-facts';
+import { readEnvFile } from '../../../workflows/node-settings';
 import type { UpgradePlan } from '../../../plan/upgrade';
 
 /** --detailed-exitcode: 1 when the target kubelet would not start on this node, 2 when something restarts. */
@@ -33,6 +34,8 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     '--startup-failed': opts.startupFailed,
     '--startup-succeeded': opts.startupSucceeded,
   });
+  // The plan needs no env value, but an --env-file that sync would refuse is refused here too.
+  if (opts.envFile !== undefined) readEnvFile(opts.envFile, localHost);
   const profile = ctx.nodeProfile(opts);
   const view = { colours: ctx.colours, width: outputWidth(ctx), verbose: !!opts.verbose };
   if (opts.node && opts.upgradeTo === undefined)
