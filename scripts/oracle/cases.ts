@@ -500,6 +500,29 @@ const CASES: Array<[string, () => Scenario, Mutate, number?]> = [
       for (const n of ['foo1', 'foo2', 'foo3']) spec(s, n).imagePullPolicy = 'Never';
     },
   ],
+  // Several sandboxes of one pod whose attempts do not grow with their age: kubelet reads as newest
+  // the latest created up to 1.34 and the highest attempt from 1.35 (src/kubelet/sandbox-order.ts).
+  [
+    'Regression: three sandboxes, the oldest READY with the highest attempt: 1.35+ keep it, up to 1.34 a new one',
+    () => base(''),
+    (s) => {
+      s.sandboxes = [
+        { id: 'sandboxID', attempt: 2, state: 'SANDBOX_READY', ip: '10.0.0.1', createdAgo: 3000 },
+        { id: 'sandboxMid', attempt: 1, state: 'SANDBOX_NOTREADY', ip: '10.0.0.2', createdAgo: 2000 },
+        { id: 'sandboxYoung', attempt: 0, state: 'SANDBOX_NOTREADY', ip: '10.0.0.3', createdAgo: 1000 },
+      ];
+    },
+  ],
+  [
+    'Regression: two READY sandboxes, the older with the higher attempt: the new attempt follows the newest',
+    () => base(''),
+    (s) => {
+      s.sandboxes = [
+        { id: 'sandboxID', attempt: 3, state: 'SANDBOX_READY', ip: '10.0.0.1', createdAgo: 3000 },
+        { id: 'sandboxYoung', attempt: 0, state: 'SANDBOX_READY', ip: '10.0.0.3', createdAgo: 1000 },
+      ];
+    },
+  ],
   // TestSyncPod / TestSyncPodWithInitContainers
   [
     'TestSyncPod: a new pod: sandbox, image pulls, containers',

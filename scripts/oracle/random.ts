@@ -1,7 +1,7 @@
 // Seeded random scenarios: valid pods (restart policies, container restart rules and
 // RestartAllContainers, init containers and sidecars, ephemeral containers, probes, resources and
-// resize policies, Guaranteed pods, pod-level resources, overhead, pull policies) against runtime states a node can hold (no sandbox, one or two sandboxes in any
-// state, containers in every state with exit codes, current or stale hashes, resources as set or
+// resize policies, Guaranteed pods, pod-level resources, overhead, pull policies) against runtime states a node can hold (no sandbox, one to three sandboxes in any
+// state, attempts not always growing with age, containers in every state with exit codes, current or stale hashes, resources as set or
 // changed), with prober results and feature gates on and off. The same seed gives the same list.
 import type { Scenario, ScenarioContainer, ScenarioSandbox } from './scenario';
 
@@ -219,6 +219,7 @@ export function randomScenario(minor: string, r: Rng, n: number, seed: number, s
     }
   }
   const newestSandbox = sandboxes[sandboxes.length - 1];
+  unorderedAttempts(sandboxes, mulberry32(seed * 104729 + n * 31 + Number(minor.split('.')[1] ?? 0)), pod);
   for (const c of pod.spec.ephemeralContainers ?? [])
     if (newestSandbox && chance(r, 0.5))
       crs.push(instance(r, c, newestSandbox, `c${cid++}`, stateOf(), 0, true, 0, podLimits));
@@ -278,6 +279,30 @@ function instance(
 }
 
 /** `count` scenarios for a minor from a seed. */
+/**
+ * Sometimes a pod's sandboxes' attempts do not grow with their age (sandboxes made by another tool, a
+ * clock stepped back): the attempts of two sandboxes are swapped, or an older sandbox with a higher
+ * attempt is added. Kubelet then reads another sandbox as newest by minor (creation time up to 1.34,
+ * attempt from 1.35). Attempts and creation times stay distinct: kubelet leaves ties to the runtime's
+ * list order (1.35: equal attempts; up to 1.34: equal times), which its fake runtime does not fix.
+ * Drawn from a generator of its own, so everything else in a scenario stays as the seed gave it.
+ */
+function unorderedAttempts(sandboxes: ScenarioSandbox[], r: Rng, pod: Record<string, any>): void {
+  if (sandboxes.length >= 2 && chance(r, 0.3)) {
+    const [first, last] = [sandboxes[0], sandboxes[sandboxes.length - 1]];
+    [first.attempt, last.attempt] = [last.attempt, first.attempt];
+  } else if (sandboxes.length >= 1 && chance(r, 0.15)) {
+    const highest = Math.max(...sandboxes.map((s) => s.attempt ?? 0));
+    sandboxes.unshift({
+      id: 'sb-old',
+      attempt: highest + 1 + int(r, 0, 2),
+      state: chance(r, 0.4) ? 'SANDBOX_READY' : 'SANDBOX_NOTREADY',
+      createdAgo: 5000,
+      ip: pod.spec.hostNetwork ? '' : '10.0.0.9',
+    });
+  }
+}
+
 export function randomScenarios(minor: string, seed: number, count: number, specs: GateSpecs): Scenario[] {
   const r = mulberry32(seed * 7919 + Number(minor.split('.')[1] ?? 0));
   return Array.from({ length: count }, (_, n) => randomScenario(minor, r, n, seed, specs));

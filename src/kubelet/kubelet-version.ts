@@ -2,6 +2,7 @@
 // with where each came from, and the version-dependent switches the planner reads. Resolved once
 // per invocation (resolveKubeletRules) and passed down. Pure.
 
+import { type SandboxOrder, sandboxOrderOfMinor } from './sandbox-order';
 import { SyncpodError } from '../errors';
 import oracleChecked from './oracle-checked.json';
 import { hashSchemeOfMinor } from './hash';
@@ -93,6 +94,8 @@ export interface KubeletRules {
   resizeBeforeStarts: boolean;
   /** 1.37: startingResizedContainer, a container about to start with changed resources resizes the pod cgroup. */
   startingResizedContainers: boolean;
+  /** How the pod's sandboxes are ordered newest first (sandbox-order.ts): creation ≤1.34, attempt 1.35, attempt then creation 1.36+. */
+  sandboxOrder: SandboxOrder;
   /** 1.35.0–1.35.3 with ChangeContainerStatusOnKubeletRestart off: startup results are not carried over a kubelet restart. */
   startupResultLostOnKubeletRestart: boolean;
   /**
@@ -298,6 +301,7 @@ export function resolveKubeletRules(
     sandboxResourceUpdateRejects: rulesMinor >= 36,
     resizeBeforeStarts: rulesMinor >= 37,
     startingResizedContainers: rulesMinor >= 37,
+    sandboxOrder: sandboxOrderOfMinor(rulesMinor),
     unpinned,
     warnings,
   };

@@ -11,6 +11,7 @@ import { allInOrder } from '../cri/together';
 import { compareInt64Strings } from '../cri/int64';
 import type * as T from '../cri/types';
 import { recordedConfigOf } from './recorded-config';
+import { inKubeletSandboxOrder, type SandboxOrder } from '../kubelet/sandbox-order';
 import type { MatchBy } from '../plan/plan';
 import {
   ANNOTATION_CONTAINER_HASH,
@@ -116,6 +117,11 @@ export function toSandboxStatus(s: T.PodSandboxStatus): SandboxStatus {
   };
 }
 
+/** What kubelet's sandbox order reads of a listed sandbox or a sandbox status. */
+function sandboxOrderKey(s: T.PodSandbox | T.PodSandboxStatus) {
+  return { id: s.id, createdAt: s.createdAt, attempt: s.metadata ? (s.metadata.attempt ?? 0) : undefined };
+}
+
 export function byNewest<X extends { createdAt: string; id: string }>(a: X, b: X): number {
   const d = compareInt64Strings(b.createdAt, a.createdAt);
   return d !== 0 ? d : a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
@@ -159,6 +165,11 @@ export interface ObserveOptions {
    * it; kubelet's GetPodStatus reads every status.
    */
   lean?: boolean;
+  /**
+   * kubelet's order of a pod's sandboxes at the kubelet minor being mirrored (rules.sandboxOrder):
+   * the first is the one SyncPod reads as newest.
+   */
+  sandboxOrder: SandboxOrder;
 }
 
 /** A PodSandboxStatus with what a ListPodSandbox item carries (no network, no namespaces). */
@@ -226,16 +237,20 @@ export function matchPods(refs: PodRef[], lists: RuntimeLists): PodMatch[] {
 export async function observePods(
   runtime: Pick<RuntimeService, 'call'>,
   refs: PodRef[],
-  opts: ObserveOptions = {},
+  opts: ObserveOptions,
 ): Promise<ObservedPod[]> {
   const concurrency = opts.concurrency ?? 16;
   const lists = opts.lists ?? (await listRuntime(runtime));
-  const sandboxes = [...lists.sandboxes].sort(byNewest);
   const containers = [...lists.containers].sort(byNewest);
   const matches = matchPods(refs, lists);
 
   const wantedUids = new Set(matches.map((m) => m.uid).filter((u) => u !== ''));
-  const relevantSandboxes = sandboxes.filter((s) => wantedUids.has(s.labels[LABEL_POD_UID] ?? ''));
+  // In the runtime's list order, then as kubelet orders them (its sort keeps that order for ties).
+  const relevantSandboxes = inKubeletSandboxOrder(
+    opts.sandboxOrder,
+    lists.sandboxes.filter((s) => wantedUids.has(s.labels[LABEL_POD_UID] ?? '')),
+    sandboxOrderKey,
+  );
   const relevantContainers = containers.filter((c) => wantedUids.has(c.labels[LABEL_POD_UID] ?? ''));
 
   const newestOfPod = new Set<string>();
@@ -282,7 +297,6 @@ export async function observePods(
     const rawContainers = containerStatuses.filter(
       (c): c is NonNullable<typeof c> => !!c && c.uid === match.uid && match.uid !== '',
     );
-    rawSandboxes.sort(byNewest);
     rawContainers.sort((a, b) => byNewest(a.status, b.status));
     const sb = rawSandboxes.map(toSandboxStatus);
     const status: PodStatus = {

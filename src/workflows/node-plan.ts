@@ -157,7 +157,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       name: d.pod.metadata?.name ?? '',
       uid: d.pod.metadata?.uid ?? '',
     })),
-    { lists, lean: true },
+    { lists, lean: true, sandboxOrder: rulesOf(req.options).sandboxOrder },
   );
   const now = deps.now();
   const network = runtimeNetwork(statusRes);
@@ -225,7 +225,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
   const olds = await observePods(
     deps.runtime as RuntimeService,
     replacements.map(({ old }) => ({ namespace: old.namespace, name: old.name, uid: old.uid })),
-    { lists, lean: true },
+    { lists, lean: true, sandboxOrder: rulesOf(req.options).sandboxOrder },
   );
   const rules = rulesOf(req.options);
   replacements.forEach(({ p, old }, i) => {

@@ -149,7 +149,7 @@ async function syncOnePod(
       status: import('../kubelet/types').PodStatus;
       sandboxes: T.PodSandboxStatus[];
     }> => {
-      const [o] = await observePods(runtime, [ref]);
+      const [o] = await observePods(runtime, [ref], { sandboxOrder: rulesOf(req.options).sandboxOrder });
       const plan = buildPlan({
         pod,
         podStatus: o.status,

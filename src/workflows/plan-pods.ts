@@ -123,7 +123,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       name: l.pod.metadata?.name ?? '',
       uid: l.pod.metadata?.uid ?? '',
     })),
-    { lists },
+    { lists, sandboxOrder: req.kubelet.rules.sandboxOrder },
   );
   const now = deps.now();
   return loaded.map((l, i) => {

@@ -4,6 +4,7 @@
 import { readVolumeData } from './volume-data';
 import { localVolumeDataReader } from './host-facts';
 import { randomUUID } from 'node:crypto';
+import type { KubeletRules } from '../kubelet/kubelet-version';
 import type { Pod } from '../kubelet/api-types';
 import type * as T from '../cri/types';
 import { runtimeV1 } from '../cri/gen/runtime-v1';
@@ -102,6 +103,7 @@ async function loadOnePod(
 export async function podWithUid(
   loaded: LoadedPod,
   deps: Pick<StepDeps, 'runtime' | 'note'>,
+  rules: Pick<KubeletRules, 'sandboxOrder'>,
 ): Promise<{ pod: Pod; observed: ObservedPod }> {
   const pod = loaded.pod;
   const ref = {
@@ -109,7 +111,7 @@ export async function podWithUid(
     name: pod.metadata?.name ?? '',
     uid: pod.metadata?.uid ?? '',
   };
-  const [observed] = await observePods(deps.runtime, [ref]);
+  const [observed] = await observePods(deps.runtime, [ref], { sandboxOrder: rules.sandboxOrder });
   if (!pod.metadata!.uid) {
     if (observed.match.uid) setUid(pod, observed.match.uid);
     else {
@@ -142,7 +144,7 @@ export async function sandboxRequest(
       : [];
     return { request: { config, runtimeHandler: o.runtimeHandler ?? '' }, effects };
   }
-  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet, o.ordinal), deps);
+  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet, o.ordinal), deps, o.kubelet.rules);
   const newest = observed.status.sandboxStatuses[0];
   const attempt = o.attempt ?? (newest ? newest.attempt + 1 : 0);
   if (attempt < 0) throw new SyncpodError('--attempt must not be negative');
@@ -161,7 +163,7 @@ export async function pullSandboxConfig(
   deps: StepDeps,
 ): Promise<T.PodSandboxConfig> {
   if (!d.isManifest) return criMessage<T.PodSandboxConfig>('PodSandboxConfig', d);
-  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet), deps);
+  const { pod, observed } = await podWithUid(await loadOnePod(d, deps, o.kubelet), deps, o.kubelet.rules);
   const newest = observed.status.sandboxStatuses[0];
   const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host);
   return generatePodSandboxConfig(pod, newest?.attempt ?? 0, {
@@ -214,9 +216,11 @@ export async function containerRequest(
   if (!found)
     throw new SyncpodError(`${where}: pod ${meta.namespace}/${meta.name} has no container named ${o.container}`);
   const settings = nodeSettings(o.node, pod, o.kubelet.rules, deps.host, readVolumeData(o.node, localVolumeDataReader));
-  const [observed] = await observePods(deps.runtime, [
-    { namespace: meta.namespace!, name: meta.name!, uid: meta.uid! },
-  ]);
+  const [observed] = await observePods(
+    deps.runtime,
+    [{ namespace: meta.namespace!, name: meta.name!, uid: meta.uid! }],
+    { sandboxOrder: o.kubelet.rules.sandboxOrder },
+  );
   const sandboxConfig = generatePodSandboxConfig(pod, sb.metadata?.attempt ?? 0, {
     ...settings.sandbox,
     configSeen: configSeenFor(deps.now(), [sb]),

@@ -210,7 +210,10 @@ async function withPreparedSync<R>(
     // One listing per observation: the pod's state and its duplicates (other uids of namespace/name) come from it.
     const observe = async (uid: string): Promise<ObservedPod & { duplicates: Orphan[] }> => {
       const lists = await listRuntime(runtime);
-      const [o] = await observePods(runtime, [{ namespace: ns, name, uid }], { lists });
+      const [o] = await observePods(runtime, [{ namespace: ns, name, uid }], {
+        lists,
+        sandboxOrder: req.kubelet.rules.sandboxOrder,
+      });
       return {
         ...o,
         duplicates: findDuplicates(

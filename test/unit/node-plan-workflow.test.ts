@@ -462,9 +462,9 @@ test('lean observation: status calls for the newest sandbox and every container 
     },
   } as any;
   const ref = [{ namespace: 'default', name: 'web', uid }];
-  const full = await observePods(cri as any, ref);
+  const full = await observePods(cri as any, ref, { sandboxOrder: 'attempt-then-created' });
   cri.calls = [];
-  const lean = await observePods(cri as any, ref, { lean: true });
+  const lean = await observePods(cri as any, ref, { lean: true, sandboxOrder: 'attempt-then-created' });
   assert.deepEqual(cri.calls.filter((x) => x.endsWith('Status')).sort(), [
     'ContainerStatus',
     'ContainerStatus',
