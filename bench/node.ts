@@ -2,6 +2,9 @@
 //
 //   npm run bench:node        (= npm run build && node --import tsx bench/node.ts; needs root)
 //   BENCH_ROUNDS=5 npm run bench:node
+//   BENCH_HOLD=FILE npm run bench:node   after filling the runtime, write the environment and the plan
+//                                        command to FILE (a shell script) and keep the lab until
+//                                        SIGINT/SIGTERM, to profile or compare builds by hand
 //
 // 100 desired pods with 3 running containers each (300 containers) are made by `syncpod sync --node`
 // itself from one kubectl-style List, plus 10 orphan pods (kubelet's labels, not in the List). Then
@@ -135,6 +138,7 @@ async function main(): Promise<void> {
   const plan = ['node', SYNCPOD, 'plan', '--node', '-o', 'json', ...flags, list];
   const zero = ['node', '-e', '0'];
   run(plan, check);
+  if (process.env.BENCH_HOLD) return hold(process.env.BENCH_HOLD, plan);
   run(zero);
   const ms = { plan: [] as number[], zero: [] as number[] };
   for (let i = 0; i < ROUNDS; i++) {
@@ -163,6 +167,30 @@ async function main(): Promise<void> {
     // One more run with V8's CPU profiler, written to $BENCH_CPU_PROF (a directory) for inspection.
     run(['node', '--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`, ...plan.slice(1)], check);
   }
+}
+
+/** BENCH_HOLD=FILE: the lab's environment and the plan command as a shell script; the lab stays until a signal. */
+async function hold(file: string, plan: string[]): Promise<void> {
+  const q = (v: string) => `'${v.replace(/'/g, `'\\''`)}'`;
+  fs.writeFileSync(
+    file,
+    [
+      ...Object.entries(env).map(([k, v]) => `export ${k}=${q(v)}`),
+      `PLAN=(${plan.slice(1).map(q).join(' ')})`,
+      '# e.g.: . FILE; time node "${PLAN[@]}" >/dev/null',
+      '',
+    ].join('\n'),
+  );
+  say(`holding the lab (environment and PLAN in ${file}); SIGINT or SIGTERM stops it`);
+  await new Promise<void>((resolve) => {
+    const timer = setInterval(() => undefined, 60_000);
+    const stop = () => {
+      clearInterval(timer);
+      resolve();
+    };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
 }
 
 async function cleanup(): Promise<void> {

@@ -9,6 +9,7 @@
 import type { Container, EphemeralContainer, Pod } from './api-types';
 import type { ContainerConfig, KeyValue, Signal } from '../cri/types';
 import { SyncpodError } from '../errors';
+import { criStopSignal } from './stop-signals';
 import { generatePodHostNameAndDomain } from './dns';
 import { expandContainerCommandAndArgs, makeEnvironmentVariables, type ServiceInfo, type ValueSources } from './env';
 import type { HashScheme } from './kubelet-version';
@@ -86,47 +87,6 @@ export interface ContainerConfigResult {
 
 const utf8 = new TextEncoder();
 
-const STOP_SIGNALS: ReadonlySet<string> = new Set([
-  'SIGABRT',
-  'SIGALRM',
-  'SIGBUS',
-  'SIGCHLD',
-  'SIGCLD',
-  'SIGCONT',
-  'SIGFPE',
-  'SIGHUP',
-  'SIGILL',
-  'SIGINT',
-  'SIGIO',
-  'SIGIOT',
-  'SIGKILL',
-  'SIGPIPE',
-  'SIGPOLL',
-  'SIGPROF',
-  'SIGPWR',
-  'SIGQUIT',
-  'SIGSEGV',
-  'SIGSTKFLT',
-  'SIGSTOP',
-  'SIGSYS',
-  'SIGTERM',
-  'SIGTRAP',
-  'SIGTSTP',
-  'SIGTTIN',
-  'SIGTTOU',
-  'SIGURG',
-  'SIGUSR1',
-  'SIGUSR2',
-  'SIGVTALRM',
-  'SIGWINCH',
-  'SIGXCPU',
-  'SIGXFSZ',
-  'SIGRTMIN',
-  ...Array.from({ length: 15 }, (_, i) => `SIGRTMINPLUS${i + 1}`),
-  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAXMINUS${14 - i}`),
-  'SIGRTMAX',
-]);
-
 /** generateAPIPodStatus for a host-network pod: the first host IP, and the first of the other family. */
 function hostNetworkPodIPs(nodeIPs: string[]): string[] {
   const first = nodeIPs[0];
@@ -149,11 +109,10 @@ function findContainer(pod: Pod, name: string, kind: ContainerKind): Container |
 function containerStopSignal(c: Container): Signal {
   const name = (c.lifecycle as { stopSignal?: string } | undefined)?.stopSignal;
   if (name === undefined || name === '') return 'SIGNAL_RUNTIME_DEFAULT';
-  const wire = `${name.replace(/\+/g, 'PLUS').replace(/-/g, 'MINUS')}`;
-  if (!STOP_SIGNALS.has(wire))
+  const signal = criStopSignal(name);
+  if (signal === undefined)
     throw new SyncpodError(`container ${c.name}: lifecycle.stopSignal ${name} is not a signal the CRI knows`);
-  // The CRI API (k8s.io/cri-api v0.37) names the values SIGNAL_SIGTERM, …
-  return `SIGNAL_${wire}` as Signal;
+  return signal;
 }
 
 /** Host path of a pod volume that fileKeyRef can read (emptyDir or hostPath), else undefined. */

@@ -179,6 +179,19 @@ export function formatQuantity(q: Quantity): string {
   return suffix === undefined ? `${n}e${e}` : `${n}${suffix}`;
 }
 
+/**
+ * A byte count as a manifest writes it and kubectl shows it (Quantity.String()): the shorter of
+ * its binary (`256Mi`, `1536Mi`) and decimal (`1G`, `500M`) canonical text, binary on a tie;
+ * a plain count when neither has a suffix (`1000001`).
+ */
+export function bytesQuantityText(bytes: number): string {
+  if (!Number.isSafeInteger(bytes)) return String(bytes);
+  const mantissa = BigInt(bytes);
+  const binary = formatQuantity({ mantissa, exponent: 0, format: 'BinarySI' });
+  const decimal = formatQuantity({ mantissa, exponent: 0, format: 'DecimalSI' });
+  return decimal.length < binary.length ? decimal : binary;
+}
+
 /** Parse, round to milli and write canonically: the form a quantity has once the API stored it. */
 export function canonicalQuantity(input: string | number): string {
   return formatQuantity(roundUpToMilli(parseQuantity(input)));

@@ -9,6 +9,7 @@ import { howToGiveInParens, howToGiveInput, SyncpodError } from '../errors';
 import { parseQuantity, toBytes, toMilliCPU } from './quantity';
 import { getPodQOS, podResourceTotals } from './resources';
 import { formatMap } from './env';
+import { VOLUME_SOURCE_KEYS } from './volume-sources';
 
 /** Data the operator pointed at: objects by `namespace/name` or `name` (any namespace). */
 export interface VolumeData {
@@ -23,40 +24,6 @@ export interface VolumeData {
 }
 
 export const NO_VOLUME_DATA: VolumeData = { configMaps: {}, secrets: {}, serviceAccountTokens: {}, skip: [] };
-
-/** Every volume source field of core/v1 Volume (the API admits exactly one). */
-export const VOLUME_SOURCE_KEYS = [
-  'awsElasticBlockStore',
-  'azureDisk',
-  'azureFile',
-  'cephfs',
-  'cinder',
-  'configMap',
-  'csi',
-  'downwardAPI',
-  'emptyDir',
-  'ephemeral',
-  'fc',
-  'flexVolume',
-  'flocker',
-  'gcePersistentDisk',
-  'gitRepo',
-  'glusterfs',
-  'hostPath',
-  'image',
-  'iscsi',
-  'nfs',
-  'persistentVolumeClaim',
-  'photonPersistentDisk',
-  'portworxVolume',
-  'projected',
-  'quobyte',
-  'rbd',
-  'scaleIO',
-  'secret',
-  'storageos',
-  'vsphereVolume',
-] as const;
 
 /** The volume's source field (a volume without one is an emptyDir, as the API server defaults it). */
 export function volumeType(v: Volume): string {

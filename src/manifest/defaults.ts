@@ -11,6 +11,7 @@
 import type { Container, EphemeralContainer, Pod, PodSpec, Probe, Volume } from '../kubelet/api-types';
 import { defaultImagePullPolicy } from '../kubelet/image-ref';
 import { canonicalQuantity, formatQuantity, parseQuantity } from '../kubelet/quantity';
+import { VOLUME_SOURCE_KEYS } from '../kubelet/volume-sources';
 import { isObj, type Obj } from '../json-object';
 
 export const DEFAULT_NAMESPACE = 'default';
@@ -119,43 +120,9 @@ function canonicalOrAsIs(v: unknown, roundToMilli: boolean): string {
   }
 }
 
-/** Volume source keys of v1.Volume (everything but `name`). */
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-] as const;
-
 function defaultVolume(v: Volume): void {
   const vol = v as unknown as Obj;
-  if (!VOLUME_SOURCES.some((k) => vol[k] !== undefined && vol[k] !== null)) v.emptyDir = {};
+  if (!VOLUME_SOURCE_KEYS.some((k) => vol[k] !== undefined && vol[k] !== null)) v.emptyDir = {};
   if (v.emptyDir?.sizeLimit !== undefined) v.emptyDir.sizeLimit = canonicalOrAsIs(v.emptyDir.sizeLimit, false);
   if (v.hostPath) v.hostPath.type = v.hostPath.type ?? '';
   for (const src of [v.secret, v.configMap, v.downwardAPI, v.projected]) {

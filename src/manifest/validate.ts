@@ -6,6 +6,8 @@ import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { isPodUid, NAME_MAX, POD_UID_HELP, podLogDirNameBytes } from '../kubelet/path-names';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
+import { LINUX_STOP_SIGNALS, WINDOWS_STOP_SIGNALS } from '../kubelet/stop-signals';
+import { VOLUME_SOURCE_KEYS } from '../kubelet/volume-sources';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { isObj, type Obj } from '../json-object';
 
@@ -300,39 +302,6 @@ function oneHandler(c: Collector, at: string, h: unknown, kinds: readonly string
     c.add(`${at}.${set[1]}`, `forbidden: may not specify more than 1 handler type (also ${set[0]})`);
 }
 
-const VOLUME_SOURCES = [
-  'hostPath',
-  'emptyDir',
-  'gcePersistentDisk',
-  'awsElasticBlockStore',
-  'gitRepo',
-  'secret',
-  'nfs',
-  'iscsi',
-  'glusterfs',
-  'persistentVolumeClaim',
-  'rbd',
-  'flexVolume',
-  'cinder',
-  'cephfs',
-  'flocker',
-  'downwardAPI',
-  'fc',
-  'azureFile',
-  'configMap',
-  'vsphereVolume',
-  'quobyte',
-  'azureDisk',
-  'photonPersistentDisk',
-  'projected',
-  'portworxVolume',
-  'scaleIO',
-  'storageos',
-  'csi',
-  'ephemeral',
-  'image',
-] as const;
-
 function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
   const names = new Set<string>();
   c.list(`${at}.volumes`, spec.volumes).forEach((v, i) => {
@@ -345,7 +314,7 @@ function validateVolumes(c: Collector, spec: Obj, at: string): Set<string> {
     validateVolumeFiles(c, v, path);
     if (isObj(v.emptyDir) && v.emptyDir.sizeLimit !== undefined)
       quantity(c, `${path}.emptyDir.sizeLimit`, v.emptyDir.sizeLimit);
-    const sources = VOLUME_SOURCES.filter((k) => v[k] !== undefined && v[k] !== null);
+    const sources = VOLUME_SOURCE_KEYS.filter((k) => v[k] !== undefined && v[k] !== null);
     if (sources.length > 1)
       c.add(`${path}.${sources[1]}`, `forbidden: may not specify more than 1 volume type (also ${sources[0]})`);
     if (isObj(v.hostPath)) {
@@ -1044,48 +1013,6 @@ function containerRestartPolicy(c: Collector, ctr: Obj, path: string, api: ApiRu
 }
 
 /** validateStopSignal: the pod names its OS; Linux takes the signals of the CRI's list, Windows SIGKILL and SIGTERM. */
-const LINUX_STOP_SIGNALS = [
-  'SIGABRT',
-  'SIGALRM',
-  'SIGBUS',
-  'SIGCHLD',
-  'SIGCLD',
-  'SIGCONT',
-  'SIGFPE',
-  'SIGHUP',
-  'SIGILL',
-  'SIGINT',
-  'SIGIO',
-  'SIGIOT',
-  'SIGKILL',
-  'SIGPIPE',
-  'SIGPOLL',
-  'SIGPROF',
-  'SIGPWR',
-  'SIGQUIT',
-  'SIGSEGV',
-  'SIGSTKFLT',
-  'SIGSTOP',
-  'SIGSYS',
-  'SIGTERM',
-  'SIGTRAP',
-  'SIGTSTP',
-  'SIGTTIN',
-  'SIGTTOU',
-  'SIGURG',
-  'SIGUSR1',
-  'SIGUSR2',
-  'SIGVTALRM',
-  'SIGWINCH',
-  'SIGXCPU',
-  'SIGXFSZ',
-  'SIGRTMIN',
-  ...Array.from({ length: 15 }, (_, i) => `SIGRTMIN+${i + 1}`),
-  ...Array.from({ length: 14 }, (_, i) => `SIGRTMAX-${14 - i}`),
-  'SIGRTMAX',
-];
-const WINDOWS_STOP_SIGNALS = ['SIGKILL', 'SIGTERM'];
-
 function validateStopSignal(c: Collector, path: string, signal: unknown, os: unknown): void {
   const name = isObj(os) ? os.name : undefined;
   if (name === undefined || name === null || name === '')

@@ -20,6 +20,7 @@ import {
 } from '../kubelet/recorded-config';
 import type { ContainerStatus } from '../kubelet/types';
 import { milliCPUToShares } from '../kubelet/resources';
+import { bytesQuantityText } from '../kubelet/quantity';
 
 /** One field of a container, old → new. */
 export interface FieldDifference {
@@ -182,17 +183,7 @@ function envDifferences(c: Container, s: ContainerStatus): FieldDifference[] {
 
 const cpuText = (m: number | undefined): string =>
   m === undefined ? 'none' : m % 1000 === 0 ? String(m / 1000) : `${m}m`;
-function bytesText(b: number | undefined): string {
-  if (b === undefined) return 'none';
-  for (const [unit, f] of [
-    ['Gi', 2 ** 30],
-    ['Mi', 2 ** 20],
-    ['Ki', 2 ** 10],
-  ] as const) {
-    if (b % f === 0) return `${b / f}${unit}`;
-  }
-  return String(b);
-}
+const bytesText = (b: number | undefined): string => (b === undefined ? 'none' : bytesQuantityText(b));
 
 function resourceDifferences(c: Container, s: ContainerStatus): FieldDifference[] {
   const r = s.resources;

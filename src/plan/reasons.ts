@@ -3,6 +3,7 @@
 // planner itself holds no operator wording. Pure.
 
 import { HASH_SCHEME_LABEL } from '../kubelet/kubelet-version';
+import { bytesQuantityText } from '../kubelet/quantity';
 import type {
   ContainerToReset,
   ContainerToUpdate,
@@ -119,7 +120,13 @@ function resizeRestartText(resized: string[]): string {
   return `resize of ${resized.join(' and ')} requires a restart (resizePolicy RestartContainer)`;
 }
 
-/** An in-place resize, e.g. "cpu: shares 102 → 204, quota 20000 → 40000 (reported by the runtime → spec)". */
+/** A container memory limit the runtime reports or kubelet writes (bytes; 0: none), as the manifest writes it. */
+const memoryLimitText = (bytes: number): string => (bytes > 0 ? bytesQuantityText(bytes) : 'none');
+
+/**
+ * An in-place resize, e.g. "in-place resize (runtime's report → spec): cpu shares 102 → 204, quota
+ * 20000 → 40000; memory limit 128Mi → 256Mi".
+ */
 export function resizeText(u: ContainerToUpdate, only?: 'cpu' | 'memory'): string {
   const parts: string[] = [];
   if (u.resources.includes('cpu') && only !== 'memory') {
@@ -128,7 +135,9 @@ export function resizeText(u: ContainerToUpdate, only?: 'cpu' | 'memory'): strin
     );
   }
   if (u.resources.includes('memory') && only !== 'cpu')
-    parts.push(`memory limit ${u.current.memoryLimitInBytes} → ${u.desired.memoryLimitInBytes} bytes`);
+    parts.push(
+      `memory limit ${memoryLimitText(u.current.memoryLimitInBytes)} → ${memoryLimitText(u.desired.memoryLimitInBytes)}`,
+    );
   return `in-place resize (runtime's report → spec): ${parts.join('; ')}`;
 }
 

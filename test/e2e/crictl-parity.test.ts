@@ -12,6 +12,7 @@ import { BUSYBOX_IMAGE, buildImages, crictlBinary, labRuntime, startLab, type La
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { syncpod, type RunResult } from './helpers';
 import { parse as parseYaml } from 'yaml';
+import { kubeletSandboxConfig, runKubeletContainer, waitFor, type KubeletSandboxConfig } from './cri-pods';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
@@ -29,69 +30,22 @@ const USER_IMAGES = [
   { tags: ['localhost/syncpod/user:named'], entrypoint: [], cmd: ['/bin/sh'], user: 'nobody' },
 ];
 
-function sandboxConfig(name: string, uid: string, labels: Record<string, string>) {
-  return {
-    metadata: { name, namespace: 'team-a', uid, attempt: 0 },
-    logDirectory: path.join(lab.podLogsRoot, `team-a_${name}_${uid}`),
-    labels: {
-      'io.kubernetes.pod.name': name,
-      'io.kubernetes.pod.namespace': 'team-a',
-      'io.kubernetes.pod.uid': uid,
-      ...labels,
-    },
-    annotations: {
-      'example.com/note': 'parity',
-      // Long values that go-yaml folds past 80 columns (plain, single- and double-quoted; double spaces).
-      'example.com/long-plain':
-        'this annotation is long enough to pass the eighty columns of go-yaml so that its emitter folds it at a space, twice  with two spaces here and then more words to fold again',
-      'example.com/long-single':
-        '{"note": "a JSON value that go-yaml single-quotes, long enough to be folded at a space past the eighty columns of its emitter"}',
-      'example.com/long-double':
-        'a tab\there makes this value double-quoted, and it is long enough to be folded by the go-yaml emitter at a space  past eighty columns',
-    },
-    linux: {},
-  };
-}
+/** The pods' annotations: a note, and long values that go-yaml folds past 80 columns (plain, single- and double-quoted; double spaces). */
+const POD_ANNOTATIONS = {
+  'example.com/note': 'parity',
+  'example.com/long-plain':
+    'this annotation is long enough to pass the eighty columns of go-yaml so that its emitter folds it at a space, twice  with two spaces here and then more words to fold again',
+  'example.com/long-single':
+    '{"note": "a JSON value that go-yaml single-quotes, long enough to be folded at a space past the eighty columns of its emitter"}',
+  'example.com/long-double':
+    'a tab\there makes this value double-quoted, and it is long enough to be folded by the go-yaml emitter at a space  past eighty columns',
+};
 
-async function runContainer(
-  podId: string,
-  sb: ReturnType<typeof sandboxConfig>,
-  name: string,
-  command: string[],
-): Promise<string> {
-  fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
-  const { containerId } = await rt.call(
-    'CreateContainer',
-    {
-      podSandboxId: podId,
-      config: {
-        metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
-        command,
-        logPath: `${name}/0.log`,
-        labels: {
-          'io.kubernetes.container.name': name,
-          'io.kubernetes.pod.uid': sb.metadata.uid,
-          'io.kubernetes.pod.namespace': 'team-a',
-          'io.kubernetes.pod.name': sb.metadata.name,
-        },
-        annotations: { 'io.kubernetes.container.restartCount': '0' },
-      },
-      sandboxConfig: sb,
-    },
-    { timeoutMs: 30000 },
-  );
-  await rt.call('StartContainer', { containerId }, { timeoutMs: 30000 });
-  return containerId;
-}
+const sandboxConfig = (name: string, uid: string, labels: Record<string, string>) =>
+  kubeletSandboxConfig(lab, { name, namespace: 'team-a', uid }, { labels, annotations: POD_ANNOTATIONS });
 
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const runContainer = (podId: string, sb: KubeletSandboxConfig, name: string, command: string[]) =>
+  runKubeletContainer(rt, podId, sb, name, command, { annotations: { 'io.kubernetes.container.restartCount': '0' } });
 
 function runCrictl(args: string[]): Promise<RunResult> {
   return new Promise((resolve, reject) => {

@@ -12,52 +12,17 @@ import * as path from 'node:path';
 import { BUSYBOX_IMAGE, labRuntime, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { assertOneLineError, SYNCPOD, syncpod, type RunOptions } from './helpers';
+import { kubeletSandboxConfig, runKubeletContainer } from './cri-pods';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
 const ids = { pod: '', app: '', httpd: '', exited: '', talker: '' };
 const POD = { name: 'web', namespace: 'team-a', uid: 'uid-web-rest' };
 
-function sandboxConfig() {
-  return {
-    metadata: { ...POD, attempt: 0 },
-    logDirectory: path.join(lab.podLogsRoot, `${POD.namespace}_${POD.name}_${POD.uid}`),
-    labels: {
-      'io.kubernetes.pod.name': POD.name,
-      'io.kubernetes.pod.namespace': POD.namespace,
-      'io.kubernetes.pod.uid': POD.uid,
-    },
-    annotations: {},
-    linux: {},
-  };
-}
+const sandboxConfig = () => kubeletSandboxConfig(lab, POD);
 
-async function runContainer(name: string, command: string[]): Promise<string> {
-  const sb = sandboxConfig();
-  fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
-  const { containerId } = await rt.call(
-    'CreateContainer',
-    {
-      podSandboxId: ids.pod,
-      config: {
-        metadata: { name, attempt: 0 },
-        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
-        command,
-        logPath: `${name}/0.log`,
-        labels: {
-          'io.kubernetes.container.name': name,
-          'io.kubernetes.pod.name': POD.name,
-          'io.kubernetes.pod.namespace': POD.namespace,
-          'io.kubernetes.pod.uid': POD.uid,
-        },
-      },
-      sandboxConfig: sb,
-    },
-    { timeoutMs: 30000 },
-  );
-  await rt.call('StartContainer', { containerId }, { timeoutMs: 30000 });
-  return containerId;
-}
+const runContainer = (name: string, command: string[]) =>
+  runKubeletContainer(rt, ids.pod, sandboxConfig(), name, command);
 
 /** syncpod inside the lab's network namespace (where the streaming server is). */
 const run = (args: string[], opts: RunOptions = {}) => syncpod(args, { env: lab.env, netns: lab.netns, ...opts });

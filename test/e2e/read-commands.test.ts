@@ -7,6 +7,7 @@ import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, PAUSE_IMAGE, labRuntime, startLab, type Lab } from '../harness/lab';
 import { CriService, type ImageMethods, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { assertOneLineError, syncpod } from './helpers';
+import { kubeletSandboxConfig, runKubeletContainer, waitFor, type KubeletSandboxConfig } from './cri-pods';
 
 let lab: Lab;
 let rt: CriService<RuntimeMethods>;
@@ -18,60 +19,11 @@ const ids: { podA: string; podB: string; running: string; exited: string; logger
   logger: '',
 };
 
-function sandboxConfig(name: string, uid: string, labels: Record<string, string> = {}) {
-  return {
-    metadata: { name, namespace: 'team-a', uid, attempt: 0 },
-    logDirectory: path.join(lab.podLogsRoot, `team-a_${name}_${uid}`),
-    labels: {
-      'io.kubernetes.pod.name': name,
-      'io.kubernetes.pod.namespace': 'team-a',
-      'io.kubernetes.pod.uid': uid,
-      ...labels,
-    },
-    annotations: {},
-    linux: {},
-  };
-}
+const sandboxConfig = (name: string, uid: string, labels: Record<string, string> = {}) =>
+  kubeletSandboxConfig(lab, { name, namespace: 'team-a', uid }, { labels });
 
-async function runContainer(
-  podId: string,
-  sb: ReturnType<typeof sandboxConfig>,
-  name: string,
-  command: string[],
-  attempt = 0,
-): Promise<string> {
-  fs.mkdirSync(path.join(sb.logDirectory, name), { recursive: true });
-  const { containerId } = await rt.call(
-    'CreateContainer',
-    {
-      podSandboxId: podId,
-      config: {
-        metadata: { name, attempt },
-        image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
-        command,
-        logPath: `${name}/${attempt}.log`,
-        labels: {
-          'io.kubernetes.container.name': name,
-          'io.kubernetes.pod.uid': sb.metadata.uid,
-          'io.kubernetes.pod.namespace': 'team-a',
-          'io.kubernetes.pod.name': sb.metadata.name,
-        },
-      },
-      sandboxConfig: sb,
-    },
-    { timeoutMs: 30000 },
-  );
-  await rt.call('StartContainer', { containerId }, { timeoutMs: 30000 });
-  return containerId;
-}
-
-async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
-    if (await check()) return;
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}`);
-}
+const runContainer = (podId: string, sb: KubeletSandboxConfig, name: string, command: string[], attempt = 0) =>
+  runKubeletContainer(rt, podId, sb, name, command, { attempt });
 
 const run = (args: string[]) => syncpod(args, { env: lab.env });
 

@@ -632,6 +632,36 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
   assert.match(p.steps[1].reason, /cpu shares 51 → 102, quota 10000 → 20000/);
 });
 
+test('resize: a changed memory limit is said in quantities as the manifest writes them, not bytes', () => {
+  const p = buildPlan({
+    pod: resizablePod(),
+    podStatus: (() => {
+      const st = healthyStatus(resizablePod(), 'name+image');
+      reported(102, 20000, 32 * 1024 * 1024)(st);
+      return st;
+    })(),
+    now: T0,
+    options: { kubeletVersion: '1.36' },
+  });
+  const step = p.steps.find((s) => s.action === 'update-container-resources');
+  assert.equal(step?.reason, "in-place resize (runtime's report → spec): memory limit 32Mi → 64Mi");
+  assert.equal(step?.resources?.memoryLimitInBytes, 64 * 1024 * 1024, 'the CRI value stays bytes');
+  const none = buildPlan({
+    pod: resizablePod(),
+    podStatus: (() => {
+      const st = healthyStatus(resizablePod(), 'name+image');
+      reported(102, 20000, 0)(st);
+      return st;
+    })(),
+    now: T0,
+    options: { kubeletVersion: '1.36' },
+  });
+  assert.match(
+    none.steps.find((s) => s.action === 'update-container-resources')?.reason ?? '',
+    /memory limit none → 64Mi$/,
+  );
+});
+
 test('resize: a changed resource whose resizePolicy is RestartContainer restarts the container', () => {
   const pod = resizablePod([{ resourceName: 'memory', restartPolicy: 'RestartContainer' }]);
   const a = plan(pod, '1.36', reported(102, 20000, 32 * 1024 * 1024));

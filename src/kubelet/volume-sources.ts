@@ -1,0 +1,36 @@
+// The volume source fields of core/v1 Volume (everything but `name`; the API admits exactly one), in
+// the order of the VolumeSource struct's fields: validation names the second one set, as the API
+// server does. One list for the defaults, the validation and the plan's volume types. Pure.
+
+export const VOLUME_SOURCE_KEYS = [
+  'hostPath',
+  'emptyDir',
+  'gcePersistentDisk',
+  'awsElasticBlockStore',
+  'gitRepo',
+  'secret',
+  'nfs',
+  'iscsi',
+  'glusterfs',
+  'persistentVolumeClaim',
+  'rbd',
+  'flexVolume',
+  'cinder',
+  'cephfs',
+  'flocker',
+  'downwardAPI',
+  'fc',
+  'azureFile',
+  'configMap',
+  'vsphereVolume',
+  'quobyte',
+  'azureDisk',
+  'photonPersistentDisk',
+  'projected',
+  'portworxVolume',
+  'scaleIO',
+  'storageos',
+  'csi',
+  'ephemeral',
+  'image',
+] as const;
