@@ -1,7 +1,7 @@
 // Builds syncpod's kubelet oracle for one kubelet minor: a small Go program (oracle/go/main.go and
 // the minor's driver part in oracle/go/driver/) that depends on k8s.io/kubernetes at a release from
 // the Go module proxy, with files of its own added to pkg/kubelet/kuberuntime through
-// `go build -overlay` (oracle/go/overlay/shared/ and the minor's names in oracle/go/overlay/v1.M/),
+// `go build -overlay` (oracle/go/overlay/shared/ and the directories the minor's ORACLE_MINORS row names),
 // so kubelet's real GetPods, GetPodStatus and SyncPod run against kubelet's fake CRI services.
 // go.mod/go.sum per minor live in oracle/v1.M/ (generated on the first build: every module pinned
 // to the version the release's own go.mod names, every staging module k8s.io/X => k8s.io/X v0.M.P;
@@ -25,18 +25,42 @@ import { join, resolve } from 'node:path';
 const ROOT = resolve(__dirname, '..');
 
 /**
- * The newest patch the module proxy serves of each minor (k8s.io/kubernetes), and the driver parts
- * it takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33,
- * CRI types as google.golang.org/protobuf messages from 1.34 (gogo/protobuf before).
- * 1.29–1.33 have go.mod/go.sum and overlays (oracle/v1.M/, oracle/go/overlay/v1.M/) but are not
- * listed until their builds are checked.
+ * The newest patch the module proxy serves of each minor (k8s.io/kubernetes), the driver parts it
+ * takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33,
+ * CRI types as google.golang.org/protobuf messages from 1.34 (gogo/protobuf before); and the overlay
+ * directories (oracle/go/overlay/) whose files are added to kuberuntime besides overlay/shared/: one
+ * per distinct set of the unexported names kubelet gives those parts (minors with the same names
+ * share one, named after the first of them), plus memory-usage/ where kubelet reads the pod's memory
+ * usage before a decrease (1.34+). 1.29–1.31 have go.mod/go.sum (oracle/v1.M/) and overlays
+ * (v1.29/ serves 1.29 and 1.30, v1.31/) but are listed only once their builds are checked.
  */
-export const ORACLE_MINORS: Record<string, { release: string; driver: string[] }> = {
-  '1.33': { release: 'v1.33.13', driver: ['no-restart-all.go', 'sandbox-resources.go', 'gogojson.go'] },
-  '1.34': { release: 'v1.34.4', driver: ['no-restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
-  '1.35': { release: 'v1.35.4', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
-  '1.36': { release: 'v1.36.3', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
-  '1.37': { release: 'v1.37.2', driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'] },
+export const ORACLE_MINORS: Record<string, { release: string; driver: string[]; overlay: string[] }> = {
+  '1.32': { release: 'v1.32.13', driver: ['no-restart-all.go', 'gogojson.go'], overlay: ['v1.32'] },
+  '1.33': {
+    release: 'v1.33.13',
+    driver: ['no-restart-all.go', 'sandbox-resources.go', 'gogojson.go'],
+    overlay: ['v1.33'],
+  },
+  '1.34': {
+    release: 'v1.34.4',
+    driver: ['no-restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    overlay: ['v1.34', 'memory-usage'],
+  },
+  '1.35': {
+    release: 'v1.35.4',
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    overlay: ['v1.35', 'memory-usage'],
+  },
+  '1.36': {
+    release: 'v1.36.3',
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    overlay: ['v1.36', 'memory-usage'],
+  },
+  '1.37': {
+    release: 'v1.37.2',
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    overlay: ['v1.37', 'memory-usage'],
+  },
 };
 
 /** The release of each minor. */
@@ -183,8 +207,7 @@ function checkPinned(release: string, buildDir: string, tidied: string): void {
 /** The oracle's sources for a minor: the driver files and the files the overlay adds to kuberuntime. */
 function oracleSources(minor: string): { driver: string[]; overlay: string[] } {
   const src = join(ROOT, 'oracle', 'go');
-  const shared = join(src, 'overlay', 'shared');
-  const own = join(src, 'overlay', `v${minor}`);
+  const dirs = ['shared', ...ORACLE_MINORS[minor].overlay].map((d) => join(src, 'overlay', d));
   const goFiles = (dir: string) =>
     readdirSync(dir)
       .filter((f) => f.endsWith('.go'))
@@ -192,7 +215,7 @@ function oracleSources(minor: string): { driver: string[]; overlay: string[] } {
       .map((f) => join(dir, f));
   return {
     driver: [join(src, 'main.go'), ...ORACLE_MINORS[minor].driver.map((f) => join(src, 'driver', f))],
-    overlay: [...goFiles(shared), ...goFiles(own)],
+    overlay: dirs.flatMap(goFiles),
   };
 }
 

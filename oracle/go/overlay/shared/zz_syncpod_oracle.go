@@ -3,7 +3,7 @@
 // what the package keeps unexported: the fake-backed manager kubelet's own tests use, the
 // labels and annotations kubelet writes, the prober result caches and the actuated-resources
 // state, so the driver can run the real GetPods, GetPodStatus and SyncPod. The parts whose
-// unexported names differ by release are in the minor's own file (overlay/v1.M/), which
+// unexported names differ by release are in the overlay directory its ORACLE_MINORS row names, which
 // defines oracleNewManager, oracleSetPodCgroup, oracleResourceConfig, OracleContainerAnnotations,
 // SetActuated, SetActuatedPod, PodStatus and Sync.
 package kuberuntime

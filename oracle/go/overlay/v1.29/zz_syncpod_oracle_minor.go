@@ -1,4 +1,4 @@
-// syncpod oracle (overlay, see zz_syncpod_oracle.go): the names kubelet v1.29 gives these parts.
+// syncpod oracle (overlay, see zz_syncpod_oracle.go): the names kubelet v1.29 and v1.30 give these parts.
 package kuberuntime
 
 import (
@@ -42,13 +42,13 @@ func OracleContainerAnnotations(_ context.Context, c *v1.Container, pod *v1.Pod,
 	return newContainerAnnotations(c, pod, restartCount, &kubecontainer.RunContainerOptions{})
 }
 
-// SetActuated: kubelet 1.29 and earlier keep no actuated record (a resize compares the runtime's
+// SetActuated: kubelet 1.29 and 1.30 keep no actuated record (a resize compares the runtime's
 // resources with the allocation in the pod).
 func (o *OracleManager) SetActuated(_ *v1.Pod, _ string, _ v1.ResourceRequirements) error {
 	return nil
 }
 
-// SetActuatedPod: kubelet 1.29 keeps no pod-level actuated record.
+// SetActuatedPod: kubelet 1.29 and 1.30 keep no pod-level actuated record.
 func (o *OracleManager) SetActuatedPod(_ *v1.Pod, _ v1.ResourceRequirements) error {
 	return nil
 }

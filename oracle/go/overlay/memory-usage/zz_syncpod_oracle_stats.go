@@ -1,5 +1,5 @@
-// syncpod oracle (overlay, see ../shared/zz_syncpod_oracle.go): kubelet v1.35 checks the pod's memory
-// usage (runtimeHelper.PodCPUAndMemoryStats) before it lowers a memory limit in place.
+// syncpod oracle (overlay, see ../shared/zz_syncpod_oracle.go): kubelet 1.34 to 1.37 check the pod's memory
+// usage (runtimeHelper.PodCPUAndMemoryStats) before lowering a memory limit in place.
 package kuberuntime
 
 import (
