@@ -516,6 +516,16 @@ export function podUidsOf(dir: string): string[] {
   const uids = new Set<string>();
   for (const m of text.matchAll(/RunPodSandbox for [^\n]*?\b[Uu]id:(?:\\?")?([0-9A-Za-z][0-9A-Za-z_.-]*)/g))
     uids.add(m[1]!);
+  // CRI-O does not log the uid: the pod log directories (NAMESPACE_NAME_UID, as kubelet and syncpod
+  // name them) give it, for both runtimes.
+  try {
+    for (const name of fs.readdirSync(path.join(dir, 'pod-logs'))) {
+      const m = /^[^_]+_[^_]+_([0-9A-Za-z][0-9A-Za-z_.-]*)$/.exec(name);
+      if (m) uids.add(m[1]!);
+    }
+  } catch {
+    /* no pod logs */
+  }
   return [...uids].sort();
 }
 
