@@ -36,6 +36,8 @@ import * as config from './commands/config/command';
 import * as stats from './commands/stats/command';
 import * as statsp from './commands/statsp/command';
 import * as imagefsinfo from './commands/imagefsinfo/command';
+import * as metricdescs from './commands/metricdescs/command';
+import * as metricsp from './commands/metricsp/command';
 import * as exec from './commands/exec/command';
 import * as attach from './commands/attach/command';
 import * as portForward from './commands/port-forward/command';
@@ -77,6 +79,8 @@ export type * from './commands/config/command';
 export type * from './commands/stats/command';
 export type * from './commands/statsp/command';
 export type * from './commands/imagefsinfo/command';
+export type * from './commands/metricdescs/command';
+export type * from './commands/metricsp/command';
 export type * from './commands/exec/command';
 export type * from './commands/attach/command';
 export type * from './commands/port-forward/command';
@@ -157,6 +161,10 @@ export const COMMANDS: readonly CommandEntry[] = [
   entry('imagefsinfo', imagefsinfo.imagefsinfoDef, () =>
     import('./commands/imagefsinfo/run').then((m) => m.imagefsinfo),
   ),
+  entry('metricdescs', metricdescs.metricdescsDef, () =>
+    import('./commands/metricdescs/run').then((m) => m.metricdescs),
+  ),
+  entry('metricsp', metricsp.metricspDef, () => import('./commands/metricsp/run').then((m) => m.metricsp)),
   entry('exec', exec.execDef, () => import('./commands/exec/run').then((m) => m.exec)),
   entry('attach', attach.attachDef, () => import('./commands/attach/run').then((m) => m.attach)),
   entry('port-forward', portForward.portForwardDef, () =>

@@ -211,6 +211,11 @@ export function inspectDoc(what: string, call: string, examples: Example[], rela
     description: [
       `Prints the status of ${what} (${call}, with the runtime's verbose info unless -q) as JSON by default, in crictl's {"status": ..., "info": ...} shape; several print an array. -o yaml, -o table (crictl's Key: value lines) and -o go-template --template T are the other forms.`,
       `Without IDs it takes every object the filter flags keep, as crictl 1.31 does; with neither IDs nor filters it is an error. IDs may be unique prefixes.`,
+      ...(call === 'ContainerStatus'
+        ? [
+            "The verbose info is the runtime's own record of the container (its config and OCI spec), printed as crictl prints it: the environment, arguments and command are there as the runtime received them, values that came from Secrets included, since nothing there says which did. -q (the status only) leaves them out; -D's response lines never carry environment values.",
+          ]
+        : []),
       LOOK_NEVER,
     ],
     exitStatus: OK_OR_ERROR,

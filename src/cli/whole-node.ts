@@ -10,10 +10,7 @@ import { lockPodOnNode } from '../workflows/pod-lock';
 import { nodePlanRequest, planNode, type NodePlanRequest } from '../workflows/node-plan';
 import { syncNode } from '../workflows/node-sync';
 import type { ResolvedNodeFlags } from '../workflows/node-profile';
-import { repeatEvery } from '../workflows/repeat';
-import { sleep } from './signals';
-import { parseGoDuration } from '../config/duration';
-import { MAX_TIMEOUT_MS } from '../config/settings';
+import { everyMs, everyUntilSignalled } from './every';
 import { parseTimeout } from '../config/settings';
 import { renderNodePlan, renderNodeSync } from '../render/node-plan-view';
 import { plainProgress } from '../render/sync-view';
@@ -86,42 +83,15 @@ async function planNodeEvery(
   output: string,
   view: PlanView,
 ): Promise<number> {
-  const ns = parseGoDuration(String(opts.every));
-  // At most the longest timer node keeps (a longer one fires at once: plans in a tight loop).
-  if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
-    throw new SyncpodError(
-      `--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`,
-    );
-  }
-  if (output === 'npd')
-    throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
+  const ms = everyMs(opts.every, output);
   const request = nodeRequest(ctx, args, opts);
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  try {
-    await repeatEvery(
-      ns / 1e6,
-      async () => {
-        const r = await planNode(request, nodeDeps(ctx));
-        reportLines(ctx, r.notes, r.plan.problems);
-        if (output === 'table') ctx.io.stdout.write(`${renderNodePlan(r.plan, view)}\n`);
-        else if (output === 'json') ctx.out(JSON.stringify(r.plan));
-        else ctx.out(`---\n${yamlText(JSON.parse(JSON.stringify(r.plan)))}`);
-      },
-      {
-        signal: abort.signal,
-        sleep,
-        onError: (err) => ctx.io.stderr.write(`syncpod: ${errorLine(err)}\n`),
-      },
-      () => ctx.now(),
-    );
-  } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-  }
-  return 0;
+  return everyUntilSignalled(ctx, ms, async () => {
+    const r = await planNode(request, nodeDeps(ctx));
+    reportLines(ctx, r.notes, r.plan.problems);
+    if (output === 'table') ctx.io.stdout.write(`${renderNodePlan(r.plan, view)}\n`);
+    else if (output === 'json') ctx.out(JSON.stringify(r.plan));
+    else ctx.out(`---\n${yamlText(JSON.parse(JSON.stringify(r.plan)))}`);
+  });
 }
 
 /** `sync --node [--remove-orphans] [FILE...]`. */

@@ -46,7 +46,8 @@ export type RuntimeMethods = Pick<
   | 'RuntimeConfig'
   | 'GetContainerEvents'
   | 'UpdateRuntimeConfig'
-  | 'RuntimeConfig'
+  | 'ListMetricDescriptors'
+  | 'ListPodSandboxMetrics'
 >;
 export type ImageMethods = Pick<
   T.ImageServiceMethods,

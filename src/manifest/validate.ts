@@ -623,6 +623,17 @@ function validateEnvValueFrom(c: Collector, at: string, from: Obj): void {
   } else if (isObj(r)) c.required(`${at}.resourceFieldRef.resource`);
   if (isObj(from.configMapKeyRef)) keySelector(c, `${at}.configMapKeyRef`, from.configMapKeyRef);
   if (isObj(from.secretKeyRef)) keySelector(c, `${at}.secretKeyRef`, from.secretKeyRef);
+  if (isObj(from.fileKeyRef)) fileKeySelector(c, `${at}.fileKeyRef`, from.fileKeyRef);
+}
+
+/** validateFileKeySelector (1.34+): a key as env names are, a volume name, a path with no '..' element. */
+function fileKeySelector(c: Collector, at: string, s: Obj): void {
+  if (s.key === undefined || s.key === '') c.required(`${at}.key`);
+  else if (c.string(`${at}.key`, s.key) && !ENV_NAME.test(s.key)) c.invalid(`${at}.key`, s.key, ENV_NAME_HELP);
+  if (s.volumeName === undefined || s.volumeName === '') c.required(`${at}.volumeName`);
+  else c.label(`${at}.volumeName`, s.volumeName);
+  if (s.path === undefined || s.path === '') c.required(`${at}.path`);
+  else if (c.string(`${at}.path`, s.path)) noBacksteps(c, `${at}.path`, s.path);
 }
 
 function quantity(c: Collector, path: string, v: unknown): Quantity | undefined {

@@ -177,6 +177,9 @@ export function buildPreflight(pod: Pod, facts: PreflightFacts): Preflight {
       blocking: 'pod',
     });
   }
+  // So is a hostPath that fails its type check (kubelet would stop there too, after making them).
+  const hostPaths = hostPathSteps(pod, facts);
+  steps.push(...hostPaths.filter((s) => s.blocking === 'pod'));
   if (steps.length > 0) return { steps, blocked: steps.map((s) => `${s.target}: ${s.reason}`).join('; ') };
   if (facts.podCgroup && facts.podCgroup.missing.length > 0) {
     steps.push({
@@ -196,7 +199,7 @@ export function buildPreflight(pod: Pod, facts: PreflightFacts): Preflight {
       mode: 0o750,
     });
   }
-  steps.push(...hostPathSteps(pod, facts));
+  steps.push(...hostPaths);
   steps.push(...imageSteps(pod, facts));
   const stop = steps.find((s) => s.blocking === 'pod');
   return { steps, blocked: stop ? stop.reason : null };

@@ -8,6 +8,7 @@ import type { RuntimeService } from '../cri/grpc-runtime-service';
 import type { ContainerStatsFilter, PodSandboxStatsFilter } from '../cri/types';
 import type { DeepPartial } from '../cri/types';
 import type { ProtoJSON } from '../render/list-output';
+import { formatEnvelope } from '../render/list-output';
 import {
   formatContainerStatsTable,
   formatPodStatsTable,
@@ -90,4 +91,19 @@ export function podStats(
     await deps.sleep(opts.sampleMs, opts.signal);
     return formatPodStatsTable(first, await list());
   });
+}
+
+/** metricsp: the ListPodSandboxMetrics response as it comes (crictl sorts nothing there); -w as stats -w. */
+export function podMetrics(
+  deps: StatsDeps,
+  opts: { output: 'json' | 'yaml'; watch: boolean; signal?: AbortSignal },
+): Promise<number> {
+  return repeat(deps, { ...opts, sampleMs: 0 }, async () =>
+    formatEnvelope(
+      opts.output,
+      'ListPodSandboxMetricsResponse',
+      await deps.runtime.call('ListPodSandboxMetrics', {}),
+      deps.toJSON,
+    ),
+  );
 }

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
+import { BUSYBOX_IMAGE, podCgroupsOf, startLab, type Lab } from '../harness/lab';
 import { assertOneLineError, syncpod } from './helpers';
 import { nodeFlags } from './sync-helpers';
 
@@ -164,5 +164,58 @@ describe('refused in one line, nothing made on the node', () => {
       assert.equal(r.stdout, '', 'nothing on stdout');
       assert.equal(await nodeState(), before, 'the node holds what it held before');
     });
+  }
+});
+
+test('sync --node: a static pod whose hostPath fails its type check is not synced and leaves no pod directory or cgroup', async () => {
+  const staticDir = path.join(dir, 'static');
+  fs.mkdirSync(staticDir, { recursive: true });
+  fs.writeFileSync(
+    path.join(staticDir, 'socket.json'),
+    pod(
+      { name: 'static-socket', namespace: 'guards' },
+      { volumes: [{ name: 'h', hostPath: { path: hostDir, type: 'Socket' } }] },
+      { volumeMounts: [{ name: 'h', mountPath: '/h' }] },
+    ),
+  );
+  const before = await nodeState();
+  const r = await run([
+    'sync',
+    '--node',
+    '-y',
+    ...nodeFlags(lab),
+    '--static-pod-path',
+    staticDir,
+    '--pods-api-socket',
+    'none',
+  ]);
+  const all = r.stdout + r.stderr;
+  assert.match(
+    all,
+    /static-socket-e2e-node \(uid ([0-9a-f]{32})\): not synced: hostPath type check failed: \S+ is not a Socket/,
+  );
+  const uid = /static-socket-e2e-node \(uid ([0-9a-f]{32})\)/.exec(all)![1]!;
+  assert.doesNotMatch(all, /create-pod-cgroup|make-pod-data-dirs/, 'nothing made before the refusal');
+  assert.deepEqual(podCgroupsOf([uid]), [], 'no pod cgroup left');
+  assert.equal(await nodeState(), before, 'the node holds what it held before');
+});
+
+test('plan: a new pod whose hostPath fails its type check is blocked, exit 1, as sync refuses it (plan said 2 changes, exit 0)', async () => {
+  const f = file(
+    'plan-hostpath.json',
+    pod(
+      { name: 'plan-hostpath', namespace: 'guards' },
+      { volumes: [{ name: 'h', hostPath: { path: hostDir, type: 'Socket' } }] },
+      { volumeMounts: [{ name: 'h', mountPath: '/h' }] },
+    ),
+  );
+  for (const flags of [[], ['--detailed-exitcode']]) {
+    const r = await run(['plan', ...flags, ...nodeFlags(lab), f]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /^Blocked: volume h: hostPath type check failed: \S+ is not a Socket\. Nothing will be done for this pod\.$/m,
+    );
+    assert.match(r.stderr, /pod guards\/plan-hostpath is blocked: volume h: hostPath type check failed/);
   }
 });

@@ -50,6 +50,26 @@ test('refused as the API server refuses them', () => {
       `spec.containers[0].env[0].valueFrom.configMapKeyRef.key: invalid value "..": must not be '..'`,
     ],
     [
+      "fileKeyRef with a '..' path (it was taken; the read inside the volume refused it only at container start)",
+      pod(', env: [{name: A, valueFrom: {fileKeyRef: {volumeName: v, path: "../../etc/passwd", key: A}}}]'),
+      `spec.containers[0].env[0].valueFrom.fileKeyRef.path: invalid value "../../etc/passwd": must not contain '..'`,
+    ],
+    [
+      'fileKeyRef without a key',
+      pod(', env: [{name: A, valueFrom: {fileKeyRef: {volumeName: v, path: env}}}]'),
+      'spec.containers[0].env[0].valueFrom.fileKeyRef.key: required',
+    ],
+    [
+      'fileKeyRef with a volume name that is no DNS label',
+      pod(', env: [{name: A, valueFrom: {fileKeyRef: {volumeName: V_1, path: env, key: A}}}]'),
+      `spec.containers[0].env[0].valueFrom.fileKeyRef.volumeName: invalid value "V_1": must be a DNS-1123 label (lower-case letters, digits and '-', starting and ending with a letter or digit, at most 63 characters)`,
+    ],
+    [
+      "fileKeyRef with a key holding '='",
+      pod(', env: [{name: A, valueFrom: {fileKeyRef: {volumeName: v, path: env, key: "A=B"}}}]'),
+      `spec.containers[0].env[0].valueFrom.fileKeyRef.key: invalid value "A=B": must consist of printable ASCII characters except '='`,
+    ],
+    [
       'envFrom with no source',
       pod(', envFrom: [{prefix: X_}]'),
       'spec.containers[0].envFrom[0]: must specify one of: `configMapRef` or `secretRef`',

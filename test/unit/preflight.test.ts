@@ -73,8 +73,19 @@ const cases: Array<{ name: string; pod: Pod; facts: PreflightFacts; want: string
         { volume: 'u', path: '/any' },
       ],
     }),
-    want: ['host-path-missing', 'create-host-path'],
+    want: ['host-path-missing'],
     blocked: /hostPath type check failed: \/nope does not exist/,
+  },
+  {
+    name: 'hostPath: a refused type check comes before the pod cgroup and directories, so a refused pod leaves none',
+    pod: pod({ volumes: [{ name: 's', hostPath: { path: '/etc', type: 'Socket' } }] }),
+    facts: facts({
+      podCgroup: { name: '/kubepods/besteffort/podx', missing: ['/sys/fs/cgroup/memory/kubepods/besteffort/podx'] },
+      podDirs: [{ path: `/var/lib/kubelet/pods/${UID}`, exists: false }],
+      hostPaths: [{ volume: 's', path: '/etc', kind: 'dir' }],
+    }),
+    want: ['host-path-missing'],
+    blocked: /volume s: hostPath type check failed: \/etc is not a Socket/,
   },
   {
     name: 'hostPath: a File that is a directory blocks',

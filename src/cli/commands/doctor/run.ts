@@ -1,15 +1,12 @@
 // `syncpod doctor`: wiring of flags to src/workflows/doctor.ts (the env and the run) and
 // src/render/doctor-view.ts (the formats).
-import { profileWithContainerdConfig, runtimeCgroupDriverWithin } from '../../../workflows/node-profile';
+import { profileWithRuntimeConfigFile, runtimeCgroupDriverWithin } from '../../../workflows/node-profile';
 import { promises as fsp } from 'node:fs';
 import type { Context } from '../../context';
 import type { DoctorOptions } from './command';
 import type { PlanOptions } from '../plan/command';
 import { SyncpodError, errorLine } from '../../../errors';
-import { parseGoDuration } from '../../../config/duration';
-import { MAX_TIMEOUT_MS } from '../../../config/settings';
-import { repeatEvery } from '../../../workflows/repeat';
-import { sleep } from '../../signals';
+import { everyMs, everyUntilSignalled } from '../../every';
 import { onHost } from '../../../config/host-root';
 import { parseTimeout } from '../../../config/settings';
 import { DOCTOR_CHECKS } from '../../../doctor/registry';
@@ -96,7 +93,7 @@ async function doctorProfile(
   // A third of the check deadline: the checks that follow get the whole of theirs (with -o npd both fit in NPD's plugin timeout).
   const waitMs = Math.ceil(deadlineMs / 3);
   const rt = await runtimeCgroupDriverWithin(ctx.cri().runtime, waitMs);
-  return { profile: profileWithContainerdConfig(ctx.nodeProfile(opts, rt), ctx.settings().hostRoot), profileError };
+  return { profile: profileWithRuntimeConfigFile(ctx.nodeProfile(opts, rt), ctx.settings().hostRoot), profileError };
 }
 
 /** One doctor run: the env built afresh (its memoised reads are this run's), every check, the report. */
@@ -172,34 +169,12 @@ async function doctorEvery(
   deadlineMs: number,
   stuckAfterMs: number,
 ): Promise<number> {
-  const ns = parseGoDuration(String(opts.every));
-  if (ns === undefined || ns < 1e9 || ns / 1e6 > MAX_TIMEOUT_MS) {
-    throw new SyncpodError(
-      `--every: "${opts.every}" is not a duration between 1s and ${Math.floor(MAX_TIMEOUT_MS / 3.6e6)}h (e.g. 10m)`,
-    );
-  }
-  if (output === 'npd')
-    throw new SyncpodError('--every cannot be used with -o npd (node-problem-detector runs the plugin itself)');
-  const abort = new AbortController();
-  const stop = (): void => abort.abort();
-  process.once('SIGTERM', stop);
-  process.once('SIGINT', stop);
-  try {
-    await repeatEvery(
-      ns / 1e6,
-      async () => {
-        const report = await doctorReport(ctx, opts, selected, deadlineMs, stuckAfterMs);
-        if (output === 'json') ctx.out(JSON.stringify(report));
-        else if (output === 'yaml') ctx.out(`---\n${renderDoctorYaml(report)}`);
-        else if (output === 'prometheus') ctx.io.stdout.write(renderDoctorPrometheus(report, ctx.now()));
-        else ctx.io.stdout.write(`${renderDoctorTable(report, ctx.colours, outputWidth(ctx))}\n`);
-      },
-      { signal: abort.signal, sleep, onError: (err) => ctx.io.stderr.write(`syncpod: ${errorLine(err)}\n`) },
-      () => ctx.now(),
-    );
-  } finally {
-    process.off('SIGTERM', stop);
-    process.off('SIGINT', stop);
-  }
-  return 0;
+  const ms = everyMs(opts.every, output);
+  return everyUntilSignalled(ctx, ms, async () => {
+    const report = await doctorReport(ctx, opts, selected, deadlineMs, stuckAfterMs);
+    if (output === 'json') ctx.out(JSON.stringify(report));
+    else if (output === 'yaml') ctx.out(`---\n${renderDoctorYaml(report)}`);
+    else if (output === 'prometheus') ctx.io.stdout.write(renderDoctorPrometheus(report, ctx.now()));
+    else ctx.io.stdout.write(`${renderDoctorTable(report, ctx.colours, outputWidth(ctx))}\n`);
+  });
 }

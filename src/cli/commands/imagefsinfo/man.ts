@@ -4,7 +4,7 @@ import { IMAGE_ENV, CRI_FILES, OK_OR_ERROR, LOOK_NEVER, type CommandDoc } from '
 
 export const man: CommandDoc = {
   description: [
-    "Prints the runtime's image filesystem (ImageFsInfo): the image store's mountpoint, bytes and inodes used, per filesystem, as crictl 1.26 prints it. The kubelet's image GC and imagefs eviction thresholds work on this filesystem; `syncpod doctor` checks it against them.",
+    "Prints the runtime's image filesystem (ImageFsInfo): the image store's mountpoint, bytes and inodes used, per filesystem (the image and the container filesystems), as crictl 1.37 prints it. The kubelet's image GC and imagefs eviction thresholds work on this filesystem; `syncpod doctor` checks it against them.",
     LOOK_NEVER,
   ],
   exitStatus: OK_OR_ERROR,
