@@ -4,6 +4,13 @@
 import type * as T from '../cri/types';
 import { isObj, type Obj } from '../json-object';
 import type { ContainerdConfigRead } from '../node/containerd-config';
+import { crioOrigin, type CrioConfigRead } from '../node/crio-config';
+
+/** The runtime's own configuration as the node profile read it (containerd's file or CRI-O's). */
+export interface RuntimeConfigFiles {
+  containerdConfig?: ContainerdConfigRead;
+  crioConfig?: CrioConfigRead;
+}
 
 /** The parsed "config" of Status's info; undefined when absent or not JSON. */
 export function runtimeInfoConfig(status: T.StatusResponse): Obj | undefined {
@@ -77,26 +84,43 @@ function configOrigin(read: ContainerdConfigRead & { found: true }, v: { key: st
   return v.file ? `${v.file} ${v.key}` : `containerd's default (${v.key} not set in ${read.config.files[0]})`;
 }
 
-/** The cgroup driver containerd's config file gives its default runtime. */
+/** The cgroup driver the runtime's configuration gives (containerd: its default runtime's SystemdCgroup; CRI-O: cgroup_manager). */
 export function configCgroupDriver(
-  read: ContainerdConfigRead | undefined,
+  files: RuntimeConfigFiles,
 ): { driver: 'systemd' | 'cgroupfs'; from: string } | undefined {
+  const crio = files.crioConfig;
+  if (crio?.found) return { driver: crio.config.cgroupManager.value, from: crioOrigin(crio.config.cgroupManager) };
+  const read = files.containerdConfig;
   if (!read?.found) return undefined;
   return { driver: read.config.cgroupDriver.value, from: configOrigin(read, read.config.cgroupDriver) };
 }
 
-/** The sandbox image containerd's config file sets (pinned_images.sandbox in version 3, sandbox_image in 2). */
-export function configSandboxImage(
-  read: ContainerdConfigRead | undefined,
-): { image: string; from: string } | undefined {
+/** The sandbox image the runtime's configuration sets (containerd: pinned_images.sandbox in version 3, sandbox_image in 2; CRI-O: pause_image). */
+export function configSandboxImage(files: RuntimeConfigFiles): { image: string; from: string } | undefined {
+  const crio = files.crioConfig;
+  if (crio?.found)
+    return crio.config.pauseImage
+      ? { image: crio.config.pauseImage.value, from: crioOrigin(crio.config.pauseImage) }
+      : undefined;
+  const read = files.containerdConfig;
   if (!read?.found || !read.config.sandboxImage) return undefined;
   return { image: read.config.sandboxImage.value, from: configOrigin(read, read.config.sandboxImage) };
 }
 
-/** The CNI directories containerd's config file gives (or containerd's defaults, named as such). */
+/** The CNI directories the runtime's configuration gives (or its defaults, named as such). */
 export function configCniDirs(
-  read: ContainerdConfigRead | undefined,
+  files: RuntimeConfigFiles,
 ): { confDir: string; binDirs: string[]; from: string } | undefined {
+  const crio = files.crioConfig;
+  if (crio?.found) {
+    const c = crio.config;
+    return {
+      confDir: c.networkDir.value,
+      binDirs: c.pluginDirs.value,
+      from: `${crioOrigin(c.networkDir)}; ${crioOrigin(c.pluginDirs)}`,
+    };
+  }
+  const read = files.containerdConfig;
   if (!read?.found) return undefined;
   const c = read.config;
   return {

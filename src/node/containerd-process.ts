@@ -13,6 +13,9 @@ import {
   type ContainerdConfigRead,
   type ParsedFile,
 } from './containerd-config';
+import { flagValue, problem, processesNamed, resolveFrom, sameSocket, socketPath } from './runtime-process';
+
+export { socketPath } from './runtime-process';
 
 export const DEFAULT_CONTAINERD_CONFIG = '/etc/containerd/config.toml';
 const DEFAULT_SOCKETS = ['/run/containerd/containerd.sock', '/var/run/containerd/containerd.sock'];
@@ -25,83 +28,6 @@ export interface ContainerdLookup {
   /** Prefix of the node's files (--host-root), '' for this machine. */
   hostRoot?: string;
   parseToml: (text: string) => Record<string, unknown>;
-}
-
-/** The socket path of a unix endpoint; undefined for other schemes. */
-export function socketPath(endpoint: string): string | undefined {
-  if (endpoint.startsWith('/')) return endpoint;
-  const m = /^unix:\/\/(.*)$/.exec(endpoint);
-  if (!m) return undefined;
-  return `/${m[1].replace(/^\/+/, '')}`;
-}
-
-const sameSocket = (a: string, b: string) => {
-  const norm = (p: string) => p.replace(/^\/var\/run\//, '/run/').replace(/\/{2,}/g, '/');
-  return norm(a) === norm(b);
-};
-
-function flagValue(args: readonly string[], long: string, short: string): string | undefined {
-  let value: string | undefined;
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i];
-    if (a === `--${long}` || a === `-${long}` || a === `-${short}`) value = args[++i];
-    else if (a.startsWith(`--${long}=`)) value = a.slice(long.length + 3);
-    else if (a.startsWith(`-${long}=`)) value = a.slice(long.length + 2);
-    else if (a.startsWith(`-${short}=`)) value = a.slice(3);
-  }
-  return value;
-}
-
-interface Candidate {
-  pid: number;
-  args: string[];
-  cwd: string;
-  rootPrefix: string;
-}
-
-function containerdProcesses(proc: string): Candidate[] {
-  let names: string[];
-  try {
-    names = fs.readdirSync(proc);
-  } catch {
-    return [];
-  }
-  let ourPidNs: string;
-  let ourMntNs: string;
-  try {
-    ourPidNs = fs.readlinkSync(`${proc}/self/ns/pid`);
-    ourMntNs = fs.readlinkSync(`${proc}/self/ns/mnt`);
-  } catch {
-    return [];
-  }
-  const out: Candidate[] = [];
-  for (const name of names) {
-    const c = name.charCodeAt(0);
-    if (c < 48 || c > 57) continue;
-    try {
-      if (fs.readFileSync(`${proc}/${name}/comm`, 'latin1') !== 'containerd\n') continue;
-      if (fs.readlinkSync(`${proc}/${name}/ns/pid`) !== ourPidNs) continue;
-      const argv = fs.readFileSync(`${proc}/${name}/cmdline`, 'utf8').split('\0');
-      if (argv[argv.length - 1] === '') argv.pop();
-      const sameMounts = fs.readlinkSync(`${proc}/${name}/ns/mnt`) === ourMntNs;
-      out.push({
-        pid: Number(name),
-        args: argv.slice(1),
-        cwd: fs.readlinkSync(`${proc}/${name}/cwd`),
-        rootPrefix: sameMounts ? '' : `${proc}/${name}/root`,
-      });
-    } catch {
-      /* exited while being read, or not ours to read */
-    }
-  }
-  return out.sort((a, b) => a.pid - b.pid);
-}
-
-function problem(err: unknown): string {
-  const code = (err as NodeJS.ErrnoException).code;
-  if (code === 'ENOENT') return 'no such file or directory';
-  if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
-  return ((err as Error).message ?? String(err)).split('\n')[0];
 }
 
 /** A shell-style glob's last path part (containerd's imports may use *). */
@@ -160,15 +86,11 @@ export function readContainerdConfig(q: ContainerdLookup): ContainerdConfigRead 
   const sock = socketPath(q.endpoint);
   if (!sock) return { found: false, why: `${q.endpoint} is not a unix socket` };
   const hostRoot = (q.hostRoot ?? '').replace(/\/+$/, '');
-  const procs = containerdProcesses(q.proc ?? `${hostRoot}/proc`);
+  const procs = processesNamed(q.proc ?? `${hostRoot}/proc`, 'containerd');
   const problems: string[] = [];
   for (const p of procs) {
     const given = flagValue(p.args, 'config', 'c');
-    const file = given
-      ? given.startsWith('/')
-        ? given
-        : `${p.cwd.replace(/\/+$/, '')}/${given}`.replace(/\/\.\//g, '/')
-      : DEFAULT_CONTAINERD_CONFIG;
+    const file = given ? resolveFrom(p.cwd, given) : DEFAULT_CONTAINERD_CONFIG;
     // A process in another mount namespace is read through its root; ours under --host-root.
     const prefix = p.rootPrefix || hostRoot;
     let files: ParsedFile[];

@@ -5,6 +5,7 @@
 // the cgroup driver from the runtime's RuntimeConfig answer over its own setting; and the CRI
 // endpoints fall back to the kubelet's after crictl's own sources (flag, env, crictl.yaml). Pure.
 import type { ContainerdConfigRead } from './containerd-config';
+import { crioOrigin, type CrioConfigRead } from './crio-config';
 import type { KubeletProcessInfo, KubeletSettings, NodeProfile, RuntimeCgroupDriver, Sourced } from './types';
 
 /** What syncpod itself assumes when no kubelet is found (unchanged from before detection existed). */
@@ -192,4 +193,29 @@ export function withContainerdConfig(p: NodeProfile, read: ContainerdConfigRead)
     }
   }
   return { ...p, containerdConfig: read, warnings };
+}
+
+/**
+ * The profile with CRI-O's configuration added, and a warning where it and the driver in use
+ * disagree: CRI-O answering RuntimeConfig with another driver than its files give was started before
+ * they changed (cgroup_manager is not reloaded live); a CRI-O that does not answer runs with its
+ * files' cgroup_manager while the kubelet uses its own driver.
+ */
+export function withCrioConfig(p: NodeProfile, read: CrioConfigRead): NodeProfile {
+  const warnings = [...p.warnings];
+  if (read.found) {
+    const c = read.config.cgroupManager;
+    const rt = p.runtimeCgroupDriver;
+    if (rt?.answered) {
+      if (rt.cgroupDriver !== c.value)
+        warnings.push(
+          `CRI-O's config gives ${c.value} (${crioOrigin(c)}) but the running CRI-O reports ${rt.cgroupDriver}: the config changed after CRI-O started, and a restart would change the driver`,
+        );
+    } else if (c.value !== p.cgroupDriver.value) {
+      warnings.push(
+        `the runtime's cgroup driver is ${c.value} (${crioOrigin(c)}) but the kubelet uses ${p.cgroupDriver.value}${p.cgroupDriver.from ? ` (${p.cgroupDriver.from})` : ''}: pod sandboxes fail to start or land in the wrong cgroup`,
+      );
+    }
+  }
+  return { ...p, crioConfig: read, warnings };
 }

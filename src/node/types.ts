@@ -1,6 +1,7 @@
 // The node profile as data: every node setting syncpod uses, its value and where that value came
 // from. Rendered by `syncpod node`, consumed by the node-settings workflow.
 import type { ContainerdConfigRead } from './containerd-config';
+import type { CrioConfigRead } from './crio-config';
 
 /**
  * Where a value came from, strongest first: a syncpod flag (or crictl's env/config for the
@@ -87,6 +88,8 @@ export interface NodeProfile {
   runtimeCgroupDriver?: RuntimeCgroupDriver;
   /** containerd's own configuration file (version 2 or 3), where `node` and `doctor` read it. */
   containerdConfig?: ContainerdConfigRead;
+  /** CRI-O's configuration (crio.conf, its drop-ins, its command line), where `node` and `doctor` read it. */
+  crioConfig?: CrioConfigRead;
   /** One line each, for stderr (and the JSON view). */
   warnings: string[];
 }

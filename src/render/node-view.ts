@@ -2,6 +2,7 @@
 // or the same data as JSON/YAML. The table shows nothing the JSON lacks; VALUE and SOURCE wrap to
 // the width (never cut), the lines above it too.
 import type { ConfigValue, ContainerdConfigRead } from '../node/containerd-config';
+import { crioOrigin, type CrioConfigRead, type CrioValue } from '../node/crio-config';
 import type { NodeProfile, Sourced } from '../node/types';
 import { DEFAULT_TABLE_WIDTH, wrapText, wrappedTable } from './wrapped-table';
 
@@ -54,7 +55,8 @@ export function renderNodeProfile(p: NodeProfile, width: number = DEFAULT_TABLE_
       `Runtime cgroup driver: ${r.answered ? `${r.cgroupDriver} (RuntimeConfig on ${r.endpoint})` : `not told (${r.why})`}`,
     );
   }
-  if (p.containerdConfig) head.push(...containerdConfigLines(p.containerdConfig));
+  if (p.crioConfig) head.push(...crioConfigLines(p.crioConfig));
+  else if (p.containerdConfig) head.push(...containerdConfigLines(p.containerdConfig));
   const rows = nodeProfileRows(p).map(([name, s]) => [name, show(s.value), origin(s)]);
   return (
     [
@@ -82,5 +84,33 @@ export function containerdConfigLines(read: ContainerdConfigRead): string[] {
     c.sandboxImage
       ? line('sandbox image', c.sandboxImage)
       : "  sandbox image: not set (the release's built-in default)",
+  ];
+}
+
+/** CRI-O's configuration: one line naming its files, then one per setting with where it came from. */
+export function crioConfigLines(read: CrioConfigRead): string[] {
+  if (!read.found) return [`CRI-O config: not read (${read.why})`];
+  const c = read.config;
+  const main =
+    c.mainFile.path === ''
+      ? 'no main file (--config "")'
+      : c.mainFile.read
+        ? c.mainFile.path
+        : `${c.mainFile.path} (absent)`;
+  const dropIns = c.files.slice(c.mainFile.read ? 1 : 0);
+  const where = (v: CrioValue<unknown>) =>
+    v.flag || v.env
+      ? crioOrigin(v)
+      : v.file
+        ? `${v.key}${v.file !== c.mainFile.path ? ` in ${v.file}` : ''}`
+        : `CRI-O's default, ${v.key} not set`;
+  const line = (name: string, v: CrioValue<unknown>) => `  ${name}: ${show(v.value)} (${where(v)})`;
+  return [
+    `CRI-O config: ${main}, drop-ins from ${c.dropInDir}: ${dropIns.length ? dropIns.join(', ') : '<none>'} (${read.via})`,
+    line('cgroup manager', c.cgroupManager),
+    line('CNI plugin dirs', c.pluginDirs),
+    line('CNI conf dir', c.networkDir),
+    c.pauseImage ? line('pause image', c.pauseImage) : "  pause image: not set (the release's built-in default)",
+    line('listen', c.listen),
   ];
 }

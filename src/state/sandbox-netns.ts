@@ -11,7 +11,7 @@
 // The pure part (parseSandboxNetwork, networkRequestFor, refusals) is apart from the I/O at the end.
 
 import { execFile } from 'node:child_process';
-import { stat } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { SyncpodError } from '../errors';
 import type { DnsConfig, NetworkRequest, PortMapping } from '../cni/types';
 import type * as T from '../cri/types';
@@ -42,6 +42,8 @@ export interface SandboxNetwork {
   portMappings?: PortMapping[];
   dns?: DnsConfig;
   cgroupParent?: string;
+  /** CRI-O: the resolv.conf it wrote from the sandbox's DNS config (io.kubernetes.cri-o.ResolvPath). */
+  resolvPath?: string;
   annotations: Record<string, string>;
   flavour: RuntimeFlavour;
   /** What could not be learned (printed to stderr by the CLI). */
@@ -153,6 +155,7 @@ export function parseSandboxNetwork(resp: T.PodSandboxStatusResponse): SandboxNe
   let portMappings: PortMapping[] | undefined;
   let dns: DnsConfig | undefined;
   let cgroupParent: string | undefined;
+  let resolvPath: string | undefined;
   let annotations: Record<string, string> = strMap(status.annotations);
   if (config !== undefined) {
     portMappings = portMappingsOf(pick(config, 'port_mappings', 'portMappings'));
@@ -167,7 +170,12 @@ export function parseSandboxNetwork(resp: T.PodSandboxStatusResponse): SandboxNe
     cgroupParent = cg === '' ? undefined : cg;
     const podAnnotations = parseJson(specAnnotations[`${CRIO}Annotations`]);
     if (isObj(podAnnotations)) annotations = strMap(podAnnotations);
-    notes.push("CRI-O's verbose info has no sandbox DNS config: the dns capability is not passed");
+    // No DNS config in its info: it is read back from the resolv.conf CRI-O wrote of it (withResolvConf).
+    resolvPath = specAnnotations[`${CRIO}ResolvPath`] || undefined;
+    if (resolvPath === undefined)
+      notes.push(
+        "CRI-O's verbose info has no sandbox DNS config nor resolv.conf path: the dns capability is not passed",
+      );
   } else if (isObj(info)) {
     notes.push('the runtime does not echo the sandbox config: port mappings, DNS and cgroup parent are not passed');
   }
@@ -197,10 +205,29 @@ export function parseSandboxNetwork(resp: T.PodSandboxStatusResponse): SandboxNe
     ...(portMappings !== undefined ? { portMappings } : {}),
     ...(dns !== undefined ? { dns } : {}),
     ...(cgroupParent !== undefined ? { cgroupParent } : {}),
+    ...(resolvPath !== undefined ? { resolvPath } : {}),
     annotations,
     flavour,
     notes,
   };
+}
+
+/**
+ * The DNS config of a resolv.conf as CRI-O writes it from the sandbox's DNSConfig (`search` line,
+ * `nameserver` lines, `options` line; CRI-O copies the node's resolv.conf when the config is empty).
+ */
+export function resolvConfDns(text: string): DnsConfig {
+  const dns: DnsConfig = { servers: [], searches: [], options: [] };
+  for (const raw of text.split('\n')) {
+    const [key, ...rest] = raw
+      .replace(/[#;].*$/, '')
+      .trim()
+      .split(/\s+/);
+    if (key === 'nameserver' && rest[0]) dns.servers.push(rest[0]);
+    else if (key === 'search' || key === 'domain') dns.searches = rest;
+    else if (key === 'options') dns.options.push(...rest);
+  }
+  return dns;
 }
 
 export type NetVerb = 'set up' | 'tear down' | 'check';
@@ -296,6 +323,29 @@ async function exists(path: string): Promise<boolean> {
     return true;
   } catch {
     return false;
+  }
+}
+
+/**
+ * The sandbox with its DNS config read from CRI-O's resolv.conf (as `at` maps node paths), when the
+ * runtime's info had none; a file that cannot be read is a note instead.
+ */
+export async function withResolvConf(
+  sb: SandboxNetwork,
+  at: (nodePath: string) => string = (p) => p,
+): Promise<SandboxNetwork> {
+  if (sb.dns !== undefined || sb.resolvPath === undefined) return sb;
+  try {
+    return { ...sb, dns: resolvConfDns(await readFile(at(sb.resolvPath), 'utf8')) };
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
+    return {
+      ...sb,
+      notes: [
+        ...sb.notes,
+        `cannot read CRI-O's resolv.conf of the sandbox (${sb.resolvPath}: ${code}): the dns capability is not passed`,
+      ],
+    };
   }
 }
 

@@ -100,6 +100,8 @@ export async function execInContainer(deps: StreamDeps, opts: ExecOptions): Prom
       .catch((err: unknown) => {
         throw commandTimedOut(err, opts.timeoutSeconds, deps.timeoutMs) ?? err;
       });
+    const timedOut = runtimeTimedOut(res, opts.timeoutSeconds);
+    if (timedOut) throw timedOut;
     if (res.stdout.length) deps.io.stdout.write(res.stdout);
     if (res.stderr.length) deps.io.stderr.write(res.stderr);
     return res.exitCode;
@@ -127,6 +129,25 @@ function commandTimedOut(err: unknown, timeoutSeconds: number, marginMs: number)
     `exec -s: the command did not end within its timeout of ${timeoutSeconds}s ` +
       `(the runtime had ${marginMs / 1000}s more to stop it and report)`,
     { cause: err },
+  );
+}
+
+/** The words conmon (CRI-O's monitor) puts on stderr when it stopped an exec at its timeout. */
+export const CONMON_TIMED_OUT = 'command timed out';
+
+/**
+ * CRI-O answers an ExecSync whose command outlived its timeout with exit code -1 and conmon's
+ * "command timed out" on stderr (kubelet's prober needs a non-zero code), where containerd ends the
+ * call with DEADLINE_EXCEEDED: said in the same words as that.
+ */
+export function runtimeTimedOut(
+  res: { exitCode: number; stdout: Uint8Array; stderr: Uint8Array },
+  timeoutSeconds: number,
+): SyncpodError | undefined {
+  if (timeoutSeconds <= 0 || res.exitCode !== -1 || res.stdout.length > 0) return undefined;
+  if (Buffer.from(res.stderr).toString('utf8') !== CONMON_TIMED_OUT) return undefined;
+  return new SyncpodError(
+    `exec -s: the command did not end within its timeout of ${timeoutSeconds}s (the runtime stopped it: "${CONMON_TIMED_OUT}")`,
   );
 }
 

@@ -16,8 +16,9 @@ import {
 } from '../kubelet/features';
 import type { DetectedKubelet as DetectedForRules } from '../kubelet/kubelet-version';
 import { detectKubelet, detectKubeletVersion, type Detection, type DetectOptions } from '../node/detect';
-import { buildNodeProfile, withContainerdConfig, type SyncpodNodeFlags } from '../node/profile';
+import { buildNodeProfile, withContainerdConfig, withCrioConfig, type SyncpodNodeFlags } from '../node/profile';
 import { readContainerdConfig } from '../node/containerd-process';
+import { readCrioConfig } from '../node/crio-process';
 import { parseGoBool } from '../node/kubelet-flags';
 import type { NodeProfile, RuntimeCgroupDriver, Sourced } from '../node/types';
 
@@ -238,22 +239,23 @@ export async function runtimeCgroupDriverWithin(runtime: RuntimeService, waitMs:
 }
 
 /**
- * The profile with containerd's configuration file (version 2 or 3) of the containerd serving the
- * profile's runtime endpoint, read under `hostRoot` (`syncpod node`, `doctor`; not on the paths
- * whose start-up is measured).
+ * The profile with the runtime's own configuration: CRI-O's (crio.conf, its drop-ins and command
+ * line) when a crio process serves the profile's runtime endpoint, else containerd's configuration
+ * file (version 2 or 3) of the containerd serving it, read under `hostRoot` (`syncpod node`,
+ * `doctor`; not on the paths whose start-up is measured).
  */
-export function profileWithContainerdConfig(
+export function profileWithRuntimeConfigFile(
   p: NodeProfile,
   hostRoot: string,
   warn?: (line: string) => void,
 ): NodeProfile {
   const root = hostRoot === '/' ? '' : hostRoot.replace(/\/+$/, '');
-  const read = readContainerdConfig({
-    endpoint: p.runtimeEndpoint.value,
-    hostRoot: root,
-    parseToml: (text) => (require('smol-toml') as typeof import('smol-toml')).parse(text),
-  });
-  const out = withContainerdConfig(p, read);
+  const parseToml = (text: string) => (require('smol-toml') as typeof import('smol-toml')).parse(text);
+  const crio = readCrioConfig({ endpoint: p.runtimeEndpoint.value, hostRoot: root, parseToml });
+  const out =
+    crio.found || crio.pid !== undefined
+      ? withCrioConfig(p, crio)
+      : withContainerdConfig(p, readContainerdConfig({ endpoint: p.runtimeEndpoint.value, hostRoot: root, parseToml }));
   for (const w of out.warnings.slice(p.warnings.length)) warn?.(w);
   return out;
 }

@@ -61,7 +61,9 @@ export async function sandboxNetwork(
   warn: (line: string) => void,
 ): Promise<SandboxNetworkResult> {
   const { command, ifname, hostRoot } = req;
-  const sb = await state.observeSandboxNetwork(runtime, req.sandboxId);
+  const sb = await state.withResolvConf(await state.observeSandboxNetwork(runtime, req.sandboxId), (p) =>
+    onHost(hostRoot, p),
+  );
   state.refuseSandbox(sb, VERB[command]);
   for (const note of sb.notes) warn(note);
 

@@ -265,6 +265,22 @@ export async function containerRequest(
 }
 
 /** runp's filesystem work before RunPodSandbox (the pod's log directory), as kubelet does it. */
+/**
+ * A crictl-style CreateContainer request from CONTAINER.json and SANDBOX.json: the files as they are,
+ * except that an image without userSpecifiedImage gets its own name there, as crictl 1.37's
+ * `create` does (CRI-O refuses a request without it: it verifies signatures against that name).
+ */
+export function crictlContainerRequest(
+  podSandboxId: string,
+  container: ConfigDocument,
+  sandbox: ConfigDocument,
+): ContainerRequest {
+  const config = criMessage<T.ContainerConfig>('ContainerConfig', container);
+  if (config.image?.image && !config.image.userSpecifiedImage)
+    config.image = { ...config.image, userSpecifiedImage: config.image.image };
+  return { podSandboxId, config, sandboxConfig: criMessage<T.PodSandboxConfig>('PodSandboxConfig', sandbox) };
+}
+
 export function applySandboxEffects(effects: FsEffect[], fs: SyncFs): void {
   for (const e of effects) applyEffect(fs, e);
 }

@@ -141,10 +141,37 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     assertOneLineError(await run([...DOCTOR, '--skip', 'kubelett']), /^syncpod: --skip: unknown check "kubelett"/);
   });
 
-  test('no CNI config: runtime.network-ready fails (NetworkReady false, with the reason), NPD NonOK, detailed exit 2; ok once restored', async () => {
+  test('no CNI config: runtime.network-ready fails (NetworkReady false, with the reason; CRI-O keeps its network, network.cni-config fails), NPD NonOK, detailed exit 2; ok once restored', async () => {
     const conf = path.join(lab.cniConfDir, '10-syncpod-lab.conflist');
     const text = fs.readFileSync(conf);
     fs.rmSync(conf);
+    if (labRuntime().kind === 'crio') {
+      try {
+        // CRI-O keeps the network it loaded when its conf dir empties (its CNI watcher fails to reload
+        // and keeps the old one), so NetworkReady stays true and new pods still get it until CRI-O
+        // restarts. doctor reads CRI-O's network_dir itself: network.cni-config fails, with the file and key.
+        const c = await waitFor('network.cni-config', 'fail');
+        assert.equal(c.status, 'fail', c.summary);
+        assert.ok(
+          c.evidence.some(
+            (e) =>
+              e.value === lab.cniConfDir &&
+              e.from === `${lab.dir}/crio.conf crio.network.network_dir; ${lab.dir}/crio.conf crio.network.plugin_dirs`,
+          ),
+          JSON.stringify(c.evidence),
+        );
+        const ready = (await doctorJson(['--check', 'runtime.network-ready'])).get('runtime.network-ready')!;
+        assert.equal(ready.status, 'ok', ready.summary);
+        const npd = await run([...DOCTOR, '-o', 'npd', '--check', 'runtime,network.cni-config']);
+        assert.equal(npd.code, 1);
+        assert.match(npd.stdout, /^NonOK: 1 fail: network\.cni-config: /);
+        assert.equal((await run([...DOCTOR, '--check', 'network.cni-config', '--detailed-exitcode'])).code, 2);
+      } finally {
+        fs.writeFileSync(conf, text);
+      }
+      assert.equal((await waitFor('network.cni-config', 'ok')).status, 'ok');
+      return;
+    }
     try {
       const c = await waitFor('runtime.network-ready', 'fail');
       assert.equal(c.status, 'fail', c.summary);
@@ -169,8 +196,8 @@ describe('doctor: runtime, kubelet and pods groups', () => {
 
   test('the sandbox image removed: kubelet.sandbox-image fails; ok once imported again', async () => {
     const tar = path.join(dir, 'pause.tar');
-    lab.ctr(['images', 'export', tar, PAUSE_IMAGE]);
-    lab.ctr(['images', 'rm', PAUSE_IMAGE]);
+    lab.exportImage(PAUSE_IMAGE, tar);
+    lab.removeImage(PAUSE_IMAGE);
     try {
       const c = (await doctorJson(['--check', 'kubelet.sandbox-image'])).get('kubelet.sandbox-image')!;
       if (labRuntime().kind === 'containerd2') {
@@ -187,17 +214,22 @@ describe('doctor: runtime, kubelet and pods groups', () => {
         );
         assert.ok(c.evidence.some((e) => e.value === 'no' && e.from === 'CRI ListImages'));
       } else {
+        // containerd 1.x and CRI-O name it in Status info (CRI-O: its pause_image).
         assert.equal(c.status, 'fail', c.summary);
-        assert.ok(c.evidence.some((e) => e.value === PAUSE_IMAGE && /info\.config\.sandboxImage/.test(e.from)));
+        assert.ok(
+          c.evidence.some((e) => e.value === PAUSE_IMAGE && e.from === 'CRI Status info.config.sandboxImage'),
+          JSON.stringify(c.evidence),
+        );
         assert.ok(c.evidence.some((e) => e.value === 'no' && e.from === 'CRI ListImages'));
       }
     } finally {
-      lab.ctr(['images', 'import', tar]);
+      lab.importImages([{ tar, tags: [PAUSE_IMAGE] }]);
     }
     assert.equal((await doctorJson(['--check', 'kubelet.sandbox-image'])).get('kubelet.sandbox-image')!.status, 'ok');
   });
 
-  test("containerd's own config file (version 2 on 1.x, 3 on 2.x): node and doctor read it; a changed SystemdCgroup is named", async () => {
+  test("the runtime's own configuration (containerd's file, version 2 on 1.x, 3 on 2.x; CRI-O's crio.conf and drop-ins): node and doctor read it; a changed driver is named", async () => {
+    if (labRuntime().kind === 'crio') return crioOwnConfig();
     const v3 = labRuntime().kind === 'containerd2';
     const file = path.join(lab.dir, 'config.toml');
     const plugin = v3 ? 'plugins."io.containerd.cri.v1.runtime"' : 'plugins."io.containerd.grpc.v1.cri"';
@@ -337,8 +369,8 @@ describe('doctor: runtime, kubelet and pods groups', () => {
       assert.equal(c.get('kubelet.version')!.status, 'warn', c.get('kubelet.version')!.summary);
       assert.match(c.get('kubelet.version')!.summary, /v1\.40\.1 is newer than any rules syncpod mirrors/);
       const driver = c.get('kubelet.cgroup-driver')!;
-      if (labRuntime().kind === 'containerd2') {
-        // containerd 2.x answers RuntimeConfig: this kubelet takes the runtime's driver over its config.
+      if (labRuntime().kind !== 'containerd') {
+        // containerd 2.x and CRI-O answer RuntimeConfig: this kubelet takes the runtime's driver over its config.
         assert.equal(driver.status, 'ok', driver.summary);
         assert.match(driver.summary, /takes the runtime's cgroup driver \(cgroupfs\)/);
       } else {
@@ -469,3 +501,64 @@ describe('doctor: runtime, kubelet and pods groups', () => {
     for (const check of c.values()) assert.equal(check.status, 'ok', `${check.id}: ${check.summary}`);
   });
 });
+
+/**
+ * CRI-O's side of the own-configuration test: the lab's crio runs with --config DIR/crio.conf and
+ * --config-dir DIR/crio-conf.d; node and doctor name both, each setting with its key, and a drop-in
+ * written under the running CRI-O (cgroup_manager = "systemd") is named as a pending change.
+ */
+async function crioOwnConfig(): Promise<void> {
+  const file = path.join(lab.dir, 'crio.conf');
+  const dropInDir = path.join(lab.dir, 'crio-conf.d');
+  const r = await run(['node', '-o', 'json']);
+  assert.equal(r.code, 0, r.stderr);
+  const out = JSON.parse(r.stdout);
+  assert.equal(out.containerdConfig, undefined, 'a CRI-O endpoint: containerd is not looked for');
+  const read = out.crioConfig;
+  assert.equal(read.found, true, JSON.stringify(read));
+  assert.match(
+    read.via,
+    new RegExp(`^crio pid \\d+ --config ${file.replace(/\./g, '\\.')} --config-dir ${dropInDir}$`),
+  );
+  const c = read.config;
+  assert.deepEqual(c.files, [file]);
+  assert.deepEqual(c.mainFile, { path: file, read: true });
+  assert.equal(c.dropInDir, dropInDir);
+  assert.deepEqual(c.cgroupManager, { value: 'cgroupfs', key: 'crio.runtime.cgroup_manager', file });
+  assert.deepEqual(c.networkDir, { value: lab.cniConfDir, key: 'crio.network.network_dir', file });
+  assert.deepEqual(c.pluginDirs, { value: ['/usr/lib/cni'], key: 'crio.network.plugin_dirs', file });
+  assert.deepEqual(c.pauseImage, { value: PAUSE_IMAGE, key: 'crio.image.pause_image', file });
+  assert.deepEqual(c.listen, { value: lab.socket, key: 'crio.api.listen', file });
+  const table = await run(['node']);
+  assert.equal(table.code, 0, table.stderr);
+  // (lines wrap at the table width: compared joined)
+  const joined = table.stdout.replace(/\n +/g, ' ');
+  assert.ok(joined.includes(`CRI-O config: ${file}, drop-ins from ${dropInDir}: <none> (crio pid `), table.stdout);
+  assert.ok(joined.includes(`CNI conf dir: ${lab.cniConfDir} (crio.network.network_dir)`), table.stdout);
+  assert.ok(joined.includes(`pause image: ${PAUSE_IMAGE} (crio.image.pause_image)`), table.stdout);
+
+  let check = (await doctorJson(['--check', 'runtime.config-file'])).get('runtime.config-file')!;
+  assert.equal(check.status, 'ok', check.summary);
+  assert.equal(check.summary, `CRI-O reads ${file}: cgroupfs cgroups, CNI in ${lab.cniConfDir}.`);
+  assert.ok(check.evidence.some((e) => e.name === 'CNI plugin dirs' && e.value === '/usr/lib/cni'));
+
+  // A drop-in written under the running CRI-O (it takes cgroup_manager at its next start only).
+  const dropIn = path.join(dropInDir, '50-systemd.conf');
+  fs.writeFileSync(dropIn, '[crio.runtime]\ncgroup_manager = "systemd"\n');
+  try {
+    const warned = await run(['node', '-o', 'json']);
+    assert.equal(warned.code, 0, warned.stderr);
+    const cm = JSON.parse(warned.stdout).crioConfig.config.cgroupManager;
+    assert.deepEqual(cm, { value: 'systemd', key: 'crio.runtime.cgroup_manager', file: dropIn });
+    assert.match(
+      warned.stderr,
+      /CRI-O's config gives systemd \(.*50-systemd\.conf crio\.runtime\.cgroup_manager\) but the running CRI-O reports cgroupfs: the config changed after CRI-O started/,
+    );
+    check = (await doctorJson(['--check', 'runtime.config-file'])).get('runtime.config-file')!;
+    assert.equal(check.status, 'warn', check.summary);
+    assert.match(check.summary, /gives the systemd cgroup manager but the running CRI-O uses cgroupfs/);
+    assert.ok(check.evidence.some((e) => e.name === 'drop-in' && e.value === dropIn));
+  } finally {
+    fs.rmSync(dropIn, { force: true });
+  }
+}

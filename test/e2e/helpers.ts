@@ -96,3 +96,95 @@ export function worldReadableCli(): { cli: string; remove: () => void } {
   if (probe.status !== 0) throw new Error(`nobody cannot read the copied CLI: ${probe.stderr}`);
   return { cli, remove: () => fs.rmSync(copy, { recursive: true, force: true }) };
 }
+
+/**
+ * What the runtime created a container with, from `inspect`'s verbose info. containerd echoes the
+ * CRI config it was given (info.config: envs, command, args, mounts); CRI-O shows only the OCI spec
+ * it made of it (info.runtimeSpec: process.env holds the image's and CRI-O's own variables around
+ * the CRI ones, process.args is the command then its args, mounts hold CRI-O's own beside the CRI
+ * ones). Throws when the info has neither, so a test reading it cannot pass on an empty answer.
+ */
+export interface CreatedWith {
+  /** 'cri-config': exactly what was sent; 'oci-spec': what the runtime made of it (a superset). */
+  kind: 'cri-config' | 'oci-spec';
+  env: string[];
+  args: string[];
+  /** containerPath<-hostPath. */
+  mounts: string[];
+}
+export function createdWith(insp: any): CreatedWith {
+  const config = insp?.info?.config;
+  if (config && typeof config === 'object') {
+    return {
+      kind: 'cri-config',
+      env: (config.envs ?? []).map((e: any) => `${e.key}=${e.value}`),
+      args: [...(config.command ?? []), ...(config.args ?? [])],
+      mounts: (config.mounts ?? []).map(
+        (m: any) => `${m.container_path ?? m.containerPath}<-${m.host_path ?? m.hostPath}`,
+      ),
+    };
+  }
+  const spec = insp?.info?.runtimeSpec;
+  if (spec && typeof spec === 'object') {
+    return {
+      kind: 'oci-spec',
+      env: spec.process?.env ?? [],
+      args: spec.process?.args ?? [],
+      mounts: (spec.mounts ?? []).map((m: any) => `${m.destination}<-${m.source}`),
+    };
+  }
+  throw new Error(
+    `inspect's info has neither config (containerd) nor runtimeSpec (CRI-O): ${JSON.stringify(insp?.info)}`,
+  );
+}
+
+/**
+ * Asserts that the container was created with what `sent` (a CreateContainer config as syncpod's
+ * --dry-run prints it: envs base64) asked for: equal on containerd; on CRI-O, the sent variables
+ * in order among the spec's, the command and args as the spec's args, every sent mount among the
+ * spec's. `normalise` rewrites a host path before comparing (e.g. a random file name).
+ */
+export function assertCreatedAsSent(insp: any, sent: any, normalise: (p: string) => string = (p) => p): void {
+  const got = createdWith(insp);
+  const sentEnv = (sent.envs ?? []).map((e: any) => `${e.key}=${Buffer.from(e.value, 'base64').toString()}`);
+  const sentArgs = [...(sent.command ?? []), ...(sent.args ?? [])];
+  const mount = (m: string) => {
+    const at = m.indexOf('<-');
+    return `${m.slice(0, at)}<-${normalise(m.slice(at + 2))}`;
+  };
+  const sentMounts = (sent.mounts ?? []).map((m: any) =>
+    mount(`${m.containerPath ?? m.container_path}<-${m.hostPath ?? m.host_path}`),
+  );
+  if (got.kind === 'cri-config') {
+    assertDeepEqual(got.env, sentEnv, 'envs');
+    assertDeepEqual(got.args, sentArgs, 'command and args');
+    assertDeepEqual(got.mounts.map(mount), sentMounts, 'mounts');
+    return;
+  }
+  // CRI-O merges the image's variables and its own (HOSTNAME, container=crio, TERM) with the sent
+  // ones: each sent variable holds its (last) sent value, and they keep their order.
+  const byKey = (list: string[]) => {
+    const m = new Map<string, string>();
+    for (const kv of list) m.set(kv.slice(0, kv.indexOf('=')), kv.slice(kv.indexOf('=') + 1));
+    return m;
+  };
+  const want = byKey(sentEnv);
+  const have = byKey(got.env);
+  assertDeepEqual(
+    [...want.keys()].map((k) => `${k}=${have.get(k)}`),
+    [...want.entries()].map(([k, v]) => `${k}=${v}`),
+    'the sent envs in the spec env',
+  );
+  const order = [...have.keys()].filter((k) => want.has(k));
+  assertDeepEqual(order, [...want.keys()], 'the sent envs in the order sent');
+  if (sentArgs.length) assertDeepEqual(got.args, sentArgs, 'command and args');
+  const specMounts = new Set(got.mounts.map(mount));
+  const missing = sentMounts.filter((m: string) => !specMounts.has(m));
+  assertDeepEqual(missing, [], `sent mounts not in the spec (spec: ${[...specMounts].join(', ')})`);
+}
+
+function assertDeepEqual(a: unknown, b: unknown, what: string): void {
+  const sa = JSON.stringify(a);
+  const sb = JSON.stringify(b);
+  if (sa !== sb) throw new Error(`${what}: got ${sa}, sent ${sb}`);
+}

@@ -20,11 +20,11 @@ const VERSION = 'v1.36.2';
 const UID = '7e3c1a52-0000-4000-8000-00000000a136';
 
 /**
- * containerd 2.x answers RuntimeConfig (cgroupfs in the lab), and the stand-in kubelet's version takes
- * the runtime's driver over its config's systemd (KubeletCgroupDriverFromCRI); containerd 1.6 cannot
- * answer, so the config's systemd stands.
+ * containerd 2.x and CRI-O answer RuntimeConfig (cgroupfs in the lab), and the stand-in kubelet's
+ * version takes the runtime's driver over its config's systemd (KubeletCgroupDriverFromCRI);
+ * containerd 1.6 cannot answer, so the config's systemd stands.
  */
-const RUNTIME_DRIVER = labRuntime().kind === 'containerd2';
+const RUNTIME_DRIVER = labRuntime().kind !== 'containerd';
 
 /** The besteffort pod cgroup under `root` with the driver in force (see RUNTIME_DRIVER). */
 function besteffortParent(root: string): string {
@@ -136,7 +136,7 @@ describe('syncpod node', () => {
       from: config,
     });
     // containerd 1.6 has no RuntimeConfig: the kubelet's own driver stands, with no warning. containerd
-    // 2.x answers (cgroupfs here) and a kubelet of 1.31 or newer takes the runtime's driver over its config.
+    // 2.x and CRI-O answer (cgroupfs here) and a kubelet of 1.31 or newer takes the runtime's driver over its config.
     assert.equal(p.runtimeCgroupDriver.answered, RUNTIME_DRIVER);
     if (!RUNTIME_DRIVER) assert.equal(r.stderr, '');
   });

@@ -13,10 +13,11 @@ import { nodeFlags, podManifest } from './sync-helpers';
 
 /**
  * Why prune keeps the sandbox image: containerd 1.6 names it in its Status info; containerd 2.x
- * does not (its image settings are not in Status) but pins it (pinned_images.sandbox).
+ * does not (its image settings are not in Status) but pins it (pinned_images.sandbox); CRI-O does
+ * both, and the pin is said first.
  */
 const SANDBOX_KEEP =
-  labRuntime().kind === 'containerd2' ? /keep: pinned by the runtime$/ : /keep: the runtime's sandbox image$/;
+  labRuntime().kind === 'containerd' ? /keep: the runtime's sandbox image$/ : /keep: pinned by the runtime$/;
 
 let lab: Lab;
 let dir: string;

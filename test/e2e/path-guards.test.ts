@@ -8,7 +8,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
-import { assertOneLineError, syncpod } from './helpers';
+import { assertOneLineError, createdWith, syncpod } from './helpers';
 import { LOOP, nodeFlags } from './sync-helpers';
 
 let lab: Lab;
@@ -241,7 +241,7 @@ test('fileKeyRef through a symlink to a host file: an error naming container, va
   const ps = await run(['ps', '-a', '-q']);
   for (const id of ps.stdout.split('\n').filter(Boolean)) {
     const insp = JSON.parse((await run(['inspect', id])).stdout);
-    const envs = (insp.info?.config?.envs ?? []).map((e: any) => e.value);
+    const envs = createdWith(insp).env.map((kv) => kv.slice(kv.indexOf('=') + 1));
     assert.ok(!envs.includes(HOST_SECRET), `container ${id} holds the host value`);
   }
 });

@@ -31,6 +31,14 @@ export interface Lab {
   ctr(args: string[]): string;
   /** Puts docker-archive images (buildImages) into the runtime: ctr import, or skopeo for CRI-O. */
   importImages(archives: Array<{ tar: string; tags: string[] }>): void;
+  /** Writes image `tag` to a docker-archive `tar` that importImages takes back: ctr export, or skopeo for CRI-O. */
+  exportImage(tag: string, tar: string): void;
+  /** Removes image `tag` from the runtime's store: ctr images rm, or crictl rmi for CRI-O (it has no ctr). */
+  removeImage(tag: string): void;
+  /** Gives image `tag` a second name `to`: ctr images tag, or skopeo for CRI-O. */
+  tagImage(tag: string, to: string): void;
+  /** Puts an OCI archive (npm run image) into the runtime as `name`: ctr import, or skopeo for CRI-O. */
+  importOciArchive(tar: string, name: string): void;
   /** Sends `signal` (default SIGKILL) to containerd itself; its shims, and so the containers, live on. */
   signalContainerd(signal?: NodeJS.Signals): void;
   /** Starts containerd again on the same root, state and socket (after signalContainerd), and waits until it answers. */
@@ -322,10 +330,19 @@ enable_metrics = false
 
 /** Files and directories CRI-O's config names that must exist before it starts. */
 function prepareCrio(dir: string): void {
-  for (const d of ['crio-conf.d', 'crio-hooks', 'crio-cdi', 'crio-keys', 'crio-policies', 'crio-logs'])
+  for (const d of [
+    'crio-conf.d',
+    'crio-hooks',
+    'crio-cdi',
+    'crio-keys',
+    'crio-policies',
+    'crio-logs',
+    'crio-registries.d',
+  ])
     fs.mkdirSync(path.join(dir, d), { recursive: true });
   fs.writeFileSync(path.join(dir, 'crio-mounts.conf'), '');
   fs.writeFileSync(path.join(dir, 'crio-policy.json'), '{"default":[{"type":"insecureAcceptAnything"}]}\n');
+  fs.writeFileSync(path.join(dir, 'crio-registries.conf'), 'unqualified-search-registries = ["docker.io"]\n');
   // runc behind a small rewrite of the bundle's config.json, for two facts of this machine, not of
   // CRI-O: it refuses to lower oom_score_adj (writing -998 fails), and CRI-O gives its infra container
   // -998 with no option like containerd's restrict_oom_score_adj, which the containerd labs use for the
@@ -682,11 +699,15 @@ async function stopLabProcesses(
  * directory alone: its pods, containerd, the netns, mounts, and the directory. False when `dir`
  * holds no lab.
  */
+/** A lab's directory: containerd's config.toml or CRI-O's crio.conf in it. */
+const isLabDir = (dir: string): boolean =>
+  fs.existsSync(path.join(dir, 'config.toml')) || fs.existsSync(path.join(dir, 'crio.conf'));
+
 export async function stopLabAt(
   dir: string,
   opts: { ledger?: boolean; log?: (l: string) => void } = {},
 ): Promise<boolean> {
-  if (!fs.existsSync(path.join(dir, 'config.toml'))) return false;
+  if (!isLabDir(dir)) return false;
   let netns = '';
   try {
     netns = fs.readFileSync(path.join(dir, 'netns'), 'utf8').trim();
@@ -705,7 +726,7 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const id = randomBytes(4).toString('hex');
   const dir = opts.dir ? path.resolve(opts.dir) : path.join(os.tmpdir(), `${LAB_PREFIX}${id}`);
   const netns = `${LAB_PREFIX}${id}`;
-  if (opts.dir && fs.existsSync(path.join(dir, 'config.toml'))) {
+  if (opts.dir && isLabDir(dir)) {
     // A previous demo lab in the same directory: take it down first.
     let oldNetns: string | undefined;
     try {
@@ -750,8 +771,8 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   fs.writeFileSync(configFileOf(rt, dir), configToml(rt, dir, cniConfDir, opts.streamPort ?? 0));
   const tars = buildImages(dir);
   // CRI-O pulls only from registries, and the lab has none: skopeo copies archives into its storage.
+  const store = `containers-storage:[vfs@${dir}/storage/root+${dir}/storage/runroot]`;
   const intoCrioStorage = (archives: Array<{ tar: string; tags: string[] }>): void => {
-    const store = `containers-storage:[vfs@${dir}/storage/root+${dir}/storage/runroot]`;
     for (const { tar, tags } of archives)
       for (const tag of tags)
         run('skopeo', [
@@ -775,13 +796,28 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     // nsenter --net only switches the network namespace (ip netns exec would remount /sys and hide cgroups).
     const args =
       rt.kind === 'crio'
-        ? ['--config', configFileOf(rt, dir), '--config-dir', path.join(dir, 'crio-conf.d')]
+        ? [
+            '--config',
+            configFileOf(rt, dir),
+            '--config-dir',
+            path.join(dir, 'crio-conf.d'),
+            // CRI-O resolves short names (syncpod:VERSION) only through registries.conf's search
+            // list: the lab's names docker.io, as distributions' registries.conf do and containerd
+            // does built in (and no registries.conf.d of the machine).
+            '--registries-conf',
+            path.join(dir, 'crio-registries.conf'),
+            '--registries-conf-dir',
+            path.join(dir, 'crio-registries.d'),
+          ]
         : ['--config', configFileOf(rt, dir)];
     const child = spawn('nsenter', [`--net=/run/netns/${netns}`, rt.containerd, ...args], {
       cwd: dir,
       detached: true,
       stdio: ['ignore', logFd, logFd],
-      env: { ...process.env, PATH: rt.path },
+      env: {
+        ...process.env,
+        PATH: rt.path,
+      },
     });
     child.unref();
     fs.closeSync(logFd);
@@ -794,10 +830,24 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
           encoding: 'utf8',
         }).status === 0
       : spawnSync(rt.ctr, ['--address', socket, 'version'], { encoding: 'utf8' }).status === 0;
+  // CRI-O answers before its CNI plugin has loaded the network (NetworkReady false, "plugin status
+  // uninitialized", for a moment): the lab is up once the network is ready too.
+  const networkReady = (): boolean => {
+    if (rt.kind !== 'crio') return true;
+    const r = spawnSync(crictlBinary(), ['--config', '/dev/null', '-r', `unix://${socket}`, '-t', '2s', 'info'], {
+      encoding: 'utf8',
+    });
+    try {
+      const conditions: Array<{ type: string; status: boolean }> = JSON.parse(r.stdout).status.conditions;
+      return conditions.some((c) => c.type === 'NetworkReady' && c.status);
+    } catch {
+      return false;
+    }
+  };
   const waitUntilUp = async (): Promise<void> => {
     const deadline = Date.now() + 30_000;
     for (;;) {
-      if (fs.existsSync(socket) && answers()) return;
+      if (fs.existsSync(socket) && answers() && networkReady()) return;
       if (Date.now() > deadline) {
         const tail = fs.readFileSync(path.join(dir, 'containerd.log'), 'utf8').split('\n').slice(-5).join(' | ');
         throw new Error(`containerd did not come up within 30s: ${tail}`);
@@ -859,6 +909,46 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     importImages: (archives) => {
       if (rt.kind === 'crio') intoCrioStorage(archives);
       else for (const { tar } of archives) ctr(['images', 'import', tar]);
+    },
+    exportImage: (tag, tar) => {
+      if (rt.kind !== 'crio') ctr(['images', 'export', tar, tag]);
+      else
+        run('skopeo', [
+          '--policy',
+          path.join(dir, 'crio-policy.json'),
+          'copy',
+          '--quiet',
+          `${store}${tag}`,
+          `docker-archive:${tar}:${tag}`,
+        ]);
+    },
+    tagImage: (tag, to) => {
+      if (rt.kind !== 'crio') ctr(['images', 'tag', tag, to]);
+      else
+        run('skopeo', [
+          '--policy',
+          path.join(dir, 'crio-policy.json'),
+          'copy',
+          '--quiet',
+          `${store}${tag}`,
+          `${store}${to}`,
+        ]);
+    },
+    importOciArchive: (tar, name) => {
+      if (rt.kind !== 'crio') ctr(['images', 'import', tar]);
+      else
+        run('skopeo', [
+          '--policy',
+          path.join(dir, 'crio-policy.json'),
+          'copy',
+          '--quiet',
+          `oci-archive:${tar}`,
+          `${store}${name}`,
+        ]);
+    },
+    removeImage: (tag) => {
+      if (rt.kind !== 'crio') ctr(['images', 'rm', tag]);
+      else run(crictlBinary(), ['--config', '/dev/null', '-r', `unix://${socket}`, 'rmi', tag]);
     },
     signalContainerd,
     restartContainerd,

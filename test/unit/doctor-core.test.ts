@@ -11,6 +11,7 @@ import { memoisedCallers, runChecks, selectChecks } from '../../src/workflows/do
 import { promLabel, renderDoctorPrometheus, renderDoctorTable } from '../../src/render/doctor-view';
 import { podInfraContainerImage } from '../../src/doctor/checks/kubelet';
 import { imageMatches, runtimeInfoCgroupDriver, runtimeSandboxImage } from '../../src/doctor/runtime-info';
+import { crioConfigFacts } from '../../src/node/crio-config';
 
 const check = (
   id: string,
@@ -504,4 +505,59 @@ test('no kubelet is one finding: kubelet.found names the checks it skips, which 
   );
   assert.deepEqual(flagged.checks.find((c) => c.id === 'kubelet.found')!.skips, ['kubelet.version', 'kubelet.config']);
   assert.ok(flagged.checks.some((c) => c.id === 'kubelet.cgroup-driver'));
+});
+
+test("runtime.config-file on CRI-O: its files and flags named; warn when the running CRI-O's driver differs; fail on a value it refuses; kubelet.cgroup-driver's remedy names cgroup_manager", async () => {
+  const config = crioConfigFacts(
+    [
+      { path: '/etc/crio/crio.conf', doc: { crio: { runtime: { cgroup_manager: 'cgroupfs' } } } },
+      { path: '/etc/crio/crio.conf.d/10-net.conf', doc: { crio: { network: { network_dir: '/etc/cni/pods.d' } } } },
+    ],
+    { mainFile: { path: '/etc/crio/crio.conf', read: true }, dropInDir: '/etc/crio/crio.conf.d' },
+  );
+  const crioConfig = { found: true as const, config, via: 'crio pid 9' };
+  const check = byId('runtime.config-file');
+  let r = await check.run(fakeEnv({ crioConfig }, { runtimeDriver: 'cgroupfs' }));
+  assert.equal(r.status, 'ok', r.summary);
+  assert.equal(r.summary, 'CRI-O reads /etc/crio/crio.conf and 1 drop-in: cgroupfs cgroups, CNI in /etc/cni/pods.d.');
+  assert.deepEqual(
+    r.evidence.map((e) => [e.name, e.value, e.from]),
+    [
+      ['file', '/etc/crio/crio.conf', 'crio pid 9'],
+      ['drop-in', '/etc/crio/crio.conf.d/10-net.conf', '/etc/crio/crio.conf.d'],
+      ['cgroup manager', 'cgroupfs', '/etc/crio/crio.conf crio.runtime.cgroup_manager'],
+      ['CNI plugin dirs', '/opt/cni/bin/', "CRI-O's default (crio.network.plugin_dirs not set)"],
+      ['CNI conf dir', '/etc/cni/pods.d', '/etc/crio/crio.conf.d/10-net.conf crio.network.network_dir'],
+      ['pause image', "not set (the release's default)", '/etc/crio/crio.conf'],
+    ],
+  );
+  r = await check.run(fakeEnv({ crioConfig }, { runtimeDriver: 'systemd' }));
+  assert.equal(r.status, 'warn', r.summary);
+  assert.match(r.summary, /^CRI-O's config gives the cgroupfs cgroup manager but the running CRI-O uses systemd/);
+  r = await check.run(
+    fakeEnv({
+      crioConfig: {
+        found: false,
+        pid: 9,
+        why: '/etc/crio/crio.conf: crio.runtime.cgroup_manager must be "systemd" or "cgroupfs", got "x"',
+      },
+    }),
+  );
+  assert.equal(r.status, 'fail', r.summary);
+  r = await check.run(fakeEnv({ crioConfig: { found: false, why: 'no crio process runs here' } }));
+  assert.equal(r.status, 'skip', r.summary);
+
+  const kubelet = { pid: 7, exe: '/usr/bin/kubelet', args: [], dropIns: [] };
+  r = await byId('kubelet.cgroup-driver').run(
+    fakeEnv({ kubelet, crioConfig, cgroupDriver: { value: 'systemd', source: 'kubelet-config' } }),
+  );
+  assert.equal(r.status, 'fail', r.summary);
+  assert.deepEqual(
+    r.evidence.map((e) => [e.value, e.from]),
+    [
+      ['systemd', 'kubelet-config'],
+      ['cgroupfs', '/etc/crio/crio.conf crio.runtime.cgroup_manager'],
+    ],
+  );
+  assert.match(r.remedy!, /CRI-O's cgroup_manager = "systemd" \(\/etc\/crio\/crio\.conf\)/);
 });

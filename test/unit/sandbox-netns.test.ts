@@ -4,6 +4,9 @@
 // response built from the fields CRI-O's sandbox status puts in its verbose info.
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import * as os from 'node:os';
+import * as path from 'node:path';
 import type { PodSandboxStatusResponse } from '../../src/cri/types';
 import {
   alreadyAttachedError,
@@ -13,6 +16,8 @@ import {
   parseIpLinkJson,
   parseSandboxNetwork,
   refuseSandbox,
+  resolvConfDns,
+  withResolvConf,
   type SandboxNetwork,
 } from '../../src/state/sandbox-netns';
 import { SyncpodError } from '../../src/errors';
@@ -266,6 +271,49 @@ describe('parseSandboxNetwork: CRI-O verbose info', () => {
     assert.deepEqual(sb.annotations, { 'kubernetes.io/egress-bandwidth': '1M' });
     assert.equal(sb.dns, undefined);
     assert.match(sb.notes.join('\n'), /no sandbox DNS config/);
+  });
+
+  test("CRI-O's resolv.conf (io.kubernetes.cri-o.ResolvPath) gives the DNS config: read back, or a note when it cannot be", async () => {
+    const resp = structuredClone(CRIO_READY);
+    const info = JSON.parse(resp.info.info);
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-resolv-'));
+    const file = path.join(dir, 'resolv.conf');
+    info.runtimeSpec.annotations['io.kubernetes.cri-o.ResolvPath'] = file;
+    resp.info.info = JSON.stringify(info);
+    const sb = parseSandboxNetwork(resp);
+    assert.equal(sb.resolvPath, file);
+    assert.equal(sb.dns, undefined);
+    assert.deepEqual(sb.notes, [], 'nothing is missing yet');
+    try {
+      // as CRI-O writes it: search line, one nameserver line each, options line
+      fs.writeFileSync(
+        file,
+        'search ns.svc.cluster.local svc.cluster.local\nnameserver 10.96.0.10\nnameserver 10.96.0.11\noptions ndots:5 edns0\n',
+      );
+      const read = await withResolvConf(sb);
+      assert.deepEqual(read.dns, {
+        servers: ['10.96.0.10', '10.96.0.11'],
+        searches: ['ns.svc.cluster.local', 'svc.cluster.local'],
+        options: ['ndots:5', 'edns0'],
+      });
+      assert.deepEqual(read.notes, []);
+      // under --host-root the node path is mapped
+      const moved = await withResolvConf({ ...sb, resolvPath: '/resolv.conf' }, (p) => path.join(dir, p));
+      assert.deepEqual(moved.dns?.servers, ['10.96.0.10', '10.96.0.11']);
+      fs.rmSync(file);
+      const gone = await withResolvConf(sb);
+      assert.equal(gone.dns, undefined);
+      assert.deepEqual(gone.notes, [
+        `cannot read CRI-O's resolv.conf of the sandbox (${file}: ENOENT): the dns capability is not passed`,
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+    assert.deepEqual(resolvConfDns('# comment\nnameserver 1.1.1.1 # trailing\ndomain example.test\n'), {
+      servers: ['1.1.1.1'],
+      searches: ['example.test'],
+      options: [],
+    });
   });
 
   test('CRI-O marks host network in an annotation too', () => {

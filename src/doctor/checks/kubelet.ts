@@ -39,7 +39,7 @@ export function podInfraContainerImage(args: readonly string[]): string | undefi
 
 /**
  * The runtime's cgroup driver: its RuntimeConfig answer, else its configuration in Status info, else
- * containerd's config file.
+ * its own configuration (containerd's config file, CRI-O's crio.conf and drop-ins).
  */
 async function runtimeDriver(env: DoctorEnv): Promise<{ driver: 'systemd' | 'cgroupfs'; from: string } | undefined> {
   const rc = await env.cri.runtimeConfig();
@@ -50,7 +50,7 @@ async function runtimeDriver(env: DoctorEnv): Promise<{ driver: 'systemd' | 'cgr
   } catch {
     /* the runtime's file may still say */
   }
-  return configCgroupDriver(env.profile.containerdConfig);
+  return configCgroupDriver(env.profile);
 }
 
 export const kubeletChecks: DoctorCheck[] = [
@@ -193,7 +193,7 @@ export const kubeletChecks: DoctorCheck[] = [
         status: 'fail',
         summary: `The kubelet uses the ${p.cgroupDriver.value} cgroup driver but the runtime uses ${rt.driver}: pod sandboxes fail to start or land in the wrong cgroup.`,
         evidence,
-        remedy: `Set the same driver on both sides: cgroupDriver: ${rt.driver} in the kubelet's config (${p.cgroupDriver.from ?? 'KubeletConfiguration'}), or the runtime's SystemdCgroup = ${p.cgroupDriver.value === 'systemd'} ; then restart both.`,
+        remedy: `Set the same driver on both sides: cgroupDriver: ${rt.driver} in the kubelet's config (${p.cgroupDriver.from ?? 'KubeletConfiguration'}), or ${p.crioConfig?.found ? `CRI-O's cgroup_manager = "${p.cgroupDriver.value}" (${p.crioConfig.config.cgroupManager.file ?? 'a file in its crio.conf.d'})` : `the runtime's SystemdCgroup = ${p.cgroupDriver.value === 'systemd'}`} ; then restart both.`,
       };
     },
   },
@@ -204,8 +204,7 @@ export const kubeletChecks: DoctorCheck[] = [
     async run(env) {
       const kubeletImage = env.profile.kubelet ? podInfraContainerImage(env.profile.kubelet.args) : undefined;
       const [status, images] = await allInOrder([env.cri.status(), env.cri.images()]);
-      const rt =
-        runtimeSandboxImage(status) ?? configSandboxImage(env.profile.containerdConfig) ?? pinnedSandboxImage(images);
+      const rt = runtimeSandboxImage(status) ?? configSandboxImage(env.profile) ?? pinnedSandboxImage(images);
       const evidence: Evidence[] = [];
       if (rt) evidence.push(ev('runtime sandbox image', rt.image, rt.from));
       if (kubeletImage)

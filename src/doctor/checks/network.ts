@@ -38,7 +38,7 @@ export async function cniDirs(
     : typeof cni?.binDir === 'string' && cni.binDir
       ? cni.binDir.split(':').filter(Boolean)
       : [];
-  const file = confDir ? undefined : configCniDirs(env.profile.containerdConfig);
+  const file = confDir ? undefined : configCniDirs(env.profile);
   if (file) return { ...file, loadStatus };
   return {
     confDir: confDir ?? DEFAULT_CNI_CONF_DIR,

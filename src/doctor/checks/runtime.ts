@@ -1,7 +1,8 @@
 // doctor checks of the runtime group: the CRI socket answers, speaks runtime.v1, reports
 // RuntimeReady and NetworkReady, its version, its cgroup driver where it reports one, and what
-// containerd's own config file (version 2 or 3) sets.
+// its own configuration sets (containerd's config file, version 2 or 3; CRI-O's files and flags).
 import { errorLine } from '../../errors';
+import { crioOrigin, type CrioConfigRead } from '../../node/crio-config';
 import type { CheckOutcome, DoctorCheck, DoctorEnv, Evidence } from '../types';
 import { configCgroupDriver, runtimeInfoCgroupDriver } from '../runtime-info';
 
@@ -177,11 +178,11 @@ export const runtimeChecks: DoctorCheck[] = [
           ],
         };
       }
-      const file = configCgroupDriver(env.profile.containerdConfig);
+      const file = configCgroupDriver(env.profile);
       if (file) {
         return {
           status: 'ok',
-          summary: `The runtime uses the ${file.driver} cgroup driver (from containerd's config file; RuntimeConfig: ${rc.why}; no runc options in Status info).`,
+          summary: `The runtime uses the ${file.driver} cgroup driver (from ${env.profile.crioConfig?.found ? "CRI-O's config" : "containerd's config file"}; RuntimeConfig: ${rc.why}; no runc options in Status info).`,
           evidence: [
             ev('cgroupDriver', file.driver, file.from),
             ev('RuntimeConfig', rc.why, `CRI RuntimeConfig on ${env.cri.endpoint}`),
@@ -190,7 +191,7 @@ export const runtimeChecks: DoctorCheck[] = [
       }
       return {
         status: 'skip',
-        summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info; ${env.profile.containerdConfig && !env.profile.containerdConfig.found ? `containerd config: ${env.profile.containerdConfig.why}` : 'no containerd config read'}).`,
+        summary: `The runtime does not report its cgroup driver (RuntimeConfig: ${rc.why}; no runc options in Status info; ${configNotRead(env.profile)}).`,
         evidence: [],
       };
     },
@@ -198,8 +199,10 @@ export const runtimeChecks: DoctorCheck[] = [
   {
     id: 'runtime.config-file',
     group: 'runtime',
-    title: "containerd's config file (version 2 or 3): cgroup driver, CNI dirs, OOM score, sandbox image",
+    title:
+      "the runtime's own configuration (containerd's config file, version 2 or 3; CRI-O's crio.conf, drop-ins and flags): cgroup driver, CNI dirs, sandbox image",
     async run(env) {
+      if (env.profile.crioConfig) return crioConfigCheck(env, env.profile.crioConfig);
       const read = env.profile.containerdConfig;
       if (!read) return { status: 'skip', summary: "containerd's config file was not looked for.", evidence: [] };
       if (!read.found) {
@@ -249,3 +252,57 @@ export const runtimeChecks: DoctorCheck[] = [
     },
   },
 ];
+
+/** Why the runtime's own configuration was not read, for a summary. */
+function configNotRead(p: DoctorEnv['profile']): string {
+  if (p.crioConfig && !p.crioConfig.found) return `CRI-O config: ${p.crioConfig.why}`;
+  if (p.containerdConfig && !p.containerdConfig.found) return `containerd config: ${p.containerdConfig.why}`;
+  return 'no runtime config read';
+}
+
+/** runtime.config-file on CRI-O: the files it reads (main file, drop-ins), what they and its flags give. */
+async function crioConfigCheck(env: DoctorEnv, read: CrioConfigRead): Promise<CheckOutcome> {
+  if (!read.found) {
+    // A crio serves the endpoint but its configuration cannot be taken: the value CRI-O refuses is the finding.
+    const broken = / must be |: not TOML /.test(read.why);
+    return broken
+      ? {
+          status: 'fail',
+          summary: `CRI-O's configuration is not valid: ${read.why}; CRI-O refuses to start with it (at its next restart).`,
+          evidence: [ev('config', read.why, `crio pid ${read.pid}`)],
+          remedy: 'Fix the key named above (crio config prints what CRI-O would take from its files).',
+        }
+      : { status: 'skip', summary: `CRI-O's configuration was not read: ${read.why}.`, evidence: [] };
+  }
+  const c = read.config;
+  const main =
+    c.mainFile.path === '' ? 'none (--config "")' : c.mainFile.read ? c.mainFile.path : `${c.mainFile.path} (absent)`;
+  const dropIns = c.files.slice(c.mainFile.read ? 1 : 0);
+  const evidence = [
+    ev('file', main, read.via),
+    ...dropIns.map((f) => ev('drop-in', f, c.dropInDir)),
+    ev('cgroup manager', c.cgroupManager.value, crioOrigin(c.cgroupManager)),
+    ev('CNI plugin dirs', c.pluginDirs.value.join(', '), crioOrigin(c.pluginDirs)),
+    ev('CNI conf dir', c.networkDir.value, crioOrigin(c.networkDir)),
+    ev(
+      'pause image',
+      c.pauseImage?.value ?? "not set (the release's default)",
+      c.pauseImage ? crioOrigin(c.pauseImage) : c.mainFile.path,
+    ),
+  ];
+  const rc = await env.cri.runtimeConfig();
+  if (rc.answered && rc.cgroupDriver !== c.cgroupManager.value) {
+    evidence.push(ev('cgroupDriver in use', rc.cgroupDriver, `CRI RuntimeConfig on ${rc.endpoint}`));
+    return {
+      status: 'warn',
+      summary: `CRI-O's config gives the ${c.cgroupManager.value} cgroup manager but the running CRI-O uses ${rc.cgroupDriver}: the config changed after CRI-O started, and its next restart changes the driver under running pods.`,
+      evidence,
+      remedy: `Make the config say what is meant (${crioOrigin(c.cgroupManager)}), then restart CRI-O and the kubelet together with the kubelet's cgroupDriver to match.`,
+    };
+  }
+  return {
+    status: 'ok',
+    summary: `CRI-O reads ${main}${dropIns.length ? ` and ${dropIns.length} drop-in${dropIns.length === 1 ? '' : 's'}` : ''}: ${c.cgroupManager.value} cgroups, CNI in ${c.networkDir.value}.`,
+    evidence,
+  };
+}

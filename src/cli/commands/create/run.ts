@@ -7,12 +7,11 @@ import type { CreateOptions } from './command';
 import { profiledNode, stepDeps, stepTimeoutMs } from '../../../workflows/invocation-deps';
 import { printRequest } from '../../output';
 import { resolveSandboxIds } from '../../ids';
-import type * as T from '../../../cri/types';
 import { SyncpodError, errorLine } from '../../../errors';
 import { resolveRules } from '../../../workflows/plan-pods';
 import {
   containerRequest,
-  criMessage,
+  crictlContainerRequest,
   readConfigDocument,
   type ContainerRequest,
 } from '../../../workflows/step-requests';
@@ -49,11 +48,7 @@ export async function create(ctx: Context, args: string[], opts: CreateOptions):
     if (cDoc.isManifest)
       throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
     const sDoc = await readConfigDocument(sandboxFile, 'pod config', deps);
-    request = {
-      podSandboxId,
-      config: criMessage<T.ContainerConfig>('ContainerConfig', cDoc),
-      sandboxConfig: criMessage<T.PodSandboxConfig>('PodSandboxConfig', sDoc),
-    };
+    request = crictlContainerRequest(podSandboxId, cDoc, sDoc);
     if (!opts.dryRun && request.sandboxConfig.logDirectory && request.config.logPath) {
       const path = `${request.sandboxConfig.logDirectory}/${request.config.logPath}`;
       fs.mkdirSync(path.slice(0, path.lastIndexOf('/')), { recursive: true, mode: 0o755 });

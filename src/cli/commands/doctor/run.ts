@@ -1,6 +1,6 @@
 // `syncpod doctor`: wiring of flags to src/workflows/doctor.ts (the env and the run) and
 // src/render/doctor-view.ts (the formats).
-import { profileWithContainerdConfig, runtimeCgroupDriverWithin } from '../../../workflows/node-profile';
+import { profileWithRuntimeConfigFile, runtimeCgroupDriverWithin } from '../../../workflows/node-profile';
 import { promises as fsp } from 'node:fs';
 import type { Context } from '../../context';
 import type { DoctorOptions } from './command';
@@ -93,7 +93,7 @@ async function doctorProfile(
   // A third of the check deadline: the checks that follow get the whole of theirs (with -o npd both fit in NPD's plugin timeout).
   const waitMs = Math.ceil(deadlineMs / 3);
   const rt = await runtimeCgroupDriverWithin(ctx.cri().runtime, waitMs);
-  return { profile: profileWithContainerdConfig(ctx.nodeProfile(opts, rt), ctx.settings().hostRoot), profileError };
+  return { profile: profileWithRuntimeConfigFile(ctx.nodeProfile(opts, rt), ctx.settings().hostRoot), profileError };
 }
 
 /** One doctor run: the env built afresh (its memoised reads are this run's), every check, the report. */

@@ -5,11 +5,11 @@ import type { Context } from '../../context';
 import { LIST_OUTPUTS, outputWidth, parseOutput } from '../../output';
 import { renderNodeProfile } from '../../../render/node-view';
 import { yamlText } from '../../../render/yaml';
-import { profileWithContainerdConfig, profileWithRuntime } from '../../../workflows/node-profile';
+import { profileWithRuntimeConfigFile, profileWithRuntime } from '../../../workflows/node-profile';
 
 export async function node(ctx: Context, _args: string[], opts: NodeCommandOptions): Promise<number> {
   const output = parseOutput(opts.output, LIST_OUTPUTS);
-  const profile = profileWithContainerdConfig(
+  const profile = profileWithRuntimeConfigFile(
     await profileWithRuntime(
       (rt) => ctx.nodeProfile(opts, rt),
       () => ctx.cri().runtime,
