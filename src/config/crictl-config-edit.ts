@@ -13,6 +13,7 @@ export const CONFIG_KEYS = [
   'debug',
   'pull-image-on-create',
   'disable-pull-on-run',
+  'max-retries',
 ] as const;
 export type ConfigKey = (typeof CONFIG_KEYS)[number];
 
@@ -23,6 +24,7 @@ const DEFAULTS: Record<ConfigKey, string | number | boolean> = {
   debug: false,
   'pull-image-on-create': false,
   'disable-pull-on-run': false,
+  'max-retries': 0,
 };
 
 function isKey(k: string): k is ConfigKey {
@@ -37,9 +39,11 @@ function parseGoBool(key: string, value: string): boolean {
 }
 
 function typedValue(key: ConfigKey, value: string): string | number | boolean {
-  if (key === 'timeout') {
+  if (key === 'timeout' || key === 'max-retries') {
     if (!/^[-+]?\d+$/.test(value))
-      throw new SyncpodError(`parse timeout value '${value}': not a whole number of seconds`);
+      throw new SyncpodError(
+        `parse ${key} value '${value}': not a whole number${key === 'timeout' ? ' of seconds' : ''}`,
+      );
     return Number(value);
   }
   if (key === 'runtime-endpoint' || key === 'image-endpoint') return value;

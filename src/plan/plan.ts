@@ -39,6 +39,7 @@ import {
   type VolumeVerdict,
 } from '../kubelet/volumes';
 import { containerDifferences, type ContainerDifference } from './container-differences';
+import { hostPathSteps, type PreflightFacts } from './preflight';
 
 export const PLAN_SCHEMA_VERSION = 1;
 
@@ -333,6 +334,12 @@ export interface PlanInput {
   probeInputs?: PlanProbeInput[];
   /** ConfigMap/Secret/token data and skipped volumes the operator gave (default: none). */
   volumeData?: VolumeData;
+  /**
+   * What is at each hostPath volume's path now; absent: not checked. A pod with nothing in the
+   * runtime whose hostPath fails its type check is blocked (kubelet mounts volumes before the
+   * first sandbox and never creates it).
+   */
+  hostPaths?: PreflightFacts['hostPaths'];
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -492,7 +499,16 @@ export function buildPlan(input: PlanInput): Plan {
   const numbered: PlanStep[] = steps.map((s, i) => ({ step: i + 1, ...s }));
 
   const volumes = classifyVolumes(pod, input.volumeData ?? NO_VOLUME_DATA, { imageVolume: rules.gates.ImageVolume });
-  const blocked = volumesBlocked(volumes);
+  const newPod = st.sandboxStatuses.length === 0 && st.containerStatuses.length === 0;
+  const hostPathRefusals =
+    newPod && input.hostPaths
+      ? hostPathSteps(pod, { network: null, podDirs: [], hostPaths: input.hostPaths, images: [] }).filter(
+          (s) => s.blocking === 'pod',
+        )
+      : [];
+  const blocked =
+    volumesBlocked(volumes) ??
+    (hostPathRefusals.length > 0 ? hostPathRefusals.map((s) => `${s.target}: ${s.reason}`).join('; ') : null);
   const changes = numbered.some(changesSomething) || (input.duplicates ?? []).length > 0;
   const outcome = outcomeContext(pod, { steps: numbered, changes }, st);
   const skipped = volumes.filter((v) => v.provision === 'skipped').map((v) => `${v.name} (${v.type})`);

@@ -142,3 +142,9 @@ function cgroupOf(path: string): { version: 1 | 2; from: string } {
 }
 const CGROUP2_SUPER_MAGIC = 0x63677270;
 const TMPFS_MAGIC = 0x01021994;
+
+/** What is at a node path (under --host-root), for plan's hostPath type checks. */
+export function nodePathKind(hostRoot: string): (path: string) => string | undefined {
+  const fs = nodeFsUnder(hostRoot);
+  return (p) => fs.kind(p);
+}

@@ -22,6 +22,17 @@ import { findDuplicates } from '../kubelet/orphans';
 import { planNode, type NodePlanDeps, type NodePlanRequest } from './node-plan';
 import type { VolumeData } from '../kubelet/volumes';
 import type { StartupVerdict } from '../kubelet/startup-checks';
+import type { PathKind, PreflightFacts } from '../plan/preflight';
+
+/** What is at each hostPath volume's path now, for the plan's type checks. */
+export function hostPathFacts(
+  pod: LoadedPod['pod'],
+  kind: (path: string) => string | undefined,
+): PreflightFacts['hostPaths'] {
+  return (pod.spec?.volumes ?? [])
+    .filter((v) => v.hostPath)
+    .map((v) => ({ volume: v.name, path: v.hostPath!.path, kind: kind(v.hostPath!.path) as PathKind | undefined }));
+}
 
 /** The kubelet being mirrored: the flags as given, what was detected, and the rules resolved from them once per invocation. */
 export interface KubeletSelection {
@@ -52,6 +63,8 @@ export interface PlanDeps {
   note(line: string): void;
   /** Milliseconds since the epoch (back-off estimates). */
   now(): number;
+  /** What is at a node path (hostPath type checks of a new pod); absent: not checked. */
+  pathKind?(path: string): string | undefined;
 }
 
 export interface PlanRequest extends ProbeFlags {
@@ -150,6 +163,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       podSource: l.pod.metadata?.uid ? 'api-server' : 'manifest',
       source: manifestSource(l),
       volumeData: req.volumeData,
+      hostPaths: deps.pathKind ? hostPathFacts(l.pod, deps.pathKind) : undefined,
     });
     const how = byController.get(l);
     if (how !== undefined) {

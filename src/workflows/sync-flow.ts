@@ -26,9 +26,9 @@ import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
 import type { RuntimeCaller, SyncFs, SyncHooks } from '../sync/types';
 import type { HostFacts } from './host-facts';
 import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
-import { manifestSource, type KubeletSelection } from './plan-pods';
+import { hostPathFacts, manifestSource, type KubeletSelection } from './plan-pods';
 import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
-import { hostPathSteps, type PathKind } from '../plan/preflight';
+import { hostPathSteps } from '../plan/preflight';
 import { readVolumeData, type VolumeDataReader } from './volume-data';
 import { localVolumeDataReader } from './host-facts';
 import { killConfirmation } from '../render/confirm-view';
@@ -165,9 +165,7 @@ export function refuseBlockedVolumes(loaded: LoadedPod, data: VolumeData, kubele
  */
 export function refuseHostPathTypes(loaded: LoadedPod, fs: Pick<SyncFs, 'kind'>): void {
   const pod = loaded.pod;
-  const hostPaths = (pod.spec?.volumes ?? [])
-    .filter((v) => v.hostPath)
-    .map((v) => ({ volume: v.name, path: v.hostPath!.path, kind: fs.kind(v.hostPath!.path) as PathKind | undefined }));
+  const hostPaths = hostPathFacts(pod, (p) => fs.kind(p));
   const failed = hostPathSteps(pod, { network: null, podDirs: [], hostPaths, images: [] }).filter(
     (s) => s.blocking === 'pod',
   );

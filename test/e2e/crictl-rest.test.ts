@@ -546,6 +546,11 @@ describe('update, checkpoint, runtime-config, events, config', () => {
     ]);
     assertOneLineError(await cfg(['--set', 'colour=red']), /no configuration option named colour/);
     assertOneLineError(await cfg(['--set', 'timeout=soon']), /parse timeout value 'soon'/);
+    // crictl 1.37's seventh option: the retries of connecting (syncpod keeps it for crictl; it does not retry)
+    assert.equal((await cfg(['--set', 'max-retries=5'])).code, 0);
+    assert.equal((await cfg(['--get', 'max-retries'])).stdout, '5\n');
+    assert.match((await cfg(['--list'])).stdout, /\nmax-retries +5\n$/);
+    assertOneLineError(await cfg(['--set', 'max-retries=many']), /parse max-retries value 'many'/);
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   });
 

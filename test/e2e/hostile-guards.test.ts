@@ -199,3 +199,23 @@ test('sync --node: a static pod whose hostPath fails its type check is not synce
   assert.deepEqual(podCgroupsOf([uid]), [], 'no pod cgroup left');
   assert.equal(await nodeState(), before, 'the node holds what it held before');
 });
+
+test('plan: a new pod whose hostPath fails its type check is blocked, exit 1, as sync refuses it (plan said 2 changes, exit 0)', async () => {
+  const f = file(
+    'plan-hostpath.json',
+    pod(
+      { name: 'plan-hostpath', namespace: 'guards' },
+      { volumes: [{ name: 'h', hostPath: { path: hostDir, type: 'Socket' } }] },
+      { volumeMounts: [{ name: 'h', mountPath: '/h' }] },
+    ),
+  );
+  for (const flags of [[], ['--detailed-exitcode']]) {
+    const r = await run(['plan', ...flags, ...nodeFlags(lab), f]);
+    assert.equal(r.code, 1, r.stdout + r.stderr);
+    assert.match(
+      r.stdout,
+      /^Blocked: volume h: hostPath type check failed: \S+ is not a Socket\. Nothing will be done for this pod\.$/m,
+    );
+    assert.match(r.stderr, /pod guards\/plan-hostpath is blocked: volume h: hostPath type check failed/);
+  }
+});

@@ -400,6 +400,34 @@ test('a skipped volume does not block; the plan says so among its assumptions', 
   );
 });
 
+test('a new pod whose hostPath fails its type check is blocked; a pod the runtime already holds is not (its volumes were mounted)', () => {
+  const pod = basePod();
+  pod.spec!.volumes = [
+    { name: 'sock', hostPath: { path: '/run/app.sock', type: 'Socket' } },
+    { name: 'plain', hostPath: { path: '/data' } },
+  ];
+  const hostPaths = [
+    { volume: 'sock', path: '/run/app.sock', kind: 'dir' as const },
+    { volume: 'plain', path: '/data' },
+  ];
+  const fresh = plan(
+    pod,
+    (st) => {
+      st.sandboxStatuses = [];
+      st.containerStatuses = [];
+    },
+    { hostPaths },
+  );
+  checkContract(fresh, 'hostPath');
+  assert.equal(fresh.blocked, 'volume sock: hostPath type check failed: /run/app.sock is not a Socket');
+  assert.match(fresh.summary.text, /^Blocked: volume sock: hostPath type check failed/);
+  assert.equal(plan(pod, undefined, { hostPaths }).blocked, null);
+  assert.equal(
+    plan(pod, undefined, { hostPaths: [{ volume: 'sock', path: '/run/app.sock', kind: 'socket' }] }).blocked,
+    null,
+  );
+});
+
 test('a plain pod is not blocked and lists no volumes', () => {
   const p = plan(basePod());
   assert.equal(p.blocked, null);

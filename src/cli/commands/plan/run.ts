@@ -8,7 +8,7 @@ import { planNodeUpgrade, planPods, planUpgrade, resolveRules } from '../../../w
 import { formatPlans } from '../../../render/plan-view';
 import { formatUpgradePlan } from '../../../render/upgrade-view';
 import { nodeRequest, planNodeCommand } from '../../whole-node';
-import { nodeDeps, upgradeNodeDeps } from '../../../workflows/invocation-deps';
+import { nodeDeps, nodePathKind, upgradeNodeDeps } from '../../../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../../../workflows/upgrade-node';
 import { detectedForRules, withNodeProfile } from '../../../workflows/node-profile';
 import { readVolumeData } from '../../../workflows/volume-data';
@@ -67,6 +67,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     readStdin: () => ctx.readStdinBytes(),
     now: () => ctx.now(),
     note: (l: string) => void ctx.io.stderr.write(`${l}\n`),
+    pathKind: nodePathKind(ctx.settings().hostRoot),
   };
   if (target !== undefined) {
     const upgrade = await planUpgrade({ ...req, targetVersion: target, node: startup }, deps);
