@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { parseEnvFile } from '../../src/workflows/node-settings';
 
 test('--env-file: a UTF-8 byte order mark, CRLF line ends and comments do not change the keys', () => {
-  const text = '\uFEFFshop/db/password=s3cret\r\n# a comment\r\nshop/db/user=app\r\nMODE=blue\r\nother/db/password=x\r\n';
+  const text =
+    '\uFEFFshop/db/password=s3cret\r\n# a comment\r\nshop/db/user=app\r\nMODE=blue\r\nother/db/password=x\r\n';
   const got = parseEnvFile(text, 'values.env', 'shop');
   assert.deepEqual(got.secrets, { db: { password: 's3cret', user: 'app' } });
   assert.deepEqual(got.env, { MODE: 'blue' });
