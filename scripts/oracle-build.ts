@@ -27,38 +27,44 @@ const ROOT = resolve(__dirname, '..');
 /**
  * The newest patch the module proxy serves of each minor (k8s.io/kubernetes), the driver parts it
  * takes (oracle/go/driver/): RestartAllContainers from 1.35, UpdatePodSandboxResources from 1.33,
- * CRI types as google.golang.org/protobuf messages from 1.34 (gogo/protobuf before); and the overlay
+ * CRI types as google.golang.org/protobuf messages from 1.34 (gogo/protobuf before), pod-level resources
+ * in the PodSpec from 1.32; and the overlay
  * directories (oracle/go/overlay/) whose files are added to kuberuntime besides overlay/shared/: one
  * per distinct set of the unexported names kubelet gives those parts (minors with the same names
  * share one, named after the first of them), plus memory-usage/ where kubelet reads the pod's memory
- * usage before a decrease (1.34+). 1.29–1.31 have go.mod/go.sum (oracle/v1.M/) and overlays
- * (v1.29/ serves 1.29 and 1.30, v1.31/) but are listed only once their builds are checked.
+ * usage before a decrease (1.34+). 1.29 and 1.30 have go.mod/go.sum (oracle/v1.M/) and an overlay
+ * (v1.29/ serves both) but are listed only once their builds are checked.
  */
 export const ORACLE_MINORS: Record<string, { release: string; driver: string[]; overlay: string[] }> = {
-  '1.32': { release: 'v1.32.13', driver: ['no-restart-all.go', 'gogojson.go'], overlay: ['v1.32'] },
+  '1.31': {
+    release: 'v1.31.14',
+    driver: ['no-restart-all.go', 'gogojson.go', 'no-pod-resources.go'],
+    overlay: ['v1.31'],
+  },
+  '1.32': { release: 'v1.32.13', driver: ['no-restart-all.go', 'gogojson.go', 'pod-resources.go'], overlay: ['v1.32'] },
   '1.33': {
     release: 'v1.33.13',
-    driver: ['no-restart-all.go', 'sandbox-resources.go', 'gogojson.go'],
+    driver: ['no-restart-all.go', 'sandbox-resources.go', 'gogojson.go', 'pod-resources.go'],
     overlay: ['v1.33'],
   },
   '1.34': {
     release: 'v1.34.4',
-    driver: ['no-restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    driver: ['no-restart-all.go', 'sandbox-resources.go', 'protojson.go', 'pod-resources.go'],
     overlay: ['v1.34', 'memory-usage'],
   },
   '1.35': {
     release: 'v1.35.4',
-    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go', 'pod-resources.go'],
     overlay: ['v1.35', 'memory-usage'],
   },
   '1.36': {
     release: 'v1.36.3',
-    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go', 'pod-resources.go'],
     overlay: ['v1.36', 'memory-usage'],
   },
   '1.37': {
     release: 'v1.37.2',
-    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go'],
+    driver: ['restart-all.go', 'sandbox-resources.go', 'protojson.go', 'pod-resources.go'],
     overlay: ['v1.37', 'memory-usage'],
   },
 };

@@ -321,13 +321,12 @@ func actuatedFrom(pod *v1.Pod, c *v1.Container, r *Resources) v1.ResourceRequire
 	}
 	cpuLimit := c.Resources.Limits.Cpu().MilliValue()
 	memLimit := c.Resources.Limits.Memory().Value()
-	if gateOn("PodLevelResources") && pod.Spec.Resources != nil &&
-		(pod.Spec.Resources.Limits != nil || pod.Spec.Resources.Requests != nil) {
+	if pr := podResources(pod); gateOn("PodLevelResources") && pr != nil && (pr.Limits != nil || pr.Requests != nil) {
 		if cpuLimit == 0 {
-			cpuLimit = pod.Spec.Resources.Limits.Cpu().MilliValue()
+			cpuLimit = pr.Limits.Cpu().MilliValue()
 		}
 		if memLimit == 0 {
-			memLimit = pod.Spec.Resources.Limits.Memory().Value()
+			memLimit = pr.Limits.Memory().Value()
 		}
 	}
 	wantReq := cpuLimit
@@ -530,8 +529,8 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 	if u, ok := any(m).(interface{ SetPodMemoryUsage(*v1.Pod, uint64) }); ok {
 		u.SetPodMemoryUsage(pod, sc.MemoryUsage)
 	}
-	if pod.Spec.Resources != nil {
-		_ = m.SetActuatedPod(pod, *pod.Spec.Resources)
+	if pr := podResources(pod); pr != nil {
+		_ = m.SetActuatedPod(pod, *pr)
 	}
 	for _, c := range sc.Containers {
 		if r, ok := sc.Liveness[c.Name]; ok && c.State == "CONTAINER_RUNNING" {

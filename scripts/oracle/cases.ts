@@ -461,6 +461,7 @@ const CASES: Array<[string, () => Scenario, Mutate, number?]> = [
       c(s, 'foo2').resources = { cpuShares: 102, cpuQuota: 10000, cpuPeriod: 100000, memoryLimitInBytes: 0 };
       c(s, 'foo3').resources = { cpuShares: 2, cpuQuota: 0, cpuPeriod: 100000, memoryLimitInBytes: 0 };
     },
+    32, // pod-level resources are in the API from 1.32
   ],
   [
     'Regression: 1.37 resizes a running container before it starts a sidecar again',

@@ -252,12 +252,16 @@ export function resolveKubeletRules(
   if (rulesMinor <= 32) {
     unpinned.push({
       id: 'init-path-rules',
-      short: `kubelet ${v.text}: three init-path rules are assumed to have changed with the 1.${rulesMinor}.${fixPatch ?? 0} init-container fixes.`,
+      short:
+        rulesMinor === 32
+          ? `kubelet ${v.text}: a changed sidecar is restarted and OnFailure counts only an exited container with code 0 as succeeded (both new in 1.32).`
+          : `kubelet ${v.text}: a changed sidecar is not restarted and OnFailure counts any stopped container with code 0 as succeeded (both until 1.32).`,
       detail:
-        'They were read in 1.28 and 1.33 trees only: ' +
-        (initFixed
-          ? 'a changed sidecar is restarted, exited regular containers do not mean "initialized", and OnFailure counts only an exited container with code 0 as succeeded.'
-          : 'a changed sidecar is not restarted, an exited regular container means "initialized", and OnFailure counts any stopped container with code 0 as succeeded.'),
+        rulesMinor === 32
+          ? 'Read in k8s.io/kubernetes v1.32.13 and v1.31.14.'
+          : initFixed
+            ? `With the 1.${rulesMinor}.${fixPatch} init-container fixes an exited regular container no longer means "initialized" and an init container stuck in Created is started again (read in v1.31.14).`
+            : `Before the 1.${rulesMinor}.${fixPatch} init-container fixes an exited regular container means "initialized" and an init container stuck in Created is left alone.`,
     });
   }
   const source = mirrorSourceNote(rulesMinor, { text: rulesText, patch: v.minor > NEWEST_MINOR ? null : v.patch });
@@ -289,9 +293,11 @@ export function resolveKubeletRules(
     hashScheme: hashSchemeOfMinor(rulesMinor),
     initPathRule,
     restartCreatedInitContainers: initFixed,
-    restartChangedSidecars: initFixed,
+    // Both came with 1.32 only, not with the 1.29–1.31 patch fixes (k8s.io/kubernetes v1.31.14's
+    // computeInitContainerActions and containerSucceeded; its oracle disagreed before).
+    restartChangedSidecars: rulesMinor >= 32,
     exitedCountsAsInitialized: !initFixed,
-    succeededRequiresExited: initFixed,
+    succeededRequiresExited: rulesMinor >= 32,
     initStatusFromActiveSandbox: rulesMinor >= 37,
     resizeRunningInitContainers:
       rulesMinor >= 36 && gates.InPlacePodVerticalScaling && gates.InPlacePodVerticalScalingInitContainers,

@@ -78,7 +78,8 @@ interface Case {
   mutatePod?: (pod: Pod) => void;
   mutateStatus?: (status: PodStatus, pod: Pod, version: string) => void;
   probes?: (status: PodStatus) => ProbeResults;
-  want: Partial<Want>;
+  /** What kubelet decides; a function where it differs by version. */
+  want: Partial<Want> | ((version: string) => Partial<Want>);
 }
 
 type Base = (version: string) => { pod: Pod; status: PodStatus };
@@ -109,7 +110,7 @@ function runTable(
           featureGates: run.gates,
           probeResults: probes,
         };
-        let want: Want = { ...noAction, ...c.want };
+        let want: Want = { ...noAction, ...(typeof c.want === 'function' ? c.want(run.version) : c.want) };
         if (run.legacy && want.init.length > 0) {
           want = { ...want, nextInit: pod.spec!.initContainers![want.init[0]].name, init: [] };
         }
@@ -204,6 +205,22 @@ const computePodActionsCases: Case[] = [
       Object.assign(s.containerStatuses[1], exited(0));
     },
     want: { killPod: true, createSandbox: true, attempt: 1, start: [0, 2] },
+  },
+  {
+    // Regression (the 1.31 oracle): up to 1.31 containerSucceeded takes any stopped status with exit
+    // code 0, so a container left in Created is not started again; from 1.32 only an exited one counts.
+    name: 'sandbox dead, OnFailure, a container left in Created: started again from 1.32 only',
+    mutatePod: policy('OnFailure'),
+    mutateStatus: (s) => {
+      sandboxNotReady(s);
+      Object.assign(s.containerStatuses[1], { state: 'created', exitCode: 0 });
+    },
+    want: (version) => ({
+      killPod: true,
+      createSandbox: true,
+      attempt: 1,
+      start: Number(version.split('.')[1]) >= 32 ? [0, 1, 2] : [0, 2],
+    }),
   },
   {
     name: 'kill pod and recreate all containers if the PodSandbox does not have an IP',
@@ -534,7 +551,9 @@ const restartableInitCases: Case[] = [
       pod.spec!.restartPolicy = 'Always';
       pod.spec!.initContainers![2].image = 'foo-image';
     },
-    want: { init: [2], kill: ['initid3'], start: [0, 1, 2] },
+    // New in 1.32: kubelet v1.31.14 leaves a running sidecar whose spec changed alone (its oracle).
+    want: (version) =>
+      Number(version.split('.')[1]) >= 32 ? { init: [2], kill: ['initid3'], start: [0, 1, 2] } : { start: [0, 1, 2] },
   },
   {
     name: 'restart terminated restartable init container and next init container',
