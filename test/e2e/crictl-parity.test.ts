@@ -106,12 +106,15 @@ function withIds(args: string[]): string[] {
 
 /**
  * Runs both and compares stdout and the exit code. Tables say "N seconds ago", so a pair taken across
- * a second boundary is taken again (at most three times); a real difference stays different.
+ * a second boundary is taken again (at most three times, a second apart: on a loaded machine syncpod
+ * reads the clock a second after crictl, and "9 seconds ago" beside "10 seconds ago" pads the table's
+ * columns differently until both counts have two digits); a real difference stays different.
  */
 async function compare(c: Case): Promise<void> {
   const args = withIds(c.args);
   let last: { ours: RunResult; theirs: RunResult } | undefined;
   for (let i = 0; i < 3; i++) {
+    if (i > 0) await new Promise((r) => setTimeout(r, 1000));
     // Both at once, so both read the same clock for "N seconds ago".
     const [theirs, ours] = await Promise.all([runCrictl(args), syncpod(args, { env: lab.env })]);
     last = { ours, theirs };

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, crictlBinary, startLab, type Lab } from '../harness/lab';
+import { BUSYBOX_IMAGE, crictlBinary, labRuntime, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { syncpod } from './helpers';
 import { kubeletSandboxConfig } from './cri-pods';
@@ -15,7 +15,17 @@ let lab: Lab;
 let rt: CriService<RuntimeMethods>;
 let crictlBin: string;
 const ids = { pod: '', app: '' };
-const POD = { name: 'ウェブ名前-pod', namespace: '名前空間', uid: 'uid-crictl-templates' };
+/**
+ * CRI-O v1.34 on this host cannot run a pod or container whose name or namespace holds a non-ASCII
+ * character (RunPodSandbox/CreateContainer fail: "write child: broken pipe"; kubelet never sends one,
+ * names are DNS labels). On CRI-O the same templates and tables are compared with ASCII names; the
+ * wide-rune column widths are syncpod's renderer, checked on both containerd runtimes.
+ */
+const WIDE = labRuntime().kind !== 'crio';
+const POD = WIDE
+  ? { name: 'ウェブ名前-pod', namespace: '名前空間', uid: 'uid-crictl-templates' }
+  : { name: 'web-pod', namespace: 'name-space', uid: 'uid-crictl-templates' };
+const APP = WIDE ? 'アプリ' : 'app';
 
 const sandboxConfig = () =>
   kubeletSandboxConfig(lab, POD, { labels: { tier: 'front' }, annotations: { note: 'a\u0001b "quoted" <html>' } });
@@ -40,18 +50,18 @@ before(async () => {
   rt = new CriService<RuntimeMethods>(lab.endpoint, 'RuntimeService', { timeoutMs: 30000 });
   const sb = sandboxConfig();
   ids.pod = (await rt.call('RunPodSandbox', { config: sb }, { timeoutMs: 60000 })).podSandboxId;
-  fs.mkdirSync(path.join(sb.logDirectory, 'アプリ'), { recursive: true });
+  fs.mkdirSync(path.join(sb.logDirectory, APP), { recursive: true });
   ids.app = (
     await rt.call(
       'CreateContainer',
       {
         podSandboxId: ids.pod,
         config: {
-          metadata: { name: 'アプリ', attempt: 0 },
+          metadata: { name: APP, attempt: 0 },
           image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
           command: ['sh', '-c', 'sleep 3600'],
-          logPath: 'アプリ/0.log',
-          labels: { 'io.kubernetes.container.name': 'アプリ', 'io.kubernetes.pod.uid': POD.uid },
+          logPath: `${APP}/0.log`,
+          labels: { 'io.kubernetes.container.name': APP, 'io.kubernetes.pod.uid': POD.uid },
         },
         sandboxConfig: sb,
       },
@@ -143,7 +153,7 @@ describe('tables with wide (CJK) names: columns as Go’s tabwriter counts them 
         assert.equal(want.code, 0, want.stderr);
         assert.equal(got.code, 0, got.stderr);
         if (seconds(got.stdout) === seconds(want.stdout)) {
-          assert.ok(want.stdout.includes(POD.name) || want.stdout.includes('アプリ'), want.stdout);
+          assert.ok(want.stdout.includes(POD.name) || want.stdout.includes(APP), want.stdout);
           return;
         }
         last = `crictl:\n${want.stdout}\nsyncpod:\n${got.stdout}`;

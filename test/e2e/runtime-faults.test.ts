@@ -145,7 +145,8 @@ describe('the runtime fails under a sync', () => {
     // The wait ends with the runtime: one line that names the endpoint, exit 1, no stack, no lock left.
     assert.equal(r.code, 1, r.stdout + r.stderr);
     assert.doesNotMatch(r.stderr, /\n\s+at /);
-    assert.match(unwrapped(r.stdout), /wait-init-container\s+slow\s+SyncError .*containerd\.sock/);
+    // (the lab's socket: containerd.sock, or crio.sock on CRI-O)
+    assert.match(unwrapped(r.stdout), /wait-init-container\s+slow\s+SyncError .*(containerd|crio)\.sock/);
     assert.ok(lockGone('crash-init'), 'the lock was released');
 
     await lab.restartContainerd();
@@ -205,7 +206,10 @@ describe('the runtime fails under a sync', () => {
     } finally {
       lab.signalContainerd('SIGCONT');
     }
-    assertOneLineError(r, /^syncpod: endpoint unix:\/\/.*containerd\.sock: no answer to ListPodSandbox within 1s /);
+    assertOneLineError(
+      r,
+      /^syncpod: endpoint unix:\/\/.*(containerd|crio)\.sock: no answer to ListPodSandbox within 1s /,
+    );
     assert.deepEqual(await sandboxes('frozen'), [], 'nothing was made');
 
     // Frozen right after the sandbox step, for longer than --timeout: the mutating call in flight has

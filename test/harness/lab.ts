@@ -277,6 +277,16 @@ const socketOf = (rt: LabRuntime, dir: string) => path.join(dir, rt.kind === 'cr
  * lab's local images), runc and Debian's conmon, the lab's CNI dir, cgroupfs as the lab's containerd
  * uses, NRI and metrics off.
  */
+/**
+ * CRI-O's attach sockets live at DIR/<64-hex id>/attach, and a unix socket path has at most 107
+ * bytes: under the lab directory the path was too long and every attach failed ("failed to connect
+ * to container … attach socket", crictl's too). A short directory of the lab's own in the temp dir,
+ * named by a hash of the lab directory, removed with the lab.
+ */
+export function crioAttachDir(dir: string): string {
+  return path.join(os.tmpdir(), `spa-${createHash('sha256').update(path.resolve(dir)).digest('hex').slice(0, 8)}`);
+}
+
 function crioConf(rt: LabRuntime, dir: string, cniConfDir: string): string {
   return `[crio]
 root = "${dir}/storage/root"
@@ -297,7 +307,7 @@ conmon_cgroup = "pod"
 pinns_path = "${rt.pinns}"
 namespaces_dir = "${dir}/crio-ns"
 container_exits_dir = "${dir}/crio-exits"
-container_attach_socket_dir = "${dir}/crio-attach"
+container_attach_socket_dir = "${crioAttachDir(dir)}"
 hooks_dir = ["${dir}/crio-hooks"]
 cdi_spec_dirs = ["${dir}/crio-cdi"]
 decryption_keys_path = "${dir}/crio-keys"
@@ -340,6 +350,7 @@ function prepareCrio(dir: string): void {
     'crio-registries.d',
   ])
     fs.mkdirSync(path.join(dir, d), { recursive: true });
+  fs.mkdirSync(crioAttachDir(dir), { recursive: true });
   fs.writeFileSync(path.join(dir, 'crio-mounts.conf'), '');
   fs.writeFileSync(path.join(dir, 'crio-policy.json'), '{"default":[{"type":"insecureAcceptAnything"}]}\n');
   fs.writeFileSync(path.join(dir, 'crio-registries.conf'), 'unqualified-search-registries = ["docker.io"]\n');
@@ -516,6 +527,16 @@ export function podUidsOf(dir: string): string[] {
   const uids = new Set<string>();
   for (const m of text.matchAll(/RunPodSandbox for [^\n]*?\b[Uu]id:(?:\\?")?([0-9A-Za-z][0-9A-Za-z_.-]*)/g))
     uids.add(m[1]!);
+  // CRI-O does not log the uid: the pod log directories (NAMESPACE_NAME_UID, as kubelet and syncpod
+  // name them) give it, for both runtimes.
+  try {
+    for (const name of fs.readdirSync(path.join(dir, 'pod-logs'))) {
+      const m = /^[^_]+_[^_]+_([0-9A-Za-z][0-9A-Za-z_.-]*)$/.exec(name);
+      if (m) uids.add(m[1]!);
+    }
+  } catch {
+    /* no pod logs */
+  }
   return [...uids].sort();
 }
 
@@ -636,6 +657,7 @@ function destroyLab(dir: string, netns: string | undefined, keepDir: boolean, le
     /* a read-only checkout: the last check has less to look at */
   }
   if (!keepDir) fs.rmSync(dir, { recursive: true, force: true });
+  fs.rmSync(crioAttachDir(dir), { recursive: true, force: true });
 }
 
 /** Removes labs left behind by test processes that died (their owner pid is gone). */

@@ -595,6 +595,13 @@ function resizablePod(resizePolicy?: Array<{ resourceName: string; restartPolicy
 const reported = (cpuShares: number, cpuQuota: number, memoryLimitInBytes: number) => (st: PodStatus) =>
   setStatus(st, 'app', { resources: { cpuShares, cpuQuota, cpuPeriod: 100000, memoryLimitInBytes } });
 
+/** The plan of resizablePod() as kubelet 1.36 on a node whose runtime reports `report`'s resources. */
+const resizePlan = (report: (st: PodStatus) => void) => {
+  const st = healthyStatus(resizablePod(), 'name+image');
+  report(st);
+  return buildPlan({ pod: resizablePod(), podStatus: st, now: T0, options: { kubeletVersion: '1.36' } });
+};
+
 test('resize: resources the runtime reports as the spec wants are kept', () => {
   const a = plan(resizablePod(), '1.36', reported(102, 20000, 64 * 1024 * 1024));
   assert.deepEqual([a.containersToUpdate, a.containersToKill, a.containersToStart], [[], [], []]);
@@ -607,16 +614,7 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
     [['app', ['cpu'], 102, 20000]],
   );
   assert.deepEqual([a.containersToKill, a.containersToStart, a.killPod], [[], [], false]);
-  const p = buildPlan({
-    pod: resizablePod(),
-    podStatus: (() => {
-      const st = healthyStatus(resizablePod(), 'name+image');
-      reported(51, 10000, 64 * 1024 * 1024)(st);
-      return st;
-    })(),
-    now: T0,
-    options: { kubeletVersion: '1.36' },
-  });
+  const p = resizePlan(reported(51, 10000, 64 * 1024 * 1024));
   // The pod's CPU request grows (shares 50 → 102): kubelet raises the pod cgroup first and tells
   // the runtime (UpdatePodSandboxResources, 1.34+), then updates the container.
   assert.deepEqual(
@@ -633,29 +631,11 @@ test('resize: changed CPU is updated in place (resizePolicy NotRequired by defau
 });
 
 test('resize: a changed memory limit is said in quantities as the manifest writes them, not bytes', () => {
-  const p = buildPlan({
-    pod: resizablePod(),
-    podStatus: (() => {
-      const st = healthyStatus(resizablePod(), 'name+image');
-      reported(102, 20000, 32 * 1024 * 1024)(st);
-      return st;
-    })(),
-    now: T0,
-    options: { kubeletVersion: '1.36' },
-  });
+  const p = resizePlan(reported(102, 20000, 32 * 1024 * 1024));
   const step = p.steps.find((s) => s.action === 'update-container-resources');
   assert.equal(step?.reason, "in-place resize (runtime's report → spec): memory limit 32Mi → 64Mi");
   assert.equal(step?.resources?.memoryLimitInBytes, 64 * 1024 * 1024, 'the CRI value stays bytes');
-  const none = buildPlan({
-    pod: resizablePod(),
-    podStatus: (() => {
-      const st = healthyStatus(resizablePod(), 'name+image');
-      reported(102, 20000, 0)(st);
-      return st;
-    })(),
-    now: T0,
-    options: { kubeletVersion: '1.36' },
-  });
+  const none = resizePlan(reported(102, 20000, 0));
   assert.match(
     none.steps.find((s) => s.action === 'update-container-resources')?.reason ?? '',
     /memory limit none → 64Mi$/,
