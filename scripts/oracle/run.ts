@@ -57,6 +57,8 @@ export class OracleProcess {
   private child: ChildProcessWithoutNullStreams;
   private waiting: Array<(line: string) => void> = [];
   private stderr = '';
+  /** Set once the process has ended (a kubelet panic, a kill): it answers no more scenarios. */
+  exited: string | undefined;
 
   constructor(bin: string) {
     this.child = spawn(bin, [], { stdio: ['pipe', 'pipe', 'pipe'] });
@@ -65,10 +67,11 @@ export class OracleProcess {
       this.stderr = (this.stderr + d).slice(-4000);
     });
     this.child.on('exit', (code, signal) => {
-      for (const w of this.waiting.splice(0))
-        w(
-          JSON.stringify({ error: `oracle exited (${code ?? signal}): ${this.stderr.trim().split('\n').pop() ?? ''}` }),
-        );
+      // A Go panic's first line names it (e.g. "close of closed channel"); the last is a frame.
+      const panic = /panic(?:="|: )([^"\n]+)/.exec(this.stderr)?.[1];
+      const last = this.stderr.trim().split('\n').pop() ?? '';
+      this.exited = `oracle exited (${code ?? signal}): ${panic ? `panic: ${panic}` : last}`;
+      for (const w of this.waiting.splice(0)) w(JSON.stringify({ error: this.exited }));
     });
     // A closed pipe of a killed oracle is reported through 'exit'.
     this.child.stdin.on('error', () => undefined);
@@ -80,6 +83,8 @@ export class OracleProcess {
    * this process then answers no more scenarios (runScenarios starts another).
    */
   run(line: string, timeoutMs?: number): Promise<OracleResult & { timedOut?: boolean }> {
+    if (this.exited)
+      return Promise.resolve({ name: '', sandboxes: null, containers: null, calls: [], error: this.exited });
     return new Promise((resolve) => {
       let timer: NodeJS.Timeout | undefined;
       const answer = (out: string) => {
@@ -274,7 +279,9 @@ export async function runScenarios(
       const t0 = performance.now();
       const now = Date.now();
       const k = await oracle.run(oracleInput(scenario, now), timeoutMs);
-      if (k.timedOut) {
+      if (k.timedOut || oracle.exited) {
+        // A hung oracle was killed, or kubelet's code crashed it (a panic): this scenario says so in
+        // one line; the next gets a fresh oracle at once.
         log(`oracle ${release}: scenario ${scenario.name}: kubelet's side: ${k.error}`);
         oracle = new OracleProcess(bin);
       }

@@ -15,6 +15,10 @@ const rl = require('node:readline').createInterface({ input: process.stdin });
 rl.on('line', (line) => {
   const { name } = JSON.parse(line);
   if (name === 'hangs') return;
+  if (name === 'crashes') {
+    process.stderr.write('panic: close of closed channel\\n\\ngoroutine 1 [running]:\\nmain.main()\\n');
+    process.exit(2);
+  }
   process.stdout.write(JSON.stringify({ name, error: 'answered by pid ' + process.pid }) + '\\n');
 });
 `;
@@ -58,6 +62,38 @@ test('a scenario whose kubelet side never answers is one line naming it; the nex
     const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
     assert.ok(pid(before.error) && pid(after.error), `${before.error} / ${after.error}`);
     assert.notEqual(pid(after.error), pid(before.error), 'the scenario after the hung one ran on a new oracle process');
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a scenario that crashes the kubelet side (a Go panic) names the panic; the next runs at once on a fresh oracle', {
+  timeout: 30_000,
+}, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-crash-'));
+  try {
+    const bin = join(dir, 'oracle');
+    writeFileSync(bin, HANGING_ORACLE);
+    chmodSync(bin, 0o755);
+    const lines: string[] = [];
+    const report = await runScenarios(
+      'v1.31.14',
+      bin,
+      [scenario('before'), scenario('crashes'), scenario('after')],
+      undefined,
+      undefined,
+      // Far above the whole run: a crashed oracle must not be waited for.
+      { timeoutMs: 20_000, log: (l) => lines.push(l) },
+    );
+    const [before, crashed, after] = report.disagree;
+    assert.equal(crashed.scenario.name, 'crashes');
+    assert.equal(crashed.error, 'kubelet: oracle exited (2): panic: close of closed channel');
+    assert.deepEqual(lines, [
+      "oracle v1.31.14: scenario crashes: kubelet's side: oracle exited (2): panic: close of closed channel",
+    ]);
+    const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
+    assert.ok(pid(after.error), `the scenario after the crash was answered: ${after.error}`);
+    assert.notEqual(pid(after.error), pid(before.error));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
