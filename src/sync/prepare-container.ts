@@ -102,6 +102,8 @@ export async function prepareContainer(
         applyEffect(deps.fs, e);
       } catch (err) {
         if (err instanceof StepError) throw err;
+        // A failed hostPath type check says itself what was checked, volume and path.
+        if (e.kind === 'checkHostPath') throw err;
         throw new Error(`${describeEffect(e)}: ${errorLine(err)}`);
       }
     }

@@ -154,6 +154,11 @@ describe('refused in one line, nothing made on the node', () => {
       ],
       /^syncpod: --secret db=\S+missing: no such file or directory$/,
     ],
+    [
+      'logs --since with a bad time: the flag is refused before the runtime is asked (it said no container matches)',
+      () => ['logs', '--since', 'yesterday', 'no-such-container'],
+      /^syncpod: (invalid --since value "yesterday"|failed to parse value as time or duration: "yesterday")/,
+    ],
   ];
 
   for (const [what, argv, pattern] of rows) {

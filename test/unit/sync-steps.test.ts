@@ -261,3 +261,31 @@ test('runStep: a body that throws a StepError gives its code and what was done b
   });
   assert.deepEqual([ok.ok, ok.message, ok.containerId], [true, 'a; b', 'x']);
 });
+
+test('startContainer: a hostPath that fails its type check at container start is CreateContainerConfigError saying it once', async () => {
+  const pod = basePod();
+  pod.spec!.volumes = [{ name: 'h', hostPath: { path: '/run/app.sock', type: 'Socket' } }];
+  (pod.spec!.containers[0] as any).volumeMounts = [{ name: 'h', mountPath: '/h' }];
+  const sandboxConfig = generatePodSandboxConfig(pod, 0, SANDBOX_OPTIONS).config;
+  const base = {
+    pod,
+    name: 'app',
+    kind: 'regular' as const,
+    sandboxId: 'sb1',
+    sandboxConfig,
+    podIPs: ['10.1.2.3'],
+    statuses: [],
+    containerOptions: NODE,
+    legacyLogDir: '/containers',
+  };
+  const deps = { randomHex: () => '0badc0de', pullTimeoutMs: 1000, pulledImageVolumes: new Map() };
+  let err: unknown;
+  try {
+    await startContainer(ctx(), base, deps); // FakeFs: every path is a directory
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof StepError);
+  assert.equal(err.code, 'CreateContainerConfigError');
+  assert.equal(err.message, 'hostPath volume h: hostPath type check failed: /run/app.sock is not a Socket');
+});

@@ -21,6 +21,8 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
   checkLogTarget(target);
   if (opts.stream !== undefined && opts.stream !== 'stdout' && opts.stream !== 'stderr')
     throw new SyncpodError(`--stream: must be stdout or stderr, got "${opts.stream}"`);
+  const tail = typeof opts.tail === 'number' && opts.tail >= 0 ? opts.tail : undefined;
+  const sinceNs = opts.since ? parseSince(String(opts.since), nowNs(ctx), -new Date().getTimezoneOffset()) : undefined;
   const { runtime } = ctx.cri();
   const { containerId, previousAttempt } = await logTarget(runtime, target, !!opts.previous);
   if (opts.reopen) await runtime.call('ReopenContainerLog', { containerId });
@@ -29,8 +31,6 @@ export async function logs(ctx: Context, args: string[], opts: LogsOptions): Pro
   if (!logPath)
     throw new SyncpodError(`container ${containerId.slice(0, 13)} has no log path (the runtime reported none)`);
   const path = previousAttempt === undefined ? logPath : previousLogPath(logPath, previousAttempt);
-  const tail = typeof opts.tail === 'number' && opts.tail >= 0 ? opts.tail : undefined;
-  const sinceNs = opts.since ? parseSince(String(opts.since), nowNs(ctx), -new Date().getTimezoneOffset()) : undefined;
   const abort = new AbortController();
   const onSigint = () => abort.abort();
   process.once('SIGINT', onSigint);
