@@ -601,7 +601,7 @@ describe(`stats -w and statsp -w on ${labRuntime().kind}: crictl v1.37.0's frame
     child.stderr.on('data', (d) => (got.stderr += d));
     const closed = new Promise<void>((r) => child.on('close', (code) => ((got.code = code), r())));
     try {
-      for (let i = 0; i < 600 && !done(got.stdout) && got.code === null; i++)
+      for (let i = 0; i < 600 && !done(got.stdout + got.stderr) && got.code === null; i++)
         await new Promise((r) => setTimeout(r, 100));
     } finally {
       child.kill('SIGINT');
@@ -617,6 +617,33 @@ describe(`stats -w and statsp -w on ${labRuntime().kind}: crictl v1.37.0's frame
     // containerd 1.6 has no pod metrics (the metricsp case above: both fail there)
     ...(labRuntime().kind === 'containerd' ? [] : [{ args: ['metricsp', '-w'], table: false }]),
   ];
+  test('logs -f of a running container: the log so far, then both wait; Ctrl-C ends both with 0', async () => {
+    for (const args of [
+      ['logs', '-f', '@running'],
+      ['logs', '-f', '--tail', '1', '-t', '@running'],
+    ]) {
+      const full = withIds(args);
+      // The container wrote "hello" to stdout and "oops" to stderr: each tool keeps the two streams apart.
+      const has = (out: string) => out.includes('oops') && (args.includes('--tail') || out.includes('hello'));
+      const [theirs, ours] = await Promise.all([
+        watchUntil(
+          [crictl, '--config', emptyConfig, '-r', lab.endpoint, ...full],
+          { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', ...lab.env, CRI_CONFIG_FILE: emptyConfig },
+          has,
+        ),
+        watchUntil(
+          [process.execPath, path.join(__dirname, '..', '..', 'bin', 'syncpod'), ...full],
+          { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', CRI_CONFIG_FILE: '', ...lab.env },
+          has,
+        ),
+      ]);
+      assert.ok(has(theirs.stdout + theirs.stderr), `crictl ${args.join(' ')}: ${theirs.stdout} ${theirs.stderr}`);
+      assert.equal(theirs.code, 0, `crictl ${args.join(' ')} after SIGINT: ${theirs.stderr}`);
+      assert.equal(ours.code, 0, `syncpod ${args.join(' ')} after SIGINT: ${ours.stderr}`);
+      assert.equal(ours.stdout, theirs.stdout, `${args.join(' ')}: stdout`);
+      assert.equal(ours.stderr, theirs.stderr, `${args.join(' ')}: stderr`);
+    }
+  });
   for (const c of cases) {
     test(c.args.join(' '), async () => {
       // Two whole frames: the third has begun (a table frame is written whole, documents end at the next).
