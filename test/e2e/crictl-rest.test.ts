@@ -12,7 +12,7 @@ import * as path from 'node:path';
 import { BUSYBOX_IMAGE, crictlBinary, labRuntime, startLab, type Lab } from '../harness/lab';
 import { CriService, type RuntimeMethods } from '../../src/cri/grpc-runtime-service';
 import { assertOneLineError, SYNCPOD, syncpod, type RunOptions } from './helpers';
-import { kubeletSandboxConfig, runKubeletContainer } from './cri-pods';
+import { kubeletSandboxConfig, runKubeletContainer, waitFor } from './cri-pods';
 
 /**
  * CRI-O names an image by its bare config digest (containerd: sha256:…) and reports the repo digest
@@ -369,14 +369,25 @@ describe('stats and imagefsinfo', () => {
       });
       await rt.call('StartContainer', { containerId });
       await run(['statsp', '-o', 'json', podSandboxId.slice(0, 12)]); // a first sample (nanocores), as above
-      const json = JSON.parse((await run(['statsp', '-o', 'json', podSandboxId.slice(0, 12)])).stdout);
+      // The runtime fills usageNanoCores only once it holds an earlier sample far enough back, so one
+      // answer may still lack it where the next has it: both tools are asked again (up to 10 s) while
+      // their fields differ; then syncpod's keys must be crictl's.
+      let json: { stats: Array<{ attributes: { id: string }; linux?: any }> } = { stats: [] };
+      let paths: string[] = [];
+      let crictlPaths: string[] = [];
+      await waitFor(async () => {
+        json = JSON.parse((await run(['statsp', '-o', 'json', podSandboxId.slice(0, 12)])).stdout);
+        paths = json.stats[0] ? keyPaths(json.stats[0]).sort() : [];
+        crictlPaths = keyPaths(
+          JSON.parse(crictl(['statsp', '-o', 'json', '--id', podSandboxId]).stdout).stats[0],
+        ).sort();
+        return paths.join() === crictlPaths.join();
+      }, 'the same fields from both tools').catch(() => undefined);
       assert.deepEqual(
         json.stats.map((s: { attributes: { id: string } }) => s.attributes.id),
         [podSandboxId],
       );
-      const paths = keyPaths(json.stats[0]);
-      const crictlPod = JSON.parse(crictl(['statsp', '-o', 'json', '--id', podSandboxId]).stdout).stats[0];
-      assert.deepEqual(paths.sort(), keyPaths(crictlPod).sort(), 'the keys crictl 1.37 prints');
+      assert.deepEqual(paths, crictlPaths, 'the keys crictl 1.37 prints');
       if (!CRIO)
         for (const key of [
           'attributes.metadata.namespace',
