@@ -22,13 +22,16 @@ export interface RunOptions {
   prefix?: string[];
   /** Run this copy of the CLI instead of the checkout's bin/syncpod. */
   cli?: string;
+  /** Execute the file itself, as a shell runs it (its #! line), instead of `node -- FILE`. */
+  asProgram?: boolean;
 }
 
 export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // `--` ends node's own options, as bin/syncpod's #! line does: Node 20 would otherwise take a
     // later `--env-file FILE` (syncpod's flag) as its own.
-    const argv = [process.execPath, '--', opts.cli ?? SYNCPOD, ...args];
+    const cli = opts.cli ?? SYNCPOD;
+    const argv = opts.asProgram ? [cli, ...args] : [process.execPath, '--', cli, ...args];
     if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
     if (opts.prefix) argv.unshift(...opts.prefix);
     const child = spawn(argv[0], argv.slice(1), {

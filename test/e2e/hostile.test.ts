@@ -4,13 +4,12 @@
 // half-made). The table is meant to grow: add a row per hostile input found.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as http from 'node:http';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
-import { assertOneLineError, SYNCPOD, syncpod, type RunResult } from './helpers';
+import { assertOneLineError, syncpod } from './helpers';
 import { nodeFlags } from './sync-helpers';
 
 let lab: Lab;
@@ -43,21 +42,6 @@ async function runtimeState(): Promise<string> {
   assert.equal(pods.code, 0, pods.stderr);
   assert.equal(ctrs.code, 0, ctrs.stderr);
   return `pods: ${pods.stdout.split('\n').sort().join(' ')}; containers: ${ctrs.stdout.split('\n').sort().join(' ')}`;
-}
-
-/** Runs the built CLI as a user does: the bin file executed, its #! line honoured. */
-function runAsProgram(args: string[], env: Record<string, string>): Promise<RunResult> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(SYNCPOD, args, { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env } });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-    child.stdin.on('error', () => undefined); // EPIPE when syncpod exits first: its exit code speaks
-    child.stdin.end();
-  });
 }
 
 before(async () => {
@@ -331,7 +315,7 @@ describe('hostile input is refused before anything happens', () => {
   }
 
   test("sync --env-file FILE run as a program: syncpod's flag, not node's (node exited 9 first)", async () => {
-    const r = await runAsProgram(
+    const r = await syncpod(
       [
         'sync',
         '-y',
@@ -340,7 +324,7 @@ describe('hostile input is refused before anything happens', () => {
         path.join(dir, 'no-such.env'),
         file('envfile.yaml', pod('envfile')),
       ],
-      lab.env,
+      { env: lab.env, asProgram: true },
     );
     assertOneLineError(r, /^syncpod: --env-file \S+no-such\.env: no such file or directory$/);
   });

@@ -6,7 +6,7 @@
 // server here serves plain http); the streaming server is a real https WebSocket server.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as https from 'node:https';
 import type { AddressInfo } from 'node:net';
@@ -16,7 +16,7 @@ import { WebSocketServer } from 'ws';
 import * as grpc from '@grpc/grpc-js';
 import { decodeMessage, encodeMessage } from '../../src/cri/codec';
 import { runtimeV1 } from '../../src/cri/gen/runtime-v1';
-import { SYNCPOD } from './helpers';
+import { syncpod } from './helpers';
 
 const CONTAINER = 'c0ffee0000000000000000000000000000000000000000000000000000000001';
 let dir: string;
@@ -106,33 +106,18 @@ after(() => {
   fs.rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs bin/syncpod itself (the file executed, as from a shell) with exactly `env`. */
-function launcher(
-  args: string[],
-  env: Record<string, string>,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(SYNCPOD, ['-r', `unix://${socket}`, ...args], {
-      env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: '/root', CRI_CONFIG_FILE: '', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** bin/syncpod itself, executed as from a shell, with `env` added to the helper's PATH, HOME and CRI_CONFIG_FILE. */
+const run = (args: string[], env: Record<string, string>) =>
+  syncpod(['-r', `unix://${socket}`, ...args], { env, asProgram: true });
 
 describe('https streaming server and NODE_EXTRA_CA_CERTS', () => {
   test('the CA named by NODE_EXTRA_CA_CERTS is trusted: exec runs over wss', async () => {
-    const r = await launcher(['exec', CONTAINER.slice(0, 12), 'echo'], { NODE_EXTRA_CA_CERTS: caFile });
+    const r = await run(['exec', CONTAINER.slice(0, 12), 'echo'], { NODE_EXTRA_CA_CERTS: caFile });
     assert.deepEqual([r.code, r.stdout, r.stderr], [0, 'hello over tls\n', '']);
   });
 
   test('without it the server is refused in one line naming the URL and the certificate', async () => {
-    const r = await launcher(['exec', CONTAINER.slice(0, 12), 'echo'], {});
+    const r = await run(['exec', CONTAINER.slice(0, 12), 'echo'], {});
     assert.equal(r.code, 1);
     assert.equal(r.stdout, '');
     assert.match(
@@ -142,7 +127,7 @@ describe('https streaming server and NODE_EXTRA_CA_CERTS', () => {
   });
 
   test('an unreadable NODE_EXTRA_CA_CERTS is a warning, as Node makes it, and the CA is not trusted', async () => {
-    const r = await launcher(['exec', CONTAINER.slice(0, 12), 'echo'], {
+    const r = await run(['exec', CONTAINER.slice(0, 12), 'echo'], {
       NODE_EXTRA_CA_CERTS: path.join(dir, 'none.pem'),
     });
     assert.equal(r.code, 1);
