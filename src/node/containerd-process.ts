@@ -13,7 +13,15 @@ import {
   type ContainerdConfigRead,
   type ParsedFile,
 } from './containerd-config';
-import { flagValue, problem, processesNamed, resolveFrom, sameSocket, socketPath } from './runtime-process';
+import {
+  flagValue,
+  notServedBy,
+  problem,
+  processesNamed,
+  resolveFrom,
+  sameSocket,
+  socketPath,
+} from './runtime-process';
 
 export { socketPath } from './runtime-process';
 
@@ -131,11 +139,5 @@ export function readContainerdConfig(q: ContainerdLookup): ContainerdConfigRead 
       return { found: false, why: (err as Error).message };
     }
   }
-  return {
-    found: false,
-    why:
-      procs.length === 0
-        ? `no containerd process runs here (the runtime at ${sock} may be another)`
-        : `no containerd process here serves ${sock}${problems.length ? ` (${problems.join('; ')})` : ''}`,
-  };
+  return notServedBy('containerd', sock, procs.length, problems);
 }

@@ -19,6 +19,7 @@ import {
 import {
   flagValue,
   flagValues,
+  notServedBy,
   problem,
   processesNamed,
   resolveFrom,
@@ -180,11 +181,5 @@ export function readCrioConfig(q: CrioLookup): CrioConfigRead {
       return { found: false, why: (err as Error).message };
     }
   }
-  return {
-    found: false,
-    why:
-      procs.length === 0
-        ? `no crio process runs here (the runtime at ${sock} may be another)`
-        : `no crio process here serves ${sock}${problems.length ? ` (${problems.join('; ')})` : ''}`,
-  };
+  return notServedBy('crio', sock, procs.length, problems);
 }

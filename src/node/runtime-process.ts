@@ -105,6 +105,25 @@ export function processesNamed(proc: string, comm: string): RuntimeProcess[] {
   return out.sort((a, b) => a.pid - b.pid);
 }
 
+/**
+ * Why no process named `runtime` was found serving `sock`: none runs here, or those that run serve
+ * other sockets (with what went wrong reading them).
+ */
+export function notServedBy(
+  runtime: string,
+  sock: string,
+  procsSeen: number,
+  problems: readonly string[],
+): { found: false; why: string } {
+  return {
+    found: false,
+    why:
+      procsSeen === 0
+        ? `no ${runtime} process runs here (the runtime at ${sock} may be another)`
+        : `no ${runtime} process here serves ${sock}${problems.length ? ` (${problems.join('; ')})` : ''}`,
+  };
+}
+
 /** An fs error as a short reason. */
 export function problem(err: unknown): string {
   const code = (err as NodeJS.ErrnoException).code;
