@@ -198,9 +198,8 @@ test('updateContainerResources: the Linux values as CRI strings; a failure is Up
   );
 });
 
-test('startContainer: back-off, no sandbox, create, start, the postStart sleep waited; a failed create stays failed', async () => {
-  const pod = basePod();
-  (pod.spec!.containers[0] as any).lifecycle = { postStart: { sleep: { seconds: 4 } } };
+/** startContainer's arguments for the container `app` of `pod` in sandbox sb1. */
+function startContainerInput(pod: ReturnType<typeof basePod>) {
   const sandboxConfig = generatePodSandboxConfig(pod, 0, SANDBOX_OPTIONS).config;
   const base = {
     pod,
@@ -214,6 +213,13 @@ test('startContainer: back-off, no sandbox, create, start, the postStart sleep w
     legacyLogDir: '/containers',
   };
   const deps = { randomHex: () => '0badc0de', pullTimeoutMs: 1000, pulledImageVolumes: new Map() };
+  return { base, deps };
+}
+
+test('startContainer: back-off, no sandbox, create, start, the postStart sleep waited; a failed create stays failed', async () => {
+  const pod = basePod();
+  (pod.spec!.containers[0] as any).lifecycle = { postStart: { sleep: { seconds: 4 } } };
+  const { base, deps } = startContainerInput(pod);
   const cri = new FakeCri();
   const clock = new FakeClock();
   const c = ctx(cri, new FakeFs(), clock);
@@ -266,19 +272,7 @@ test('startContainer: a hostPath that fails its type check at container start is
   const pod = basePod();
   pod.spec!.volumes = [{ name: 'h', hostPath: { path: '/run/app.sock', type: 'Socket' } }];
   (pod.spec!.containers[0] as any).volumeMounts = [{ name: 'h', mountPath: '/h' }];
-  const sandboxConfig = generatePodSandboxConfig(pod, 0, SANDBOX_OPTIONS).config;
-  const base = {
-    pod,
-    name: 'app',
-    kind: 'regular' as const,
-    sandboxId: 'sb1',
-    sandboxConfig,
-    podIPs: ['10.1.2.3'],
-    statuses: [],
-    containerOptions: NODE,
-    legacyLogDir: '/containers',
-  };
-  const deps = { randomHex: () => '0badc0de', pullTimeoutMs: 1000, pulledImageVolumes: new Map() };
+  const { base, deps } = startContainerInput(pod);
   let err: unknown;
   try {
     await startContainer(ctx(), base, deps); // FakeFs: every path is a directory
