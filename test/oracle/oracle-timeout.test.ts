@@ -33,68 +33,55 @@ const scenario = (name: string): Scenario => ({
   },
 });
 
-test('a scenario whose kubelet side never answers is one line naming it; the next runs on a fresh oracle', {
-  timeout: 30_000,
-}, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-timeout-'));
+/** Runs the scenarios `names` through the stand-in oracle; returns the report and the lines logged. */
+async function runThroughStandIn(release: string, names: string[], timeoutMs: number) {
+  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-standin-'));
   try {
     const bin = join(dir, 'oracle');
     writeFileSync(bin, HANGING_ORACLE);
     chmodSync(bin, 0o755);
     const lines: string[] = [];
-    const report = await runScenarios(
-      'v1.37.2',
-      bin,
-      [scenario('before'), scenario('hangs'), scenario('after')],
-      undefined,
-      undefined,
-      { timeoutMs: 1000, log: (l) => lines.push(l) },
-    );
-    assert.equal(report.scenarios, 3);
-    assert.deepEqual(
-      report.disagree.map((d) => d.scenario.name),
-      ['before', 'hangs', 'after'],
-    );
-    const [before, hung, after] = report.disagree;
-    assert.match(hung.error ?? '', /^kubelet: no answer within 1 s/);
-    assert.equal(lines.length, 1, lines.join('\n'));
-    assert.match(lines[0], /^oracle v1\.37\.2: scenario hangs: kubelet's side: no answer within 1 s/);
-    const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
-    assert.ok(pid(before.error) && pid(after.error), `${before.error} / ${after.error}`);
-    assert.notEqual(pid(after.error), pid(before.error), 'the scenario after the hung one ran on a new oracle process');
+    const report = await runScenarios(release, bin, names.map(scenario), undefined, undefined, {
+      timeoutMs,
+      log: (l) => lines.push(l),
+    });
+    return { report, lines };
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** The pid an answer names (the stand-in answers with its own). */
+const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
+
+test('a scenario whose kubelet side never answers is one line naming it; the next runs on a fresh oracle', {
+  timeout: 30_000,
+}, async () => {
+  const { report, lines } = await runThroughStandIn('v1.37.2', ['before', 'hangs', 'after'], 1000);
+  assert.equal(report.scenarios, 3);
+  assert.deepEqual(
+    report.disagree.map((d) => d.scenario.name),
+    ['before', 'hangs', 'after'],
+  );
+  const [before, hung, after] = report.disagree;
+  assert.match(hung.error ?? '', /^kubelet: no answer within 1 s/);
+  assert.equal(lines.length, 1, lines.join('\n'));
+  assert.match(lines[0], /^oracle v1\.37\.2: scenario hangs: kubelet's side: no answer within 1 s/);
+  assert.ok(pid(before.error) && pid(after.error), `${before.error} / ${after.error}`);
+  assert.notEqual(pid(after.error), pid(before.error), 'the scenario after the hung one ran on a new oracle process');
 });
 
 test('a scenario that crashes the kubelet side (a Go panic) names the panic; the next runs at once on a fresh oracle', {
   timeout: 30_000,
 }, async () => {
-  const dir = mkdtempSync(join(tmpdir(), 'syncpod-oracle-crash-'));
-  try {
-    const bin = join(dir, 'oracle');
-    writeFileSync(bin, HANGING_ORACLE);
-    chmodSync(bin, 0o755);
-    const lines: string[] = [];
-    const report = await runScenarios(
-      'v1.31.14',
-      bin,
-      [scenario('before'), scenario('crashes'), scenario('after')],
-      undefined,
-      undefined,
-      // Far above the whole run: a crashed oracle must not be waited for.
-      { timeoutMs: 20_000, log: (l) => lines.push(l) },
-    );
-    const [before, crashed, after] = report.disagree;
-    assert.equal(crashed.scenario.name, 'crashes');
-    assert.equal(crashed.error, 'kubelet: oracle exited (2): panic: close of closed channel');
-    assert.deepEqual(lines, [
-      "oracle v1.31.14: scenario crashes: kubelet's side: oracle exited (2): panic: close of closed channel",
-    ]);
-    const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
-    assert.ok(pid(after.error), `the scenario after the crash was answered: ${after.error}`);
-    assert.notEqual(pid(after.error), pid(before.error));
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+  // Far above the whole run: a crashed oracle must not be waited for.
+  const { report, lines } = await runThroughStandIn('v1.31.14', ['before', 'crashes', 'after'], 20_000);
+  const [before, crashed, after] = report.disagree;
+  assert.equal(crashed.scenario.name, 'crashes');
+  assert.equal(crashed.error, 'kubelet: oracle exited (2): panic: close of closed channel');
+  assert.deepEqual(lines, [
+    "oracle v1.31.14: scenario crashes: kubelet's side: oracle exited (2): panic: close of closed channel",
+  ]);
+  assert.ok(pid(after.error), `the scenario after the crash was answered: ${after.error}`);
+  assert.notEqual(pid(after.error), pid(before.error));
 });
