@@ -794,17 +794,11 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
   const tars = buildImages(dir);
   // CRI-O pulls only from registries, and the lab has none: skopeo copies archives into its storage.
   const store = `containers-storage:[vfs@${dir}/storage/root+${dir}/storage/runroot]`;
+  const skopeoCopy = (from: string, to: string): void => {
+    run('skopeo', ['--policy', path.join(dir, 'crio-policy.json'), 'copy', '--quiet', from, to]);
+  };
   const intoCrioStorage = (archives: Array<{ tar: string; tags: string[] }>): void => {
-    for (const { tar, tags } of archives)
-      for (const tag of tags)
-        run('skopeo', [
-          '--policy',
-          path.join(dir, 'crio-policy.json'),
-          'copy',
-          '--quiet',
-          `docker-archive:${tar}`,
-          `${store}${tag}`,
-        ]);
+    for (const { tar, tags } of archives) for (const tag of tags) skopeoCopy(`docker-archive:${tar}`, `${store}${tag}`);
   };
   if (rt.kind === 'crio') {
     prepareCrio(dir);
@@ -934,39 +928,15 @@ export async function startLab(opts: LabOptions = {}): Promise<Lab> {
     },
     exportImage: (tag, tar) => {
       if (rt.kind !== 'crio') ctr(['images', 'export', tar, tag]);
-      else
-        run('skopeo', [
-          '--policy',
-          path.join(dir, 'crio-policy.json'),
-          'copy',
-          '--quiet',
-          `${store}${tag}`,
-          `docker-archive:${tar}:${tag}`,
-        ]);
+      else skopeoCopy(`${store}${tag}`, `docker-archive:${tar}:${tag}`);
     },
     tagImage: (tag, to) => {
       if (rt.kind !== 'crio') ctr(['images', 'tag', tag, to]);
-      else
-        run('skopeo', [
-          '--policy',
-          path.join(dir, 'crio-policy.json'),
-          'copy',
-          '--quiet',
-          `${store}${tag}`,
-          `${store}${to}`,
-        ]);
+      else skopeoCopy(`${store}${tag}`, `${store}${to}`);
     },
     importOciArchive: (tar, name) => {
       if (rt.kind !== 'crio') ctr(['images', 'import', tar]);
-      else
-        run('skopeo', [
-          '--policy',
-          path.join(dir, 'crio-policy.json'),
-          'copy',
-          '--quiet',
-          `oci-archive:${tar}`,
-          `${store}${name}`,
-        ]);
+      else skopeoCopy(`oci-archive:${tar}`, `${store}${name}`);
     },
     removeImage: (tag) => {
       if (rt.kind !== 'crio') ctr(['images', 'rm', tag]);
