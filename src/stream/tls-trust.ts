@@ -14,13 +14,21 @@ export interface TlsTrust {
   warning?: string;
 }
 
+/** The file's answer, read once per process as Node reads it (port-forward opens a stream per connection). */
+const readOnce = new Map<string, TlsTrust>();
+
 export function streamingTrust(url: string, env: NodeJS.ProcessEnv = process.env): TlsTrust {
   const file = env.NODE_EXTRA_CA_CERTS;
   if (!/^(https|wss):/i.test(url) || !file) return {};
+  const known = readOnce.get(file);
+  if (known) return { ca: known.ca }; // the warning, like Node's, is given once
+  let trust: TlsTrust;
   try {
-    return { ca: [...rootCertificates, readFileSync(file, 'utf8')] };
+    trust = { ca: [...rootCertificates, readFileSync(file, 'utf8')] };
   } catch (err) {
     const cause = (err as NodeJS.ErrnoException).code ?? (err as Error).message;
-    return { warning: `NODE_EXTRA_CA_CERTS ${file}: cannot be read (${cause}); extra certificates ignored` };
+    trust = { warning: `NODE_EXTRA_CA_CERTS ${file}: cannot be read (${cause}); extra certificates ignored` };
   }
+  readOnce.set(file, trust);
+  return trust;
 }
