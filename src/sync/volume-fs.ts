@@ -168,19 +168,39 @@ const RO_MASK = 0o440;
 const EXEC_MASK = 0o110;
 const SETGID = 0o2000;
 
+/** O_PATH (Linux): a descriptor that names a file without opening it for reading or writing. */
+const O_PATH = 0o10000000;
+
 /**
  * SetVolumeOwnership (pkg/volume/volume_linux.go changeFilePermission) on every entry below `dir`,
- * `dir` included, walked with lstat (a symlink is re-grouped, never followed or chmodded).
+ * `dir` included: a symlink is re-grouped, never followed or chmodded. Kubelet walks a volume once,
+ * before any container of the pod runs; syncpod applies it at every container start, while the
+ * pod's other containers may be renaming things in the volume. So the walk holds what it met:
+ * each entry is opened from its parent's descriptor without following a link (O_PATH|O_NOFOLLOW),
+ * and its group, mode and listing are changed and read through that descriptor
+ * (/proc/self/fd/<fd>), never by a path a container could swap for a link meanwhile.
  */
 export function volumeOwnership(dir: string, gid: number, readOnly: boolean): void {
-  const visit = (p: string): void => {
-    const st = fs.lstatSync(p);
-    fs.lchownSync(p, -1, gid);
-    if (st.isSymbolicLink()) return;
+  changeOwnershipAt(dir, gid, readOnly);
+}
+
+/** changeFilePermission for the entry `entry` names (its last component is not followed), then its children. */
+function changeOwnershipAt(entry: string, gid: number, readOnly: boolean): void {
+  const fd = fs.openSync(entry, O_PATH | fs.constants.O_NOFOLLOW);
+  try {
+    const st = fs.fstatSync(fd);
+    if (st.isSymbolicLink()) {
+      // `entry` is a name in a directory held open: lchown changes whatever that name holds now, in there.
+      fs.lchownSync(entry, -1, gid);
+      return;
+    }
+    const held = `/proc/self/fd/${fd}`;
+    fs.chownSync(held, -1, gid);
     let mask = readOnly ? RO_MASK : RW_MASK;
     if (st.isDirectory()) mask |= SETGID | EXEC_MASK;
-    fs.chmodSync(p, (st.mode & 0o7777) | mask);
-    if (st.isDirectory()) for (const name of fs.readdirSync(p)) visit(path.join(p, name));
-  };
-  visit(dir);
+    fs.chmodSync(held, (st.mode & 0o7777) | mask);
+    if (st.isDirectory()) for (const name of fs.readdirSync(held)) changeOwnershipAt(`${held}/${name}`, gid, readOnly);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
