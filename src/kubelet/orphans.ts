@@ -7,6 +7,7 @@
 // sandboxes and containers that carry kubelet's identity labels are considered, so anything made
 // by hand or by another tool without them is never reported, let alone touched. Pure.
 
+import type { QOSClass } from './resources';
 import { LABEL_CONTAINER_NAME, LABEL_POD_NAME, LABEL_POD_NAMESPACE, LABEL_POD_UID } from './types';
 
 /** The parts of a CRI PodSandbox (list item) this needs. */
@@ -63,6 +64,20 @@ export interface Orphan {
   /** Grace period of the kill, seconds (kill only). */
   gracePeriodSeconds?: number;
   reason: string;
+  /**
+   * The pod cgroup found on the node for this uid (withPodCgroup), which kubelet's housekeeping
+   * destroys once nothing of the pod runs: absent when none was found or none was looked for.
+   */
+  podCgroup?: OrphanPodCgroup;
+}
+
+/** An orphan's pod cgroup: its QoS parent, its name as the cgroup driver spells it, its directories. */
+export interface OrphanPodCgroup {
+  qosClass: QOSClass;
+  /** e.g. /kubepods/besteffort/pod<uid> or /kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod<uid_>.slice */
+  name: string;
+  /** The directories that exist, one per hierarchy (all are removed, children first). */
+  paths: string[];
 }
 
 const SANDBOX_STATE: Record<string, OrphanSandbox['state']> = { SANDBOX_READY: 'ready', SANDBOX_NOTREADY: 'notready' };
@@ -157,6 +172,24 @@ export function findOrphans(
 
 function cmp(a: string, b: string): number {
   return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/**
+ * The orphan with the pod cgroup found for its uid, mirroring kubelet 1.29–1.37's housekeeping
+ * (kubelet_pods.go HandlePodCleanups → cleanupOrphanedPodCgroups): a pod cgroup whose uid no pod
+ * worker syncs or terminates is destroyed — its processes killed, then the cgroup removed in every
+ * hierarchy — once the pod's volumes are unmounted (until then kubelet only lowers its CPU shares).
+ * An orphan being killed is terminating, so its cgroup goes at the housekeeping after the kill.
+ */
+export function withPodCgroup(o: Orphan, cgroup: OrphanPodCgroup | undefined): Orphan {
+  if (!cgroup || cgroup.paths.length === 0) return o;
+  const when =
+    o.kubelet === 'kill' ? 'once it is terminated and its volumes are unmounted' : 'once its volumes are unmounted';
+  return {
+    ...o,
+    podCgroup: cgroup,
+    reason: `${o.reason}; ${when}, its pod cgroup ${cgroup.name} is destroyed (any process left in it is killed)`,
+  };
 }
 
 /**

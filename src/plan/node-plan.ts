@@ -101,16 +101,17 @@ export function staticPodReplacement(
 ): StaticPodReplacement {
   const running = old.containers.filter((c) => c.state === 'running').length;
   const target = old.uid.slice(0, 13);
+  const cgroup = old.podCgroup ? `, then its pod cgroup ${old.podCgroup.name}` : '';
   const steps: StaticPodReplacement['steps'] =
     old.kubelet === 'kill'
       ? [
           {
             action: 'kill-pod',
             target,
-            reason: `terminated first (${running} running, grace ${old.gracePeriodSeconds ?? 30}s), then removed`,
+            reason: `terminated first (${running} running, grace ${old.gracePeriodSeconds ?? 30}s), then removed${cgroup}`,
           },
         ]
-      : [{ action: 'remove-pod', target, reason: 'nothing runs: its containers and sandbox are removed' }];
+      : [{ action: 'remove-pod', target, reason: `nothing runs: its containers and sandbox are removed${cgroup}` }];
   return {
     uid: old.uid,
     text: `replaced: file changed, kubelet starts uid ${plan.pod.uid} and kills uid ${old.uid}`,

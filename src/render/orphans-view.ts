@@ -23,7 +23,8 @@ export function orphanTable(orphans: Orphan[], width?: number): string[] {
       s ? s.state : 'no sandbox',
       `${o.containers.length} (${running} running)`,
       age(s ? s.ageSeconds : (o.containers[0]?.ageSeconds ?? 0)),
-      o.kubelet === 'kill' ? `kill (grace ${o.gracePeriodSeconds}s), then remove` : 'remove',
+      (o.kubelet === 'kill' ? `kill (grace ${o.gracePeriodSeconds}s), then remove` : 'remove') +
+        (o.podCgroup ? ` with its pod cgroup ${o.podCgroup.name}` : ''),
     ];
   });
   return wrappedTableRows(

@@ -5,7 +5,8 @@ import type { Pod } from 'kubernetes-types/core/v1';
 import type * as T from '../cri/types';
 import { matchImage } from '../kubelet/image-gc';
 import { podDir } from '../kubelet/labels';
-import { CGROUP_V1_SUBSYSTEMS, podCgroup } from '../kubelet/pod-cgroup';
+import { withPodCgroup, type Orphan } from '../kubelet/orphans';
+import { CGROUP_V1_SUBSYSTEMS, cgroupDirs, podCgroup, podCgroupCandidates } from '../kubelet/pod-cgroup';
 import type { Plan } from '../plan/plan';
 import type { PathKind, PreflightFacts } from '../plan/preflight';
 import type { SyncFs } from '../sync/types';
@@ -30,6 +31,33 @@ export function runtimeNetwork(status: T.StatusResponse | undefined): PreflightF
 /** v1 subsystems mounted on this node (kubelet only requires those it finds). */
 export function mountedV1Subsystems(fs: SyncFs, mount = '/sys/fs/cgroup'): string[] {
   return CGROUP_V1_SUBSYSTEMS.filter((s) => fs.kind(`${mount}/${s}`) === 'dir');
+}
+
+/**
+ * The cgroup hierarchies of the node: on v2 the mount itself; on v1 every directory below the mount
+ * (each controller's hierarchy, the named systemd one and, on a hybrid host, the unified one).
+ */
+export function cgroupHierarchies(fs: SyncFs, version: 1 | 2, mount = '/sys/fs/cgroup'): string[] {
+  const root = mount.replace(/\/+$/, '');
+  if (version === 2) return [root];
+  return (fs.readdir(root) ?? [])
+    .map((e) => `${root}/${e}`)
+    .filter((p) => fs.kind(p) === 'dir')
+    .sort();
+}
+
+/** Each orphan with the pod cgroup of its uid that exists on the node (kubelet looks under the three QoS cgroups). */
+export function orphansWithCgroups(fs: SyncFs, orphans: Orphan[], c: NodeCgroupSettings): Orphan[] {
+  if (!c.cgroupsPerQOS || orphans.length === 0) return orphans;
+  const hierarchies = cgroupHierarchies(fs, c.cgroupVersion, c.cgroupMount);
+  const layout = { cgroupDriver: c.cgroupDriver, cgroupRoot: c.cgroupRoot ?? '', cgroupsPerQOS: true };
+  return orphans.map((o) => {
+    for (const cand of podCgroupCandidates(o.uid, layout)) {
+      const paths = cgroupDirs(cand.name, hierarchies).filter((p) => fs.kind(p) === 'dir');
+      if (paths.length) return withPodCgroup(o, { qosClass: cand.qosClass, name: cand.name, paths });
+    }
+    return o;
+  });
 }
 
 /** Cgroup, pod directories and hostPaths of one pod (which has a uid). */

@@ -137,6 +137,10 @@ export function dryRunFs(real: SyncFs, changes: string[]): SyncFs {
       changes.push(`umount the volume mounts of pod uid ${uid}`);
       return [];
     },
+    destroyCgroup: async (dirs) => {
+      changes.push(`kill the processes left in and rmdir ${dirs.join(', ')}`);
+      return [];
+    },
     // Names and modes only: a file's content (a Secret's value) is never described.
     atomicWrite: (dir, files, ts) => {
       const list = files.map((f) => `${f.path} (${f.mode.toString(8)})`).join(', ');

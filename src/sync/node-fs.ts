@@ -4,6 +4,7 @@ import * as path from 'node:path';
 import { SyncpodError } from '../errors';
 import { onHost } from '../config/host-root';
 import type { SyncFs } from './types';
+import { destroyCgroup } from './cgroup-fs';
 import { atomicWrite, mountTmpfs, unmountPodMountsByUid, volumeOwnership } from './volume-fs';
 import { bindSubPath, cleanPodSubPaths, readInVolume, safeMakeDir } from './subpath';
 
@@ -111,6 +112,7 @@ export const nodeFs: SyncFs = {
   atomicWrite,
   unmountPodVolumes: unmountPodMountsByUid,
   volumeOwnership,
+  destroyCgroup,
 };
 
 /**
@@ -136,6 +138,7 @@ export function nodeFsUnder(root: string): SyncFs {
     atomicWrite: (dir, files, ts) => atomicWrite(at(dir), files, ts),
     unmountPodVolumes: unmountPodMountsByUid,
     volumeOwnership: (p, gid, readOnly) => volumeOwnership(at(p), gid, readOnly),
+    destroyCgroup: (dirs) => destroyCgroup(dirs.map(at)),
     readInVolume: (v, rel) => nodeFs.readInVolume(at(v), rel),
     safeMakeDir: (v, sub, mode) => nodeFs.safeMakeDir(at(v), sub, mode),
     bindSubPath: (m) => nodeFs.bindSubPath({ ...m, volumePath: at(m.volumePath), target: at(m.target) }),

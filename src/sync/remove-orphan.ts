@@ -1,6 +1,8 @@
 // Killing and removing a pod no desired pod owns, as kubelet's HandlePodCleanups and garbage
 // collector would: running containers stopped (grace 1s raised to the runtime's 2s minimum),
-// sandboxes stopped, then containers and sandboxes removed. Something already gone is fine.
+// sandboxes stopped, then containers and sandboxes removed, its volumes unmounted and then its pod
+// cgroup destroyed (kubelet's housekeeping: cleanupOrphanedPodCgroups once nothing runs and no
+// volume is mounted). Something already gone is fine.
 // One path for `sync --node --remove-orphans` and a single-pod `sync` clearing duplicates.
 import { errorLine } from '../errors';
 import { CriCallError } from '../cri/grpc-runtime-service';
@@ -32,7 +34,7 @@ export async function removeOrphan(
   o: Orphan,
   rt: RuntimeCaller,
   timeoutMs: number,
-  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes' | 'destroyCgroup'>,
 ): Promise<OrphanRemoval> {
   const done: string[] = [];
   const tolerate = async (what: string, f: () => Promise<unknown>): Promise<void> => {
@@ -70,6 +72,16 @@ export async function removeOrphan(
     // as kubelet's volume manager tears them down.
     for (const target of fs?.cleanSubPaths(o.uid) ?? []) done.push(`unmounted ${target}`);
     for (const m of fs?.unmountPodVolumes?.(o.uid) ?? []) done.push(`unmounted ${m}`);
+    // Nothing of the pod runs and its volumes are unmounted: kubelet's housekeeping destroys the cgroup.
+    if (o.podCgroup && fs?.destroyCgroup) {
+      const cg = o.podCgroup;
+      const killed = await fs.destroyCgroup(cg.paths).catch((err) => {
+        throw new Error(`destroying pod cgroup ${cg.name}: ${errorLine(err)}`);
+      });
+      done.push(
+        `removed pod cgroup ${cg.name}${killed.length ? ` (killed ${killed.length} process${killed.length === 1 ? '' : 'es'} left in it)` : ''}`,
+      );
+    }
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: true, done };
   } catch (err) {
     return { namespace: o.namespace, name: o.name, uid: o.uid, ok: false, done, error: errorLine(err) };

@@ -71,6 +71,11 @@ export interface SyncFs {
   volumeOwnership?(path: string, gid: number, readOnly: boolean): void;
   /** Unmounts the volume mounts (tmpfs) of the pod with this uid; returns the mount points. */
   unmountPodVolumes?(uid: string): string[];
+  /**
+   * kubelet's pod container manager Destroy: kills every process left in the cgroup directories
+   * (and the cgroups below them), then removes them children first; returns the pids killed.
+   */
+  destroyCgroup?(dirs: string[]): Promise<number[]>;
 }
 
 export interface Clock {

@@ -24,6 +24,7 @@ import { buildPreflight } from '../plan/preflight';
 import {
   imageFacts,
   mountedV1Subsystems,
+  orphansWithCgroups,
   podFsFacts,
   runtimeNetwork,
   type NodeCgroupSettings,
@@ -212,7 +213,11 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
     if (p.desired.pod.metadata?.uid) desiredUids.add(p.desired.pod.metadata.uid);
     if (p.observed.match.uid) desiredUids.add(p.observed.match.uid);
   }
-  const orphans = findOrphans(desiredUids, lists.sandboxes, lists.containers, now);
+  const orphans = orphansWithCgroups(
+    deps.fs,
+    findOrphans(desiredUids, lists.sandboxes, lists.containers, now),
+    req.cgroup,
+  );
   // A static pod file that changed: a new uid with nothing on the node, and the old uid of the same
   // name among the orphans. One entry, the old pod's termination before the new pod's sync.
   // The old uid's running containers are read (verbose) to say what changed in the file.

@@ -77,11 +77,16 @@ export async function runKubeletContainer(
   return containerId;
 }
 
-/** Polls `check` every 100 ms, 100 times at most; then fails naming `what`. */
-export async function waitFor(check: () => Promise<boolean>, what: string): Promise<void> {
-  for (let i = 0; i < 100; i++) {
+/**
+ * Polls `check` every 100 ms until it holds; fails naming `what` after `ms`. The default, 60 s, is a
+ * bound on a state that comes well within a second on an idle machine: it is reached only when the
+ * state never comes, so a loaded machine cannot make it fail (it was 100 polls, about 10 s).
+ */
+export async function waitFor(check: () => Promise<boolean>, what: string, ms = 60_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
     if (await check()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what} (${ms / 1000} s)`);
     await new Promise((r) => setTimeout(r, 100));
   }
-  throw new Error(`timed out waiting for ${what}`);
 }

@@ -188,6 +188,13 @@ before(async () => {
   }
   const logPath = path.join(b.logDirectory, 'logger/0.log');
   await waitFor(async () => fs.existsSync(logPath) && fs.readFileSync(logPath, 'utf8').includes('line-3'), 'logs');
+  // Both lines of "app" in its log before any case reads it: a log still being written could give
+  // the two tools two different answers.
+  const appLog = path.join(a.logDirectory, 'app/0.log');
+  await waitFor(async () => {
+    const text = fs.existsSync(appLog) ? fs.readFileSync(appLog, 'utf8') : '';
+    return text.includes(' stdout F hello\n') && text.includes(' stderr F oops\n');
+  }, "app's two lines in its log");
   await rt.call('StopPodSandbox', { podSandboxId: ids.notReady }, { timeoutMs: 30000 });
   meteredCgroup = `/syncpod-parity-${lab.id}`;
   const m = {
@@ -686,13 +693,18 @@ describe(`stats -w and statsp -w on ${labRuntime().kind}: crictl v1.37.0's frame
     });
   }
 });
-
 /**
- * `events` streams the runtime's container events until interrupted. containerd hands each event to
- * one subscriber only (its CRI plugin has one event queue), so the two tools cannot listen at once:
- * buffered events are drained first, then crictl and syncpod each watch the same container life
- * (created, started, stopped, removed) in turn, and the two streams must be the same bytes but for
- * container ids and times. Where the runtime has no event stream (containerd 1.6), both fail.
+ * `events` streams the runtime's container events until interrupted. The two tools cannot listen at
+ * once (CRI-O hands each event to one subscriber), so crictl and syncpod each watch a container life
+ * of their own (created, started, stopped, removed) in turn, and the two streams must be the same
+ * bytes but for container ids and times. Where the runtime has no event stream (containerd 1.6),
+ * both fail.
+ *
+ * Nothing here waits for a subscription by time. A watcher is known to listen once it shows an event
+ * of a probe container made after it started (made again until one shows: containerd 2.x gives an
+ * event to a watcher that was interrupted before it, which takes it and goes, and queues events for
+ * a later one while nobody listens). Only the events of the watched life's own container are compared,
+ * so queued events of earlier containers and the probes' do not count.
  */
 describe(`events on ${labRuntime().kind}: the same stream as crictl v1.37.0`, () => {
   const env = () => ({
@@ -722,72 +734,130 @@ describe(`events on ${labRuntime().kind}: the same stream as crictl v1.37.0`, ()
     ...(outputs[output] ?? []),
   ];
   const ourEvents = (output: string) => [
+    process.execPath,
     path.join(__dirname, '..', '..', 'bin', 'syncpod'),
     'events',
     ...(outputs[output] ?? []),
   ];
 
-  /** Runs `argv` while `during` runs (after a moment to subscribe), then interrupts it. */
-  async function watch(argv: string[], during?: () => Promise<void>, until?: RegExp) {
-    const child = spawn(argv[0], argv.slice(1), { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
-    const got = { stdout: '', stderr: '', code: null as number | null, done: false };
+  /** The events of one output, each whole: an indented JSON object, a YAML document and its empty line, a line. */
+  function eventsOf(output: string, out: string): string[] {
+    if (output === 'json') return out.split(/^(?=\{$)/m).filter((e) => e !== '');
+    if (output === 'yaml') return out.split(/(?<=\n\n)/).filter((e) => e !== '');
+    return out.split(/(?<=\n)/).filter((e) => e !== '');
+  }
+  /** The events about container `id` (the event's own containerId, not a status inside it). */
+  const about = (output: string, out: string, id: string) =>
+    eventsOf(output, out).filter((e) =>
+      output === 'json'
+        ? e.includes(`\n  "containerId": "${id}",\n`)
+        : output === 'yaml'
+          ? new RegExp(`^containerId: "?${id}"?$`, 'm').test(e)
+          : e.split(' ')[1] === id,
+    );
+  const deletedIn = (events: string[]) => events.some((e) => e.includes('CONTAINER_DELETED_EVENT'));
+
+  /** A watcher process: its output so far and its end. */
+  function start(argv: string[]) {
+    const child = spawn(argv[0]!, argv.slice(1), { env: env(), stdio: ['ignore', 'pipe', 'pipe'] });
+    const got = { stdout: '', stderr: '', code: null as number | null, signal: null as string | null, done: false };
     child.stdout.on('data', (d) => (got.stdout += d));
     child.stderr.on('data', (d) => (got.stderr += d));
     const closed = new Promise<void>((r) =>
-      child.on('close', (code) => {
-        got.code = code;
-        got.done = true;
+      child.on('close', (code, signal) => {
+        Object.assign(got, { code, signal, done: true });
         r();
       }),
     );
-    try {
-      await new Promise((r) => setTimeout(r, 2500));
-      if (!got.done && during) {
-        await during();
-        if (until) await waitFor(async () => until.test(got.stdout), 'the last event');
-        await new Promise((r) => setTimeout(r, 300));
-      }
-    } finally {
-      child.kill('SIGINT');
-      await closed;
-    }
-    return got;
+    return { child, got, closed };
   }
 
   // A sandbox of its own: the events carry the pod's container statuses, whose order is the runtime's.
   const sb = () => sandboxConfig('events', 'uid-events-1', { app: 'events' });
   let sandboxId = '';
-  const life = (name: string) => async () => {
-    sandboxId ||= (await rt.call('RunPodSandbox', { config: sb() }, { timeoutMs: 60000 })).podSandboxId;
+  /** A container made and removed at once: two events, for a watcher to show that it listens. */
+  const probe = async (name: string): Promise<string> => {
+    const { containerId } = await rt.call(
+      'CreateContainer',
+      {
+        podSandboxId: sandboxId,
+        config: {
+          metadata: { name, attempt: 0 },
+          image: { image: BUSYBOX_IMAGE, userSpecifiedImage: BUSYBOX_IMAGE },
+          command: ['true'],
+        },
+        sandboxConfig: sb(),
+      },
+      { timeoutMs: 30000 },
+    );
+    await rt.call('RemoveContainer', { containerId }, { timeoutMs: 30000 });
+    return containerId;
+  };
+  /** Created, started, stopped and removed; its id. */
+  const life = async (name: string): Promise<string> => {
     const id = await runContainer(sandboxId, sb(), name, ['sh', '-c', 'sleep 3600']);
     await rt.call('StopContainer', { containerId: id, timeout: '1' }, { timeoutMs: 30000 });
     await rt.call('RemoveContainer', { containerId: id }, { timeoutMs: 30000 });
+    return id;
   };
+
+  /**
+   * `argv` watches one life of a container named `name`: probes until it shows one (and that probe's
+   * removal), then the life, until its removal shows; then Ctrl-C. The life's events, in order.
+   */
+  async function watchLife(argv: string[], output: string, name: string): Promise<string[]> {
+    const w = start(argv);
+    try {
+      let listening = '';
+      for (let n = 0; !listening; n++) {
+        assert.ok(n < 30, `no event of 30 probes reached ${argv.join(' ')}: ${w.got.stderr}`);
+        const id = await probe(`probe-${n}`);
+        // A probe not seen within 2 s is followed by another (the watcher may have come after it).
+        const seen = () => about(output, w.got.stdout, id).length > 0;
+        await waitFor(async () => seen() || w.got.done, 'a probe event', 2000).catch(() => undefined);
+        assert.ok(!w.got.done, `${argv.join(' ')} ended: ${w.got.code} ${w.got.stderr}`);
+        if (seen()) listening = id;
+      }
+      await waitFor(async () => deletedIn(about(output, w.got.stdout, listening)), "the probe's removal");
+      const id = await life(name);
+      await waitFor(async () => deletedIn(about(output, w.got.stdout, id)), `the removal of ${name}`);
+      return about(output, w.got.stdout, id);
+    } finally {
+      w.child.kill('SIGINT');
+      await w.closed;
+    }
+  }
+
   const same = (out: string) => out.replace(/\b[0-9a-f]{64}\b/g, '<id>').replace(/\b\d{19}\b/g, '<time>');
 
   for (const output of Object.keys(outputs)) {
     test(`events -o ${output}`, async () => {
       if (labRuntime().kind === 'containerd') {
-        const [theirs, ours] = await Promise.all([watch(crictlEvents(output)), watch(ourEvents(output))]);
-        assert.ok(theirs.done && theirs.code !== 0, `crictl: ${theirs.code} ${theirs.stderr}`);
-        assert.ok(ours.done && ours.code !== 0, `syncpod: ${ours.code} ${ours.stdout}`);
-        assert.match(ours.stderr, /GetContainerEvents: not implemented/);
+        // No event stream: both end by themselves (waited for, however slow), with an error.
+        const [theirs, ours] = [start(crictlEvents(output)), start(ourEvents(output))];
+        try {
+          await waitFor(async () => theirs.got.done && ours.got.done, 'both to end');
+        } finally {
+          for (const w of [theirs, ours]) if (!w.got.done) w.child.kill('SIGKILL');
+        }
+        assert.ok(theirs.got.code !== null && theirs.got.code !== 0, `crictl: ${theirs.got.code} ${theirs.got.stderr}`);
+        assert.equal(ours.got.code, 1, `syncpod: ${ours.got.stdout} ${ours.got.stderr}`);
+        assert.match(ours.got.stderr, /GetContainerEvents: not implemented/);
         return;
       }
       sandboxId ||= (await rt.call('RunPodSandbox', { config: sb() }, { timeoutMs: 60000 })).podSandboxId;
-      await watch(ourEvents('json')); // drains what the runtime queued before anyone listened
-      const deleted = /CONTAINER_DELETED_EVENT[\s\S]*$/;
-      const theirs = await watch(crictlEvents(output), life(`ev-${output}`), deleted);
-      const ours = await watch(ourEvents(output), life(`ev-${output}`), deleted);
+      const theirs = await watchLife(crictlEvents(output), output, `ev-${output}`);
+      const ours = await watchLife(ourEvents(output), output, `ev-${output}`);
+      const text = ours.join('');
       for (const t of [
         'CONTAINER_CREATED_EVENT',
         'CONTAINER_STARTED_EVENT',
         'CONTAINER_STOPPED_EVENT',
         'CONTAINER_DELETED_EVENT',
       ])
-        assert.ok(ours.stdout.includes(t), `${t} in syncpod's stream:\n${ours.stdout.slice(0, 2000)}`);
-      const a = same(ours.stdout);
-      const b = same(theirs.stdout);
+        assert.ok(text.includes(t), `${t} in syncpod's stream:\n${text.slice(0, 2000)}`);
+      const a = same(text);
+      const b = same(theirs.join(''));
       if (a !== b) assert.fail(`syncpod events -o ${output} differs from crictl 1.37:\n${lineDiff(a, b)}`);
     });
   }

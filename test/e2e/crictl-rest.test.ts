@@ -61,6 +61,26 @@ before(async () => {
     '-c',
     'mkdir -p /www && head -c 2097152 /dev/urandom > /www/blob && exec httpd -f -p 8080 -h /www',
   ]);
+  // The tests read what these containers do once started: wait for each state instead of assuming
+  // it comes before the test that reads it (on a loaded machine a container runs late).
+  await waitFor(
+    async () => (await rt.call('ContainerStatus', { containerId: ids.exited })).status?.state === 'CONTAINER_EXITED',
+    'the once container to exit',
+  );
+  const talkerLog = path.join(sandboxConfig().logDirectory, 'talker/0.log');
+  await waitFor(async () => {
+    const log = fs.existsSync(talkerLog) ? fs.readFileSync(talkerLog, 'utf8') : '';
+    return log.includes(' stdout F tick-2\n') && log.includes(' stderr F tock-1\n');
+  }, 'two ticks and a tock in the talker log');
+  // httpd serves the whole blob (it was written before httpd started): asked from inside the pod.
+  await waitFor(async () => {
+    const r = await rt.call('ExecSync', {
+      containerId: ids.httpd,
+      cmd: ['wget', '-q', '-O', '/dev/null', 'http://127.0.0.1:8080/blob'],
+      timeout: '10',
+    });
+    return r.exitCode === 0;
+  }, 'busybox httpd to serve /blob');
 });
 
 after(async () => {
@@ -126,7 +146,8 @@ function start(args: string[]): {
   return { child, out: () => out, err: () => err, exited };
 }
 
-async function until(check: () => boolean, what: string, ms = 15000): Promise<void> {
+/** Polls `check` until it holds; `ms` only bounds a state that never comes (generous for a loaded machine). */
+async function until(check: () => boolean, what: string, ms = 60_000): Promise<void> {
   for (const end = Date.now() + ms; Date.now() < end; ) {
     if (check()) return;
     await new Promise((r) => setTimeout(r, 50));

@@ -7,7 +7,17 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, PAUSE_IMAGE, labRuntime, startLab, type Lab } from '../harness/lab';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import {
+  BUSYBOX_IMAGE,
+  BUSYBOX_IMAGE_2,
+  PAUSE_IMAGE,
+  labRuntime,
+  podCgroupsOf,
+  startLab,
+  type Lab,
+} from '../harness/lab';
 import { assertOneLineError, syncpod } from './helpers';
 import { nodeFlags, podManifest } from './sync-helpers';
 
@@ -22,9 +32,13 @@ const SANDBOX_KEEP =
 let lab: Lab;
 let dir: string;
 let manifests: string;
+/** The process the first test leaves in the orphan's pod cgroup (killed here if the test failed first). */
+let straggler: ChildProcess | undefined;
 const run = (args: string[], timeoutMs = 120000) => syncpod(args, { env: lab.env, timeoutMs });
 const node = () => [...nodeFlags(lab), '--node', '--static-pod-path', manifests];
-const ORPHAN_UID = '0a0a0a0a-1111-2222-3333-444444444444';
+// Random per run: the orphan's pod cgroup (/kubepods/besteffort/pod<uid>) is in the host's shared
+// cgroup tree, and a sync here destroys it: a fixed uid would be another run's pod cgroup too.
+const ORPHAN_UID = `0a0a0a0a-1111-2222-3333-${randomBytes(6).toString('hex')}`;
 
 const staticPod = (name: string) =>
   `apiVersion: v1\nkind: Pod\nmetadata:\n  name: ${name}\n  namespace: e2e-static\nspec:\n  terminationGracePeriodSeconds: 2\n  containers:\n  - name: main\n    image: ${BUSYBOX_IMAGE}\n    imagePullPolicy: IfNotPresent\n    command: ["sh", "-c", "trap 'exit 0' TERM; while true; do sleep 1; done"]\n`;
@@ -45,6 +59,7 @@ before(async () => {
   fs.writeFileSync(path.join(manifests, '.editor-swap'), 'not read');
 });
 after(async () => {
+  straggler?.kill('SIGKILL');
   await lab?.stop();
   if (dir) fs.rmSync(dir, { recursive: true, force: true });
 });
@@ -104,6 +119,20 @@ describe('node-wide', () => {
     assert.equal(p.orphans[0].name, 'leftover');
     assert.equal(p.orphans[0].sandboxes[0].id, orphanSandbox);
     assert.equal(p.orphans[0].kubelet, 'kill');
+    // Its pod cgroup, which the runtime made as the sandbox's parent: kubelet's housekeeping destroys
+    // it once the pod is gone, in every hierarchy, killing what is left in it.
+    const orphanCgroups = podCgroupsOf([ORPHAN_UID]);
+    assert.ok(orphanCgroups.length > 0, 'the runtime made the pod cgroup of the orphan');
+    const cg = p.orphans[0].podCgroup;
+    assert.equal(cg?.name, `/kubepods/besteffort/pod${ORPHAN_UID}`, JSON.stringify(p.orphans[0]));
+    assert.equal(cg.qosClass, 'BestEffort');
+    assert.deepEqual([...cg.paths].sort(), orphanCgroups);
+    assert.match(p.orphans[0].reason, /its pod cgroup \/kubepods\/besteffort\/pod\S+ is destroyed/);
+    // A process left in it (one of this test's own), as a container's that outlived its runtime would be.
+    straggler = spawn('sleep', ['600'], { stdio: 'ignore' });
+    const stragglerExit = new Promise<string | null>((resolve) => straggler!.once('exit', (_c, sig) => resolve(sig)));
+    const into = orphanCgroups.find((d) => d.includes('/memory/')) ?? orphanCgroups[0]!;
+    fs.writeFileSync(path.join(into, 'cgroup.procs'), String(straggler.pid));
     assert.match(
       p.summary.text,
       new RegExp(`^Node e2e-node: 2 pods: 2 with changes, 0 without; ${orphans.length} orphans?\\.$`),
@@ -142,6 +171,12 @@ describe('node-wide', () => {
     );
     assert.ok(!fs.existsSync(orphanLogs), "the orphan's log directory went too, as kubelet's log GC removes it");
     assert.match(sync.stdout, new RegExp(`removed log directory ${orphanLogs.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`));
+    assert.deepEqual(podCgroupsOf([ORPHAN_UID]), [], "the orphan's pod cgroup is gone in every hierarchy");
+    assert.match(
+      sync.stdout,
+      new RegExp(`removed pod cgroup /kubepods/besteffort/pod${ORPHAN_UID} \\(killed \\d+ process(es)? left in it\\)`),
+    );
+    assert.equal(await stragglerExit, 'SIGKILL', 'the process left in the pod cgroup was killed');
     const static1 = after.find((s) => s.metadata.name === 'alpha-e2e-node');
     assert.equal(static1.annotations['kubernetes.io/config.source'], 'file');
     assert.equal(static1.annotations['kubernetes.io/config.hash'], static1.metadata.uid);

@@ -304,6 +304,10 @@ stream_port = "0"
 default_runtime = "runc"
 cgroup_manager = "cgroupfs"
 conmon_cgroup = "pod"
+# CRI-O names a pod's uid only in the debug line of its RunPodSandbox request: that line is kept
+# for the lab's clean-up (podUidsOf), the other requests' and responses' debug lines are not
+log_level = "debug"
+log_filter = "^(?:Request: &RunPodSandboxRequest|[^R]|R[^e]|Re[^qs]|Req[^u]|Res[^p])"
 pinns_path = "${rt.pinns}"
 namespaces_dir = "${dir}/crio-ns"
 container_exits_dir = "${dir}/crio-exits"
@@ -523,12 +527,15 @@ export function podUidsOf(dir: string): string[] {
     return [];
   }
   // containerd 1.x: `RunPodSandbox for &PodSandboxMetadata{Name:web,Uid:1e24…,…}`; 2.x may print the
-  // metadata in protobuf text form (`uid:\"1e24…\"`).
+  // metadata in protobuf text form (`uid:\"1e24…\"`); CRI-O's debug line of the request (the one the
+  // lab's log_filter keeps): `Request: &RunPodSandboxRequest{Config:&PodSandboxConfig{Metadata:&…{Name:web,Uid:1e24…`.
   const uids = new Set<string>();
-  for (const m of text.matchAll(/RunPodSandbox for [^\n]*?\b[Uu]id:(?:\\?")?([0-9A-Za-z][0-9A-Za-z_.-]*)/g))
+  for (const m of text.matchAll(
+    /RunPodSandbox(?: for|Request\{)[^\n]*?\b[Uu]id:(?:\\?")?([0-9A-Za-z][0-9A-Za-z_.-]*)/g,
+  ))
     uids.add(m[1]!);
-  // CRI-O does not log the uid: the pod log directories (NAMESPACE_NAME_UID, as kubelet and syncpod
-  // name them) give it, for both runtimes.
+  // The pod log directories (NAMESPACE_NAME_UID, as kubelet and syncpod name them) give it too, while
+  // they are there (an orphan's goes with it).
   try {
     for (const name of fs.readdirSync(path.join(dir, 'pod-logs'))) {
       const m = /^[^_]+_[^_]+_([0-9A-Za-z][0-9A-Za-z_.-]*)$/.exec(name);

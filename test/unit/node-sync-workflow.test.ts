@@ -97,7 +97,8 @@ class FakeFs implements SyncFs {
   chmod = () => {};
   kind = (p: string) => (p === '/sys/fs/cgroup/memory' ? 'dir' : undefined);
   mode = () => 0o755;
-  readdir = () => undefined;
+  readdir = (_p: string): string[] | undefined => undefined;
+  destroyCgroup?: (dirs: string[]) => Promise<number[]>;
   readInVolume = () => undefined;
   safeMakeDir = () => {};
   bindSubPath = () => {};
@@ -274,4 +275,79 @@ test('--remove-orphans refuses, doing nothing, when an input could not be read o
   b.req.staticPodPath = undefined;
   await assert.rejects(syncNode(b.req, b.deps), /no desired pods were given/);
   for (const x of [a, b]) assert.ok(!x.cri.calls.some((c) => /^(Run|Create|Start|Stop|Remove)/.test(c)));
+});
+
+/** The orphan's pod cgroup on a v1 node: in cpu and memory (not in pids), none in the unified tree. */
+function withOrphanCgroup(s: ReturnType<typeof setup>, driver: 'cgroupfs' | 'systemd' = 'cgroupfs') {
+  const name =
+    driver === 'systemd'
+      ? '/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-podu_old.slice'
+      : '/kubepods/burstable/podu-old';
+  const dirs = new Set([
+    '/sys/fs/cgroup/cpu',
+    '/sys/fs/cgroup/memory',
+    '/sys/fs/cgroup/pids',
+    '/sys/fs/cgroup/unified',
+    `/sys/fs/cgroup/cpu${name}`,
+    `/sys/fs/cgroup/memory${name}`,
+  ]);
+  s.req.cgroup = { ...s.req.cgroup, cgroupDriver: driver };
+  s.fs.kind = (p: string) => (dirs.has(p) ? 'dir' : undefined);
+  s.fs.readdir = (p: string) =>
+    p === '/sys/fs/cgroup' ? ['unified', 'pids', 'memory', 'cpu', 'cgroup.procs'] : undefined;
+  const destroyed: string[][] = [];
+  s.fs.destroyCgroup = async (d: string[]) => {
+    destroyed.push(d);
+    s.cri.calls.push('destroyCgroup');
+    return [4242];
+  };
+  return { name, destroyed };
+}
+
+test("removeOrphans: the orphan's pod cgroup is planned and destroyed in every hierarchy it is in, after the pod is removed", async () => {
+  for (const driver of ['cgroupfs', 'systemd'] as const) {
+    const s = setup(true);
+    s.cri.networkReady = true;
+    const { name, destroyed } = withOrphanCgroup(s, driver);
+    const { report, plan } = await syncNode(s.req, s.deps);
+    const o = plan.orphans.find((x) => x.uid === 'u-old')!;
+    assert.deepEqual(o.podCgroup, {
+      qosClass: 'Burstable',
+      name,
+      paths: [`/sys/fs/cgroup/cpu${name}`, `/sys/fs/cgroup/memory${name}`],
+    });
+    assert.match(o.reason, /; once it is terminated and its volumes are unmounted, its pod cgroup \S+ is destroyed/);
+    assert.deepEqual(destroyed, [o.podCgroup!.paths], driver);
+    const calls = s.cri.calls.filter((c) => /^(Stop|Remove|destroy)/.test(c));
+    assert.equal(calls.at(-1), 'destroyCgroup', 'the cgroup goes after the sandbox');
+    assert.equal(calls.at(-2), 'RemovePodSandbox orph');
+    assert.ok(
+      report.orphans[0].done.includes(`removed pod cgroup ${name} (killed 1 process left in it)`),
+      JSON.stringify(report.orphans[0].done),
+    );
+    assert.equal(report.ok, true);
+  }
+});
+
+test("the orphan's pod cgroup stays while the pod could not be removed, and with cgroupsPerQOS off none is looked for", async () => {
+  const s = setup(true);
+  s.cri.networkReady = true;
+  const { destroyed } = withOrphanCgroup(s);
+  const call = s.cri.call.bind(s.cri);
+  s.cri.call = async (method: string, req: any) => {
+    if (method === 'RemovePodSandbox') throw new Error('sandbox busy');
+    return call(method, req);
+  };
+  const { report } = await syncNode(s.req, s.deps);
+  assert.equal(report.orphans[0].ok, false);
+  assert.match(report.orphans[0].error ?? '', /sandbox busy/);
+  assert.deepEqual(destroyed, []);
+
+  const off = setup(true);
+  off.cri.networkReady = true;
+  const o = withOrphanCgroup(off);
+  off.req.cgroup = { ...off.req.cgroup, cgroupsPerQOS: false };
+  const r = await syncNode(off.req, off.deps);
+  assert.equal(r.plan.orphans[0].podCgroup, undefined);
+  assert.deepEqual(o.destroyed, []);
 });

@@ -1,7 +1,15 @@
 // Orphan detection (HandlePodCleanups + container GC): only kubelet-labelled objects, grouped by uid.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { findDuplicates, findOrphans, type RuntimeContainer, type RuntimeSandbox } from '../../src/kubelet/orphans';
+import {
+  findDuplicates,
+  findOrphans,
+  withPodCgroup,
+  type RuntimeContainer,
+  type RuntimeSandbox,
+} from '../../src/kubelet/orphans';
+import { cgroupDirs, podCgroupCandidates } from '../../src/kubelet/pod-cgroup';
+import { orphanTable } from '../../src/render/orphans-view';
 
 const NOW = 1_700_000_100_000;
 const ns = (ms: number): string => String(BigInt(ms) * 1_000_000n);
@@ -153,4 +161,52 @@ test('duplicates: the other uids of one namespace/name, nothing of other pods or
     [],
     'no uid chosen yet: nothing to compare with',
   );
+});
+
+test("pod cgroup candidates: pod<uid> under each QoS cgroup, in the driver's spelling and below cgroupRoot", () => {
+  const layout = { cgroupDriver: 'cgroupfs' as const, cgroupRoot: '', cgroupsPerQOS: true };
+  assert.deepEqual(podCgroupCandidates('1e24-aa', layout), [
+    { qosClass: 'Guaranteed', name: '/kubepods/pod1e24-aa' },
+    { qosClass: 'Burstable', name: '/kubepods/burstable/pod1e24-aa' },
+    { qosClass: 'BestEffort', name: '/kubepods/besteffort/pod1e24-aa' },
+  ]);
+  assert.deepEqual(
+    podCgroupCandidates('1e24-aa', { ...layout, cgroupDriver: 'systemd' }).map((c) => c.name),
+    [
+      '/kubepods.slice/kubepods-pod1e24_aa.slice',
+      '/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod1e24_aa.slice',
+      '/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod1e24_aa.slice',
+    ],
+  );
+  assert.equal(podCgroupCandidates('u1', { ...layout, cgroupRoot: '/lab' })[2]!.name, '/lab/kubepods/besteffort/podu1');
+  assert.deepEqual(podCgroupCandidates('u1', { ...layout, cgroupsPerQOS: false }), [], 'no pod cgroups without QoS');
+  for (const bad of ['a/../b', 'a_b', '', '../x', '.hidden'])
+    assert.deepEqual(podCgroupCandidates(bad, layout), [], `a uid that is no cgroup component: ${bad}`);
+  assert.deepEqual(cgroupDirs('/kubepods/podu1', ['/sys/fs/cgroup/cpu', '/sys/fs/cgroup/unified/']), [
+    '/sys/fs/cgroup/cpu/kubepods/podu1',
+    '/sys/fs/cgroup/unified/kubepods/podu1',
+  ]);
+});
+
+test("withPodCgroup: the cgroup and when kubelet destroys it join the orphan's reason; no directory, no change", () => {
+  const [running, dead] = findOrphans(new Set(), [sb('s1', 'u1'), sb('s2', 'u2', 'SANDBOX_NOTREADY')], [], NOW);
+  const cg = {
+    qosClass: 'BestEffort' as const,
+    name: '/kubepods/besteffort/podu1',
+    paths: ['/sys/fs/cgroup/memory/kubepods/besteffort/podu1'],
+  };
+  const a = withPodCgroup(running!, cg);
+  assert.deepEqual(a.podCgroup, cg);
+  assert.match(
+    a.reason,
+    /^no desired pod has this uid: kubelet kills .*; once it is terminated and its volumes are unmounted, its pod cgroup \/kubepods\/besteffort\/podu1 is destroyed \(any process left in it is killed\)$/,
+  );
+  assert.match(
+    withPodCgroup(dead!, { ...cg, name: '/kubepods/besteffort/podu2' }).reason,
+    /removes its containers and sandboxes; once its volumes are unmounted, its pod cgroup/,
+  );
+  assert.equal(withPodCgroup(running!, { ...cg, paths: [] }), running);
+  assert.equal(withPodCgroup(running!, undefined), running);
+  const table = orphanTable([a], 200).join('\n');
+  assert.match(table, /kill \(grace 1s\), then remove with its pod cgroup \/kubepods\/besteffort\/podu1$/);
 });
