@@ -162,7 +162,9 @@ export function computeInitContainerActions(ctx: PlannerContext, changes: Change
     for (const c of pod.spec?.containers ?? []) {
       const s = findContainerStatusByName(status, c.name);
       if (!s) continue;
-      if (s.state === 'created' || s.state === 'running' || (rules.exitedCountsAsInitialized && s.state === 'exited')) {
+      // An exited one does not count (kubelet 1.29+: after a node reboot every container has exited and
+      // a new sandbox must run its init containers again).
+      if (s.state === 'created' || s.state === 'running') {
         podHasInitialized = true;
         break;
       }

@@ -67,8 +67,6 @@ export interface KubeletRules {
   restartCreatedInitContainers: boolean;
   /** Sidecar path: a running restartable init container whose hash changed is restarted. */
   restartChangedSidecars: boolean;
-  /** Sidecar path: an EXITED regular container counts as "pod has initialized". */
-  exitedCountsAsInitialized: boolean;
   /** OnFailure "succeeded" requires EXITED (else: any non-running status with exit code 0). */
   succeededRequiresExited: boolean;
   /**
@@ -260,8 +258,8 @@ export function resolveKubeletRules(
         rulesMinor === 32
           ? 'Read in k8s.io/kubernetes v1.32.13 and v1.31.14.'
           : initFixed
-            ? `With the 1.${rulesMinor}.${fixPatch} init-container fixes an exited regular container no longer means "initialized" and an init container stuck in Created is started again (read in v1.31.14).`
-            : `Before the 1.${rulesMinor}.${fixPatch} init-container fixes an exited regular container means "initialized" and an init container stuck in Created is left alone.`,
+            ? `With the 1.${rulesMinor}.${fixPatch} init-container fixes a pod without a sidecar takes the legacy init path and an init container stuck in Created is started again (read in v1.30.14 and v1.31.14). An exited regular container does not mean "initialized" on the sidecar-aware path (read in v1.29.6 and v1.30.14).`
+            : `Before the 1.${rulesMinor}.${fixPatch} init-container fixes every pod takes the sidecar-aware init path and an init container stuck in Created is left alone; an exited regular container does not mean "initialized" there (read in v1.29.6).`,
     });
   }
   const source = mirrorSourceNote(rulesMinor, { text: rulesText, patch: v.minor > NEWEST_MINOR ? null : v.patch });
@@ -296,7 +294,6 @@ export function resolveKubeletRules(
     // Both came with 1.32 only, not with the 1.29–1.31 patch fixes (k8s.io/kubernetes v1.31.14's
     // computeInitContainerActions and containerSucceeded; its oracle disagreed before).
     restartChangedSidecars: rulesMinor >= 32,
-    exitedCountsAsInitialized: !initFixed,
     succeededRequiresExited: rulesMinor >= 32,
     initStatusFromActiveSandbox: rulesMinor >= 37,
     resizeRunningInitContainers:

@@ -6,7 +6,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, labRuntime, startLab, type Lab } from '../harness/lab';
+import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, labRuntime, podCgroupsOf, startLab, type Lab } from '../harness/lab';
 import { assertCreatedAsSent, assertOneLineError, createdWith, SYNCPOD, syncpod } from './helpers';
 import { nodeFlags, podManifest, writeManifest, type PodSpecInput } from './sync-helpers';
 import { DEFAULT_LOCK_DIR, lockPath } from '../../src/sync/lock';
@@ -617,9 +617,13 @@ describe('sync', () => {
       'refused: nothing was done',
     );
 
+    // The old uid's pod cgroup (the runtime made it for its sandbox): kubelet destroys it once that pod is gone.
+    assert.ok(podCgroupsOf([oldUid]).length > 0, 'the old uid has its pod cgroup');
     const r = await run(['sync', '--yes', ...flags(), withUid]);
     assert.equal(r.code, 0, r.stderr);
     assert.match(r.stdout, new RegExp(`^Duplicate e2e/dup \\(uid ${oldUid}\\): removed \\(stopped container\\s`, 'm'));
+    assert.match(r.stdout, new RegExp(`removed pod cgroup /kubepods/besteffort/pod${oldUid}\\b`));
+    assert.deepEqual(podCgroupsOf([oldUid]), [], "the old uid's pod cgroup is gone in every hierarchy");
     const pods = await podsJson('dup');
     assert.deepEqual(
       pods.map((x) => [x.metadata.uid, x.state]),
