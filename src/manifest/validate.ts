@@ -886,6 +886,15 @@ function validateVolumeFiles(c: Collector, v: Obj, path: string): void {
         items(`${sp}.${k}`, src[k].items);
       }
       if (isObj(src.downwardAPI)) items(`${sp}.downwardAPI`, src.downwardAPI.items);
+      // The API server names the token's path at the projected volume (fldPath.Child("path")), not the source.
+      if (isObj(src.serviceAccountToken)) {
+        const exp = src.serviceAccountToken.expirationSeconds; // defaulted to 3600 when unset
+        const at = `${sp}.serviceAccountToken.expirationSeconds`;
+        if (typeof exp === 'number' && exp < 600) c.invalid(at, exp, 'may not specify a duration less than 10 minutes');
+        if (typeof exp === 'number' && exp > 2 ** 32)
+          c.invalid(at, exp, 'may not specify a duration larger than 2^32 seconds');
+        itemPath(c, `${path}.projected.path`, src.serviceAccountToken.path);
+      }
     });
   }
 }

@@ -194,6 +194,20 @@ test('every validation error is one line naming file, document and field', () =>
       (p) => ((p.spec.volumes = [{ name: 'data' }]), (p.spec.containers[0].volumeMounts = [{ name: 'data' }])),
       'spec.containers[0].volumeMounts[0].mountPath: required',
     ],
+    // The API server validates a projected token's path as an item path and names it at the volume.
+    ...(['../../etc/cron.d/x', '/etc/x', '..data'] as const).map((path): [string, (p: Obj) => void, string] => [
+      `projected serviceAccountToken path ${path}`,
+      (p) => (p.spec.volumes = [{ name: 'v', projected: { sources: [{ serviceAccountToken: { path } }] } }]),
+      `spec.volumes[0].projected.path: invalid value "${path}": ${path.startsWith('/') ? 'must be a relative path' : path.startsWith('../') ? "must not contain '..'" : "must not start with '..'"}`,
+    ]),
+    [
+      'projected serviceAccountToken expirationSeconds under 10 minutes',
+      (p) =>
+        (p.spec.volumes = [
+          { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 60 } }] } },
+        ]),
+      'spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: invalid value 60: may not specify a duration less than 10 minutes',
+    ],
     [
       'several problems are counted',
       (p) => ((p.metadata.name = 'Web'), (p.spec.restartPolicy = 'x')),
