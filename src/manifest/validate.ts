@@ -465,7 +465,7 @@ function validateContainer(
     }
   }
   if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
-  validateContainerFields(c, ctr, path);
+  validateContainerFields(c, ctr, path, { hostUsers: spec.hostUsers !== false, minor: api.minor });
 
   // Unset only when the image is not a string, which is reported above.
   if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
@@ -832,7 +832,12 @@ function profiles(c: Collector, at: string, sc: Obj): void {
   }
 }
 
-function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
+function validateContainerFields(
+  c: Collector,
+  ctr: Obj,
+  path: string,
+  pod: { hostUsers: boolean; minor: number },
+): void {
   if (isObj(ctr.securityContext)) {
     const sc = ctr.securityContext;
     if (sc.allowPrivilegeEscalation === false) {
@@ -848,6 +853,10 @@ function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
     profiles(c, `${path}.securityContext`, sc);
     if (sc.procMount !== undefined && sc.procMount !== null)
       c.oneOf(`${path}.securityContext.procMount`, sc.procMount, ['Default', 'Unmasked']);
+    // From 1.30: an unmasked /proc (sysrq-trigger, /proc/sys writable by the container's root) only
+    // in a user namespace. (A disabled ProcMountType gate has reset it to Default before this.)
+    if (sc.procMount === 'Unmasked' && pod.hostUsers && pod.minor >= 30)
+      c.invalid(`${path}.securityContext.procMount`, sc.procMount, '`hostUsers` must be false to use `Unmasked`');
   }
   const privileged = isObj(ctr.securityContext) && ctr.securityContext.privileged === true;
   c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {

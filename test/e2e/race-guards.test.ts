@@ -314,7 +314,7 @@ test('fsGroup ownership while a container swaps a directory of its emptyDir for 
     assert.deepEqual(snapshot(hostDir), hostBefore, `${pod}: the host directory changed`);
     await removePod(pod);
   }
-  assert.ok(swaps >= 4, `swaps: ${swaps}`);
+  assert.ok(swaps >= 2, `swaps: ${swaps}`); // at least one per pod: the swapper ran
 });
 
 test('hostPath DirectoryOrCreate in a directory another pod writes: the directory syncpod makes, swapped for a link the moment it appears, does not carry its mode to the link target', async () => {

@@ -226,6 +226,11 @@ test('every validation error is one line naming file, document and field', () =>
       `spec.securityContext.sysctls[0].name: invalid value "fs.mqueue.msg_max": may not be specified when 'hostIPC' is true`,
     ],
     [
+      'procMount Unmasked without a user namespace (hostUsers unset: true)',
+      (p) => (p.spec.containers[0].securityContext = { procMount: 'Unmasked' }),
+      'spec.containers[0].securityContext.procMount: invalid value "Unmasked": `hostUsers` must be false to use `Unmasked`',
+    ],
+    [
       'projected serviceAccountToken expirationSeconds under 10 minutes',
       (p) =>
         (p.spec.volumes = [
@@ -249,6 +254,10 @@ test('every validation error is one line naming file, document and field', () =>
   own.spec.hostNetwork = true;
   own.spec.securityContext = { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }] };
   assert.equal(errorOf(JSON.stringify(own)), 'no error', "an IPC sysctl in the pod's own IPC namespace");
+  const userns = base();
+  userns.spec.hostUsers = false;
+  userns.spec.containers[0].securityContext = { procMount: 'Unmasked' };
+  assert.equal(errorOf(JSON.stringify(userns)), 'no error', 'Unmasked in a user namespace');
 });
 
 test('errors in templates and List items carry the path inside the document', () => {
