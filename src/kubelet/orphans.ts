@@ -183,12 +183,16 @@ function cmp(a: string, b: string): number {
  */
 export function withPodCgroup(o: Orphan, cgroup: OrphanPodCgroup | undefined): Orphan {
   if (!cgroup || cgroup.paths.length === 0) return o;
+  // The systemd driver: kubelet stops the slice unit over D-Bus before the directories go.
+  const unit = cgroup.name.endsWith('.slice')
+    ? `; kubelet stops its unit ${cgroup.name.slice(cgroup.name.lastIndexOf('/') + 1)} first, syncpod removes the directories only`
+    : '';
   const when =
     o.kubelet === 'kill' ? 'once it is terminated and its volumes are unmounted' : 'once its volumes are unmounted';
   return {
     ...o,
     podCgroup: cgroup,
-    reason: `${o.reason}; ${when}, its pod cgroup ${cgroup.name} is destroyed (any process left in it is killed)`,
+    reason: `${o.reason}; ${when}, its pod cgroup ${cgroup.name} is destroyed (any process left in it is killed${unit})`,
   };
 }
 

@@ -9,7 +9,7 @@ import type { LoadedPod, SkippedDocument } from './types';
 import { parseSelector } from './selector';
 import { inputText } from '../utf8';
 import { readInputFileSync } from '../read-input';
-import { MANIFEST_LIMIT_WHY, MAX_MANIFEST_BYTES } from './yaml-size';
+import { inputsTooLong, MANIFEST_LIMIT_WHY, MAX_MANIFEST_BYTES } from './yaml-size';
 
 export const STDIN_LABEL = '<stdin>';
 const MANIFEST_EXTENSIONS = ['.yaml', '.yml', '.json'];
@@ -41,16 +41,26 @@ export async function loadManifests(
   if (paths.length === 0) throw new SyncpodError('no manifest given (name a file, a directory or - for stdin)');
   const pods: LoadedPod[] = [];
   let stdinRead = false;
+  // One budget for the whole invocation (yaml-size.ts): bytes of all texts, objects of all documents.
+  const parseOptions: ParseOptions = { ...options, objectCount: { objects: 0 } };
+  let bytes = 0;
+  const counted = (text: string | Uint8Array, label: string): string | Uint8Array => {
+    bytes += text.length;
+    // A text over the limit by itself is refused by its own check (textTooLong), which says so.
+    const over = text.length <= MAX_MANIFEST_BYTES ? inputsTooLong(bytes) : undefined;
+    if (over) throw new SyncpodError(`${label}: ${over}`);
+    return text;
+  };
   for (const path of paths) {
     if (path === '-') {
       if (stdinRead) throw new SyncpodError('- (stdin) given more than once');
       stdinRead = true;
-      pods.push(...withPods(parse(await readStdin(), STDIN_LABEL, options), STDIN_LABEL));
+      pods.push(...withPods(parse(counted(await readStdin(), STDIN_LABEL), STDIN_LABEL, parseOptions), STDIN_LABEL));
       continue;
     }
     const files = await expand(path);
     if (files.length === 1 && files[0] === path) {
-      pods.push(...withPods(parse(await read(path), path, options), path));
+      pods.push(...withPods(parse(counted(await read(path), path), path, parseOptions), path));
       continue;
     }
     // A directory: a file of Services or ConfigMaps beside the workloads is fine; no pod at all is not.
@@ -58,7 +68,7 @@ export async function loadManifests(
     const skipped: SkippedDocument[] = [];
     let documents = 0;
     for (const file of files) {
-      const parsed = parse(await read(file), file, options);
+      const parsed = parse(counted(await read(file), file), file, parseOptions);
       found.push(...parsed.pods);
       skipped.push(...parsed.skipped);
       documents += parsed.documents ?? 0;

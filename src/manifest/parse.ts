@@ -4,7 +4,7 @@
 // and recorded. Pure (the text is given; load.ts reads files).
 
 import type { Pod, PodStatus } from '../kubelet/api-types';
-import { Composer, LineCounter, Parser, type Document } from 'yaml';
+import { Composer, LineCounter, Parser, type CST, type Document } from 'yaml';
 import { SyncpodError } from '../errors';
 import { podFromWorkload, WORKLOAD_KINDS, type ControllerOptions } from './controllers';
 import { applyPodDefaults } from './defaults';
@@ -15,7 +15,7 @@ import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
 import { dropDisabledFields } from './drop-disabled';
 import { KUBECTL_YAML_OPTIONS, firstControlCharacter, firstDuplicateKey, templateLine, yamlProblem } from './yaml-read';
 import { isObj, type Obj } from '../json-object';
-import { expandedSizeProblem, sizeProblemLine, textTooLong } from './yaml-size';
+import { expandedSizeProblem, sizeProblemLine, textTooLong, type ObjectCount } from './yaml-size';
 
 /** More aliases than this in one document is refused (the "billion laughs" expansion). */
 export const MAX_ALIAS_COUNT = 1000;
@@ -38,6 +38,8 @@ export interface ParseOptions extends ControllerOptions {
    * the disabled fields it drops and its validation. Default: the newest mirrored minor, default gates.
    */
   api?: ApiRules;
+  /** The objects the other texts of this invocation held (loadManifests shares one count): the bound is for all. */
+  objectCount?: ObjectCount;
 }
 
 interface Candidate {
@@ -61,7 +63,12 @@ interface DocContext {
  * text (and the document, line and column) when it holds control characters, is a Helm template
  * or has a syntax error anywhere: a broken file is reported as such before any document is used.
  */
-function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineCounter): Document[] {
+function parseYamlDocuments(
+  text: string,
+  fileLabel: string,
+  lineCounter?: LineCounter,
+  count?: ObjectCount,
+): Document[] {
   const control = firstControlCharacter(text);
   if (control) {
     throw new SyncpodError(
@@ -75,7 +82,7 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
     );
   }
   const lines = lineCounter ?? new LineCounter();
-  const list = yamlDocuments(text, fileLabel, lines);
+  const list = yamlDocuments(text, fileLabel, lines, count);
   list.forEach((doc, i) => {
     const error = doc.errors[0];
     const where = list.length > 1 ? `${fileLabel}: document ${i + 1}` : fileLabel;
@@ -101,18 +108,32 @@ function parseYamlDocuments(text: string, fileLabel: string, lineCounter?: LineC
  * the parser's syntax tree, before the documents are composed or any value is built. Parse errors
  * are left in each document's `errors` (positions via `lines`).
  */
-export function yamlDocuments(text: string, fileLabel: string, lines: LineCounter): Document[] {
+export function yamlDocuments(text: string, fileLabel: string, lines: LineCounter, count?: ObjectCount): Document[] {
   const tooLong = textTooLong(text.length);
   if (tooLong) throw new SyncpodError(`${fileLabel}: ${tooLong}`);
-  const tokens = Array.from(new Parser(lines.addNewLine).parse(text));
+  // The parser yields a document's tokens when it ends: they are measured as they come, so a
+  // bound is met after parsing that far, not the whole text. The iterator has no return(): a
+  // measure that stops early leaves the parser where it was, to be read to the end (below).
+  const parsing = new Parser(lines.addNewLine).parse(text);
+  const tokens: CST.Token[] = [];
+  const measuredTokens: Iterable<CST.Token> = {
+    [Symbol.iterator]: () => ({
+      next: () => {
+        const r = parsing.next();
+        if (!r.done) tokens.push(r.value);
+        return r;
+      },
+    }),
+  };
   let measured = true;
   try {
-    const problem = expandedSizeProblem(tokens);
+    const problem = expandedSizeProblem(measuredTokens, count);
     if (problem) throw new SyncpodError(`${fileLabel}: ${sizeProblemLine(problem)}`);
   } catch (err) {
     if (!(err instanceof RangeError)) throw err;
     measured = false; // nested past the stack: the composer names where (below)
   }
+  for (let r = parsing.next(); !r.done; r = parsing.next()) tokens.push(r.value);
   const docs = Array.from(new Composer(KUBECTL_YAML_OPTIONS as never).compose(tokens)) as Document[];
   if (!measured && !docs.some((d) => d.errors.length > 0))
     throw new SyncpodError(`${fileLabel}: ${yamlProblem('Maximum call stack size exceeded')}`);
@@ -151,7 +172,7 @@ export function readYamlValues(text: string, fileLabel: string): unknown[] {
  */
 export function parseManifest(text: string, fileLabel: string, options: ParseOptions = {}): ParsedText {
   const lineCounter = new LineCounter();
-  const list = parseYamlDocuments(text, fileLabel, lineCounter);
+  const list = parseYamlDocuments(text, fileLabel, lineCounter, options.objectCount);
   const out: ParsedText = { pods: [], skipped: [] };
   list.forEach((doc, i) => {
     const documentIndex = i + 1;

@@ -7,6 +7,10 @@
 //   counted at every use: the API server refuses a request body over 3 MiB (apiserver's
 //   MaxRequestBodyBytes), so no object it stores is larger.
 // - All documents of one text together may expand to MAX_MANIFEST_BYTES.
+// - One invocation reads at most MAX_MANIFEST_OBJECTS objects (non-empty documents and List items,
+//   over all its files) and MAX_MANIFEST_BYTES of files in all: 8 MiB of one-line pods is 87,000
+//   pods, which took `plan` 54 s and 2.3 GB before it failed, where a node runs kubelet's maxPods
+//   (110 by default).
 // The expanded size counts the source characters of every scalar (keys and values) and two for
 // each entry: close to, and never above, what its JSON would take.
 import type { CST } from 'yaml';
@@ -16,6 +20,13 @@ const MiB = 1024 * 1024;
 export const MAX_OBJECT_BYTES = 3 * MiB;
 /** A manifest file or stdin, and everything its documents expand to together. */
 export const MAX_MANIFEST_BYTES = 8 * MiB;
+/** Objects (non-empty documents and List items) one invocation reads, over all its files. */
+export const MAX_MANIFEST_OBJECTS = 2000;
+
+/** How many objects the texts of one invocation held so far (expandedSizeProblem adds to it). */
+export interface ObjectCount {
+  objects: number;
+}
 
 export interface SizeProblem {
   /** 1-based document number. */
@@ -26,7 +37,7 @@ export interface SizeProblem {
   offset: number;
   size: number;
   limit: number;
-  what: 'object' | 'manifest';
+  what: 'object' | 'manifest' | 'objects';
 }
 
 type Node = CST.Token | null | undefined;
@@ -94,14 +105,35 @@ const isItemsKey = (key: Node): boolean =>
   (key.type === 'scalar' || key.type === 'single-quoted-scalar' || key.type === 'double-quoted-scalar') &&
   key.source.replace(/^["']|["']$/g, '') === 'items';
 
+/** A document without a value (empty, or only comments): nothing is built from it. */
+const isEmptyDocument = (top: Node): boolean =>
+  !top || (top.type === 'scalar' && top.source.trim() === '') || top.type === 'comment';
+
 /**
  * The first object or text over its limit among the parsed documents (CST tokens of one text), or
  * undefined. A document whose top level is a mapping with an `items` sequence (a List) is measured
- * item by item; its other fields together are one more object.
+ * item by item; its other fields together are one more object. Every non-empty document that is not
+ * a List, and every List item, adds one to `count`; one past MAX_MANIFEST_OBJECTS is a problem.
+ * `tokens` is read in order and no further than the first problem (the parser's generator: a text
+ * of 87,000 documents is refused after parsing 2,001 of them).
  */
-export function expandedSizeProblem(tokens: readonly CST.Token[]): SizeProblem | undefined {
+export function expandedSizeProblem(
+  tokens: Iterable<CST.Token>,
+  count: ObjectCount = { objects: 0 },
+): SizeProblem | undefined {
   let total = 0;
   let document = 0;
+  const tooMany = (offset: number, item?: number): SizeProblem | undefined =>
+    ++count.objects > MAX_MANIFEST_OBJECTS
+      ? {
+          document,
+          offset,
+          size: count.objects,
+          limit: MAX_MANIFEST_OBJECTS,
+          what: 'objects',
+          ...(item ? { item } : {}),
+        }
+      : undefined;
   for (const doc of tokens) {
     if (doc.type !== 'document') continue;
     document++;
@@ -131,6 +163,8 @@ export function expandedSizeProblem(tokens: readonly CST.Token[]): SizeProblem |
         let n = 0;
         for (const entry of list.items) {
           n++;
+          const counted = tooMany(offsetOf(entry.value, offsetOf(top, 0)), n);
+          if (counted) return counted;
           const size = m.item(entry);
           const problem = over(size, offsetOf(entry.value, offsetOf(top, 0)), n);
           if (problem) return problem;
@@ -141,6 +175,10 @@ export function expandedSizeProblem(tokens: readonly CST.Token[]): SizeProblem |
       if (problem) return problem;
       docSize += rest;
     } else {
+      if (!isEmptyDocument(top)) {
+        const counted = tooMany(offsetOf(top, doc.offset));
+        if (counted) return counted;
+      }
       docSize = m.node(top);
       const problem = over(docSize, offsetOf(top, doc.offset));
       if (problem) return problem;
@@ -164,12 +202,21 @@ export function formatBytes(n: number): string {
 export function sizeProblemLine(p: SizeProblem): string {
   const doc = `document ${p.document}: `;
   const item = p.item ? `items[${p.item - 1}]: ` : '';
+  if (p.what === 'objects')
+    return `${doc}${item}more than ${p.limit} objects (non-empty documents and List items) in one invocation, far more than a node runs (kubelet's maxPods, 110 by default): refused; split the input`;
   if (p.what === 'manifest')
     return `${doc}the documents expand to ${formatBytes(p.size)} (YAML aliases included), over the ${formatBytes(p.limit)} limit for one manifest: refused`;
   return `${doc}${item}the object expands to ${formatBytes(p.size)} (YAML aliases included), over the ${formatBytes(p.limit)} the API server admits for one object: refused`;
 }
 
 export const MANIFEST_LIMIT_WHY = `a manifest; the API server admits no object over ${formatBytes(MAX_OBJECT_BYTES)}`;
+
+/** The line for the files of one invocation together past MAX_MANIFEST_BYTES, or undefined. */
+export function inputsTooLong(total: number): string | undefined {
+  return total > MAX_MANIFEST_BYTES
+    ? `the manifests of this invocation come to ${formatBytes(total)} with this file, over the ${formatBytes(MAX_MANIFEST_BYTES)} syncpod reads at once: refused; split the input`
+    : undefined;
+}
 
 /** The line for a text too long to parse, or undefined. */
 export function textTooLong(length: number): string | undefined {

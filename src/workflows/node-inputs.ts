@@ -23,6 +23,13 @@ import { MAX_ALIAS_COUNT, yamlDocuments } from '../manifest/parse';
 import { formatPath, validateSchema, type FieldPath } from '../manifest/schema';
 import { validatePod, type PodPaths } from '../manifest/validate';
 import { firstControlCharacter, firstDuplicateKey, yamlProblem } from '../manifest/yaml-read';
+import {
+  inputsTooLong,
+  MAX_MANIFEST_OBJECTS,
+  sizeProblemLine,
+  textTooLong,
+  type ObjectCount,
+} from '../manifest/yaml-size';
 import type { DesiredPodSource } from '../plan/node-plan';
 import type { PodIdentity } from '../state/pods-api';
 import { isObj, type Obj } from '../json-object';
@@ -68,7 +75,7 @@ const key = (ns: string | undefined, name: string | undefined): string => `${ns 
  * `kubectl get -o json` writes) is read with JSON.parse: YAML 1.1 readings do not apply to it and
  * the YAML parser is two orders of magnitude slower on a 100-pod List.
  */
-function documents(text: string, label: string): { docs: unknown[]; problem?: string } {
+function documents(text: string, label: string, count: ObjectCount): { docs: unknown[]; problem?: string } {
   const control = firstControlCharacter(text);
   if (control)
     return {
@@ -77,18 +84,24 @@ function documents(text: string, label: string): { docs: unknown[]; problem?: st
     };
   const start = text.trimStart()[0];
   if (start === '{' || start === '[') {
+    let v: unknown;
     try {
-      const v: unknown = JSON.parse(text);
-      return { docs: v === null ? [] : [v] };
+      v = JSON.parse(text);
     } catch {
       // not JSON after all (a YAML flow mapping): the YAML parser reads it and names the error
+    }
+    if (v !== undefined) {
+      countJsonObjects(v, label, count);
+      return { docs: v === null ? [] : [v] };
     }
   }
   const lines = new LineCounter();
   let list: Document[];
   try {
-    list = yamlDocuments(text, label, lines);
+    list = yamlDocuments(text, label, lines, count);
   } catch (err) {
+    // Too many objects for one invocation refuses the whole run (as sync and plan refuse it), not one input.
+    if (count.objects > MAX_MANIFEST_OBJECTS) throw err;
     if (err instanceof SyncpodError) return { docs: [], problem: err.message };
     throw err;
   }
@@ -150,9 +163,35 @@ interface GivenPod {
   phase: string;
 }
 
-/** Pods of one given text: Pods and Lists of Pods; anything else is a problem per item. */
-export function parseGivenPods(text: string, label: string): { pods: GivenPod[]; problems: string[] } {
-  const { docs, problem } = documents(text, label);
+/** A JSON text's objects (its List items, or itself) added to `count`; refused one past the bound. */
+function countJsonObjects(v: unknown, label: string, count: ObjectCount): void {
+  if (v === null) return;
+  const items = isObj(v) && Array.isArray(v.items) ? v.items.length : 0;
+  const before = count.objects;
+  count.objects += isObj(v) && Array.isArray(v.items) ? items : 1;
+  if (count.objects <= MAX_MANIFEST_OBJECTS) return;
+  const item = items > 0 ? MAX_MANIFEST_OBJECTS - before + 1 : undefined;
+  const line = sizeProblemLine({
+    document: 1,
+    offset: 0,
+    size: count.objects,
+    limit: MAX_MANIFEST_OBJECTS,
+    what: 'objects',
+    ...(item ? { item } : {}),
+  });
+  throw new SyncpodError(`${label}: ${line}`);
+}
+
+/**
+ * Pods of one given text: Pods and Lists of Pods; anything else is a problem per item. `count`
+ * is shared by the texts of one invocation: past MAX_MANIFEST_OBJECTS the run is refused (thrown).
+ */
+export function parseGivenPods(
+  text: string,
+  label: string,
+  count: ObjectCount = { objects: 0 },
+): { pods: GivenPod[]; problems: string[] } {
+  const { docs, problem } = documents(text, label, count);
   if (problem) return { pods: [], problems: [problem] };
   const pods: GivenPod[] = [];
   const problems: string[] = [];
@@ -242,7 +281,15 @@ export function staleMirrorField(mirror: Pod, file: Pod): string | undefined {
 
 /** One static pod file as kubelet's file source decodes it: exactly one Pod with a name. */
 export function parseStaticPodFile(text: string, path: string): Pod | string {
-  const { docs, problem } = documents(text, path);
+  let parsed: { docs: unknown[]; problem?: string };
+  try {
+    // Each file is kubelet's own input: too many documents in one is that file's problem, not the run's.
+    parsed = documents(text, path, { objects: 0 });
+  } catch (err) {
+    if (err instanceof SyncpodError) return err.message;
+    throw err;
+  }
+  const { docs, problem } = parsed;
   if (problem) return problem;
   if (docs.length === 0) return `${path}: empty file: a static pod manifest holds one Pod`;
   const doc = docs[0];
@@ -263,6 +310,9 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
   const notes: string[] = [];
   const knownUids = new Set<string>();
   const given: GivenPod[] = [];
+  // One bound for all given texts (yaml-size.ts), as sync and plan have: refused before the runtime is asked.
+  const count: ObjectCount = { objects: 0 };
+  let bytes = 0;
   for (const file of req.files) {
     let text: string;
     const label = file === '-' ? '<stdin>' : file;
@@ -273,7 +323,12 @@ export async function loadNodeInputs(req: NodeInputRequest, deps: NodeInputDeps)
       problems.push(err instanceof SyncpodError ? err.message : `${label}: cannot read: ${errorLine(err)}`);
       continue;
     }
-    const r = parseGivenPods(text, label);
+    // The reader takes any input file up to its general limit; a given pod file has the manifest one
+    // (JSON is read without the YAML parser, which would have said so).
+    bytes += text.length;
+    const over = textTooLong(text.length) ?? inputsTooLong(bytes);
+    if (over) throw new SyncpodError(`${label}: ${over}`);
+    const r = parseGivenPods(text, label, count);
     given.push(...r.pods);
     problems.push(...r.problems);
   }

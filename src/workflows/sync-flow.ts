@@ -16,6 +16,7 @@ import { probeInputs } from '../plan/probe-inputs';
 import { probeFlagResults, type ProbeFlags } from './probe-flags';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
 import { listRuntime, observePods, type ObservedPod } from '../state/pod-status';
+import { orphansWithCgroups } from '../state/node-facts';
 import { removeOrphan, type OrphanRemoval } from '../sync/remove-orphan';
 import { clearKilledSyncResidue } from '../sync/residue';
 import { DEFAULT_KUBELET_ROOT, DEFAULT_POD_LOGS_ROOT } from '../kubelet/labels';
@@ -226,6 +227,9 @@ async function withPreparedSync<R>(
     // observation: they are keyed by container id, so a later plan (--wait) applies them only to an
     // instance that is still the newest, as kubelet's prober caches would.
     let probes: ReturnType<typeof probeInputs> | undefined;
+    // The duplicates' pod cgroups, which kubelet's housekeeping destroys once they are gone (known
+    // once the node settings are read, before the first plan).
+    let withCgroups = (ds: Orphan[]): Orphan[] => ds;
     const plan = (p: Pod, o: ObservedPod & { duplicates: Orphan[] }): Plan => {
       probes ??= probeInputs(p, o.status, probeFlagResults(req.probes ?? {}), loaded.apiStatus);
       return buildPlan({
@@ -236,7 +240,7 @@ async function withPreparedSync<R>(
         probeInputs: probes.inputs,
         matchedBy: o.match.by,
         matchCandidates: o.match.candidates,
-        duplicates: o.duplicates,
+        duplicates: withCgroups(o.duplicates),
         podSource,
         source,
         volumeData,
@@ -254,6 +258,14 @@ async function withPreparedSync<R>(
     withNodeName(pod, req.node.nodeName, deps.host);
     // A bad node flag (--resolv-conf, --env-file, ...) is the one line, before any note.
     const settings = nodeSettings(req.node, pod, req.kubelet.rules, deps.host, volumeData);
+    const sb = settings.sandbox;
+    withCgroups = (ds) =>
+      orphansWithCgroups(deps.execute.fs, ds, {
+        cgroupsPerQOS: sb.cgroupsPerQOS !== false,
+        cgroupDriver: sb.cgroupDriver ?? 'cgroupfs',
+        cgroupRoot: sb.cgroupRoot,
+        cgroupVersion: sb.cgroupVersion ?? 1,
+      });
     if (first.sandboxes.length === 0 && first.containers.length === 0) refuseHostPathTypes(loaded, deps.execute.fs);
     if (freshUid)
       deps.note(`pod ${ns}/${name} has no uid and none exists on this node: using the fresh uid ${pod.metadata!.uid}`);
@@ -300,7 +312,7 @@ async function removeDuplicates(
   runtime: RuntimeCaller,
   timeoutMs: number,
   hooks: SyncHooks,
-  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes'>,
+  fs?: Pick<SyncFs, 'cleanSubPaths' | 'unmountPodVolumes' | 'destroyCgroup'>,
 ): Promise<OrphanRemoval[]> {
   const out: OrphanRemoval[] = [];
   for (const d of plan.duplicates) {

@@ -62,16 +62,18 @@ const pid = (e?: string) => /answered by pid (\d+)/.exec(e ?? '')?.[1];
 test('a scenario whose kubelet side never answers is one line naming it; the next runs on a fresh oracle', {
   timeout: 30_000,
 }, async () => {
-  const { report, lines } = await runThroughStandIn('v1.37.2', ['before', 'hangs', 'after'], 1000);
+  // The limit runs from the scenario's line, so for the first scenario on a fresh oracle it includes
+  // the stand-in's Node start-up, which a loaded machine can stretch past a second: 5 s.
+  const { report, lines } = await runThroughStandIn('v1.37.2', ['before', 'hangs', 'after'], 5000);
   assert.equal(report.scenarios, 3);
   assert.deepEqual(
     report.disagree.map((d) => d.scenario.name),
     ['before', 'hangs', 'after'],
   );
   const [before, hung, after] = report.disagree;
-  assert.match(hung.error ?? '', /^kubelet: no answer within 1 s/);
+  assert.match(hung.error ?? '', /^kubelet: no answer within 5 s/);
   assert.equal(lines.length, 1, lines.join('\n'));
-  assert.match(lines[0], /^oracle v1\.37\.2: scenario hangs: kubelet's side: no answer within 1 s/);
+  assert.match(lines[0], /^oracle v1\.37\.2: scenario hangs: kubelet's side: no answer within 5 s/);
   assert.ok(pid(before.error) && pid(after.error), `${before.error} / ${after.error}`);
   assert.notEqual(pid(after.error), pid(before.error), 'the scenario after the hung one ran on a new oracle process');
 });

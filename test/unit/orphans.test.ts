@@ -205,6 +205,11 @@ test("withPodCgroup: the cgroup and when kubelet destroys it join the orphan's r
     withPodCgroup(dead!, { ...cg, name: '/kubepods/besteffort/podu2' }).reason,
     /removes its containers and sandboxes; once its volumes are unmounted, its pod cgroup/,
   );
+  const slice = '/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-podu1.slice';
+  assert.match(
+    withPodCgroup(running!, { ...cg, name: slice }).reason,
+    /is destroyed \(any process left in it is killed; kubelet stops its unit kubepods-besteffort-podu1\.slice first, syncpod removes the directories only\)$/,
+  );
   assert.equal(withPodCgroup(running!, { ...cg, paths: [] }), running);
   assert.equal(withPodCgroup(running!, undefined), running);
   const table = orphanTable([a], 200).join('\n');

@@ -10,7 +10,7 @@ import { LineCounter, parse } from 'yaml';
 import { loadManifests } from '../../src/manifest/load';
 import { parseManifestText, yamlDocuments } from '../../src/manifest/parse';
 import { KUBECTL_YAML_OPTIONS } from '../../src/manifest/yaml-read';
-import { MAX_MANIFEST_BYTES, MAX_OBJECT_BYTES } from '../../src/manifest/yaml-size';
+import { MAX_MANIFEST_BYTES, MAX_MANIFEST_OBJECTS, MAX_OBJECT_BYTES } from '../../src/manifest/yaml-size';
 import { parseGivenPods } from '../../src/workflows/node-inputs';
 
 const KiB = 1024;
@@ -117,12 +117,101 @@ test('the documents of one manifest together are bounded too', () => {
   );
 });
 
+/** `n` one-line pods (about 80 bytes each: 8 MiB holds 87,000 of them). */
+const tinyPods = (n: number, from = 0): string =>
+  [...Array(n)]
+    .map(
+      (_, i) =>
+        `kind: Pod\napiVersion: v1\nmetadata: {name: p${from + i}}\nspec: {containers: [{name: a, image: b}]}\n`,
+    )
+    .join('---\n');
+
+test('one invocation reads at most 2000 objects: documents and List items counted before any is built', () => {
+  assert.equal(MAX_MANIFEST_OBJECTS, 2000);
+  const line = (where: string) =>
+    `${where}more than 2000 objects (non-empty documents and List items) in one invocation, far more than a node runs (kubelet's maxPods, 110 by default): refused; split the input`;
+  // 2000 pass; empty documents (a trailing or doubled `---`, comments) are no objects.
+  assert.equal(parseManifestText(`${tinyPods(2000)}\n---\n---\n# end\n`, 'pods.yaml').length, 2000);
+  assert.equal(refusal(tinyPods(2001), 'pods.yaml'), line('pods.yaml: document 2001: '));
+  // Counted on the syntax tree: a broken first pod is not what is reported, nothing was composed.
+  const broken = `kind: Pod\napiVersion: v1\nmetadata: {name: BAD_NAME}\n---\n${tinyPods(2000)}`;
+  assert.equal(refusal(broken, 'pods.yaml'), line('pods.yaml: document 2001: '));
+  const items = [...Array(2001)].map(
+    (_, i) => `- {kind: Pod, apiVersion: v1, metadata: {name: p${i}}, spec: {containers: [{name: a, image: b}]}}`,
+  );
+  assert.equal(
+    refusal(`apiVersion: v1\nkind: List\nitems:\n${items.join('\n')}\n`, 'list.yaml'),
+    line('list.yaml: document 1: items[2000]: '),
+  );
+});
+
+test('the bounds are for one invocation: files of a directory and several arguments share them', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-objects-'));
+  try {
+    fs.mkdirSync(path.join(dir, 'many'));
+    for (const [i, name] of ['a.yaml', 'b.yaml', 'c.yaml'].entries())
+      fs.writeFileSync(path.join(dir, 'many', name), tinyPods(800, i * 800));
+    await assert.rejects(
+      loadManifests([path.join(dir, 'many')], async () => ''),
+      {
+        name: 'SyncpodError',
+        message: `${path.join(dir, 'many', 'c.yaml')}: document 401: more than 2000 objects (non-empty documents and List items) in one invocation, far more than a node runs (kubelet's maxPods, 110 by default): refused; split the input`,
+      },
+    );
+    // Two files each under 8 MiB, over it together.
+    const big = (name: string) => `${podHead.replace('laughs', name)}    a: "${'y'.repeat(250 * KiB)}"\n${podTail}`;
+    const files = [...Array(34)].map((_, i) => {
+      const f = path.join(dir, `big-${String(i).padStart(2, '0')}.yaml`);
+      fs.writeFileSync(f, big(`big-${i}`));
+      return f;
+    });
+    await assert.rejects(
+      loadManifests(files, async () => ''),
+      {
+        name: 'SyncpodError',
+        message: new RegExp(
+          `^${files[32]!.replace(/[.]/g, '\\.')}: the manifests of this invocation come to 8\\.\\d MiB with this file, over the 8 MiB syncpod reads at once: refused; split the input$`,
+        ),
+      },
+    );
+    assert.equal((await loadManifests(files.slice(0, 32), async () => '')).length, 32);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
 test('plan --node inputs (kubectl get pods -o yaml) get the same bounds', () => {
   const { pods, problems } = parseGivenPods(laughs(998), 'pods.yaml');
   assert.equal(pods.length, 0);
   assert.deepEqual(problems, [
     'pods.yaml: document 1: the object expands to 499.5 MiB (YAML aliases included), over the 3 MiB the API server admits for one object: refused',
   ]);
+});
+
+test('plan --node inputs share the object bound: YAML and JSON Lists, over several texts, refuse the run', () => {
+  const over =
+    "more than 2000 objects (non-empty documents and List items) in one invocation, far more than a node runs (kubelet's maxPods, 110 by default): refused; split the input";
+  const item = (i: number) => ({
+    kind: 'Pod',
+    apiVersion: 'v1',
+    metadata: { name: `p${i}` },
+    spec: { containers: [{ name: 'a', image: 'b' }] },
+  });
+  const json = (n: number) =>
+    JSON.stringify({ kind: 'List', apiVersion: 'v1', items: [...Array(n)].map((_, i) => item(i)) });
+  assert.throws(() => parseGivenPods(json(2001), 'pods.json'), {
+    name: 'SyncpodError',
+    message: `pods.json: document 1: items[2000]: ${over}`,
+  });
+  assert.throws(() => parseGivenPods(tinyPods(2001), 'pods.yaml'), {
+    name: 'SyncpodError',
+    message: `pods.yaml: document 2001: ${over}`,
+  });
+  const count = { objects: 0 };
+  assert.equal(parseGivenPods(json(1500), 'a.json', count).pods.length, 1500);
+  assert.throws(() => parseGivenPods(json(600), 'b.json', count), {
+    message: `b.json: document 1: items[500]: ${over}`,
+  });
 });
 
 test('parse errors keep their line and column after the size check', () => {

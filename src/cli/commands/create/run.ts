@@ -18,13 +18,14 @@ import {
 
 export async function create(ctx: Context, args: string[], opts: CreateOptions): Promise<number> {
   const [podArg, configFile, sandboxFile] = args;
-  const [podSandboxId] = await resolveSandboxIds(ctx, [podArg]);
   const deps = stepDeps(ctx);
   let request: ContainerRequest;
+  // The files are read (and a bad one refused) before the runtime is asked for the sandbox.
   if (opts.container !== undefined) {
     if (sandboxFile !== undefined)
       throw new SyncpodError('with --container the pod manifest gives the sandbox config; drop the third argument');
     const doc = await readConfigDocument(configFile, 'pod manifest', deps);
+    const [podSandboxId] = await resolveSandboxIds(ctx, [podArg]);
     const { opts: node, detected } = await profiledNode(ctx, opts);
     const kubelet = resolveRules(node.kubeletVersion, undefined, detected);
     request = await containerRequest(
@@ -48,6 +49,7 @@ export async function create(ctx: Context, args: string[], opts: CreateOptions):
     if (cDoc.isManifest)
       throw new SyncpodError(`${configFile}: is a pod manifest; name the container with --container`);
     const sDoc = await readConfigDocument(sandboxFile, 'pod config', deps);
+    const [podSandboxId] = await resolveSandboxIds(ctx, [podArg]);
     request = crictlContainerRequest(podSandboxId, cDoc, sDoc);
     if (!opts.dryRun && request.sandboxConfig.logDirectory && request.config.logPath) {
       const path = `${request.sandboxConfig.logDirectory}/${request.config.logPath}`;
