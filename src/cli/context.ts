@@ -22,7 +22,7 @@ export interface Io {
    * Without it, stdout.write.
    */
   writeOut?(text: string): void;
-  stderr: NodeJS.WritableStream & { isTTY?: boolean };
+  stderr: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
   stdin: NodeJS.ReadableStream & { isTTY?: boolean };
   env: Record<string, string | undefined>;
 }

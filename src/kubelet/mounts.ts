@@ -28,7 +28,7 @@ import { checkPathComponent } from './path-names';
 /** Filesystem work the executor must do before the CRI call, in order. Modes are octal numbers. */
 export type FsEffect =
   | { kind: 'mkdir'; path: string; mode: number; why: string }
-  /** Create the file empty if missing (never truncate), then chmod. */
+  /** Create the file empty with `mode` if missing; an existing one is left as it is (never truncated or chmodded). */
   | { kind: 'touch'; path: string; mode: number; why: string }
   /** Write the whole file (replace), then chmod. */
   | { kind: 'writeFile'; path: string; mode: number; content: string; why: string }

@@ -6,6 +6,7 @@ import type { Pod } from '../kubelet/api-types';
 import { parseNormalizedImage } from '../kubelet/image-ref';
 import { isPodUid, NAME_MAX, POD_UID_HELP, podLogDirNameBytes } from '../kubelet/path-names';
 import { parseQuantity, toBytes, toMilliCPU, type Quantity } from '../kubelet/quantity';
+import { sysctlToDots } from '../kubelet/sandbox-config';
 import { LINUX_STOP_SIGNALS, WINDOWS_STOP_SIGNALS } from '../kubelet/stop-signals';
 import { VOLUME_SOURCE_KEYS } from '../kubelet/volume-sources';
 import { DEFAULT_API_RULES, type ApiRules } from './api-rules';
@@ -224,12 +225,15 @@ function validateSpec(c: Collector, spec: Obj, at: string, api: ApiRules): void 
   }
   if (isObj(spec.securityContext)) {
     validateIds(c, `${at}.securityContext`, spec.securityContext);
-    validateSysctls(c, `${at}.securityContext.sysctls`, spec.securityContext.sysctls);
+    validateSysctls(c, `${at}.securityContext.sysctls`, spec.securityContext.sysctls, {
+      hostNetwork: spec.hostNetwork === true,
+      hostIPC: spec.hostIPC === true,
+    });
   }
 }
 
 /** validateSysctls: the kernel's name grammar (dots or slashes between segments), each name once. */
-function validateSysctls(c: Collector, at: string, v: unknown): void {
+function validateSysctls(c: Collector, at: string, v: unknown, host: { hostNetwork: boolean; hostIPC: boolean }): void {
   const names = new Set<string>();
   c.list(at, v).forEach((s, i) => {
     if (!isObj(s)) return;
@@ -239,8 +243,38 @@ function validateSysctls(c: Collector, at: string, v: unknown): void {
     if (s.name.length > 253 || !SYSCTL_NAME.test(s.name))
       c.invalid(path, s.name, `must have at most 253 characters and match regex ${SYSCTL_NAME.source}`);
     else if (names.has(s.name)) c.add(path, `duplicate value ${show(s.name)}`);
+    // ValidateHostSysctl: a namespaced sysctl of a namespace the pod shares with the host would be
+    // the node's own setting.
+    const ns = sysctlNamespace(s.name);
+    if (host.hostNetwork && ns === 'net') c.invalid(path, s.name, "may not be specified when 'hostNetwork' is true");
+    else if (host.hostIPC && ns === 'ipc') c.invalid(path, s.name, "may not be specified when 'hostIPC' is true");
     names.add(s.name);
   });
+}
+
+/** The IPC sysctls by name (component-helpers node/util/sysctl), beside the `fs.mqueue.` and `net.` prefixes. */
+const IPC_SYSCTLS = new Set([
+  'kernel.sem',
+  'kernel.shmall',
+  'kernel.shmmax',
+  'kernel.shmmni',
+  'kernel.shm_rmid_forced',
+  'kernel.shm',
+  'kernel.msgmax',
+  'kernel.msgmnb',
+  'kernel.msgmni',
+  'kernel.msg',
+]);
+
+/** GetNamespace (k8s.io/component-helpers node/util/sysctl, 1.29–1.37): which namespace a sysctl belongs to. */
+function sysctlNamespace(name: string): 'net' | 'ipc' | undefined {
+  const dotted = sysctlToDots(name);
+  const star = dotted.indexOf('*');
+  const n = star >= 0 ? dotted.slice(0, star) : dotted;
+  if (IPC_SYSCTLS.has(n)) return 'ipc';
+  if (n.startsWith('net.')) return 'net';
+  if (n.startsWith('fs.mqueue.')) return 'ipc';
+  return undefined;
 }
 
 /** The name of a Secret or ConfigMap a pod reads: a DNS-1123 subdomain (ValidateSecretName / ValidateConfigMapName). */
@@ -431,7 +465,7 @@ function validateContainer(
     }
   }
   if (isObj(ctr.securityContext)) validateIds(c, `${path}.securityContext`, ctr.securityContext);
-  validateContainerFields(c, ctr, path);
+  validateContainerFields(c, ctr, path, { hostUsers: spec.hostUsers !== false, minor: api.minor });
 
   // Unset only when the image is not a string, which is reported above.
   if (ctr.imagePullPolicy !== undefined) c.oneOf(`${path}.imagePullPolicy`, ctr.imagePullPolicy, PULL_POLICIES);
@@ -798,7 +832,12 @@ function profiles(c: Collector, at: string, sc: Obj): void {
   }
 }
 
-function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
+function validateContainerFields(
+  c: Collector,
+  ctr: Obj,
+  path: string,
+  pod: { hostUsers: boolean; minor: number },
+): void {
   if (isObj(ctr.securityContext)) {
     const sc = ctr.securityContext;
     if (sc.allowPrivilegeEscalation === false) {
@@ -814,6 +853,10 @@ function validateContainerFields(c: Collector, ctr: Obj, path: string): void {
     profiles(c, `${path}.securityContext`, sc);
     if (sc.procMount !== undefined && sc.procMount !== null)
       c.oneOf(`${path}.securityContext.procMount`, sc.procMount, ['Default', 'Unmasked']);
+    // From 1.30: an unmasked /proc (sysrq-trigger, /proc/sys writable by the container's root) only
+    // in a user namespace. (A disabled ProcMountType gate has reset it to Default before this.)
+    if (sc.procMount === 'Unmasked' && pod.hostUsers && pod.minor >= 30)
+      c.invalid(`${path}.securityContext.procMount`, sc.procMount, '`hostUsers` must be false to use `Unmasked`');
   }
   const privileged = isObj(ctr.securityContext) && ctr.securityContext.privileged === true;
   c.list(`${path}.volumeMounts`, ctr.volumeMounts).forEach((m, i) => {
@@ -886,6 +929,15 @@ function validateVolumeFiles(c: Collector, v: Obj, path: string): void {
         items(`${sp}.${k}`, src[k].items);
       }
       if (isObj(src.downwardAPI)) items(`${sp}.downwardAPI`, src.downwardAPI.items);
+      // The API server names the token's path at the projected volume (fldPath.Child("path")), not the source.
+      if (isObj(src.serviceAccountToken)) {
+        const exp = src.serviceAccountToken.expirationSeconds; // defaulted to 3600 when unset
+        const at = `${sp}.serviceAccountToken.expirationSeconds`;
+        if (typeof exp === 'number' && exp < 600) c.invalid(at, exp, 'may not specify a duration less than 10 minutes');
+        if (typeof exp === 'number' && exp > 2 ** 32)
+          c.invalid(at, exp, 'may not specify a duration larger than 2^32 seconds');
+        itemPath(c, `${path}.projected.path`, src.serviceAccountToken.path);
+      }
     });
   }
 }

@@ -5,6 +5,11 @@
 // width, a wrapped column is never narrower than its longest word, and when the fixed columns
 // already fill the width the line runs past it. crictl's lists keep tabwriter's layout (table.ts);
 // cli-table3 is required here, at the first call, so those lists never load it.
+//
+// Cells and wrapped text are masked (the invocation's Secret values) before they are laid out: the
+// output streams mask what they write, but a value with spaces wrapped over lines reaches them in
+// pieces they cannot recognise.
+import { invocationSecrets } from './secret-mask';
 import { displayWidth } from './table';
 
 export interface WrappedTableOptions {
@@ -86,7 +91,7 @@ export function wrappedTableRows(
 ): string[][] {
   let columns = head.length;
   for (const r of rows) columns = Math.max(columns, r.length);
-  let all = [head, ...rows].map((r) => Array.from({ length: columns }, (_, i) => r[i] ?? ''));
+  let all = [head, ...rows].map((r) => Array.from({ length: columns }, (_, i) => invocationSecrets.mask(r[i] ?? '')));
   let widths = columnWidths(all, columns, opts);
   // A wrap column squeezed below its floor: long cells of the movable columns go to their own line.
   const moved: Array<Array<[string, string]>> = all.map(() => []);
@@ -178,7 +183,8 @@ export function wrappedTable(head: string[], rows: string[][], opts: WrappedTabl
  * Text in lines of at most `width` columns, broken between words; lines after the first start with
  * `indent`. A word longer than a line stands alone on its line (never cut).
  */
-export function wrapText(text: string, width: number = DEFAULT_TABLE_WIDTH, indent = ''): string[] {
+export function wrapText(given: string, width: number = DEFAULT_TABLE_WIDTH, indent = ''): string[] {
+  const text = invocationSecrets.mask(given);
   const lead = /^\s*/.exec(text)![0];
   const lines: string[] = [];
   let line = lead;

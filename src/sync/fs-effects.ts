@@ -49,7 +49,8 @@ export function applyEffect(fs: SyncFs, e: FsEffect): void {
       fs.chmod(e.path, e.mode);
       return;
     }
-    // touch and writeFile set the mode on what they created or opened (never through a symlink).
+    // touch sets the mode of a file it makes (an existing one is left), writeFile of the file it
+    // writes; neither goes through a symlink.
     case 'touch':
       fs.touch(e.path, e.mode);
       return;

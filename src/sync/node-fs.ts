@@ -49,10 +49,34 @@ function statKind(st: fs.Stats): string {
 export const nodeFs: SyncFs = {
   exists: (p) => fs.existsSync(p),
   mkdirAll: (p, mode) => void fs.mkdirSync(p, { recursive: true, mode }),
+  // kubelet's makeFile (hostPath FileOrCreate) opens with O_CREATE: a file that exists keeps its
+  // mode and content; only a file made here gets `mode`. A symbolic link is refused, not followed.
   touch(p, mode) {
+    const { O_CREAT, O_EXCL, O_WRONLY, O_NOFOLLOW } = fs.constants;
     let fd: number;
     try {
-      fd = fs.openSync(p, fs.constants.O_CREAT | fs.constants.O_WRONLY | fs.constants.O_NOFOLLOW, mode);
+      fd = fs.openSync(p, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, mode);
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
+      const st = fs.lstatSync(p);
+      if (st.isSymbolicLink()) throw new SyncpodError(`${p} is a symbolic link; not following it`);
+      // kubelet's FileOrCreate type check on what exists (a directory there was EISDIR before).
+      if (!st.isFile()) throw new SyncpodError(`hostPath type check failed: ${p} is not a file`);
+      return;
+    }
+    try {
+      fs.fchmodSync(fd, mode);
+    } finally {
+      fs.closeSync(fd);
+    }
+  },
+  writeFile: replaceFile,
+  // The mode of what a mkdir effect made, set on the directory itself: a symbolic link put in its
+  // place meanwhile (by whoever else writes in that parent) is refused, never followed.
+  chmod(p, mode) {
+    let fd: number;
+    try {
+      fd = fs.openSync(p, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW | fs.constants.O_NONBLOCK);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code === 'ELOOP')
         throw new SyncpodError(`${p} is a symbolic link; not following it`);
@@ -64,8 +88,6 @@ export const nodeFs: SyncFs = {
       fs.closeSync(fd);
     }
   },
-  writeFile: replaceFile,
-  chmod: (p, mode) => fs.chmodSync(p, mode),
   kind(p) {
     try {
       return statKind(fs.statSync(p));

@@ -29,10 +29,11 @@ export interface SyncFs {
   exists(path: string): boolean;
   /** mkdir -p; the mode is applied to the directories it creates. */
   mkdirAll(path: string, mode: number): void;
-  /** Creates an empty file if missing (never truncates), then sets its mode; a symlink there is refused. */
+  /** Creates an empty file with that mode if missing; an existing file is left as it is (kubelet's O_CREATE); a symlink there is refused. */
   touch(path: string, mode: number): void;
   /** Replaces the file whole with a new regular file of that mode; a symlink there is replaced, not followed. */
   writeFile(path: string, content: string, mode: number): void;
+  /** Sets the mode of the file or directory itself; a symlink there is refused, never followed. */
   chmod(path: string, mode: number): void;
   /** 'dir' | 'file' | 'socket' | 'char' | 'block' | 'other', or undefined when missing. */
   kind(path: string): string | undefined;

@@ -224,3 +224,46 @@ test('plan: a new pod whose hostPath fails its type check is blocked, exit 1, as
     assert.match(r.stderr, /pod guards\/plan-hostpath is blocked: volume h: hostPath type check failed/);
   }
 });
+
+test('hostPath FileOrCreate/DirectoryOrCreate leave an existing host file or directory as it was (an existing file was chmod 0644: /etc/shadow-like files became world-readable)', async () => {
+  // Kubelet opens the file with O_CREATE and makes the directory with MkdirAll: what exists keeps its mode.
+  const secretFile = path.join(dir, 'shadow-like');
+  fs.writeFileSync(secretFile, 'root:$6$hash:19000::::::\n', { mode: 0o600 });
+  fs.chmodSync(secretFile, 0o600);
+  const privateDir = path.join(dir, 'private-dir');
+  fs.mkdirSync(privateDir, { mode: 0o700 });
+  fs.chmodSync(privateDir, 0o700);
+  const newFile = path.join(dir, 'made-file');
+  const newDir = path.join(dir, 'made-dir');
+  const f = file(
+    'hostpath-modes.json',
+    pod(
+      { name: 'hostpath-modes', namespace: 'guards' },
+      {
+        volumes: [
+          { name: 'f', hostPath: { path: secretFile, type: 'FileOrCreate' } },
+          { name: 'd', hostPath: { path: privateDir, type: 'DirectoryOrCreate' } },
+          { name: 'nf', hostPath: { path: newFile, type: 'FileOrCreate' } },
+          { name: 'nd', hostPath: { path: newDir, type: 'DirectoryOrCreate' } },
+        ],
+      },
+      {
+        volumeMounts: [
+          { name: 'f', mountPath: '/f' },
+          { name: 'd', mountPath: '/d' },
+          { name: 'nf', mountPath: '/nf' },
+          { name: 'nd', mountPath: '/nd' },
+        ],
+      },
+    ),
+  );
+  const r = await run(['sync', '-y', ...nodeFlags(lab), f]);
+  assert.equal(r.code, 0, r.stdout + r.stderr);
+  assert.equal(fs.statSync(secretFile).mode & 0o7777, 0o600, 'the existing file keeps 0600');
+  assert.equal(fs.statSync(privateDir).mode & 0o7777, 0o700, 'the existing directory keeps 0700');
+  assert.equal(fs.statSync(newFile).mode & 0o7777, 0o644, 'a file made for the volume is 0644');
+  assert.equal(fs.statSync(newDir).mode & 0o7777, 0o755, 'a directory made for the volume is 0755');
+  assert.equal(fs.readFileSync(secretFile, 'utf8'), 'root:$6$hash:19000::::::\n', 'not truncated');
+  const rm = await run(['pods', '--name', '^hostpath-modes$', '-q']);
+  for (const id of rm.stdout.split('\n').filter(Boolean)) assert.equal((await run(['rmp', '-f', id])).code, 0);
+});

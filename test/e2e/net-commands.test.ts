@@ -398,10 +398,13 @@ describe('broken configurations report one line and leave nothing behind', () =>
     fakePlugin('sp-hang', 'if [ "$CNI_COMMAND" = ADD ]; then sleep 30; fi\nexit 0');
     const net = `sphang-${rand}`;
     const conf = confDir('hang', net, [bridgePlugin(), { type: 'sp-hang' }]);
-    const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', '--timeout', '1s', ...netArgs(conf)]);
+    // --timeout bounds every plugin run (the bridge's ADD and both DELs too) and the runtime calls:
+    // 5 s, which the real plugins keep on a loaded machine (at 1 s the bridge's ADD could be the
+    // one killed), and sp-hang never does.
+    const r = await syncpodInLab(['net-setup', pod.id, '--ifname', 'eth1', '--timeout', '5s', ...netArgs(conf)]);
     assertOneLineError(
       r,
-      /^syncpod: network setup failed: CNI plugin "sp-hang" \(ADD\) did not finish within 1000 ms and was killed; cleanup DEL succeeded$/,
+      /^syncpod: network setup failed: CNI plugin "sp-hang" \(ADD\) did not finish within 5000 ms and was killed; cleanup DEL succeeded$/,
     );
     assertNothingLeft(net);
   });

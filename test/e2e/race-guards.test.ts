@@ -36,7 +36,9 @@ after(async () => {
 // state is held ~0.2 ms. `chase`: `name` is a directory; the moment its group becomes `gid` (an
 // fsGroup walk reached it) it is renamed away and a link to `outside` renamed into its place, kept
 // 20 ms, then the directory is put back with its old group for the next walk. It counts its swaps in
-// shared memory and stops when the test sets the flag.
+// shared memory and stops when the test sets the flag. `appear`: the moment `name` appears as a
+// directory it is renamed aside and a link to `outside` renamed into its place (kept 20 ms, then
+// removed, so the next sync makes the directory again).
 const SWAPPER = `
 const fs = require('node:fs');
 const { workerData } = require('node:worker_threads');
@@ -59,6 +61,18 @@ while (Atomics.load(flag, 0) === 0) {
       quiet(() => fs.unlinkSync(name));
       quiet(() => fs.renameSync(name + '.away', name));
       quiet(() => fs.lchownSync(name, -1, 0));
+    }
+  } else if (mode === 'appear') {
+    let st;
+    try { st = fs.lstatSync(name); } catch {}
+    if (st && st.isDirectory()) {
+      quiet(() => fs.unlinkSync(name + '.lnk'));
+      quiet(() => fs.symlinkSync(outside, name + '.lnk'));
+      quiet(() => fs.renameSync(name, name + '.made-' + n));
+      quiet(() => fs.renameSync(name + '.lnk', name));
+      n++;
+      Atomics.wait(flag, 1, 0, 20);
+      quiet(() => fs.unlinkSync(name));
     }
   } else if (mode === 'retarget') {
     const tmp = name + '.tmp';
@@ -91,7 +105,7 @@ interface Swapper {
 
 function startSwapper(
   name: string,
-  mode: 'retarget' | 'flip' | 'chase',
+  mode: 'retarget' | 'flip' | 'chase' | 'appear',
   inside: string,
   outside: string,
   gid = 0,
@@ -300,5 +314,37 @@ test('fsGroup ownership while a container swaps a directory of its emptyDir for 
     assert.deepEqual(snapshot(hostDir), hostBefore, `${pod}: the host directory changed`);
     await removePod(pod);
   }
-  assert.ok(swaps >= 4, `swaps: ${swaps}`);
+  assert.ok(swaps >= 2, `swaps: ${swaps}`); // at least one per pod: the swapper ran
+});
+
+test('hostPath DirectoryOrCreate in a directory another pod writes: the directory syncpod makes, swapped for a link the moment it appears, does not carry its mode to the link target', async () => {
+  // Another pod mounts `shared` read-write; this pod's hostPath `shared/made` is DirectoryOrCreate.
+  // Kubelet makes it with MkdirAll and no chmod; syncpod sets the mode of what it made (0755), and
+  // a chmod by path followed a link swapped in between to a host directory (0700 -> 0755).
+  const shared = path.join(dir, 'shared');
+  const target = path.join(dir, 'host-private');
+  fs.mkdirSync(shared, { mode: 0o777 });
+  fs.mkdirSync(target, { mode: 0o700 });
+  fs.chmodSync(target, 0o700);
+  const made = path.join(shared, 'made');
+  const containers = Array.from({ length: 6 }, (_, c) =>
+    ctr(`c${c}`, { volumeMounts: [{ name: 'h', mountPath: '/data' }] }),
+  );
+  let swaps = 0;
+  for (let i = 0; i < 3; i++) {
+    const pod = `race-hostpath-${i}`;
+    const file = manifest(pod, randomUUID(), {
+      volumes: [{ name: 'h', hostPath: { path: made, type: 'DirectoryOrCreate' } }],
+      containers,
+    });
+    const swapper = startSwapper(made, 'appear', '', target);
+    try {
+      await run(['sync', '-y', ...nodeFlags(lab), file]);
+    } finally {
+      swaps += await swapper.stop();
+    }
+    assert.equal(fs.statSync(target).mode & 0o7777, 0o700, `${pod}: the link target's mode changed`);
+    await removePod(pod);
+  }
+  assert.ok(swaps >= 3, `swaps: ${swaps}`);
 });

@@ -137,6 +137,21 @@ const RUNS: Record<string, () => Promise<Run[]>> = {
         values: [SECRET, `../${SECRET}`],
       },
       {
+        // A passphrase with spaces: the result table wraps its MESSAGE column between words, and the
+        // words of the value were printed on lines of their own, out of the mask's sight.
+        what: 'sync -y: a Secret with spaces in the failing subPathExpr, in the wrapped result table',
+        argv: [
+          'sync',
+          '-y',
+          ...nodeFlags(lab),
+          '--env-file',
+          envFile('sync-spaced', `../${SECRET} correct-horse-battery staple`),
+          write('sync-spaced.yaml', manifest('sync-spaced')),
+        ],
+        code: 1,
+        values: [SECRET, 'correct-horse-battery'],
+      },
+      {
         what: 'sync --node --dry-run',
         argv: ['sync', '--node', '--dry-run', '--pods-api-socket', 'none', ...nodeFlags(lab), '--env-file', e, m],
       },

@@ -2,7 +2,7 @@
 // init containers, missing images, --dry-run fidelity, concurrency (one pod and four pods) and the kill confirmation.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -26,6 +26,61 @@ async function podsJson(name: string): Promise<any[]> {
   assert.equal(r.code, 0, r.stderr);
   return JSON.parse(r.stdout).items;
 }
+/** Kills `pid` and every process below it (a hung sync under script(1) and its shell). */
+function killTree(pid: number): void {
+  const below = spawnSync('pgrep', ['-P', String(pid)], { encoding: 'utf8' })
+    .stdout.split('\n')
+    .filter(Boolean);
+  try {
+    process.kill(pid, 'SIGSTOP');
+  } catch {
+    /* gone */
+  }
+  for (const p of below) killTree(Number(p));
+  try {
+    process.kill(pid, 'SIGKILL');
+  } catch {
+    /* gone */
+  }
+}
+
+/** A word quoted for sh. */
+const shq = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
+
+/**
+ * `syncpod ARGS` on a terminal of `cols` columns (script(1) makes the pty; 0 is a pty nobody sized),
+ * stdout to `out` when given. Its terminal output so far (the last 64 KiB), and its end.
+ */
+function onTerminal(args: string[], cols: number, out?: string) {
+  const cmd = `stty cols ${cols} rows ${cols ? 40 : 0}; ${[process.execPath, SYNCPOD, ...args].map(shq).join(' ')}${out ? ` >${shq(out)}` : ''}`;
+  const child = spawn('script', ['-qec', cmd, '/dev/null'], {
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      CRI_CONFIG_FILE: '',
+      ...lab.env,
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const t = { text: '', code: null as number | null, done: false };
+  const add = (d: Buffer) => (t.text = (t.text + d).slice(-65536));
+  child.stdout.on('data', add);
+  child.stderr.on('data', add);
+  const closed = new Promise<void>((resolve) =>
+    child.on('close', (c) => {
+      Object.assign(t, { code: c, done: true });
+      resolve();
+    }),
+  );
+  /** Waits up to `ms` for the end; then kills it (and what it runs). */
+  const end = async (ms: number) => {
+    for (const until = Date.now() + ms; !t.done && Date.now() < until; ) await new Promise((r) => setTimeout(r, 100));
+    if (!t.done) killTree(child.pid!);
+    await closed;
+  };
+  return { t, end };
+}
+
 async function planExit(file: string): Promise<number | null> {
   const r = await run(['plan', '--detailed-exitcode', ...flags(), file]);
   return r.code;
@@ -89,6 +144,19 @@ describe('sync', () => {
     const r = await run(['sync', ...flags(), file]);
     assertOneLineError(r, /the plan kills container side; stdin is not a terminal, so pass --yes/);
     assert.deepEqual((await psJson('web')).map((c) => `${c.id}:${c.state}`).sort(), before);
+  });
+
+  test('on a terminal that reports no width (a pty nobody sized: script(1), ssh -tt from a script) sync prints plain progress and ends', async () => {
+    const file = writeManifest(dir, { name: 'narrow', containers: [{ name: 'app', image: BUSYBOX_IMAGE }] });
+    // It hung: ora took 0 columns as the width and cleared lines without end after the first frame.
+    const sync = onTerminal(['sync', '--yes', ...flags(), file], 0);
+    await sync.end(60000);
+    assert.equal(sync.t.code, 0, sync.t.text.slice(-2000));
+    assert.match(sync.t.text, /^1 create-sandbox e2e\/narrow attempt 0: ok /m);
+    assert.deepEqual(
+      (await psJson('narrow')).map((c) => c.state),
+      ['CONTAINER_RUNNING'],
+    );
   });
 
   test('an image change replaces only that container', async () => {
@@ -164,32 +232,56 @@ describe('sync', () => {
   test('--wait after an interrupted sync waits for the init container still running, then starts the app', async () => {
     const file = writeManifest(dir, {
       name: 'resume',
-      inits: [{ name: 'slow', image: BUSYBOX_IMAGE, script: 'sleep 3' }],
+      // slow ends only when the test tells it to (a file in its /tmp): it is still running when the
+      // second sync looks, however loaded the machine (a `sleep 3` could end before that sync started).
+      inits: [{ name: 'slow', image: BUSYBOX_IMAGE, script: 'until [ -e /tmp/done ]; do sleep 0.1; done' }],
       containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
     });
-    const child = spawn(process.execPath, [SYNCPOD, 'sync', '--wait', ...flags(), file], {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/root',
-        CRI_CONFIG_FILE: '',
-        ...lab.env,
-      },
-      stdio: 'ignore',
-    });
+    const env = {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: process.env.HOME ?? '/root',
+      CRI_CONFIG_FILE: '',
+      ...lab.env,
+    };
+    const child = spawn(process.execPath, [SYNCPOD, 'sync', '--wait', ...flags(), file], { env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('close', resolve));
-    const deadline = Date.now() + 30000;
+    const deadline = Date.now() + 60000;
+    let slow = '';
     for (;;) {
       const cs = await psJson('resume');
-      if (cs.some((c) => c.labels['io.kubernetes.container.name'] === 'slow' && c.state === 'CONTAINER_RUNNING')) break;
+      slow =
+        cs.find((c) => c.labels['io.kubernetes.container.name'] === 'slow' && c.state === 'CONTAINER_RUNNING')?.id ??
+        '';
+      if (slow) break;
       assert.ok(Date.now() < deadline, 'the init container never ran');
       await new Promise((r) => setTimeout(r, 100));
     }
     child.kill('SIGKILL');
     await exited;
-    const r = await run(['sync', '--yes', '--wait', '-o', 'json', ...flags(), file]);
-    assert.equal(r.code, 0, r.stdout + r.stderr);
-    const acts = JSON.parse(r.stdout).results.map((x: any) => `${x.action} ${x.target}`);
-    assert.deepEqual(acts, ['wait-init-container slow', 'start-container app']);
+    // The second sync runs on a terminal (script(1)), where its progress names each step as it begins
+    // (its report goes to a file): once it says it waits for slow, slow is told to end.
+    const out = path.join(dir, 'resume-sync.out');
+    const second = onTerminal(['sync', '--yes', '--wait', ...flags(), file], 120, out);
+    try {
+      for (const end = Date.now() + 60000; !second.t.text.includes('waiting for init container slow'); ) {
+        assert.ok(Date.now() < end && !second.t.done, `the second sync never waited for slow:\n${second.t.text}`);
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      const told = await run(['exec', '-s', slow, 'touch', '/tmp/done']);
+      assert.equal(told.code, 0, told.stderr);
+    } finally {
+      await second.end(120000);
+    }
+    assert.equal(second.t.code, 0, second.t.text);
+    // The report's rows: STEP ACTION TARGET …, between the header and the "Sync …" line.
+    const report = fs.readFileSync(out, 'utf8').split('\n');
+    const head = report.findIndex((l) => /^STEP\s+ACTION\s+TARGET\s/.test(l));
+    assert.ok(head > 0, report.join('\n'));
+    const acts = report
+      .slice(head + 1)
+      .filter((l) => /^\S/.test(l) && !l.startsWith('Sync '))
+      .map((l) => l.split(/\s+/).slice(1, 3).join(' '));
+    assert.deepEqual(acts, ['wait-init-container slow', 'start-container app'], report.join('\n'));
     const cs = await psJson('resume');
     const state = (n: string) => cs.filter((c) => c.labels['io.kubernetes.container.name'] === n).map((c) => c.state);
     assert.deepEqual(state('slow'), ['CONTAINER_EXITED']);

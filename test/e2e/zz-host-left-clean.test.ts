@@ -8,7 +8,7 @@ import { spawnSync } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
-import { LAB_LEDGER, podCgroupsOf, type LabLedgerEntry } from '../harness/lab';
+import { LAB_LEDGER, podCgroupsOf, podUidsOf, type LabLedgerEntry } from '../harness/lab';
 
 const UUID = /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g;
 
@@ -35,6 +35,22 @@ test('nothing of the e2e suite is left in /var/lib/kubelet/pods or /var/log/pods
   }
   assert.deepEqual(left, [], `left on the host: ${left.join(', ')}`);
 });
+
+/** The lab directories in the temp dir, not in `ours`, whose owner process lives (other e2e runs). */
+function liveLabsOfOthers(ours: Set<string>): string[] {
+  const out: string[] = [];
+  for (const name of fs.readdirSync(os.tmpdir())) {
+    const dir = path.join(os.tmpdir(), name);
+    if (!name.startsWith('syncpod-lab-') || ours.has(dir)) continue;
+    try {
+      const owner = Number(fs.readFileSync(path.join(dir, 'owner.pid'), 'utf8'));
+      if (owner > 0 && owner !== process.pid && process.kill(owner, 0)) out.push(dir);
+    } catch {
+      /* no owner, or it is gone: not a live lab (a stale one is reported below) */
+    }
+  }
+  return out;
+}
 
 /** Processes whose command line contains `needle` (not this one). */
 function processesNaming(needle: string): string[] {
@@ -83,8 +99,14 @@ test('every lab of the suite is gone: no containerd, shim or bridge, netns, moun
       for (const d of logs) if (d.endsWith(`_${uid}`)) left.push(`/var/log/pods/${d}`);
     }
   }
-  // One walk of the cgroup hierarchies for every lab's pods.
-  for (const cg of podCgroupsOf(entries.flatMap((e) => e.podUids))) left.push(`pod cgroup ${cg}`);
+  // One walk of the cgroup hierarchies for every lab's pods. Pod cgroups are the host's, named by pod
+  // uid, and the test files' uids are fixed: another e2e run on this host (another checkout) may be
+  // running a pod of the same uid right now. A uid that a live lab of another process has run is left
+  // out here (that run's own last check looks for it); with no other run, as in CI, none is.
+  const ours = new Set(entries.map((e) => e.dir));
+  const othersRunning = new Set(liveLabsOfOthers(ours).flatMap((dir) => podUidsOf(dir)));
+  const uids = entries.flatMap((e) => e.podUids).filter((u) => !othersRunning.has(u));
+  for (const cg of podCgroupsOf(uids)) left.push(`pod cgroup ${cg}`);
   // A lab whose test process died is swept by the next startLab; after the last one none is stale.
   for (const name of fs.readdirSync(os.tmpdir())) {
     if (!name.startsWith('syncpod-lab-')) continue;

@@ -93,7 +93,8 @@ export async function startStandInKubelet(opts: {
   });
   running.add(child);
   let pid: number | undefined;
-  for (let i = 0; i < 200 && pid === undefined; i++) {
+  // Until it runs, bounded at 60 s (it was 200 polls, about 5 s: a bound a loaded machine could reach).
+  for (const until = Date.now() + 60_000; pid === undefined && Date.now() < until; ) {
     if (child.exitCode !== null) throw new Error(`unshare exited with ${child.exitCode}`);
     pid = childPid(child.pid!);
     if (pid === undefined) await new Promise((r) => setTimeout(r, 25));

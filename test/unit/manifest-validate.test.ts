@@ -194,6 +194,50 @@ test('every validation error is one line naming file, document and field', () =>
       (p) => ((p.spec.volumes = [{ name: 'data' }]), (p.spec.containers[0].volumeMounts = [{ name: 'data' }])),
       'spec.containers[0].volumeMounts[0].mountPath: required',
     ],
+    // The API server validates a projected token's path as an item path and names it at the volume.
+    ...(['../../etc/cron.d/x', '/etc/x', '..data'] as const).map((path): [string, (p: Obj) => void, string] => [
+      `projected serviceAccountToken path ${path}`,
+      (p) => (p.spec.volumes = [{ name: 'v', projected: { sources: [{ serviceAccountToken: { path } }] } }]),
+      `spec.volumes[0].projected.path: invalid value "${path}": ${path.startsWith('/') ? 'must be a relative path' : path.startsWith('../') ? "must not contain '..'" : "must not start with '..'"}`,
+    ]),
+    // ValidateHostSysctl: a namespaced sysctl of a namespace shared with the host is the node's setting.
+    [
+      'a net sysctl with hostNetwork',
+      (p) => {
+        p.spec.hostNetwork = true;
+        p.spec.securityContext = { sysctls: [{ name: 'net.ipv4.ip_forward', value: '0' }] };
+      },
+      `spec.securityContext.sysctls[0].name: invalid value "net.ipv4.ip_forward": may not be specified when 'hostNetwork' is true`,
+    ],
+    [
+      'an IPC sysctl (slash form) with hostIPC',
+      (p) => {
+        p.spec.hostIPC = true;
+        p.spec.securityContext = { sysctls: [{ name: 'kernel/shmmax', value: '1' }] };
+      },
+      `spec.securityContext.sysctls[0].name: invalid value "kernel/shmmax": may not be specified when 'hostIPC' is true`,
+    ],
+    [
+      'an fs.mqueue sysctl with hostIPC',
+      (p) => {
+        p.spec.hostIPC = true;
+        p.spec.securityContext = { sysctls: [{ name: 'fs.mqueue.msg_max', value: '1' }] };
+      },
+      `spec.securityContext.sysctls[0].name: invalid value "fs.mqueue.msg_max": may not be specified when 'hostIPC' is true`,
+    ],
+    [
+      'procMount Unmasked without a user namespace (hostUsers unset: true)',
+      (p) => (p.spec.containers[0].securityContext = { procMount: 'Unmasked' }),
+      'spec.containers[0].securityContext.procMount: invalid value "Unmasked": `hostUsers` must be false to use `Unmasked`',
+    ],
+    [
+      'projected serviceAccountToken expirationSeconds under 10 minutes',
+      (p) =>
+        (p.spec.volumes = [
+          { name: 'v', projected: { sources: [{ serviceAccountToken: { path: 't', expirationSeconds: 60 } }] } },
+        ]),
+      'spec.volumes[0].projected.sources[0].serviceAccountToken.expirationSeconds: invalid value 60: may not specify a duration less than 10 minutes',
+    ],
     [
       'several problems are counted',
       (p) => ((p.metadata.name = 'Web'), (p.spec.restartPolicy = 'x')),
@@ -206,6 +250,14 @@ test('every validation error is one line naming file, document and field', () =>
     assert.equal(errorOf(JSON.stringify(pod)), `pod.yaml: document 1: ${want}`, what);
   }
   assert.equal(errorOf(JSON.stringify(base())), 'no error', 'the base pod is valid');
+  const own = base();
+  own.spec.hostNetwork = true;
+  own.spec.securityContext = { sysctls: [{ name: 'kernel.shm_rmid_forced', value: '1' }] };
+  assert.equal(errorOf(JSON.stringify(own)), 'no error', "an IPC sysctl in the pod's own IPC namespace");
+  const userns = base();
+  userns.spec.hostUsers = false;
+  userns.spec.containers[0].securityContext = { procMount: 'Unmasked' };
+  assert.equal(errorOf(JSON.stringify(userns)), 'no error', 'Unmasked in a user namespace');
 });
 
 test('errors in templates and List items carry the path inside the document', () => {

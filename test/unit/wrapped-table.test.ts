@@ -2,7 +2,8 @@
 // wrapping only the columns allowed to wrap, never cutting a word, an id or a name.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { wrappedTable, wrappedTableRows } from '../../src/render/wrapped-table';
+import { invocationSecrets } from '../../src/render/secret-mask';
+import { wrappedTable, wrappedTableRows, wrapText } from '../../src/render/wrapped-table';
 
 const REASON =
   'definition changed: hash 1234abcd (name+image) differs from 99887766 in the container annotation, so kubelet restarts it';
@@ -116,4 +117,22 @@ test('a long TARGET moves to its own line instead of squeezing REASON below ~30 
     },
   );
   assert.ok(squeezed[1]!.length > 2);
+});
+
+test('a Secret value with spaces is masked before the cell is wrapped (its words never reach a line of their own)', () => {
+  const value = 'correct-horse battery-staple Sup3r-S3cret-7f1c';
+  invocationSecrets.add([value]);
+  try {
+    const text = wrappedTable(
+      ['STEP', 'MESSAGE'],
+      [['1', `unable to provision SubPath \`../${value}\`: must not contain '..'`]],
+      { width: 40, wrap: [1] },
+    );
+    for (const word of value.split(' ')) assert.ok(!text.includes(word), `${word} printed:\n${text}`);
+    assert.match(text, /<redacted>/);
+    const lines = wrapText(`the value ${value} again`, 20).join('\n');
+    for (const word of value.split(' ')) assert.ok(!lines.includes(word), `${word} printed:\n${lines}`);
+  } finally {
+    invocationSecrets.clear();
+  }
 });

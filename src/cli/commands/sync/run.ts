@@ -35,7 +35,10 @@ function ask(ctx: Context, question: string): Promise<boolean> {
 }
 
 function progress(ctx: Context, output: 'table' | 'json'): SyncHooks {
-  if (output !== 'json' && ctx.io.stderr.isTTY) return view.terminalProgress(ctx.io.stderr, ctx.coloursErr.enabled);
+  // The spinner needs the terminal's width: a terminal that reports 0 columns (a pty nobody sized,
+  // as script(1) or `ssh -tt` from a script make) made ora clear lines without end, and sync hung.
+  if (output !== 'json' && ctx.io.stderr.isTTY && (ctx.io.stderr.columns ?? 0) > 0)
+    return view.terminalProgress(ctx.io.stderr, ctx.coloursErr.enabled);
   return view.plainProgress((l) => ctx.io.stderr.write(l + '\n'));
 }
 
