@@ -32,10 +32,20 @@ const ROOT = resolve(__dirname, '..');
  * directories (oracle/go/overlay/) whose files are added to kuberuntime besides overlay/shared/: one
  * per distinct set of the unexported names kubelet gives those parts (minors with the same names
  * share one, named after the first of them), plus memory-usage/ where kubelet reads the pod's memory
- * usage before a decrease (1.34+). 1.29 and 1.30 have go.mod/go.sum (oracle/v1.M/) and an overlay
- * (v1.29/ serves both) but are listed only once their builds are checked.
+ * usage before a decrease (1.34+). v1.29/ serves 1.29 and 1.30 (v1.29.6 is the only 1.29 patch the
+ * proxy serves).
  */
 export const ORACLE_MINORS: Record<string, { release: string; driver: string[]; overlay: string[] }> = {
+  '1.29': {
+    release: 'v1.29.6',
+    driver: ['no-restart-all.go', 'gogojson.go', 'no-pod-resources.go'],
+    overlay: ['v1.29'],
+  },
+  '1.30': {
+    release: 'v1.30.14',
+    driver: ['no-restart-all.go', 'gogojson.go', 'no-pod-resources.go'],
+    overlay: ['v1.29'],
+  },
   '1.31': {
     release: 'v1.31.14',
     driver: ['no-restart-all.go', 'gogojson.go', 'no-pod-resources.go'],

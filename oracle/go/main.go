@@ -13,20 +13,26 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"reflect"
 	"regexp"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/resource"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	utilfeature "k8s.io/apiserver/pkg/util/feature"
 	"k8s.io/component-base/featuregate"
 	runtimeapi "k8s.io/cri-api/pkg/apis/runtime/v1"
 	apitest "k8s.io/cri-api/pkg/apis/testing"
 	"k8s.io/klog/v2"
 	"k8s.io/kubernetes/pkg/api/legacyscheme"
+	podutil "k8s.io/kubernetes/pkg/api/pod"
+	api "k8s.io/kubernetes/pkg/apis/core"
 	_ "k8s.io/kubernetes/pkg/apis/core/install"
 	"k8s.io/kubernetes/pkg/kubelet/kuberuntime"
 )
@@ -104,6 +110,10 @@ type Result struct {
 	Actions    string            `json:"actions,omitempty"`
 	Gates      map[string]bool   `json:"gates"`
 	Error      string            `json:"error,omitempty"`
+	// Panic: a panic in one of kubelet's goroutines during this scenario (kubelet recovers it with
+	// HandleCrash, which panics again in a real kubelet: the process ends). The calls are those its
+	// code made; SyncPod carried on without the goroutine that panicked.
+	Panic string `json:"panic,omitempty"`
 }
 
 // recordingRuntime is kubelet's fake runtime service, recording the calls that change state.
@@ -399,6 +409,71 @@ func milliToQuota(m, period int64) int64 {
 	return q
 }
 
+// asStored is the pod as the API server admits it: defaulted, converted to the internal type,
+// the fields of disabled gates dropped, converted back and defaulted again.
+func asStored(in *v1.Pod) (*v1.Pod, error) {
+	legacyscheme.Scheme.Default(in)
+	internal := &api.Pod{}
+	if err := legacyscheme.Scheme.Convert(in, internal, nil); err != nil {
+		return nil, fmt.Errorf("pod: %v", err)
+	}
+	podutil.DropDisabledPodFields(internal, nil)
+	out := &v1.Pod{}
+	if err := legacyscheme.Scheme.Convert(internal, out, nil); err != nil {
+		return nil, fmt.Errorf("pod: %v", err)
+	}
+	legacyscheme.Scheme.Default(out)
+	return out, nil
+}
+
+var (
+	panicsMu sync.Mutex
+	panics   []string
+)
+
+// catchGoroutinePanics makes kubelet's HandleCrash record a panic instead of ending the process
+// (utilruntime.ReallyCrash off, one more PanicHandler). PanicHandlers take (interface{}) up to
+// 1.30 and (context.Context, interface{}) from 1.31: the handler is made for the release's type.
+func catchGoroutinePanics() {
+	utilruntime.ReallyCrash = false
+	handlers := reflect.ValueOf(&utilruntime.PanicHandlers).Elem()
+	record := reflect.MakeFunc(handlers.Type().Elem(), func(args []reflect.Value) []reflect.Value {
+		panicsMu.Lock()
+		defer panicsMu.Unlock()
+		panics = append(panics, fmt.Sprint(args[len(args)-1].Interface()))
+		return nil
+	})
+	// kubelet's own handler logs the stack to klog (discarded here); only the recording one is kept.
+	handlers.Set(reflect.Append(reflect.MakeSlice(handlers.Type(), 0, 1), record))
+}
+
+// takePanics returns the recorded panics and forgets them.
+func takePanics() string {
+	panicsMu.Lock()
+	defer panicsMu.Unlock()
+	out := strings.Join(panics, "; ")
+	panics = nil
+	return out
+}
+
+// syncStartGoroutines is the number of goroutines when the last scenario's SyncPod began (0: it
+// did not begin).
+var syncStartGoroutines int
+
+// settle waits (at most 2 s) until the goroutines the last SyncPod started have ended. Kubelet
+// kills containers from one goroutine each, whose deferred HandleCrash runs after wg.Done: a panic
+// there (kubelet's own, e.g. "close of closed channel") is recorded only after SyncPod may have
+// returned. Waiting here puts it in this scenario's answer, not the next one's.
+func settle(before int) {
+	deadline := time.Now().Add(2 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if os.Getenv("ORACLE_DEBUG") != "" {
+		fmt.Fprintf(os.Stderr, "goroutines before %d after %d\n", before, runtime.NumGoroutine())
+	}
+}
+
 func run(ctx context.Context, sc *Scenario) (res Result) {
 	res.Name = sc.Name
 	res.Calls = []Call{}
@@ -421,8 +496,15 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		res.Error = "scenario has no pod"
 		return
 	}
-	// The API server's defaults, as a pod from the API server or a static pod file reaches kubelet.
-	legacyscheme.Scheme.Default(pod)
+	// The pod as the API server stores it and kubelet reads it: defaulted, the fields of gates that
+	// are off dropped (DropDisabledPodFields, as the API server's PrepareForCreate does), defaulted
+	// again when read. (A resizePolicy with InPlacePodVerticalScaling off is in kubelet 1.29/1.30's
+	// container hash: kept, it made kubelet's hash differ from the one syncpod plans with.)
+	pod, err = asStored(pod)
+	if err != nil {
+		res.Error = err.Error()
+		return
+	}
 	fr := apitest.NewFakeRuntimeService()
 	rt := &recordingRuntime{FakeRuntimeService: fr, names: map[string]string{}}
 	fi := apitest.NewFakeImageService()
@@ -555,6 +637,9 @@ func run(ctx context.Context, sc *Scenario) (res Result) {
 		res.Error = err.Error()
 		return
 	}
+	// Goroutines the manager keeps (work queues of some releases) are running already: settle waits
+	// only for those SyncPod starts.
+	syncStartGoroutines = runtime.NumGoroutine()
 	res.Actions = m.Sync(ctx, pod.DeepCopy(), status, restartAllFor(pod, status))
 	res.Calls = rt.calls
 	return
@@ -573,6 +658,7 @@ func main() {
 		fmt.Println(string(b))
 		return
 	}
+	catchGoroutinePanics()
 	klog.SetOutput(io.Discard)
 	klog.LogToStderr(false)
 	defaultGates = map[string]bool{}
@@ -592,7 +678,12 @@ func main() {
 		if err := json.Unmarshal(in.Bytes(), &sc); err != nil {
 			res = Result{Error: "scenario: " + err.Error(), Calls: []Call{}}
 		} else {
+			syncStartGoroutines = 0
 			res = run(ctx, &sc)
+			if syncStartGoroutines > 0 {
+				settle(syncStartGoroutines)
+			}
+			res.Panic = takePanics()
 		}
 		b, _ := json.Marshal(res)
 		out.Write(b)

@@ -25,6 +25,11 @@ export interface OracleResult {
   /** The gates kubelet ran with that differ from the release's defaults. */
   gates?: Record<string, boolean>;
   error?: string;
+  /**
+   * A panic in one of kubelet's goroutines (recovered by its HandleCrash, which a real kubelet
+   * turns into a crash of the process); the calls are those kubelet's code made.
+   */
+  panic?: string;
 }
 
 export interface Disagreement {
@@ -316,11 +321,15 @@ export async function runScenarios(
       report.groups ??= {};
       const counts = (report.groups[group(scenario)] ??= { scenarios: 0, agreed: 0, known: 0, disagreed: 0 });
       counts.scenarios++;
-      if (!error && sameCalls(syncpod, kubelet)) {
+      // A kubelet that panicked never agrees: at best its calls match and the scenario is in the class
+      // of that panic (known.ts).
+      if (!error && k.panic) log(`oracle ${release}: scenario ${scenario.name}: kubelet's side: panic: ${k.panic}`);
+      if (!error && !k.panic && sameCalls(syncpod, kubelet)) {
         report.agree++;
         counts.agreed++;
       } else {
-        const cls = error ? undefined : classify(scenario, syncpod, kubelet);
+        const cls = error ? undefined : classify(scenario, syncpod, kubelet, k.panic);
+        if (!cls && k.panic) error ??= `kubelet: panic: ${k.panic}`;
         if (cls) {
           const e = known.get(cls) ?? { count: 0, example: scenario.name };
           e.count++;

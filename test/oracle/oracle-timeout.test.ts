@@ -19,6 +19,11 @@ rl.on('line', (line) => {
     process.stderr.write('panic: close of closed channel\\n\\ngoroutine 1 [running]:\\nmain.main()\\n');
     process.exit(2);
   }
+  if (name === 'panics') {
+    // As the Go oracle answers a panic in one of kubelet's goroutines: the calls made, and the panic.
+    process.stdout.write(JSON.stringify({ name, sandboxes: [], containers: [], calls: [], panic: 'index out of range [3] with length 3' }) + '\\n');
+    return;
+  }
   process.stdout.write(JSON.stringify({ name, error: 'answered by pid ' + process.pid }) + '\\n');
 });
 `;
@@ -86,4 +91,17 @@ test('a scenario that crashes the kubelet side (a Go panic) names the panic; the
   ]);
   assert.ok(pid(after.error), `the scenario after the crash was answered: ${after.error}`);
   assert.notEqual(pid(after.error), pid(before.error));
+});
+
+test('a panic kubelet recovered in a goroutine is named, the scenario disagrees, and the same oracle goes on', {
+  timeout: 30_000,
+}, async () => {
+  const { report, lines } = await runThroughStandIn('v1.29.6', ['before', 'panics', 'after'], 20_000);
+  const [before, panicked, after] = report.disagree;
+  assert.equal(panicked.scenario.name, 'panics');
+  assert.equal(panicked.error, 'kubelet: panic: index out of range [3] with length 3');
+  assert.deepEqual(lines, [
+    "oracle v1.29.6: scenario panics: kubelet's side: panic: index out of range [3] with length 3",
+  ]);
+  assert.equal(pid(after.error), pid(before.error), 'no new oracle process: the panic did not end it');
 });

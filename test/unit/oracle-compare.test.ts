@@ -137,3 +137,35 @@ test('known class sidecar-liveness-success: only a sidecar resize kubelet made o
   assert.equal(classify(scenario, ['StartContainer app'], kubelet), undefined, 'another difference');
   assert.equal(classify({ ...scenario, liveness: {} }, syncpod, kubelet), undefined, 'no liveness success given');
 });
+
+test("known class kubelet-kill-duplicate-panic: only kubelet's termination-ordering panic, two running containers of one name, the same calls", () => {
+  const scenario = {
+    name: 'x',
+    pod: { spec: { containers: [{ name: 'app0', image: 'nginx' }] } },
+    sandboxes: [
+      { id: 'sb0', state: 'SANDBOX_NOTREADY' as const },
+      { id: 'sb1', state: 'SANDBOX_READY' as const },
+    ],
+    containers: [
+      { id: 'c1', sandbox: 'sb0', name: 'app0', state: 'CONTAINER_RUNNING' as const },
+      { id: 'c3', sandbox: 'sb1', name: 'app0', state: 'CONTAINER_RUNNING' as const },
+    ],
+  };
+  const calls = ['StopContainer app0 c1', 'StopContainer app0 c3', 'StopPodSandbox sb0', 'StopPodSandbox sb1'];
+  const panic = 'close of closed channel';
+  assert.equal(classify(scenario, calls, calls, panic), 'kubelet-kill-duplicate-panic');
+  assert.equal(classify(scenario, calls.slice(1), calls, panic), undefined, 'another difference');
+  assert.equal(classify(scenario, calls, calls, 'index out of range'), undefined, 'another panic');
+  assert.equal(
+    classify(scenario, calls, calls, `${panic}; ${panic}`),
+    'kubelet-kill-duplicate-panic',
+    'three instances',
+  );
+  assert.equal(classify(scenario, calls, calls, `${panic}; index out of range`), undefined, 'and another panic');
+  const one = {
+    ...scenario,
+    containers: [scenario.containers[0], { ...scenario.containers[1], state: 'CONTAINER_EXITED' as const }],
+  };
+  assert.equal(classify(one, calls, calls, panic), undefined, 'one running container of that name');
+  assert.equal(classify(scenario, calls, calls), undefined, 'no panic: the calls agree, no class');
+});
