@@ -58,7 +58,10 @@ export const nodeFs: SyncFs = {
       fd = fs.openSync(p, O_CREAT | O_EXCL | O_WRONLY | O_NOFOLLOW, mode);
     } catch (err) {
       if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
-      if (fs.lstatSync(p).isSymbolicLink()) throw new SyncpodError(`${p} is a symbolic link; not following it`);
+      const st = fs.lstatSync(p);
+      if (st.isSymbolicLink()) throw new SyncpodError(`${p} is a symbolic link; not following it`);
+      // kubelet's FileOrCreate type check on what exists (a directory there was EISDIR before).
+      if (!st.isFile()) throw new SyncpodError(`hostPath type check failed: ${p} is not a file`);
       return;
     }
     try {

@@ -80,3 +80,31 @@ test('the termination-log touch does not follow a symlink either', () => {
     );
   });
 });
+
+test('hostPath FileOrCreate/DirectoryOrCreate on what exists: kept as it is, or the type check fails (kubelet O_CREATE/MkdirAll)', () => {
+  const d = fs.mkdtempSync(path.join(os.tmpdir(), 'syncpod-orcreate-'));
+  try {
+    const file = path.join(d, 'shadow');
+    fs.writeFileSync(file, 'kept\n');
+    fs.chmodSync(file, 0o600);
+    applyEffect(nodeFs, { kind: 'touch', path: file, mode: 0o644, why: 'hostPath volume f' });
+    assert.equal(fs.statSync(file).mode & 0o777, 0o600, 'an existing file keeps its mode');
+    assert.equal(fs.readFileSync(file, 'utf8'), 'kept\n');
+    fs.mkdirSync(path.join(d, 'dir'));
+    assert.throws(
+      () => applyEffect(nodeFs, { kind: 'touch', path: path.join(d, 'dir'), mode: 0o644, why: 'hostPath volume f' }),
+      /hostPath type check failed: \S+dir is not a file/,
+    );
+    const made = path.join(d, 'made');
+    applyEffect(nodeFs, { kind: 'touch', path: made, mode: 0o644, why: 'hostPath volume f' });
+    assert.equal(fs.statSync(made).mode & 0o777, 0o644, 'a file made here gets the mode');
+    // chmod of what a mkdir effect made never follows a link put in its place.
+    fs.mkdirSync(path.join(d, 'private'), { mode: 0o700 });
+    fs.chmodSync(path.join(d, 'private'), 0o700);
+    fs.symlinkSync(path.join(d, 'private'), path.join(d, 'link'));
+    assert.throws(() => nodeFs.chmod(path.join(d, 'link'), 0o755), /symbolic link/);
+    assert.equal(fs.statSync(path.join(d, 'private')).mode & 0o777, 0o700);
+  } finally {
+    fs.rmSync(d, { recursive: true, force: true });
+  }
+});
