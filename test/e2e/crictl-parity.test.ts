@@ -301,12 +301,14 @@ const crioStatsTime =
  * containerd 2.x builds ListMetricDescriptors from a Go map and ListPodSandboxMetrics with one
  * goroutine per pod: the order of descriptors, pods, containers and metrics changes from call to
  * call (two crictl calls differ too), and the samples are live. Compared: the data with every list
- * sorted and every digit read as 0, and the output's lines (digits as 0) sorted, so each line's
- * bytes (indentation, keys, quoting) must still agree.
+ * sorted and every run of digits read as 0, and the output's lines (digit runs as 0) sorted, so each
+ * line's bytes (indentation, keys, quoting) must still agree. A run, not each digit: a live counter
+ * gains a digit between two samples (a pod's received bytes went from 3 digits to 4 between two
+ * frames of crictl's own metricsp -w on a loaded machine).
  */
 function runtimeOrder(format: 'json' | 'yaml') {
   const canon = (v: unknown): unknown => {
-    if (typeof v === 'string') return v.replace(/\d/g, '0');
+    if (typeof v === 'string') return v.replace(/\d+/g, '0');
     if (typeof v === 'number') return 0;
     if (Array.isArray(v)) return v.map(canon).sort((a, b) => (JSON.stringify(a) < JSON.stringify(b) ? -1 : 1));
     if (v && typeof v === 'object')
@@ -322,7 +324,7 @@ function runtimeOrder(format: 'json' | 'yaml') {
       } catch {
         return out;
       }
-      const lines = out.replace(/\d/g, '0').split('\n').sort().join('\n');
+      const lines = out.replace(/\d+/g, '0').split('\n').sort().join('\n');
       return `${JSON.stringify(canon(data))}\n${lines}`;
     },
   };
