@@ -3,7 +3,7 @@
 // defect of the mirror. Each class is listed in README "Kubelet oracle" with an example scenario.
 //
 // For kubelet v1.37.2 none is needed (kubelet's cases and seeds 1-7 of 500 agree call for call);
-// one class is declared for 1.33-1.36 below. The scenarios hold kubelet's own state where the plans assume it: a fresh back-off table, the
+// one class is declared for 1.33-1.36 below, and one for a panic of kubelet's own code (1.29-1.31). The scenarios hold kubelet's own state where the plans assume it: a fresh back-off table, the
 // actuated resources equal to what the runtime reports (memory request and pod-level resources as
 // the spec), the pod cgroup as those set it, and prober results given to both sides. A class added
 // here must match precisely (the scenario's facts and both call lists), never "any resize".
