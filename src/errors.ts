@@ -17,7 +17,9 @@ export type UserInput =
   /** A service account's token, by the account's name. */
   | 'service-account-token'
   /** Leaving a volume out, by the volume's name (without a name: how the skipping was asked for). */
-  | 'skip-volume';
+  | 'skip-volume'
+  /** kubelet's allowedUnsafeSysctls. */
+  | 'allowed-unsafe-sysctls';
 
 let howToGive: (input: UserInput, name?: string) => string | undefined = () => undefined;
 

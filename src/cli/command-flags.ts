@@ -51,6 +51,11 @@ const NODE_FLAGS = {
       '--cluster-dns <ips>',
       "kubelet's clusterDNS, comma-separated (default: the kubelet's, else none: ClusterFirst falls back to Default)",
     ),
+  allowedUnsafeSysctls: () =>
+    new Option(
+      '--allowed-unsafe-sysctls <patterns>',
+      "kubelet's allowedUnsafeSysctls for its sysctl admission, comma-separated names or prefix* patterns (default: the kubelet's, else none)",
+    ),
   clusterDomain: () =>
     new Option('--cluster-domain <domain>', "kubelet's clusterDomain (default: the kubelet's, else cluster.local)"),
   resolvConf: () =>
@@ -96,6 +101,7 @@ export function nodeOptions<A extends unknown[], O extends {}>(cmd: Command<A, O
     .addOption(NODE_FLAGS.podLogsRoot())
     .addOption(NODE_FLAGS.podDirRoot())
     .addOption(NODE_FLAGS.clusterDns())
+    .addOption(NODE_FLAGS.allowedUnsafeSysctls())
     .addOption(NODE_FLAGS.clusterDomain())
     .addOption(NODE_FLAGS.resolvConf())
     .addOption(NODE_FLAGS.cgroupDriver())
@@ -133,6 +139,7 @@ export function nodeProfileOptions<A extends unknown[], O extends {}>(cmd: Comma
     .addOption(NODE_FLAGS.podLogsRoot())
     .addOption(NODE_FLAGS.podDirRoot())
     .addOption(NODE_FLAGS.clusterDns())
+    .addOption(NODE_FLAGS.allowedUnsafeSysctls())
     .addOption(NODE_FLAGS.clusterDomain())
     .addOption(NODE_FLAGS.resolvConf())
     .addOption(NODE_FLAGS.cgroupDriver())

@@ -9,6 +9,7 @@ const HOW: Record<UserInput, (name?: string) => string> = {
   configmap: (name) => `--configmap ${name ?? 'NAME'}=DIR`,
   secret: (name) => `--secret ${name ?? 'NAME'}=DIR`,
   'service-account-token': (name) => `--service-account-token ${name ?? 'NAME'}=FILE`,
+  'allowed-unsafe-sysctls': () => 'give them with --allowed-unsafe-sysctls',
   'skip-volume': (name) => (name === undefined ? '--skip-volume' : `use --skip-volume ${name}`),
 };
 

@@ -27,6 +27,7 @@ export const KUBELET_DEFAULTS = {
   cgroupRoot: '',
   cgroupsPerQOS: true,
   clusterDNS: [] as string[],
+  allowedUnsafeSysctls: [] as string[],
   clusterDomain: '',
   resolvConf: '/etc/resolv.conf',
   podLogsDir: '/var/log/pods',
@@ -118,6 +119,11 @@ function checkFields(path: string, doc: ConfigDocument): void {
         throw new SyncpodError(`kubelet config ${path}: clusterDNS[${i}]: ${describe(ip)} is not an IP address`);
       }
     });
+  }
+  const unsafe = doc.allowedUnsafeSysctls;
+  if (unsafe !== undefined && unsafe !== null) {
+    if (!Array.isArray(unsafe) || unsafe.some((s) => typeof s !== 'string'))
+      bad('allowedUnsafeSysctls', 'a list of sysctl names or patterns', unsafe);
   }
   const gates = doc.featureGates;
   if (gates !== undefined && gates !== null) {
@@ -242,6 +248,7 @@ export function resolveKubeletSettings(inputs: KubeletConfigInputs): KubeletSett
     cgroupRoot: pick('cgroupRoot', d.cgroupRoot, false),
     cgroupsPerQOS: pick('cgroupsPerQOS', d.cgroupsPerQOS, false),
     clusterDNS: pick('clusterDNS', d.clusterDNS, false),
+    allowedUnsafeSysctls: pick('allowedUnsafeSysctls', d.allowedUnsafeSysctls, false),
     clusterDomain: pick('clusterDomain', d.clusterDomain, false),
     resolvConf: pick('resolvConf', d.resolvConf, false),
     podLogsDir: podLogsDir(withPaths),

@@ -11,6 +11,7 @@ export type FlagField =
   | 'cgroupRoot'
   | 'cgroupsPerQOS'
   | 'clusterDNS'
+  | 'allowedUnsafeSysctls'
   | 'clusterDomain'
   | 'resolvConf'
   | 'staticPodPath'
@@ -23,6 +24,7 @@ export const CONFIG_FLAGS: Record<string, { field: FlagField; kind: 'string' | '
   'cgroup-root': { field: 'cgroupRoot', kind: 'string' },
   'cgroups-per-qos': { field: 'cgroupsPerQOS', kind: 'bool' },
   'cluster-dns': { field: 'clusterDNS', kind: 'list' },
+  'allowed-unsafe-sysctls': { field: 'allowedUnsafeSysctls', kind: 'list' },
   'cluster-domain': { field: 'clusterDomain', kind: 'string' },
   'resolv-conf': { field: 'resolvConf', kind: 'string' },
   'pod-manifest-path': { field: 'staticPodPath', kind: 'string' },
@@ -105,7 +107,7 @@ export function parseGateList(text: string, where: string): Record<string, boole
  */
 export function parseKubeletArgs(argv: string[], where: string): KubeletCommandLine {
   const out: KubeletCommandLine = { fields: {}, featureGates: {} };
-  let dnsSeen = false;
+  const listSeen = new Set<string>();
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (arg === '--') break;
@@ -156,11 +158,11 @@ export function parseKubeletArgs(argv: string[], where: string): KubeletCommandL
       out.fields[spec.field] = { value: b, flag };
     } else if (spec.kind === 'list') {
       const items = need() === '' ? [] : need().split(',');
-      const bad = items.find((ip) => isIP(ip) === 0);
+      const bad = spec.field === 'clusterDNS' ? items.find((ip) => isIP(ip) === 0) : undefined;
       if (bad !== undefined) throw new SyncpodError(`${where}: ${flag}: "${bad}" is not an IP address`);
-      const prev = dnsSeen ? ((out.fields[spec.field]?.value as string[]) ?? []) : [];
+      const prev = listSeen.has(spec.field) ? ((out.fields[spec.field]?.value as string[]) ?? []) : [];
       out.fields[spec.field] = { value: [...prev, ...items], flag };
-      dnsSeen = true;
+      listSeen.add(spec.field);
     } else {
       if (name === 'cgroup-driver' && need() !== 'cgroupfs' && need() !== 'systemd') {
         throw new SyncpodError(`${where}: ${flag}: must be cgroupfs or systemd, got "${need()}"`);

@@ -14,6 +14,7 @@ export const SYNCPOD_DEFAULTS = {
   cgroupRoot: '',
   cgroupsPerQOS: true,
   clusterDNS: [] as string[],
+  allowedUnsafeSysctls: [] as string[],
   clusterDomain: 'cluster.local',
   resolvConf: '/etc/resolv.conf',
   podLogsDir: '/var/log/pods',
@@ -29,6 +30,7 @@ export interface SyncpodNodeFlags {
   cgroupRoot?: string;
   cgroupsPerQOS?: boolean;
   clusterDNS?: string[];
+  allowedUnsafeSysctls?: string[];
   clusterDomain?: string;
   resolvConf?: string;
   podLogsDir?: string;
@@ -155,6 +157,9 @@ export function buildNodeProfile(p: ProfileInputs): NodeProfile {
     cgroupsPerQOS:
       given(p.flags.cgroupsPerQOS, '--cgroups-per-qos') ?? base(k?.cgroupsPerQOS, SYNCPOD_DEFAULTS.cgroupsPerQOS),
     clusterDNS: given(p.flags.clusterDNS, '--cluster-dns') ?? base(k?.clusterDNS, SYNCPOD_DEFAULTS.clusterDNS),
+    allowedUnsafeSysctls:
+      given(p.flags.allowedUnsafeSysctls, '--allowed-unsafe-sysctls') ??
+      base(k?.allowedUnsafeSysctls, SYNCPOD_DEFAULTS.allowedUnsafeSysctls),
     clusterDomain:
       given(p.flags.clusterDomain, '--cluster-domain') ?? base(k?.clusterDomain, SYNCPOD_DEFAULTS.clusterDomain),
     resolvConf: given(p.flags.resolvConf, '--resolv-conf') ?? base(k?.resolvConf, SYNCPOD_DEFAULTS.resolvConf),

@@ -49,6 +49,8 @@ export interface KubeletSettings {
   cgroupRoot: Sourced<string>;
   cgroupsPerQOS: Sourced<boolean>;
   clusterDNS: Sourced<string[]>;
+  /** allowedUnsafeSysctls (--allowed-unsafe-sysctls): sysctl names or `prefix*` patterns. */
+  allowedUnsafeSysctls: Sourced<string[]>;
   clusterDomain: Sourced<string>;
   resolvConf: Sourced<string>;
   podLogsDir: Sourced<string>;
@@ -76,6 +78,8 @@ export interface NodeProfile {
   cgroupRoot: Sourced<string>;
   cgroupsPerQOS: Sourced<boolean>;
   clusterDNS: Sourced<string[]>;
+  /** allowedUnsafeSysctls (--allowed-unsafe-sysctls): sysctl names or `prefix*` patterns. */
+  allowedUnsafeSysctls: Sourced<string[]>;
   clusterDomain: Sourced<string>;
   resolvConf: Sourced<string>;
   podLogsDir: Sourced<string>;

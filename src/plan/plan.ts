@@ -31,6 +31,7 @@ import { summarizePlan, type PlanSummary } from './summary';
 import type { StaticPodUIDSource } from '../kubelet/static-pods';
 import type { ControllerShape } from '../manifest/types';
 import type { Orphan } from '../kubelet/orphans';
+import { admitPodSysctls, type PodAdmitRejection } from '../kubelet/sysctl-allowlist';
 import {
   classifyVolumes,
   NO_VOLUME_DATA,
@@ -227,6 +228,29 @@ export interface Plan {
    * `plan` exits 1.
    */
   blocked: string | null;
+  /**
+   * Kubelet's admission refuses the pod (the pod is Failed with this reason and message; nothing
+   * runs): today the sysctl admit handler. Present only when the pod is rejected.
+   */
+  rejected?: { by: 'kubelet'; reason: string; message: string };
+}
+
+/** What kubelet's sysctl admission reads on the node (see kubelet/sysctl-allowlist.ts). */
+export interface SysctlNode {
+  allowedUnsafeSysctls: string[];
+  /** False: no kubelet was found and none was given, so kubelet's default (none) is assumed. */
+  allowedUnsafeSysctlsKnown: boolean;
+  /** uname -r; null when unknown (kubelet then drops the kernel-dependent safe sysctls). */
+  kernelRelease: string | null;
+}
+
+/** The sysctl admit handler's verdict for a pod on this node (no sysctl node facts: none allowed, kernel unknown). */
+export function podSysctlRejection(pod: Pod, minor: number, node: SysctlNode | undefined): PodAdmitRejection | null {
+  return admitPodSysctls(pod, {
+    minor,
+    kernelRelease: node?.kernelRelease ?? null,
+    allowedUnsafeSysctls: node?.allowedUnsafeSysctls ?? [],
+  });
 }
 
 /**
@@ -340,6 +364,8 @@ export interface PlanInput {
    * first sandbox and never creates it).
    */
   hostPaths?: PreflightFacts['hostPaths'];
+  /** The node facts kubelet's sysctl admission reads; absent: none allowed, kernel unknown. */
+  sysctlNode?: SysctlNode;
 }
 
 export function buildPlan(input: PlanInput): Plan {
@@ -506,7 +532,9 @@ export function buildPlan(input: PlanInput): Plan {
           (s) => s.blocking === 'pod',
         )
       : [];
+  const rejection = podSysctlRejection(pod, rules.minor, input.sysctlNode);
   const blocked =
+    (rejection ? `rejected by kubelet: ${rejection.reason}: ${rejection.message}` : null) ??
     volumesBlocked(volumes) ??
     (hostPathRefusals.length > 0 ? hostPathRefusals.map((s) => `${s.target}: ${s.reason}`).join('; ') : null);
   const changes = numbered.some(changesSomething) || (input.duplicates ?? []).length > 0;
@@ -598,6 +626,9 @@ export function buildPlan(input: PlanInput): Plan {
     duplicates,
     volumes,
     blocked,
+    ...(rejection
+      ? { rejected: { by: 'kubelet' as const, reason: rejection.reason, message: rejection.message } }
+      : {}),
   };
 }
 
@@ -672,6 +703,14 @@ function assumptions(
     const n = splitNote('kubelet-warning', w);
     return { ...n, short: `WARNING: ${n.short}` };
   });
+  const sysctls = input.pod.spec?.securityContext?.sysctls ?? [];
+  if (sysctls.length > 0 && input.sysctlNode?.allowedUnsafeSysctlsKnown !== true) {
+    out.push({
+      id: 'allowed-unsafe-sysctls',
+      short: `The kubelet's allowedUnsafeSysctls is not known: none is assumed (kubelet's default)${howToGiveInParens('allowed-unsafe-sysctls')}.`,
+      detail: `kubelet admits only its safe sysctls and those patterns; the pod sets ${sysctls.map((s) => s.name).join(', ')}.`,
+    });
+  }
   const inputs = input.probeInputs ?? [];
   const probes = input.options?.probeResults;
   const given = Object.keys(probes?.liveness ?? {}).length + Object.keys(probes?.startup ?? {}).length;

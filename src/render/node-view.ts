@@ -24,6 +24,7 @@ export function nodeProfileRows(p: NodeProfile): Array<[string, Sourced<unknown>
     ['cgroupRoot', p.cgroupRoot],
     ['cgroupsPerQOS', p.cgroupsPerQOS],
     ['clusterDNS', p.clusterDNS],
+    ['allowedUnsafeSysctls', p.allowedUnsafeSysctls],
     ['clusterDomain', p.clusterDomain],
     ['resolvConf', p.resolvConf],
     ['podLogsDir', p.podLogsDir],

@@ -7,6 +7,8 @@
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import { onHost } from '../config/host-root';
+import type { SysctlNode } from '../plan/plan';
+import { sysctlNodeOf } from './node-settings';
 import { SyncpodError } from '../errors';
 import { parseFeatureGates } from '../kubelet/features';
 import { resolveKubeletRules } from '../kubelet/kubelet-version';
@@ -46,6 +48,8 @@ export interface NodePlanRequest {
   options: ComputePodActionsOptions;
   /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
   volumeData?: VolumeData;
+  /** What kubelet's sysctl admission reads on the node. */
+  sysctlNode?: SysctlNode;
 }
 
 /** The node flags a node plan reads (the node profile already filled the unset ones). */
@@ -88,6 +92,8 @@ export function nodePlanRequest(
       featureGates,
       rules: resolveKubeletRules(flags.kubeletVersion, featureGates),
     },
+    // The kernel is shared with the host (a DaemonSet's container reports the node's release).
+    sysctlNode: sysctlNodeOf(flags, { kernelRelease: () => os.release() }),
   };
 }
 
@@ -177,6 +183,7 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       // A static pod is exactly what kubelet holds (no API server, no admission): nothing is missing.
       podSource: isStatic || d.pod.metadata?.uid ? 'api-server' : 'manifest',
       volumeData: req.volumeData,
+      sysctlNode: req.sysctlNode,
     });
     if (isStatic && d.source.uidSource === 'computed') addAssumption(plan, { ...STATIC_UID_NOTE });
     return { d, o, plan };

@@ -95,6 +95,8 @@ export interface NodeFlagValues {
   /** `--cgroups-per-qos` alone is true; else Go's bool spellings. */
   cgroupsPerQos?: string | boolean;
   clusterDns?: string;
+  /** --allowed-unsafe-sysctls, comma-separated. */
+  allowedUnsafeSysctls?: string;
   clusterDomain?: string;
   resolvConf?: string;
   podLogsRoot?: string;
@@ -135,6 +137,7 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
     cgroupRoot: opts.cgroupRoot,
     cgroupsPerQOS,
     clusterDNS: opts.clusterDns !== undefined ? clusterDnsFlag(opts.clusterDns) : undefined,
+    allowedUnsafeSysctls: opts.allowedUnsafeSysctls !== undefined ? splitList(opts.allowedUnsafeSysctls) : undefined,
     clusterDomain: opts.clusterDomain,
     resolvConf: opts.resolvConf,
     // Host paths of mounts and logs go to the runtime, which needs them absolute: a relative
@@ -147,7 +150,15 @@ export function syncpodNodeFlags(opts: NodeFlagValues): SyncpodNodeFlags {
 
 export type ResolvedNodeFlags = Required<Omit<NodeFlagValues, 'kubeletVersion' | 'featureGates' | 'cgroupsPerQos'>> & {
   cgroupsPerQos: boolean;
+  allowedUnsafeSysctlsKnown: boolean;
 };
+
+function splitList(text: string): string[] {
+  return text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+}
 
 /** The node flag values the config generators read, every one resolved through the profile. */
 export function resolvedNodeFlags(p: NodeProfile): ResolvedNodeFlags {
@@ -156,6 +167,9 @@ export function resolvedNodeFlags(p: NodeProfile): ResolvedNodeFlags {
     cgroupRoot: p.cgroupRoot.value,
     cgroupsPerQos: p.cgroupsPerQOS.value,
     clusterDns: p.clusterDNS.value.join(','),
+    allowedUnsafeSysctls: p.allowedUnsafeSysctls.value.join(','),
+    // Known when given, read from the kubelet's configuration, or the default of a kubelet found.
+    allowedUnsafeSysctlsKnown: p.detected || p.allowedUnsafeSysctls.source !== 'default',
     clusterDomain: p.clusterDomain.value,
     resolvConf: p.resolvConf.value,
     podLogsRoot: p.podLogsDir.value,

@@ -14,12 +14,17 @@ import type { HostFacts } from './host-facts';
 import { userNamespaceRange } from '../sync/userns';
 import { NO_VOLUME_DATA, sizeMemoryBackedVolumes, tmpfsNoswap, type VolumeData } from '../kubelet/volumes';
 import { envValuesOf } from './volume-data';
+import type { SysctlNode } from '../plan/plan';
 
 /** The node/kubelet flags (`nodeOptions` in src/cli/command-flags.ts); undefined = kubelet's default. */
 export interface NodeFlags {
   podLogsRoot?: string;
   podDirRoot?: string;
   clusterDns?: string;
+  /** kubelet's allowedUnsafeSysctls, comma-separated (resolved through the node profile). */
+  allowedUnsafeSysctls?: string;
+  /** False when no kubelet was found and none was given: kubelet's default (none) is assumed. */
+  allowedUnsafeSysctlsKnown?: boolean;
   clusterDomain?: string;
   resolvConf?: string;
   cgroupDriver?: string;
@@ -269,4 +274,17 @@ export function withNodeName(pod: Pod, nodeName: string | undefined, host: HostF
 export function configSeenFor(nowMs: number, sandboxes: T.PodSandboxStatus[]): string {
   const kept = sandboxes.map((s) => s.annotations?.['kubernetes.io/config.seen']).find((v) => v);
   return kept ?? formatConfigSeen(nowMs, -new Date(nowMs).getTimezoneOffset());
+}
+
+/** What kubelet's sysctl admission reads on this node: its allowedUnsafeSysctls and the kernel release. */
+export function sysctlNodeOf(flags: NodeFlags, host: Pick<HostFacts, 'kernelRelease'>): SysctlNode {
+  const release = host.kernelRelease?.() ?? '';
+  return {
+    allowedUnsafeSysctls: (flags.allowedUnsafeSysctls ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    allowedUnsafeSysctlsKnown: flags.allowedUnsafeSysctlsKnown === true,
+    kernelRelease: release === '' ? null : release,
+  };
 }

@@ -158,6 +158,7 @@ async function syncOnePod(
         matchedBy: 'uid-label',
         podSource: 'api-server',
         volumeData: req.volumeData,
+        sysctlNode: req.sysctlNode,
       });
       return { plan, status: o.status, sandboxes: o.sandboxes };
     };

@@ -1,3 +1,4 @@
+import type { SysctlNode } from '../plan/plan';
 import type { RuntimeService } from '../cri/grpc-runtime-service';
 import { SyncpodError } from '../errors';
 import type { ProbeResults } from '../kubelet/compute-pod-actions';
@@ -76,6 +77,8 @@ export interface PlanRequest extends ProbeFlags {
   ordinal?: string;
   /** --configmap/--secret/--service-account-token data and --skip-volume (default: none). */
   volumeData?: VolumeData;
+  /** What kubelet's sysctl admission reads on the node (default: none allowed, kernel unknown). */
+  sysctlNode?: SysctlNode;
 }
 
 export interface PlannedPod {
@@ -164,6 +167,7 @@ export async function planPods(req: PlanRequest, deps: PlanDeps): Promise<Planne
       source: manifestSource(l),
       volumeData: req.volumeData,
       hostPaths: deps.pathKind ? hostPathFacts(l.pod, deps.pathKind) : undefined,
+      sysctlNode: req.sysctlNode,
     });
     const how = byController.get(l);
     if (how !== undefined) {

@@ -11,7 +11,7 @@ import type { PodStatus } from '../kubelet/types';
 import { loadManifests, parseOrdinalFlag, skippedNote } from '../manifest/load';
 import { apiRulesOfKubelet } from '../manifest/api-rules';
 import type { LoadedPod } from '../manifest/types';
-import { buildPlan, killsSomething, type Plan } from '../plan/plan';
+import { buildPlan, killsSomething, podSysctlRejection, type Plan, type SysctlNode } from '../plan/plan';
 import { probeInputs } from '../plan/probe-inputs';
 import { probeFlagResults, type ProbeFlags } from './probe-flags';
 import { findDuplicates, type Orphan } from '../kubelet/orphans';
@@ -26,7 +26,7 @@ import { redactRecorded, redactionNote } from '../sync/redact';
 import { syncPod, type SyncPodOutcome } from '../sync/sync-pod';
 import type { RuntimeCaller, SyncFs, SyncHooks } from '../sync/types';
 import type { HostFacts } from './host-facts';
-import { configSeenFor, nodeSettings, setUid, withNodeName, type NodeFlags } from './node-settings';
+import { configSeenFor, nodeSettings, setUid, sysctlNodeOf, withNodeName, type NodeFlags } from './node-settings';
 import { hostPathFacts, manifestSource, type KubeletSelection } from './plan-pods';
 import { classifyVolumes, volumesBlocked, type VolumeData } from '../kubelet/volumes';
 import { hostPathSteps } from '../plan/preflight';
@@ -159,6 +159,17 @@ export function refuseBlockedVolumes(loaded: LoadedPod, data: VolumeData, kubele
   );
 }
 
+/** One line, exit 1: kubelet's sysctl admission rejects the pod (SysctlForbidden; nothing was done). */
+export function refuseRejectedSysctls(loaded: LoadedPod, kubelet: KubeletSelection, node: SysctlNode): void {
+  const r = podSysctlRejection(loaded.pod, kubelet.rules.minor, node);
+  if (r === null) return;
+  const pod = loaded.pod;
+  const ref = `${pod.metadata?.namespace ?? 'default'}/${pod.metadata?.name ?? ''}`;
+  throw new SyncpodError(
+    `${loaded.source.file}: document ${loaded.source.document}: spec.securityContext.sysctls: ${r.sysctl}: kubelet rejects pod ${ref} (${r.reason}: ${r.message}); nothing was done`,
+  );
+}
+
 /**
  * One line, exit 1: a new pod (nothing of its uid in the runtime) whose hostPath volume fails its
  * type check. Kubelet mounts a pod's volumes before its first sandbox (syncPod waits for
@@ -196,6 +207,9 @@ async function withPreparedSync<R>(
   // A volume syncpod cannot provide is refused before the lock, the observation and any side effect.
   const volumeData = readVolumeData(req.node, deps.volumeReader ?? localVolumeDataReader);
   refuseBlockedVolumes(loaded, volumeData, req.kubelet);
+  // So is a pod kubelet's sysctl admission rejects.
+  const sysctlNode = sysctlNodeOf(req.node, deps.host);
+  refuseRejectedSysctls(loaded, req.kubelet, sysctlNode);
   const hadUid = !!pod.metadata?.uid;
   const clock = deps.execute.clock;
   const runtime = timedRuntime(deps.execute.runtime, () => clock.monotonic(), times);
@@ -244,6 +258,7 @@ async function withPreparedSync<R>(
         podSource,
         source,
         volumeData,
+        sysctlNode,
       });
     };
 

@@ -10,10 +10,10 @@ import { formatUpgradePlan } from '../../../render/upgrade-view';
 import { nodeRequest, planNodeCommand } from '../../whole-node';
 import { nodeDeps, nodePathKind, upgradeNodeDeps } from '../../../workflows/invocation-deps';
 import { upgradeNodeVerdict } from '../../../workflows/upgrade-node';
-import { detectedForRules, withNodeProfile } from '../../../workflows/node-profile';
+import { detectedForRules, withNodeProfile, withProfile } from '../../../workflows/node-profile';
 import { readVolumeData } from '../../../workflows/volume-data';
 import { localHost, localVolumeDataReader } from '../../../workflows/host-facts';
-import { readEnvFile } from '../../../workflows/node-settings';
+import { readEnvFile, sysctlNodeOf } from '../../../workflows/node-settings';
 import type { UpgradePlan } from '../../../plan/upgrade';
 
 /** --detailed-exitcode: 1 when the target kubelet would not start on this node, 2 when something restarts. */
@@ -61,6 +61,7 @@ export async function plan(ctx: Context, args: string[], opts: PlanOptions): Pro
     startupFailed: opts.startupFailed,
     startupSucceeded: opts.startupSucceeded,
     volumeData: readVolumeData(opts, localVolumeDataReader),
+    sysctlNode: sysctlNodeOf(withProfile(opts, profile), localHost),
   };
   const deps = {
     runtime: ctx.runtime,
