@@ -63,6 +63,11 @@ describe('kubelet command line (pflag rules)', () => {
       { clusterDNS: ['10.0.0.10', '10.0.0.11', '10.0.0.12'] },
     ],
     [
+      '--allowed-unsafe-sysctls accumulates, comma-separated, patterns kept',
+      ['--allowed-unsafe-sysctls=kernel.msg*,net.core.somaxconn', '--allowed-unsafe-sysctls', 'net.ipv4.route.*'],
+      { allowedUnsafeSysctls: ['kernel.msg*', 'net.core.somaxconn', 'net.ipv4.route.*'] },
+    ],
+    [
       'a bare boolean flag does not take the next word',
       ['--cgroups-per-qos', '--config', '/c.yaml'],
       { cgroupsPerQOS: true, configFile: '/c.yaml' },
@@ -120,9 +125,10 @@ describe('kubelet config file, drop-ins and defaults', () => {
   test('the config file (relative to the kubelet working directory) gives values with its path', () => {
     const p = write(
       'a/config.yaml',
-      `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\npodLogsDir: /srv/pods\nstaticPodPath: manifests\nresolvConf: ../resolv.conf\n`,
+      `${HEAD}cgroupDriver: systemd\nclusterDNS: [10.96.0.10]\nclusterDomain: cluster.local\npodLogsDir: /srv/pods\nstaticPodPath: manifests\nresolvConf: ../resolv.conf\nallowedUnsafeSysctls: ['net.core.*']\n`,
     );
     const s = kubelet(['--config', 'a/config.yaml']);
+    assert.deepEqual(s.allowedUnsafeSysctls, { value: ['net.core.*'], source: 'kubelet-config', from: p });
     assert.deepEqual(s.cgroupDriver, { value: 'systemd', source: 'kubelet-config', from: p });
     assert.deepEqual(s.clusterDNS.value, ['10.96.0.10']);
     assert.equal(s.podLogsDir.value, '/srv/pods');
@@ -218,6 +224,11 @@ describe('kubelet config file, drop-ins and defaults', () => {
       'an unknown cgroup driver',
       `${HEAD}cgroupDriver: system\n`,
       /cgroupDriver: must be cgroupfs or systemd, got "system"$/,
+    ],
+    [
+      'allowedUnsafeSysctls not a list',
+      `${HEAD}allowedUnsafeSysctls: net.core.*\n`,
+      /allowedUnsafeSysctls: expected a list of sysctl names or patterns, got "net\.core\.\*"$/,
     ],
     ['clusterDNS not an IP', `${HEAD}clusterDNS: [kube-dns]\n`, /clusterDNS\[0\]: "kube-dns" is not an IP address$/],
     [
