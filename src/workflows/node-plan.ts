@@ -210,7 +210,9 @@ export async function planNode(req: NodePlanRequest, deps: NodePlanDeps): Promis
       images: imageFacts(images, d.pod, plan),
       volumes: plan.volumes,
     };
-    const preflight = buildPreflight(d.pod, facts);
+    const built = buildPreflight(d.pod, facts);
+    // A pod kubelet's admission rejects (SysctlForbidden) never gets to the preflight: blocked.
+    const preflight = plan.rejected ? { ...built, blocked: plan.blocked } : built;
     const nodePodPlan: NodePodPlan = { ...plan, source: d.source, preflight };
     return { desired: d, observed: o, plan: nodePodPlan };
   });

@@ -163,6 +163,9 @@ async function syncOnePod(
       return { plan, status: o.status, sandboxes: o.sandboxes };
     };
     const first = await observe();
+    // kubelet's admission rejects the pod (SysctlForbidden): nothing is done for it.
+    if (first.plan.rejected)
+      return { pod: ref, ok: false, stopped: first.plan.blocked ?? 'rejected by kubelet', preflight: [], results: [] };
     const v1Subsystems =
       req.cgroup.cgroupVersion === 1 ? mountedV1Subsystems(deps.fs, req.cgroup.cgroupMount) : undefined;
     const preflight = buildPreflight(pod, {

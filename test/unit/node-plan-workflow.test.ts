@@ -482,3 +482,26 @@ test('lean observation: status calls for the newest sandbox and every container 
     strip(buildPlan({ pod, podStatus: full[0].status, now: NOW, options: { kubeletVersion: '1.33' } })),
   );
 });
+
+test("a static pod kubelet rejects at admission (SysctlForbidden) is counted blocked with kubelet's reason", async () => {
+  const sysctl = '  securityContext:\n    sysctls:\n    - name: kernel.msgmax\n      value: "65536"\n';
+  const { deps, req } = setup(
+    { '/etc/kubernetes/manifests/etcd.yaml': POD('etcd', sysctl), '/etc/kubernetes/manifests/api.yaml': POD('api') },
+    {
+      '/etc/kubernetes/manifests': [
+        { name: 'etcd.yaml', kind: 'file' },
+        { name: 'api.yaml', kind: 'file' },
+      ],
+    },
+  );
+  const r = await planNode(req, deps);
+  const etcd = r.plan.plans.find((p) => p.pod.name === 'etcd-node-1')!;
+  assert.deepEqual(etcd.rejected, {
+    by: 'kubelet',
+    reason: 'SysctlForbidden',
+    message: 'forbidden sysctl: "kernel.msgmax" not allowlisted',
+  });
+  assert.match(etcd.preflight.blocked ?? '', /^rejected by kubelet: SysctlForbidden: /);
+  assert.equal(r.plan.plans.find((p) => p.pod.name === 'api-node-1')!.rejected, undefined);
+  assert.equal(r.plan.summary.podsBlocked, 1);
+});

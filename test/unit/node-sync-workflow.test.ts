@@ -351,3 +351,21 @@ test("the orphan's pod cgroup stays while the pod could not be removed, and with
   assert.equal(r.plan.orphans[0].podCgroup, undefined);
   assert.deepEqual(o.destroyed, []);
 });
+
+test('a pod kubelet rejects at admission (SysctlForbidden) is not synced; the others are', async () => {
+  const { cri, deps, req } = setup(false);
+  cri.networkReady = true;
+  const read = deps.inputs.readFile;
+  deps.inputs.readFile = (p) =>
+    p === '/m/net.yaml'
+      ? POD('net', '  securityContext:\n    sysctls:\n    - name: kernel.msgmax\n      value: "65536"\n')
+      : read(p);
+  const { report } = await syncNode(req, deps);
+  const net = report.pods.find((p) => p.pod.name === 'net-n1')!;
+  const host = report.pods.find((p) => p.pod.name === 'host-n1')!;
+  assert.equal(net.ok, false);
+  assert.equal(net.stopped, 'rejected by kubelet: SysctlForbidden: forbidden sysctl: "kernel.msgmax" not allowlisted');
+  assert.deepEqual(net.preflight, []);
+  assert.equal(host.ok, true, JSON.stringify(host.results.filter((r) => !r.ok)));
+  assert.equal(cri.calls.filter((c) => c === 'RunPodSandbox').length, 1, 'only the admitted pod got a sandbox');
+});
