@@ -26,6 +26,16 @@ export interface RunOptions {
   asProgram?: boolean;
 }
 
+/** The environment a test runs the CLI in: PATH and HOME of the test, no crictl config file, then `extra`. */
+export function cliEnv(extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '/usr/bin:/bin',
+    HOME: process.env.HOME ?? '/root',
+    CRI_CONFIG_FILE: '',
+    ...extra,
+  };
+}
+
 export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
     // `--` ends node's own options, as bin/syncpod's #! line does: Node 20 would otherwise take a
@@ -35,12 +45,7 @@ export function syncpod(args: string[], opts: RunOptions = {}): Promise<RunResul
     if (opts.netns) argv.unshift('nsenter', `--net=/run/netns/${opts.netns}`, '--');
     if (opts.prefix) argv.unshift(...opts.prefix);
     const child = spawn(argv[0], argv.slice(1), {
-      env: {
-        PATH: process.env.PATH ?? '/usr/bin:/bin',
-        HOME: process.env.HOME ?? '/root',
-        CRI_CONFIG_FILE: '',
-        ...opts.env,
-      },
+      env: cliEnv(opts.env),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';

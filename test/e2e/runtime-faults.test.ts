@@ -10,7 +10,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, startLab, type Lab } from '../harness/lab';
-import { assertOneLineError, SYNCPOD, syncpod, type RunResult } from './helpers';
+import { assertOneLineError, cliEnv, SYNCPOD, syncpod, type RunResult } from './helpers';
 import { nodeFlags, writeManifest } from './sync-helpers';
 import { DEFAULT_LOCK_DIR, lockPath } from '../../src/sync/lock';
 
@@ -32,12 +32,7 @@ after(async () => {
 /** A sync running in the background; `lines` grows with its stderr (plain progress: not a terminal). */
 function background(args: string[]): { lines: string[]; done: Promise<RunResult>; kill(): void } {
   const child = spawn(process.execPath, [SYNCPOD, ...args], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      CRI_CONFIG_FILE: '',
-      ...lab.env,
-    },
+    env: cliEnv(lab.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

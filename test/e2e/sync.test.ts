@@ -7,7 +7,7 @@ import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
 import { BUSYBOX_IMAGE, BUSYBOX_IMAGE_2, labRuntime, podCgroupsOf, startLab, type Lab } from '../harness/lab';
-import { assertCreatedAsSent, assertOneLineError, createdWith, SYNCPOD, syncpod } from './helpers';
+import { assertCreatedAsSent, assertOneLineError, cliEnv, createdWith, SYNCPOD, syncpod } from './helpers';
 import { nodeFlags, podManifest, writeManifest, type PodSpecInput } from './sync-helpers';
 import { DEFAULT_LOCK_DIR, lockPath } from '../../src/sync/lock';
 
@@ -54,12 +54,7 @@ const shq = (a: string) => `'${a.replace(/'/g, "'\\''")}'`;
 function onTerminal(args: string[], cols: number, out?: string) {
   const cmd = `stty cols ${cols} rows ${cols ? 40 : 0}; ${[process.execPath, SYNCPOD, ...args].map(shq).join(' ')}${out ? ` >${shq(out)}` : ''}`;
   const child = spawn('script', ['-qec', cmd, '/dev/null'], {
-    env: {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      CRI_CONFIG_FILE: '',
-      ...lab.env,
-    },
+    env: cliEnv(lab.env),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const t = { text: '', code: null as number | null, done: false };
@@ -237,12 +232,7 @@ describe('sync', () => {
       inits: [{ name: 'slow', image: BUSYBOX_IMAGE, script: 'until [ -e /tmp/done ]; do sleep 0.1; done' }],
       containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
     });
-    const env = {
-      PATH: process.env.PATH ?? '/usr/bin:/bin',
-      HOME: process.env.HOME ?? '/root',
-      CRI_CONFIG_FILE: '',
-      ...lab.env,
-    };
+    const env = cliEnv(lab.env);
     const child = spawn(process.execPath, [SYNCPOD, 'sync', '--wait', ...flags(), file], { env, stdio: 'ignore' });
     const exited = new Promise((resolve) => child.on('close', resolve));
     const deadline = Date.now() + 60000;
@@ -301,12 +291,7 @@ describe('sync', () => {
         containers: [{ name: 'app', image: BUSYBOX_IMAGE }],
       });
       const child = spawn(process.execPath, [SYNCPOD, 'sync', '--yes', '--wait', ...flags(), file], {
-        env: {
-          PATH: process.env.PATH ?? '/usr/bin:/bin',
-          HOME: process.env.HOME ?? '/root',
-          CRI_CONFIG_FILE: '',
-          ...lab.env,
-        },
+        env: cliEnv(lab.env),
         stdio: ['ignore', 'pipe', 'pipe'],
       });
       let out = '';
